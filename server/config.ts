@@ -1,0 +1,60 @@
+import path from 'node:path';
+import envPaths from 'env-paths';
+
+/** Every AGENCY_DESK_* variable, parsed and validated once at start (README: "Configuration"). */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** AGENCY_DESK_DB_KEY: a passphrase, or 64 hex digits taken as the raw key. */
+  dbKey: string | undefined;
+  /** AGENCY_DESK_KEY_FILE: a file holding the key, in the same two forms. */
+  keyFile: string | undefined;
+  admin: { email: string; password: string; organizationName: string } | undefined;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export const DEFAULT_PORT = 4870;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function defaultDataDir(): string {
+  return envPaths('agency-desk', { suffix: '' }).data;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = env.AGENCY_DESK_PORT === undefined ? DEFAULT_PORT : Number(env.AGENCY_DESK_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`AGENCY_DESK_PORT must be a whole number from 0 to 65535, not "${env.AGENCY_DESK_PORT}"`);
+  }
+  const logLevel = env.AGENCY_DESK_LOG_LEVEL ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`AGENCY_DESK_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const email = env.AGENCY_DESK_ADMIN_EMAIL;
+  const password = env.AGENCY_DESK_ADMIN_PASSWORD;
+  if ((email === undefined) !== (password === undefined)) {
+    throw new ConfigError('AGENCY_DESK_ADMIN_EMAIL and AGENCY_DESK_ADMIN_PASSWORD go together: set both or neither');
+  }
+  return {
+    host: env.AGENCY_DESK_HOST || '127.0.0.1',
+    port,
+    dataDir: path.resolve(env.AGENCY_DESK_DATA_DIR || defaultDataDir()),
+    dbKey: env.AGENCY_DESK_DB_KEY || undefined,
+    keyFile: env.AGENCY_DESK_KEY_FILE || undefined,
+    admin:
+      email !== undefined && password !== undefined
+        ? { email, password, organizationName: env.AGENCY_DESK_ORG_NAME || 'My agency' }
+        : undefined,
+    logLevel,
+  };
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.test(host.replace(/^\[|\]$/g, ''));
+}

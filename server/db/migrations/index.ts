@@ -1,0 +1,11 @@
+import type { Db } from '../open.js';
+import { init } from './0001-init.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Db): void;
+}
+
+/** In order; a migration, once released, is never edited (add a new one). */
+export const migrations: readonly Migration[] = [init];

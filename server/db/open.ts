@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import Database from 'better-sqlite3-multiple-ciphers';
+import { keyPragmaValue, type DatabaseKey } from './key.js';
+
+export type Db = Database.Database;
+
+export class WrongKeyError extends Error {
+  override name = 'WrongKeyError';
+}
+
+export interface OpenOptions {
+  /** Create the file when it does not exist (the server's own connection); workers never create. */
+  create?: boolean;
+}
+
+/**
+ * Opens the SQLCipher database. SQLCipher 4 settings (`cipher='sqlcipher'`, `legacy=4`) keep the file
+ * readable by standard SQLCipher tools with the same key. A wrong key throws WrongKeyError before any
+ * write, so the file is left exactly as it was.
+ */
+export function openDatabase(file: string, key: DatabaseKey, options: OpenOptions = {}): Db {
+  const value = keyPragmaValue(key);
+  const existed = fs.existsSync(file);
+  const db = new Database(file, { fileMustExist: !options.create });
+  try {
+    db.pragma(`cipher='sqlcipher'`);
+    db.pragma('legacy=4');
+    db.pragma(`key=${value}`);
+    try {
+      db.prepare('SELECT count(*) FROM sqlite_master').get();
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_NOTADB') {
+        throw new WrongKeyError(
+          existed
+            ? `The database key is wrong for ${file} (or the file is not an Agency Desk database). Nothing was changed.`
+            : `Cannot create the database ${file}`,
+        );
+      }
+      throw error;
+    }
+    db.pragma('journal_mode = WAL');
+    // NORMAL is durable in WAL mode except for the last transactions on power loss (SQLite docs, "WAL").
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    // Temporary tables and sort spills stay in memory: no plaintext temp files beside the database.
+    db.pragma('temp_store = MEMORY');
+    db.pragma('cache_size = -32000');
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

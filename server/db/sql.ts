@@ -1,0 +1,23 @@
+import type { Statement } from 'better-sqlite3-multiple-ciphers';
+import type { Db } from './open.js';
+
+const statements = new WeakMap<Db, Map<string, Statement>>();
+
+/** A statement prepared once per connection and reused: every query of the app goes through here. */
+export function statement<Params extends unknown[] = unknown[], Row = unknown>(db: Db, sql: string): Statement<Params, Row> {
+  let cache = statements.get(db);
+  if (cache === undefined) {
+    cache = new Map();
+    statements.set(db, cache);
+  }
+  let prepared = cache.get(sql);
+  if (prepared === undefined) {
+    prepared = db.prepare(sql);
+    cache.set(sql, prepared);
+  }
+  return prepared as unknown as Statement<Params, Row>;
+}
+
+export function nowIso(clockNow: number): string {
+  return new Date(clockNow).toISOString();
+}
