@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/open.js';
+import { nowIso, statement } from '../db/sql.js';
+import type { Principal } from '../http/guards.js';
+import type { Role } from '../http/schemas.js';
+import type { SessionUser } from './schemas.js';
+import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, hashToken, newToken } from './tokens.js';
+
+export interface Credentials {
+  id: string;
+  organization_id: string;
+  email: string;
+  password_hash: string;
+  role: Role;
+  client_id: string | null;
+}
+
+export interface IssuedTokens {
+  sessionId: string;
+  accessToken: string;
+  refreshToken: string;
+  accessExpiresAt: number;
+}
+
+/** E-mail addresses compare case-insensitively and without surrounding space. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function credentialsByEmail(db: Db, email: string): Credentials | undefined {
+  return statement<[string], Credentials>(
+    db,
+    'SELECT id, organization_id, email, password_hash, role, client_id FROM users WHERE email = ?',
+  ).get(normalizeEmail(email));
+}
+
+export function createSession(db: Db, userId: string, now: number): IssuedTokens {
+  const tokens: IssuedTokens = {
+    sessionId: randomUUID(),
+    accessToken: newToken(),
+    refreshToken: newToken(),
+    accessExpiresAt: now + ACCESS_TOKEN_SECONDS * 1000,
+  };
+  statement(
+    db,
+    `INSERT INTO sessions (id, user_id, access_hash, access_expires_at, refresh_hash, refresh_expires_at, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    tokens.sessionId,
+    userId,
+    hashToken(tokens.accessToken),
+    tokens.accessExpiresAt,
+    hashToken(tokens.refreshToken),
+    now + REFRESH_TOKEN_SECONDS * 1000,
+    nowIso(now),
+  );
+  return tokens;
+}
+
+interface PrincipalRow {
+  session_id: string;
+  access_expires_at: number;
+  user_id: string;
+  organization_id: string;
+  email: string;
+  role: Role;
+  client_id: string | null;
+}
+
+/** The caller behind an access token, or undefined when it is unknown, revoked or expired. */
+export function principalByAccessToken(db: Db, accessToken: string, now: number): Principal | undefined {
+  const row = statement<[Buffer], PrincipalRow>(
+    db,
+    `SELECT s.id AS session_id, s.access_expires_at, u.id AS user_id, u.organization_id, u.email, u.role, u.client_id
+     FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.access_hash = ?`,
+  ).get(hashToken(accessToken));
+  if (row === undefined || row.access_expires_at <= now) return undefined;
+  return {
+    userId: row.user_id,
+    sessionId: row.session_id,
+    organizationId: row.organization_id,
+    email: row.email,
+    role: row.role,
+    clientId: row.client_id,
+  };
+}
+
+export type RefreshOutcome =
+  | { kind: 'rotated'; tokens: IssuedTokens; userId: string }
+  | { kind: 'reused' }
+  | { kind: 'invalid' };
+
+/**
+ * Exchanges a refresh token for a new pair in one transaction. The presented token dies; presenting
+ * it again later means someone else holds a copy, so the whole session goes (OAuth 2.0 Security BCP,
+ * "Refresh Token Protection": rotation with reuse detection).
+ */
+export function rotateSession(db: Db, refreshToken: string, now: number): RefreshOutcome {
+  const hash = hashToken(refreshToken);
+  return db.transaction((): RefreshOutcome => {
+    const session = statement<[Buffer], { id: string; user_id: string; refresh_expires_at: number }>(
+      db,
+      'SELECT id, user_id, refresh_expires_at FROM sessions WHERE refresh_hash = ?',
+    ).get(hash);
+    if (session === undefined) {
+      const rotated = statement<[Buffer], { session_id: string }>(
+        db,
+        'SELECT session_id FROM rotated_refresh_tokens WHERE hash = ?',
+      ).get(hash);
+      if (rotated === undefined) return { kind: 'invalid' };
+      statement(db, 'DELETE FROM sessions WHERE id = ?').run(rotated.session_id);
+      return { kind: 'reused' };
+    }
+    if (session.refresh_expires_at <= now) {
+      statement(db, 'DELETE FROM sessions WHERE id = ?').run(session.id);
+      return { kind: 'invalid' };
+    }
+    const tokens: IssuedTokens = {
+      sessionId: session.id,
+      accessToken: newToken(),
+      refreshToken: newToken(),
+      accessExpiresAt: now + ACCESS_TOKEN_SECONDS * 1000,
+    };
+    statement(db, 'INSERT INTO rotated_refresh_tokens (hash, session_id) VALUES (?, ?)').run(hash, session.id);
+    statement(
+      db,
+      `UPDATE sessions SET access_hash = ?, access_expires_at = ?, refresh_hash = ?, refresh_expires_at = ? WHERE id = ?`,
+    ).run(
+      hashToken(tokens.accessToken),
+      tokens.accessExpiresAt,
+      hashToken(tokens.refreshToken),
+      now + REFRESH_TOKEN_SECONDS * 1000,
+      session.id,
+    );
+    return { kind: 'rotated', tokens, userId: session.user_id };
+  })();
+}
+
+export function deleteSession(db: Db, sessionId: string): void {
+  statement(db, 'DELETE FROM sessions WHERE id = ?').run(sessionId);
+}
+
+/** Revokes every session of a user (password or role changed, user removed). */
+export function deleteSessionsOfUser(db: Db, userId: string): void {
+  statement(db, 'DELETE FROM sessions WHERE user_id = ?').run(userId);
+}
+
+/** Sessions whose refresh token has expired are of no use to anyone. */
+export function deleteExpiredSessions(db: Db, now: number): number {
+  return statement(db, 'DELETE FROM sessions WHERE refresh_expires_at <= ?').run(now).changes;
+}
+
+export function sessionUserById(db: Db, userId: string): SessionUser | undefined {
+  return statement<[string], SessionUser>(
+    db,
+    'SELECT id, email, role, organization_id, client_id FROM users WHERE id = ?',
+  ).get(userId);
+}

@@ -1,0 +1,152 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../app.js';
+import { Conflict, Invalid, TooManyRequests, Unauthorized } from '../http/errors.js';
+import { errors, Success } from '../http/schemas.js';
+import { principalOf } from '../http/guards.js';
+import { bootstrapAdmin } from '../setup/bootstrap.js';
+import { anyUserExists } from '../users/queries.js';
+import { verifyAgainstNobody, verifyPassword } from './passwords.js';
+import {
+  createSession,
+  credentialsByEmail,
+  deleteSession,
+  normalizeEmail,
+  rotateSession,
+  sessionUserById,
+  type IssuedTokens,
+} from './queries.js';
+import { LoginBody, RefreshBody, SetupBody, SetupStatus, TokenResponse, type SessionUser } from './schemas.js';
+import { makeAuthenticate } from './session.js';
+import { ACCESS_TOKEN_SECONDS } from './tokens.js';
+
+const WRONG_CREDENTIALS = 'Wrong e-mail or password';
+
+function tokenResponse(tokens: IssuedTokens, user: SessionUser): TokenResponse {
+  return {
+    access_token: tokens.accessToken,
+    token_type: 'bearer',
+    expires_in: ACCESS_TOKEN_SECONDS,
+    expires_at: new Date(tokens.accessExpiresAt).toISOString(),
+    refresh_token: tokens.refreshToken,
+    user,
+  };
+}
+
+/** Sign-in, refresh, sign-out and first-run setup (spec section 5; README: "Sessions"). */
+export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
+  const { store, clock, loginThrottle } = context;
+  const db = store.db;
+
+  app.post(
+    '/auth/callback',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'Obtain a session token with e-mail and password',
+        body: LoginBody,
+        response: { 200: TokenResponse, ...errors(400, 401, 429) },
+      },
+    },
+    async (request) => {
+      const account = `account:${normalizeEmail(request.body.email)}`;
+      const address = `address:${request.ip}`;
+      const waitMs = Math.max(loginThrottle.account.waitMs(account), loginThrottle.address.waitMs(address));
+      if (waitMs > 0) {
+        const seconds = Math.ceil(waitMs / 1000);
+        throw TooManyRequests(`Too many failed sign-ins: try again in ${seconds} s`, seconds);
+      }
+      const credentials = credentialsByEmail(db, request.body.email);
+      const ok =
+        credentials === undefined
+          ? await verifyAgainstNobody(request.body.password)
+          : await verifyPassword(credentials.password_hash, request.body.password);
+      if (!ok || credentials === undefined) {
+        loginThrottle.account.fail(account);
+        loginThrottle.address.fail(address);
+        throw Unauthorized(WRONG_CREDENTIALS);
+      }
+      loginThrottle.account.succeed(account);
+      const { password_hash: _hash, ...user } = credentials;
+      return tokenResponse(createSession(db, user.id, clock.now()), user);
+    },
+  );
+
+  app.post(
+    '/auth/refresh',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'Exchange a refresh token for a new token pair (the old refresh token stops working)',
+        body: RefreshBody,
+        response: { 200: TokenResponse, ...errors(400, 401) },
+      },
+    },
+    async (request) => {
+      const outcome = rotateSession(db, request.body.refresh_token, clock.now());
+      if (outcome.kind === 'reused') {
+        request.log.warn('a rotated refresh token was presented again: the session is revoked');
+        throw Unauthorized('This refresh token was already used; the session has been ended. Sign in again.');
+      }
+      if (outcome.kind === 'invalid') throw Unauthorized('The refresh token is invalid or has expired. Sign in again.');
+      const user = sessionUserById(db, outcome.userId);
+      if (user === undefined) throw Unauthorized('The account no longer exists');
+      return tokenResponse(outcome.tokens, user);
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      onRequest: makeAuthenticate(context),
+      schema: {
+        tags: ['auth'],
+        summary: 'End the session of the access token',
+        security: [{ bearer: [] }],
+        response: { 200: Success, ...errors(401) },
+      },
+    },
+    async (request) => {
+      deleteSession(db, principalOf(request).sessionId);
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/auth/setup',
+    {
+      config: { public: true },
+      schema: { tags: ['auth'], summary: 'Whether the first account can still be created', response: { 200: SetupStatus } },
+    },
+    async () => ({ needed: !anyUserExists(db) }),
+  );
+
+  app.post(
+    '/auth/setup',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'First run only: create the organization and its first Admin, and sign in',
+        body: SetupBody,
+        response: { 201: TokenResponse, ...errors(400, 409) },
+      },
+    },
+    async (request, reply) => {
+      if (anyUserExists(db)) throw Conflict('Agency Desk is already set up: sign in instead');
+      if (request.body.organization_name.trim() === '') {
+        throw Invalid('organization_name must not be blank', [{ path: '/body/organization_name', message: 'must not be blank' }]);
+      }
+      const created = await bootstrapAdmin(
+        db,
+        { organizationName: request.body.organization_name, email: request.body.email, password: request.body.password },
+        clock.now(),
+      );
+      if (created === undefined) throw Conflict('Agency Desk is already set up: sign in instead');
+      const user = sessionUserById(db, created.id)!;
+      reply.code(201);
+      return tokenResponse(createSession(db, user.id, clock.now()), user);
+    },
+  );
+};

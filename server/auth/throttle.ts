@@ -1,0 +1,69 @@
+import type { Clock } from './tokens.js';
+
+interface Entry {
+  failures: number;
+  blockedUntil: number;
+  lastFailure: number;
+}
+
+export interface ThrottleRule {
+  /** Failures allowed before any wait. */
+  free: number;
+  /** The first wait, doubled at each further failure. */
+  baseMs: number;
+  /** The longest wait: nobody can lock an account out for good. */
+  maxMs: number;
+  /** Failures are forgotten after this long without one. */
+  forgetMs: number;
+}
+
+// OWASP Authentication Cheat Sheet, "Login Throttling": exponential back-off, capped, reset on success.
+export const ACCOUNT_RULE: ThrottleRule = { free: 5, baseMs: 1_000, maxMs: 5 * 60_000, forgetMs: 15 * 60_000 };
+// Every local caller shares 127.0.0.1, so the address rule is looser: it only slows wide guessing.
+export const ADDRESS_RULE: ThrottleRule = { free: 50, baseMs: 1_000, maxMs: 60_000, forgetMs: 15 * 60_000 };
+
+/** Failed-login back-off keyed by any string (the normalized e-mail, the address). In memory. */
+export class Throttle {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly rule: ThrottleRule,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Milliseconds the key must still wait; 0 when it may try now. */
+  waitMs(key: string): number {
+    const entry = this.current(key);
+    return entry === undefined ? 0 : Math.max(0, entry.blockedUntil - this.clock.now());
+  }
+
+  fail(key: string): void {
+    const now = this.clock.now();
+    const entry = this.current(key) ?? { failures: 0, blockedUntil: 0, lastFailure: now };
+    entry.failures += 1;
+    entry.lastFailure = now;
+    const over = entry.failures - this.rule.free;
+    if (over > 0) entry.blockedUntil = now + Math.min(this.rule.maxMs, this.rule.baseMs * 2 ** (over - 1));
+    this.entries.set(key, entry);
+    if (this.entries.size > 10_000) this.sweep(now);
+  }
+
+  succeed(key: string): void {
+    this.entries.delete(key);
+  }
+
+  private current(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry !== undefined && this.clock.now() - entry.lastFailure > this.rule.forgetMs) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private sweep(now: number): void {
+    for (const [key, entry] of this.entries) {
+      if (now - entry.lastFailure > this.rule.forgetMs) this.entries.delete(key);
+    }
+  }
+}

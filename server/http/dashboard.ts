@@ -1,0 +1,46 @@
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+// The dashboard loads nothing from elsewhere and runs no inline script (README: "Security").
+export const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "font-src 'self'",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+const API_PREFIXES = ['/api/', '/auth/', '/health'];
+
+/** Serves the built dashboard at `/` (its decorators reach the root, for the deep-link fallback). */
+export const dashboard = fp(async (app: FastifyInstance, options: { root: string }) => {
+  const setHeaders = (reply: FastifyReply, file: string) => {
+    reply.header('content-security-policy', DASHBOARD_CSP);
+    reply.header('x-frame-options', 'DENY');
+    reply.header('referrer-policy', 'no-referrer');
+    // Vite fingerprints everything under assets/; index.html must be checked each time.
+    reply.header(
+      'cache-control',
+      file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+    );
+  };
+  await app.register(fastifyStatic, { root: options.root, wildcard: false, setHeaders, index: 'index.html' });
+});
+
+/** A page path the dashboard's router owns (not the API, not a file): answered with index.html. */
+export function sendDashboardPage(request: FastifyRequest, reply: FastifyReply): boolean {
+  const page = request.url.split('?')[0] ?? '/';
+  if (request.method !== 'GET' || API_PREFIXES.some((prefix) => page.startsWith(prefix)) || path.extname(page) !== '') {
+    return false;
+  }
+  void reply.sendFile('index.html');
+  return true;
+}

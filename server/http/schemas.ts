@@ -1,0 +1,40 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** Shapes every feature shares. Each is the single source of truth for validation, serialization and the OpenAPI document. */
+
+export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
+export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC timestamp ending in Z' });
+export const Role = Type.Union([Type.Literal('admin'), Type.Literal('viewer'), Type.Literal('client_viewer')], {
+  description: 'admin (Admin), viewer (Viewer) or client_viewer (Client Viewer)',
+});
+export type Role = Static<typeof Role>;
+
+export const ErrorDetail = Type.Object({
+  path: Type.String({ description: 'JSON pointer to the wrong value, e.g. /rows/3/name' }),
+  message: Type.String(),
+  row: Type.Optional(Type.Integer({ description: 'Import row index' })),
+  field: Type.Optional(Type.String({ description: 'Import row field' })),
+});
+
+export const ErrorResponse = Type.Object(
+  {
+    statusCode: Type.Integer(),
+    error: Type.String(),
+    message: Type.String(),
+    details: Type.Optional(Type.Array(ErrorDetail)),
+  },
+  { description: 'Every error the API sends' },
+);
+export type ErrorResponse = Static<typeof ErrorResponse>;
+
+export const Success = Type.Object({ success: Type.Literal(true) });
+
+export const Page = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'Page size; all rows when absent' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Rows to skip' })),
+});
+
+/** The error statuses a route can answer with, for its response schema. */
+export function errors(...statuses: number[]): Record<number, typeof ErrorResponse> {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorResponse]));
+}

@@ -1,0 +1,45 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import formats from 'ajv-formats';
+
+// ajv-formats is CommonJS with a default export; under NodeNext the plugin is its `default`.
+const addFormats = formats.default;
+import type { FastifyRouteSchemaDef, FastifySchemaCompiler } from 'fastify/types/schema.js';
+import type { ErrorDetail } from './errors.js';
+
+function ajv(coerceTypes: boolean): Ajv {
+  const instance = new Ajv({
+    coerceTypes,
+    // Never drop or fill anything silently: an unknown property is a 400, not a surprise.
+    removeAdditional: false,
+    useDefaults: false,
+    allErrors: true,
+    strict: false,
+  });
+  addFormats(instance, ['email', 'uuid', 'date-time']);
+  return instance;
+}
+
+// Bodies are JSON and must carry the types the schema says: "5" is not 5 and 5 is not "5".
+const strict = ajv(false);
+// Query strings and path parameters are text by nature: "limit=10" may become 10.
+const coercing = ajv(true);
+
+export const compileValidator: FastifySchemaCompiler<unknown> = ({ schema, httpPart }: FastifyRouteSchemaDef<unknown>) =>
+  (httpPart === 'body' ? strict : coercing).compile(schema as object);
+
+/** Ajv's errors as the API's details: one JSON pointer and one plain sentence each. */
+export function validationDetails(errors: readonly ErrorObject[], part: string): ErrorDetail[] {
+  return errors.map((error) => {
+    const missing = error.keyword === 'required' ? `/${(error.params as { missingProperty: string }).missingProperty}` : '';
+    const extra =
+      error.keyword === 'additionalProperties' ? `/${(error.params as { additionalProperty: string }).additionalProperty}` : '';
+    const path = `${error.instancePath}${missing}${extra}`;
+    const message =
+      error.keyword === 'required'
+        ? 'is required'
+        : error.keyword === 'additionalProperties'
+          ? 'is not a known field'
+          : (error.message ?? 'is not valid');
+    return { path: `/${part}${path}`, message };
+  });
+}

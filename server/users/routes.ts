@@ -1,0 +1,154 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../app.js';
+import { hashPassword } from '../auth/passwords.js';
+import { deleteSessionsOfUser, sessionUserById } from '../auth/queries.js';
+import { Me } from '../auth/schemas.js';
+import { clientById } from '../clients/queries.js';
+import type { Db } from '../db/open.js';
+import { Conflict, Invalid, NotFound } from '../http/errors.js';
+import { principalOf, requireRole } from '../http/guards.js';
+import { errors, Success, type Role } from '../http/schemas.js';
+import {
+  countAdmins,
+  deleteUser,
+  emailTaken,
+  insertUser,
+  listUsers,
+  organizationName,
+  updateUser,
+  userById,
+} from './queries.js';
+import { CreateUserBody, UpdateUserBody, User, UserParams } from './schemas.js';
+
+const LAST_ADMIN = 'This is the last Admin of the organization: make another user an Admin first';
+
+/** A Client Viewer needs a client of the organization; the other roles have none (README: "Roles"). */
+function checkClientAssignment(db: Db, organizationId: string, role: Role, clientId: string | null): void {
+  if (role === 'client_viewer') {
+    if (clientId === null) {
+      throw Invalid('A Client Viewer needs a client: send clientId', [{ path: '/body/clientId', message: 'is required for client_viewer' }]);
+    }
+    if (clientById(db, organizationId, clientId) === undefined) {
+      throw Invalid('clientId does not name a client of your organization', [
+        { path: '/body/clientId', message: 'is not a client of your organization' },
+      ]);
+    }
+  } else if (clientId !== null) {
+    throw Invalid('Only a Client Viewer is assigned a client', [
+      { path: '/body/clientId', message: `must be absent for role ${role}` },
+    ]);
+  }
+}
+
+/** The caller (any role), and user management (Admin). */
+export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock }) => {
+  const db = store.db;
+
+  app.get(
+    '/api/me',
+    { schema: { tags: ['users'], summary: 'The signed-in user', response: { 200: Me, ...errors(401) } } },
+    async (request) => {
+      const principal = principalOf(request);
+      const user = sessionUserById(db, principal.userId)!;
+      return { ...user, organization: { id: principal.organizationId, name: organizationName(db, principal.organizationId) } };
+    },
+  );
+
+  const admin = { onRequest: requireRole('admin') };
+
+  app.get(
+    '/api/users',
+    {
+      ...admin,
+      schema: { tags: ['users'], summary: "The organization's users (Admin)", response: { 200: Type.Array(User), ...errors(401, 403) } },
+    },
+    async (request) => listUsers(db, principalOf(request).organizationId),
+  );
+
+  app.post(
+    '/api/users',
+    {
+      ...admin,
+      schema: {
+        tags: ['users'],
+        summary: 'Add a user (Admin)',
+        body: CreateUserBody,
+        response: { 201: User, ...errors(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId } = principalOf(request);
+      const clientId = request.body.clientId ?? null;
+      checkClientAssignment(db, organizationId, request.body.role, clientId);
+      if (emailTaken(db, request.body.email)) throw Conflict('A user with this e-mail address already exists');
+      const passwordHash = await hashPassword(request.body.password);
+      const user = db.transaction(() => {
+        if (emailTaken(db, request.body.email)) throw Conflict('A user with this e-mail address already exists');
+        return insertUser(db, { organizationId, email: request.body.email, passwordHash, role: request.body.role, clientId }, clock.now());
+      })();
+      reply.code(201);
+      return user;
+    },
+  );
+
+  app.patch(
+    '/api/users/:id',
+    {
+      ...admin,
+      schema: {
+        tags: ['users'],
+        summary: "Change a user's e-mail, password, role or client; a new password or role ends their sessions (Admin)",
+        params: UserParams,
+        body: UpdateUserBody,
+        response: { 200: User, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { organizationId } = principalOf(request);
+      const { id } = request.params;
+      const body = request.body;
+      const before = userById(db, organizationId, id);
+      if (before === undefined) throw NotFound('No user with this id');
+      const role = body.role ?? before.role;
+      // Leaving the Client Viewer role drops the client; keeping it keeps the client unless a new one is sent.
+      const clientId = body.clientId !== undefined ? body.clientId : role === 'client_viewer' ? before.client_id : null;
+      checkClientAssignment(db, organizationId, role, clientId);
+      const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
+      db.transaction(() => {
+        const current = userById(db, organizationId, id);
+        if (current === undefined) throw NotFound('No user with this id');
+        if (current.role === 'admin' && role !== 'admin' && countAdmins(db, organizationId) === 1) throw Conflict(LAST_ADMIN);
+        if (body.email !== undefined && emailTaken(db, body.email, id)) {
+          throw Conflict('A user with this e-mail address already exists');
+        }
+        updateUser(db, id, { email: body.email, passwordHash, role, clientId }, clock.now());
+        if (passwordHash !== undefined || role !== current.role || clientId !== current.client_id) deleteSessionsOfUser(db, id);
+      })();
+      return userById(db, organizationId, id)!;
+    },
+  );
+
+  app.delete(
+    '/api/users/:id',
+    {
+      ...admin,
+      schema: {
+        tags: ['users'],
+        summary: 'Remove a user and end their sessions (Admin)',
+        params: UserParams,
+        response: { 200: Success, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { organizationId } = principalOf(request);
+      db.transaction(() => {
+        const user = userById(db, organizationId, request.params.id);
+        if (user === undefined) throw NotFound('No user with this id');
+        if (user.role === 'admin' && countAdmins(db, organizationId) === 1) throw Conflict(LAST_ADMIN);
+        deleteUser(db, user.id);
+      })();
+      return { success: true as const };
+    },
+  );
+};
