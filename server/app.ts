@@ -1,0 +1,144 @@
+import fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import secureJson from 'secure-json-parse';
+import { systemClock, type Clock } from './auth/tokens.js';
+import { authRoutes } from './auth/routes.js';
+import { makeAuthenticate } from './auth/session.js';
+import { ACCOUNT_RULE, ADDRESS_RULE, Throttle } from './auth/throttle.js';
+import { clientRoutes } from './clients/routes.js';
+import type { Store } from './db/store.js';
+import { dashboard, sendDashboardPage } from './http/dashboard.js';
+import { errorBody, HttpError } from './http/errors.js';
+import { registerLocalhostGuard } from './http/localhost.js';
+import { openApi } from './http/openapi.js';
+import { compileValidator, validationDetails } from './http/validation.js';
+import { LocationImporter } from './locations/importer.js';
+import { locationRoutes } from './locations/routes.js';
+import { userRoutes } from './users/routes.js';
+
+export interface AppOptions {
+  store: Store;
+  clock?: Clock;
+  logger?: boolean | { level: string };
+  /** The built dashboard to serve at `/`; null serves none. */
+  dashboardDir?: string | null;
+  /** Host names besides loopback that the server answers (a configured non-loopback listen address). */
+  extraHosts?: readonly string[];
+}
+
+/** What every feature plugin receives. */
+export interface AppContext {
+  store: Store;
+  clock: Clock;
+  loginThrottle: { account: Throttle; address: Throttle };
+  importer: LocationImporter;
+}
+
+export type App = FastifyInstance;
+
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** Builds the whole API as a Fastify instance; it never listens (server/start.ts does). */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = fastify({
+    logger: options.logger ?? false,
+    bodyLimit: JSON_BODY_LIMIT,
+    // Slow or stuck clients cannot hold a connection for ever.
+    requestTimeout: 120_000,
+    connectionTimeout: 120_000,
+    return503OnClosing: true,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(compileValidator);
+  app.decorateRequest('principal', null);
+
+  const clock = options.clock ?? systemClock;
+  const context: AppContext = {
+    store: options.store,
+    clock,
+    loginThrottle: { account: new Throttle(ACCOUNT_RULE, clock), address: new Throttle(ADDRESS_RULE, clock) },
+    importer: new LocationImporter(options.store, app.log),
+  };
+  app.addHook('onClose', async () => context.importer.close());
+
+  registerLocalhostGuard(app, options.extraHosts ?? []);
+  registerJsonParser(app);
+  registerErrorHandlers(app, Boolean(options.dashboardDir));
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    // API answers carry tokens and client data: no cache may keep them.
+    if (/^\/(api|auth)\//.test(request.url) && !request.url.startsWith('/api/docs')) reply.header('cache-control', 'no-store');
+  });
+
+  await app.register(openApi);
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  await app.register(authRoutes, context);
+  await app.register(async (api) => {
+    api.addHook('onRequest', makeAuthenticate(context));
+    await api.register(clientRoutes, context);
+    await api.register(locationRoutes, context);
+    await api.register(userRoutes, context);
+  });
+  if (options.dashboardDir) await app.register(dashboard, { root: options.dashboardDir });
+  return app;
+}
+
+/** JSON bodies through secure-json-parse: prototype poisoning is refused, an empty body is no body. */
+function registerJsonParser(app: FastifyInstance): void {
+  // JSON only: text/plain and every other type get 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (error) {
+      const message = (error as Error).message;
+      done(
+        new HttpError(400, /prototype/i.test(message) ? 'The body contains a forbidden property' : `The body is not valid JSON: ${message}`),
+        undefined,
+      );
+    }
+  });
+}
+
+function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): void {
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).headers(error.headers).send(error.toBody());
+    }
+    if (error.validation) {
+      const part = error.validationContext ?? 'body';
+      const details = validationDetails(error.validation as never, part);
+      const first = details[0];
+      return reply.code(400).send(errorBody(400, first ? `${first.path.slice(1)} ${first.message}` : 'Invalid request', details));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send(errorBody(status, clientErrorMessage(error, request.routeOptions.bodyLimit)));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send(errorBody(500, 'Something went wrong on the server; nothing was changed'));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    if (withDashboard && sendDashboardPage(request, reply)) return reply;
+    return reply.code(404).send(errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}`));
+  });
+}
+
+/** Fastify's own 4xx errors, in the API's words. */
+function clientErrorMessage(error: FastifyError, bodyLimit: number | undefined): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Send JSON: the Content-Type must be application/json';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return `The request body is larger than the limit of ${((bodyLimit ?? JSON_BODY_LIMIT) / 1048576).toFixed(0)} MiB`;
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return 'The Content-Length header does not match the body';
+    default:
+      return error.message;
+  }
+}

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/open.js';
+import { nowIso, statement } from '../db/sql.js';
+import type { Client } from './schemas.js';
+
+export interface Page {
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
+
+/** SQLite reads LIMIT -1 as "no limit". */
+export function pageParams(page: Page): [number, number] {
+  return [page.limit ?? -1, page.offset ?? 0];
+}
+
+const CLIENT_COLUMNS = 'id, name, industry, website, created_at, locations_count';
+
+/** Ordered by name, case-insensitively, then id: a stable order for paging (README: "Clients"). */
+export function listClients(db: Db, organizationId: string, page: Page): Client[] {
+  return statement<[string, number, number], Client>(
+    db,
+    `SELECT ${CLIENT_COLUMNS} FROM clients WHERE organization_id = ?
+     ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?`,
+  ).all(organizationId, ...pageParams(page));
+}
+
+export function countClients(db: Db, organizationId: string): number {
+  return statement<[string], { n: number }>(db, 'SELECT count(*) AS n FROM clients WHERE organization_id = ?').get(
+    organizationId,
+  )!.n;
+}
+
+export function clientById(db: Db, organizationId: string, id: string): Client | undefined {
+  return statement<[string, string], Client>(
+    db,
+    `SELECT ${CLIENT_COLUMNS} FROM clients WHERE organization_id = ? AND id = ?`,
+  ).get(organizationId, id);
+}
+
+export interface NewClient {
+  name: string;
+  industry: string | null;
+  website: string | null;
+}
+
+export function insertClient(db: Db, organizationId: string, client: NewClient, now: number): { id: string; name: string } {
+  const id = randomUUID();
+  statement(
+    db,
+    'INSERT INTO clients (id, organization_id, name, industry, website, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  ).run(id, organizationId, client.name, client.industry, client.website, nowIso(now));
+  return { id, name: client.name };
+}
+
+/**
+ * Removes the client; the schema's ON DELETE CASCADE removes its locations and its Client Viewer
+ * accounts with their sessions in the same statement, so their tokens stop working at once.
+ */
+export function deleteClient(db: Db, organizationId: string, id: string): boolean {
+  return statement(db, 'DELETE FROM clients WHERE organization_id = ? AND id = ?').run(organizationId, id).changes === 1;
+}

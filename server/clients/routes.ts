@@ -1,0 +1,89 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../app.js';
+import { Invalid, NotFound } from '../http/errors.js';
+import { principalOf, requireRole } from '../http/guards.js';
+import { errors, Page, Success } from '../http/schemas.js';
+import { clientById, countClients, deleteClient, insertClient, listClients } from './queries.js';
+import { Client, ClientParams, CreateClientBody, CreatedClient } from './schemas.js';
+
+// A bare domain (example.com) or an http(s) address (https://www.example.com/shop).
+const WEBSITE = /^(https?:\/\/)?([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}(:\d{1,5})?([/?#]\S*)?$/i;
+
+function optionalText(value: string | null | undefined): string | null {
+  const trimmed = value?.trim() ?? '';
+  return trimmed === '' ? null : trimmed;
+}
+
+/** Spec 4.2-4.4: list, create and delete the organization's clients. */
+export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock }) => {
+  const db = store.db;
+
+  app.get(
+    '/api/clients',
+    {
+      schema: {
+        tags: ['clients'],
+        summary: "The organization's clients (a Client Viewer's own client only), by name",
+        querystring: Type.Composite([Page], { additionalProperties: false }),
+        response: { 200: Type.Array(Client), ...errors(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      if (principal.clientId !== null) {
+        const own = clientById(db, principal.organizationId, principal.clientId);
+        const page = own === undefined || (request.query.offset ?? 0) > 0 || request.query.limit === 0 ? [] : [own];
+        reply.header('x-total-count', own === undefined ? 0 : 1);
+        return page;
+      }
+      reply.header('x-total-count', countClients(db, principal.organizationId));
+      return listClients(db, principal.organizationId, request.query);
+    },
+  );
+
+  app.post(
+    '/api/clients',
+    {
+      onRequest: requireRole('admin'),
+      schema: {
+        tags: ['clients'],
+        summary: 'Create a client (Admin)',
+        body: CreateClientBody,
+        response: { 201: CreatedClient, ...errors(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const name = request.body.name.trim();
+      if (name === '') throw Invalid('name must not be blank', [{ path: '/body/name', message: 'must not be blank' }]);
+      const website = optionalText(request.body.website);
+      if (website !== null && !WEBSITE.test(website)) {
+        throw Invalid('website must be a domain such as example.com or an http(s) address', [
+          { path: '/body/website', message: 'must be a domain such as example.com or an http(s) address' },
+        ]);
+      }
+      const industry = optionalText(request.body.industry);
+      reply.code(201);
+      return insertClient(db, principalOf(request).organizationId, { name, industry, website }, clock.now());
+    },
+  );
+
+  app.delete(
+    '/api/clients/:clientId',
+    {
+      onRequest: requireRole('admin'),
+      schema: {
+        tags: ['clients'],
+        summary: 'Delete a client with its locations and Client Viewer accounts, permanently (Admin)',
+        params: ClientParams,
+        response: { 200: Success, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      if (!deleteClient(db, principalOf(request).organizationId, request.params.clientId)) {
+        throw NotFound('No client with this id');
+      }
+      return { success: true as const };
+    },
+  );
+};

@@ -1,0 +1,139 @@
+import { FormatRegistry, Type } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import secureJson from 'secure-json-parse';
+import type { Db } from '../db/open.js';
+import { errorBody, type ErrorDetail } from '../http/errors.js';
+import { planImport, type PlannedRow } from './import-plan.js';
+import { clientOrganization, existingLocations, insertLocations } from './queries.js';
+import {
+  MAX_IMPORT_ROWS,
+  UploadBody,
+  type DryRunResponse,
+  type DuplicatePolicy,
+  type PreviewRow,
+  type UploadResponse,
+} from './schemas.js';
+
+export interface ImportJob {
+  organizationId: string;
+  /** The raw request body: parsed here, off the event loop. */
+  body: Uint8Array;
+  dryRun: boolean;
+  duplicates: DuplicatePolicy;
+  now: number;
+}
+
+export interface ImportOutcome {
+  statusCode: number;
+  /** The response body, already JSON. */
+  payload: string;
+  /** For the server log when the job failed unexpectedly. */
+  failure?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID.test(value));
+
+// The body's envelope, from the route's schema; rows are checked one by one for per-row messages.
+const envelope = TypeCompiler.Compile(
+  Type.Object({ clientId: UploadBody.properties.clientId, rows: Type.Array(Type.Unknown()) }, { additionalProperties: false }),
+);
+
+const failed = (statusCode: number, message: string, details?: ErrorDetail[]): ImportOutcome => ({
+  statusCode,
+  payload: JSON.stringify(errorBody(statusCode, message, details)),
+});
+
+function parseBody(body: Uint8Array): { ok: true; value: unknown } | { ok: false; outcome: ImportOutcome } {
+  try {
+    const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+    return { ok: true, value: secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) };
+  } catch (error) {
+    const message = (error as Error).message;
+    return {
+      ok: false,
+      outcome: failed(400, /prototype/i.test(message) ? 'The body contains a forbidden property' : `The body is not valid JSON: ${message}`),
+    };
+  }
+}
+
+function envelopeErrors(value: unknown): ErrorDetail[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return [{ path: '', message: 'must be an object with clientId and rows' }];
+  }
+  const body = value as Record<string, unknown>;
+  const details: ErrorDetail[] = [];
+  if (typeof body.clientId !== 'string') details.push({ path: '/clientId', message: 'is required, as a string' });
+  else if (!UUID.test(body.clientId)) details.push({ path: '/clientId', message: 'must be a UUID' });
+  if (!Array.isArray(body.rows)) details.push({ path: '/rows', message: 'is required, as an array of locations' });
+  for (const key of Object.keys(body)) {
+    if (key !== 'clientId' && key !== 'rows') details.push({ path: `/${key}`, message: `"${key}" is not a field of an import` });
+  }
+  return details;
+}
+
+function previewRow(row: PlannedRow): PreviewRow {
+  return {
+    index: row.index,
+    name: row.name,
+    address: row.address,
+    city: row.city,
+    state: row.state,
+    zip: row.zip,
+    country: row.country,
+    google_place_id: row.google_place_id,
+    health_score: row.health.score,
+    health_status: row.health.status,
+    health_issues: row.health.issues,
+    duplicate_of: row.duplicateOf,
+  };
+}
+
+/**
+ * One import, start to finish, on the import worker's own connection: parse, check, plan and write in a
+ * single IMMEDIATE transaction, so that either every row is written or none is (README: "Import rules").
+ */
+export function runImportJob(db: Db, job: ImportJob): ImportOutcome {
+  const parsed = parseBody(job.body);
+  if (!parsed.ok) return parsed.outcome;
+  if (!envelope.Check(parsed.value)) return failed(400, 'The import body is not valid', envelopeErrors(parsed.value));
+  const { clientId, rows } = parsed.value;
+  if (rows.length > MAX_IMPORT_ROWS) {
+    return failed(413, `An import takes at most ${MAX_IMPORT_ROWS} rows; this one has ${rows.length}. Send it in parts.`);
+  }
+  const transaction = db.transaction((): ImportOutcome => {
+    if (clientOrganization(db, clientId) !== job.organizationId) return failed(404, 'No client with this id');
+    const plan = planImport(rows, existingLocations(db, clientId));
+    const duplicates = plan.rows.filter((row) => row.duplicateOf !== null).length;
+    const toCreate = job.duplicates === 'skip' ? plan.rows.filter((row) => row.duplicateOf === null) : plan.rows;
+    if (job.dryRun) {
+      const preview: DryRunResponse = {
+        dry_run: true,
+        valid: plan.errors.length === 0,
+        count: plan.errors.length === 0 ? toCreate.length : 0,
+        duplicates,
+        rows: plan.rows.map(previewRow),
+        errors: plan.errors,
+      };
+      return { statusCode: 200, payload: JSON.stringify(preview) };
+    }
+    if (plan.errors.length > 0) {
+      const badRows = new Set(plan.errors.map((error) => error.row)).size;
+      return failed(400, `${badRows} of ${rows.length} rows are not valid; nothing was imported`, plan.errors);
+    }
+    const locations = insertLocations(db, clientId, toCreate, job.now);
+    const response: UploadResponse = { success: true, count: locations.length, locations };
+    return { statusCode: 201, payload: JSON.stringify(response) };
+  });
+  // A dry run only reads; a real import takes the write lock up front so that its plan cannot go stale.
+  return job.dryRun ? transaction.deferred() : transaction.immediate();
+}
+
+/** Any unexpected failure of a job becomes a 500 whose details stay in the log. */
+export function runImportJobSafely(db: Db, job: ImportJob): ImportOutcome {
+  try {
+    return runImportJob(db, job);
+  } catch (error) {
+    return { ...failed(500, 'The import failed; nothing was imported'), failure: (error as Error).stack ?? String(error) };
+  }
+}

@@ -1,0 +1,88 @@
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../app.js';
+import { Forbidden, Invalid, NotFound } from '../http/errors.js';
+import { canSeeClient, principalOf, requireRole } from '../http/guards.js';
+import { errors } from '../http/schemas.js';
+import { compileValidator } from '../http/validation.js';
+import { clientById } from '../clients/queries.js';
+import { locationsJson } from './queries.js';
+import {
+  DryRunResponse,
+  Location,
+  LocationsQuery,
+  MAX_IMPORT_BYTES,
+  UploadBody,
+  UploadQuery,
+  UploadResponse,
+} from './schemas.js';
+
+/** Spec 4.5 and 4.6: list a client's locations; import many at once. */
+export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
+  const db = context.store.db;
+
+  app.get(
+    '/api/locations',
+    {
+      schema: {
+        tags: ['locations'],
+        summary: "A client's locations, in import order",
+        querystring: LocationsQuery,
+        response: { 200: Type.Array(Location), ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const client = clientById(db, principal.organizationId, request.query.clientId);
+      if (client === undefined) throw NotFound('No client with this id');
+      if (!canSeeClient(principal, client.id)) throw Forbidden('You can only see the locations of your own client');
+      // SQLite writes the JSON (see locationsJson); the schema above documents it and types the client.
+      return reply
+        .header('x-total-count', client.locations_count)
+        .type('application/json; charset=utf-8')
+        .send(locationsJson(db, client.id, request.query) as unknown as Location[]);
+    },
+  );
+
+  // The upload reads its body as bytes: the import worker parses and checks it off the event loop.
+  await app.register(async (plugin) => {
+    const upload = plugin.withTypeProvider<TypeBoxTypeProvider>();
+    upload.removeContentTypeParser('application/json');
+    upload.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: MAX_IMPORT_BYTES }, (_request, body, done) =>
+      done(null, body),
+    );
+    upload.post(
+      '/api/locations/upload',
+      {
+        onRequest: requireRole('admin'),
+        bodyLimit: MAX_IMPORT_BYTES,
+        // The body schema documents the request and is enforced by the worker, row by row.
+        validatorCompiler: (route) => (route.httpPart === 'body' ? () => true : compileValidator(route)),
+        schema: {
+          tags: ['locations'],
+          summary: 'Import locations for a client, all or nothing (Admin)',
+          description:
+            'Duplicates (same google_place_id, or same name and address) of an earlier row or of an existing ' +
+            'location are skipped unless duplicates=keep. dryRun=true validates and normalizes without writing.',
+          querystring: UploadQuery,
+          body: UploadBody,
+          response: { 200: DryRunResponse, 201: UploadResponse, ...errors(400, 401, 403, 404, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        const raw = request.body as unknown;
+        if (!Buffer.isBuffer(raw)) throw Invalid('Send the import as a JSON body: {"clientId": ..., "rows": [...]}');
+        // The bytes move to the worker without a copy unless they share a pooled ArrayBuffer.
+        const body = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength ? raw : new Uint8Array(raw);
+        const result = await context.importer.run({
+          organizationId: principalOf(request).organizationId,
+          body,
+          dryRun: request.query.dryRun ?? false,
+          duplicates: request.query.duplicates ?? 'skip',
+          now: context.clock.now(),
+        });
+        return reply.code(result.statusCode as 201).type('application/json; charset=utf-8').send(result.payload as unknown as UploadResponse);
+      },
+    );
+  });
+};

@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { isLoopbackHost } from './config.js';
+import type { DatabaseKey } from './db/key.js';
+import { openStore, type Store } from './db/store.js';
+import { bootstrapAdmin, type BootstrapAdmin } from './setup/bootstrap.js';
+
+export interface StartOptions {
+  dataDir: string;
+  key: DatabaseKey;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** When the port is taken, listen on a free one instead of failing (the desktop app). */
+  fallbackToFreePort?: boolean;
+  /** Fastify logger options; false for none. */
+  logger?: boolean | { level: string };
+  /** The built dashboard, served at `/`; the default is dist/renderer beside the server. */
+  dashboardDir?: string | null;
+  /** Creates the organization and first Admin when the database has no user yet. */
+  admin?: BootstrapAdmin;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  host: string;
+  app: FastifyInstance;
+  store: Store;
+  /** Finishes in-flight requests, stops the import worker and closes the database. */
+  close(): Promise<void>;
+}
+
+export class PortInUseError extends Error {
+  override name = 'PortInUseError';
+}
+
+export const DATABASE_FILE = 'agency-desk.db';
+
+export function databaseFileIn(dataDir: string): string {
+  return path.join(dataDir, DATABASE_FILE);
+}
+
+export function defaultDashboardDir(): string {
+  return path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../renderer');
+}
+
+/** The one place that opens the database and listens: `serve`, the CLI and the desktop app all come here. */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const store = openStore(databaseFileIn(options.dataDir), options.key);
+  let app: FastifyInstance | undefined;
+  try {
+    if (options.admin) await bootstrapAdmin(store.db, options.admin);
+    const dashboardDir = options.dashboardDir === undefined ? defaultDashboardDir() : options.dashboardDir;
+    app = await buildApp({
+      store,
+      logger: options.logger ?? false,
+      dashboardDir: dashboardDir !== null && fs.existsSync(path.join(dashboardDir, 'index.html')) ? dashboardDir : null,
+      extraHosts: isLoopbackHost(host) ? [] : [host],
+    });
+    const port = await listen(app, host, options.port ?? 4870, options.fallbackToFreePort ?? false);
+    const urlHost = host.includes(':') ? `[${host}]` : host;
+    const running: RunningServer = {
+      url: `http://${urlHost}:${port}`,
+      port,
+      host,
+      app,
+      store,
+      close: async () => {
+        await app?.close();
+        store.close();
+      },
+    };
+    return running;
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    store.close();
+    throw error;
+  }
+}
+
+async function listen(app: FastifyInstance, host: string, port: number, fallback: boolean): Promise<number> {
+  try {
+    await app.listen({ host, port });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    if (!fallback) {
+      throw new PortInUseError(
+        `Port ${port} on ${host} is already in use (is Agency Desk already running?). Set AGENCY_DESK_PORT to another port.`,
+      );
+    }
+    await app.listen({ host, port: 0 });
+  }
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the server has no TCP address');
+  return address.port;
+}
