@@ -1,0 +1,107 @@
+import type { BrowserWindowConstructorOptions, Session, WebContents } from 'electron';
+import { DASHBOARD_CSP } from '../server/http/dashboard.js';
+
+/**
+ * The dashboard window and the rules that keep it on the app's own origin. Item numbers refer to
+ * Electron's security checklist (https://www.electronjs.org/docs/latest/tutorial/security).
+ */
+export function dashboardWindowOptions(preloadFile: string): BrowserWindowConstructorOptions {
+  return {
+    width: 1280,
+    height: 820,
+    minWidth: 900,
+    minHeight: 600,
+    title: 'Agency Desk',
+    show: false,
+    webPreferences: {
+      preload: preloadFile,
+      // Checklist 2, 3, 4: no Node in the page, the preload in its own world, the renderer sandboxed.
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      contextIsolation: true,
+      sandbox: true,
+      // Checklist 6, 7, 8, 9.
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      enableBlinkFeatures: undefined,
+      // Checklist 12: no <webview>.
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: true,
+    },
+  };
+}
+
+/**
+ * Checklist 7: the dashboard's Content-Security-Policy is the server's own (one source of truth); the
+ * shell adds it to any response from the app's origin that came without one (an error page, say),
+ * so nothing the window shows runs without a CSP.
+ */
+export const CONTENT_SECURITY_POLICY = DASHBOARD_CSP;
+
+/** Exactly the app's origin: same scheme, host and port. `http://127.0.0.1:4870.evil.com` is not it. */
+export function isAppUrl(url: string, appOrigin: string): boolean {
+  try {
+    return new URL(url).origin === new URL(appOrigin).origin;
+  } catch {
+    return false;
+  }
+}
+
+/** Links the system browser may open (checklist 15): web and mail only, never file:, smb: or custom schemes. */
+export function isSafeExternalUrl(url: string): boolean {
+  try {
+    return ['https:', 'http:', 'mailto:'].includes(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}
+
+export type GuardedContents = Pick<WebContents, 'on' | 'setWindowOpenHandler'>;
+
+/**
+ * Checklist 13 and 14: navigation and new windows stay on the app's origin; anything else that is a
+ * web or mail link goes to the system browser, and the rest is dropped. `appOrigin` is read at each
+ * event because the server may move to another port when the user switches to a passphrase.
+ */
+export function guardNavigation(
+  contents: GuardedContents,
+  appOrigin: () => string,
+  openExternal: (url: string) => Promise<void>,
+): void {
+  const leaveApp = (url: string): void => {
+    if (isSafeExternalUrl(url)) void openExternal(url).catch(() => undefined);
+  };
+  const confine = (event: { preventDefault(): void; url: string }): void => {
+    if (isAppUrl(event.url, appOrigin())) return;
+    event.preventDefault();
+    leaveApp(event.url);
+  };
+  contents.on('will-navigate', confine);
+  contents.on('will-redirect', confine);
+  contents.on('will-frame-navigate', confine);
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    // Even the app's own pages open in the one window: a second window would have no guard.
+    leaveApp(url);
+    return { action: 'deny' };
+  });
+}
+
+export type GuardedSession = {
+  webRequest: Pick<Session['webRequest'], 'onHeadersReceived'>;
+} & Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>;
+
+/** Checklist 5 and 7: no permission is ever granted, and every app response carries a CSP. */
+export function secureSession(session: GuardedSession, appOrigin: () => string): void {
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
+  session.webRequest.onHeadersReceived((details, callback) => {
+    if (!isAppUrl(details.url, appOrigin())) return callback({});
+    const headers = details.responseHeaders ?? {};
+    if (Object.keys(headers).some((name) => name.toLowerCase() === 'content-security-policy')) return callback({});
+    callback({ responseHeaders: { ...headers, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+  });
+}
