@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Db } from '../../server/db/open.js';
+import { insertClient } from '../../server/clients/queries.js';
+import { insertOrganization } from '../../server/users/queries.js';
+
+/** Every file below dir (recursively), as paths relative to dir, sorted. */
+export function filesUnder(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+/** The SHA-256 of every file below dir, by relative path. */
+export function fileDigests(dir: string): Record<string, string> {
+  return Object.fromEntries(
+    filesUnder(dir).map((file) => [
+      file,
+      createHash('sha256')
+        .update(fs.readFileSync(path.join(dir, file)))
+        .digest('hex'),
+    ]),
+  );
+}
+
+/** "file: marker" for every marker found in the bytes of a file below dir (as UTF-8 or UTF-16LE). */
+export function plaintextHits(dir: string, markers: readonly string[]): string[] {
+  const hits: string[] = [];
+  for (const file of filesUnder(dir)) {
+    const bytes = fs.readFileSync(path.join(dir, file));
+    for (const marker of markers) {
+      if (bytes.includes(Buffer.from(marker, 'utf8')) || bytes.includes(Buffer.from(marker, 'utf16le'))) {
+        hits.push(`${file}: ${marker}`);
+      }
+    }
+  }
+  return hits;
+}
+
+export interface DataSnapshot {
+  counts: Record<string, number>;
+  /** SHA-256 over every row of every table, in rowid (or primary key) order. */
+  digest: string;
+}
+
+/** What the database holds, to compare before and after a request that should change nothing. */
+export function dataSnapshot(db: Db): DataSnapshot {
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .pluck()
+    .all() as string[];
+  const hash = createHash('sha256');
+  const counts: Record<string, number> = {};
+  for (const table of tables) {
+    const rows = db.prepare(`SELECT * FROM "${table}" ORDER BY 1`).raw().all() as unknown[][];
+    counts[table] = rows.length;
+    hash.update(table);
+    for (const row of rows) {
+      hash.update(JSON.stringify(row.map((value) => (Buffer.isBuffer(value) ? value.toString('hex') : value))));
+    }
+  }
+  return { counts, digest: hash.digest('hex') };
+}
+
+/** A second organization with one client, written directly: what a caller of another organization owns. */
+export function addOtherOrganizationClient(
+  db: Db,
+  now: number,
+  name = 'Other Agency Client',
+): { organizationId: string; clientId: string } {
+  const organizationId = insertOrganization(db, 'Other Agency', now);
+  const { id } = insertClient(db, organizationId, { name, industry: null, website: null }, now);
+  return { organizationId, clientId: id };
+}
+
+export function rowCount(db: Db, table: string): number {
+  return db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number;
+}
