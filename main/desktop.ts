@@ -1,13 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type {
-  BrowserWindowConstructorOptions,
-  Dialog,
-  IpcMainInvokeEvent,
-  MenuItemConstructorOptions,
-  Shell,
-  WebContents,
-} from 'electron';
+import type { BrowserWindowConstructorOptions, Dialog, MenuItemConstructorOptions, Shell } from 'electron';
 import { backupDatabase } from '../server/db/backup.js';
 import type { DatabaseKey } from '../server/db/key.js';
 import { WrongKeyError } from '../server/db/open.js';
@@ -18,6 +11,7 @@ import {
   CHANNELS,
   registerDashboardHandlers,
   registerUnlockHandler,
+  type InvokeEvent,
   type IpcRegistry,
   type UnlockResult,
 } from './ipc.js';
@@ -70,7 +64,7 @@ export interface WindowApi {
   close(): void;
   once(event: 'ready-to-show', listener: () => void): unknown;
   on(event: 'closed', listener: () => void): unknown;
-  webContents: GuardedContents & Pick<WebContents, 'send' | 'id'>;
+  webContents: GuardedContents & { id: number; send(channel: string, ...args: unknown[]): void };
 }
 
 export interface DesktopElectron {
@@ -262,7 +256,7 @@ export function runDesktop(electron: DesktopElectron, options: DesktopOptions): 
       let unlocked = false;
       const unregister = registerUnlockHandler(
         electron.ipcMain,
-        (event: IpcMainInvokeEvent) => event.sender.id === window.webContents.id,
+        (event: InvokeEvent) => event.sender.id === window.webContents.id,
         async (passphrase): Promise<UnlockResult> => {
           try {
             await startDesktopServer({ kind: 'passphrase', passphrase }, options.preferredPort);
@@ -285,6 +279,7 @@ export function runDesktop(electron: DesktopElectron, options: DesktopOptions): 
         unlockWindow = null;
         closed = true;
         app.quit();
+        resolve();
       });
       window.once('ready-to-show', () => window.show());
       void window.loadURL(unlockPageUrl());

@@ -1,4 +1,3 @@
-import type { IpcMain, IpcMainInvokeEvent } from 'electron';
 import type { DesktopApi, KeyProtection } from './desktop-api.js';
 import { isAppUrl } from './window.js';
 
@@ -31,7 +30,18 @@ export interface DashboardActions {
   chooseBackupPath(): Promise<string | null>;
 }
 
-export type IpcRegistry = Pick<IpcMain, 'handle' | 'removeHandler'>;
+/** The part of an InvokeEvent the checks read. */
+export interface InvokeEvent {
+  sender: { id: number; mainFrame: unknown };
+  senderFrame: { url: string } | null;
+}
+
+/** The part of ipcMain the shell uses (index.ts checks that the real one fits). */
+export interface IpcRegistry {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Electron's own signature: arguments arrive untyped
+  handle(channel: string, listener: (event: InvokeEvent, ...args: any[]) => unknown): void;
+  removeHandler(channel: string): void;
+}
 
 export class UntrustedSenderError extends Error {
   override name = 'UntrustedSenderError';
@@ -47,7 +57,7 @@ const MAX_PASSPHRASE_LENGTH = 1024;
 export function registerDashboardHandlers(ipc: IpcRegistry, actions: DashboardActions, appOrigin: () => string): void {
   const trusted =
     <A extends unknown[], R>(handler: (...args: A) => R) =>
-    (event: IpcMainInvokeEvent, ...args: unknown[]): R => {
+    (event: InvokeEvent, ...args: unknown[]): R => {
       assertFromApp(event, appOrigin());
       return handler(...(args as A));
     };
@@ -66,7 +76,7 @@ export function registerDashboardHandlers(ipc: IpcRegistry, actions: DashboardAc
 /** The unlock window's handler: only that window's own main frame may call it. */
 export function registerUnlockHandler(
   ipc: IpcRegistry,
-  isUnlockWindow: (event: IpcMainInvokeEvent) => boolean,
+  isUnlockWindow: (event: InvokeEvent) => boolean,
   unlock: (passphrase: string) => Promise<UnlockResult>,
 ): () => void {
   ipc.handle(CHANNELS.unlock, (event, passphrase: unknown) => {
@@ -78,7 +88,7 @@ export function registerUnlockHandler(
   return () => ipc.removeHandler(CHANNELS.unlock);
 }
 
-export function assertFromApp(event: IpcMainInvokeEvent, origin: string): void {
+export function assertFromApp(event: InvokeEvent, origin: string): void {
   const frame = event.senderFrame;
   // A destroyed frame (null), a subframe, or a page that navigated away never reaches a handler.
   if (frame === null || frame !== event.sender.mainFrame || !isAppUrl(frame.url, origin)) {

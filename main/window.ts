@@ -1,4 +1,4 @@
-import type { BrowserWindowConstructorOptions, Session, WebContents } from 'electron';
+import type { BrowserWindowConstructorOptions } from 'electron';
 import { DASHBOARD_CSP } from '../server/http/dashboard.js';
 
 /**
@@ -59,7 +59,17 @@ export function isSafeExternalUrl(url: string): boolean {
   }
 }
 
-export type GuardedContents = Pick<WebContents, 'on' | 'setWindowOpenHandler'>;
+type NavigationEvent = { url: string; preventDefault(): void };
+
+/** The part of WebContents the guard uses (index.ts checks that the real one fits). */
+export interface GuardedContents {
+  on(
+    event: 'will-navigate' | 'will-redirect' | 'will-frame-navigate',
+    listener: (event: NavigationEvent) => void,
+  ): unknown;
+  on(event: 'will-attach-webview', listener: (event: { preventDefault(): void }) => void): unknown;
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' } | { action: 'allow' }): void;
+}
 
 /**
  * Checklist 13 and 14: navigation and new windows stay on the app's origin; anything else that is a
@@ -74,14 +84,13 @@ export function guardNavigation(
   const leaveApp = (url: string): void => {
     if (isSafeExternalUrl(url)) void openExternal(url).catch(() => undefined);
   };
-  const confine = (event: { preventDefault(): void; url: string }): void => {
+  const confine = (event: NavigationEvent): void => {
     if (isAppUrl(event.url, appOrigin())) return;
     event.preventDefault();
     leaveApp(event.url);
   };
-  contents.on('will-navigate', confine);
-  contents.on('will-redirect', confine);
-  contents.on('will-frame-navigate', confine);
+  for (const navigation of ['will-navigate', 'will-redirect', 'will-frame-navigate'] as const)
+    contents.on(navigation, confine);
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
     // Even the app's own pages open in the one window: a second window would have no guard.
@@ -90,9 +99,21 @@ export function guardNavigation(
   });
 }
 
-export type GuardedSession = {
-  webRequest: Pick<Session['webRequest'], 'onHeadersReceived'>;
-} & Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>;
+/** The part of Session the shell uses. */
+export interface GuardedSession {
+  setPermissionRequestHandler(
+    handler: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void,
+  ): void;
+  setPermissionCheckHandler(handler: () => boolean): void;
+  webRequest: {
+    onHeadersReceived(
+      listener: (
+        details: { url: string; responseHeaders?: Record<string, string[]> },
+        callback: (response: { responseHeaders?: Record<string, string | string[]> }) => void,
+      ) => void,
+    ): void;
+  };
+}
 
 /** Checklist 5 and 7: no permission is ever granted, and every app response carries a CSP. */
 export function secureSession(session: GuardedSession, appOrigin: () => string): void {

@@ -1,0 +1,327 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, WrongKeyError } from '../../server/db/open.js';
+import { databaseFileIn } from '../../server/start.js';
+import { insertOrganization } from '../../server/users/queries.js';
+import type { DesktopApi, KeyProtection } from '../../main/desktop-api.js';
+import { runDesktop, type Desktop } from '../../main/desktop.js';
+import { findRunningApp, runtimeFileFor } from '../../main/discovery.js';
+import { CHANNELS } from '../../main/ipc.js';
+import { beginPassphraseSwitch, readKeyRecord } from '../../main/keystore.js';
+import { rekeyDatabase } from '../../main/rekey.js';
+import { randomKey, tempDir } from '../helpers/app.js';
+import { FakeElectron, FakeSafeStorage, type FakeWindow } from './fake-electron.js';
+
+interface Machine {
+  userData: string;
+  dataDir: string;
+  documents: string;
+  safeStorage: FakeSafeStorage;
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function machine(safeStorage = new FakeSafeStorage()): Machine {
+  const root = tempDir('agency-desk-desktop-');
+  cleanups.push(() => fs.rmSync(root, { recursive: true, force: true }));
+  const dirs = {
+    userData: path.join(root, 'user-data'),
+    dataDir: path.join(root, 'data'),
+    documents: path.join(root, 'documents'),
+  };
+  for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
+  return { ...dirs, safeStorage };
+}
+
+/** Starts the shell with fake Electron APIs over the real server, database and files. */
+function launch(on: Machine, options: { preferredPort?: number; hasLock?: boolean } = {}) {
+  const electron = new FakeElectron({ userData: on.userData, documents: on.documents }, on.safeStorage);
+  electron.app.hasLock = options.hasLock ?? true;
+  const desktop = runDesktop(electron, {
+    platform: 'linux',
+    pid: process.pid,
+    dataDir: on.dataDir,
+    preferredPort: options.preferredPort ?? 0,
+    logLevel: 'silent',
+    preloadFile: '/app/dist/main/preload.cjs',
+    unlockPreloadFile: '/app/dist/main/unlock-preload.cjs',
+  });
+  cleanups.push(() => quit(electron, desktop));
+  return { electron, desktop };
+}
+
+/** Quits as the menu or the OS does, and waits until the app really quits. */
+async function quit(electron: FakeElectron, desktop: Desktop): Promise<void> {
+  await desktop.ready;
+  if (electron.app.listenerCount('before-quit') === 0 || desktop.server() === null) return;
+  const quitted = electron.app.quitted();
+  electron.app.quit();
+  await quitted;
+}
+
+function dashboard(electron: FakeElectron): FakeWindow {
+  const window = electron.windows.find((candidate) =>
+    candidate.options.webPreferences?.preload?.endsWith('/preload.cjs'),
+  );
+  if (!window) throw new Error('no dashboard window');
+  return window;
+}
+
+/** Calls a DesktopApi function as the dashboard page would. */
+function callFromDashboard<K extends keyof Omit<DesktopApi, 'onMenuCommand'>>(
+  electron: FakeElectron,
+  name: K,
+  ...args: Parameters<DesktopApi[K]>
+): ReturnType<DesktopApi[K]> {
+  return electron.ipcMain.invoke(CHANNELS[name], dashboard(electron).webContents.invokeEvent(), ...args) as ReturnType<
+    DesktopApi[K]
+  >;
+}
+
+async function health(url: string): Promise<number> {
+  return (await fetch(`${url}/health`)).status;
+}
+
+describe('the desktop app', () => {
+  it('starts the server on 127.0.0.1 and shows the dashboard from it in a secure window', async () => {
+    const on = machine();
+    const { electron, desktop } = launch(on);
+    await desktop.ready;
+    const server = desktop.server();
+    expect(server?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await health(server!.url)).toBe(200);
+    const window = dashboard(electron);
+    expect(window.loadedUrls).toEqual([server!.url]);
+    expect(window.shown).toBe(true);
+    expect(window.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+    });
+    // The guard and the session rules are in place on the real window and session.
+    expect(window.webContents.navigate('https://example.com/')).toBe(false);
+    expect(electron.openedExternal).toEqual(['https://example.com/']);
+    expect(electron.session.respond(`${server!.url}/missing`, {})).toHaveProperty('Content-Security-Policy');
+    expect(fs.existsSync(databaseFileIn(on.dataDir))).toBe(true);
+  });
+
+  it('falls back to a free port when the preferred one is taken', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+    const taken = (blocker.address() as net.AddressInfo).port;
+
+    const { desktop } = launch(machine(), { preferredPort: taken });
+    await desktop.ready;
+    const server = desktop.server()!;
+    expect(server.port).not.toBe(taken);
+    expect(await health(server.url)).toBe(200);
+  });
+
+  it('writes the discovery file for local scripts, and quitting closes everything cleanly', async () => {
+    const on = machine();
+    const { electron, desktop } = launch(on);
+    await desktop.ready;
+    const server = desktop.server()!;
+    const store = server.store;
+    expect(findRunningApp(on.dataDir)).toEqual({ url: server.url, pid: process.pid, started_at: expect.any(String) });
+
+    await quit(electron, desktop);
+
+    expect(fs.existsSync(runtimeFileFor(on.dataDir, process.pid))).toBe(false);
+    expect(store.db.open).toBe(false);
+    await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+    // The quit was held once for the shutdown, then let through.
+    expect(electron.app.quitCalls).toBe(2);
+    // A closed data directory is the database file alone (the WAL was folded back).
+    expect(fs.existsSync(`${databaseFileIn(on.dataDir)}-wal`)).toBe(false);
+  });
+
+  it('is single-instance: a second launch quits, and the first window comes to the front', async () => {
+    const on = machine();
+    const first = launch(on);
+    await first.desktop.ready;
+    const window = dashboard(first.electron);
+    window.minimized = true;
+
+    const second = launch(on, { hasLock: false });
+    await second.desktop.ready;
+    expect(second.electron.app.quitCalls).toBe(1);
+    expect(second.electron.windows).toEqual([]);
+    expect(second.desktop.server()).toBeNull();
+
+    first.electron.app.emit('second-instance');
+    expect(window.minimized).toBe(false);
+    expect(window.focused).toBe(1);
+  });
+
+  it('uses the same key at the next start: the data survives', async () => {
+    const on = machine();
+    const first = launch(on);
+    await first.desktop.ready;
+    insertOrganization(first.desktop.server()!.store.db, 'Kept Agency', Date.now());
+    await quit(first.electron, first.desktop);
+
+    const second = launch(on);
+    await second.desktop.ready;
+    const names = second.desktop.server()!.store.db.prepare('SELECT name FROM organizations').all();
+    expect(names).toEqual([{ name: 'Kept Agency' }]);
+  });
+
+  it('tells the dashboard its key protection, plainly when the keyring falls back to basic_text', async () => {
+    const { electron, desktop } = launch(machine(new FakeSafeStorage(true, 'basic_text')));
+    await desktop.ready;
+    const protection: KeyProtection = await callFromDashboard(electron, 'keyProtection');
+    expect(protection.level).toBe('weak');
+    expect(await callFromDashboard(electron, 'appVersion')).toBe('0.1.0-test');
+  });
+
+  it('refuses to start, and says why, when a database exists without its key', async () => {
+    const on = machine();
+    openDatabase(databaseFileIn(on.dataDir), randomKey(), { create: true }).close();
+    const { electron, desktop } = launch(on);
+    await desktop.ready;
+    expect(electron.errorBoxes).toHaveLength(1);
+    expect(electron.errorBoxes[0]?.content).toMatch(/no key for it/);
+    expect(electron.app.exitCode).toBe(1);
+    expect(electron.windows).toEqual([]);
+  });
+});
+
+describe('the menu', () => {
+  it('asks the dashboard to open its import, opens the data folder and the API documentation', async () => {
+    const on = machine();
+    const { electron, desktop } = launch(on);
+    await desktop.ready;
+    electron.clickMenu('import-csv');
+    expect(dashboard(electron).webContents.sent).toEqual([{ channel: CHANNELS.menuCommand, args: ['import-csv'] }]);
+    electron.clickMenu('open-data-folder');
+    expect(electron.openedPaths).toEqual([on.dataDir]);
+    electron.clickMenu('api-docs');
+    const docs = electron.openedExternal.at(-1)!;
+    expect(docs).toBe(`${desktop.server()!.url}/api/docs`);
+    expect((await fetch(docs)).status).toBe(200);
+    electron.clickMenu('about');
+    expect(electron.app.aboutShown).toBe(1);
+  });
+});
+
+describe('backing up the database', () => {
+  it('writes an encrypted copy while the app runs, which opens with the key and only with it', async () => {
+    const on = machine();
+    const { electron, desktop } = launch(on);
+    await desktop.ready;
+    const server = desktop.server()!;
+    insertOrganization(server.store.db, 'Backed-up Agency', Date.now());
+    const target = path.join(on.documents, 'backup.db');
+    electron.saveDialogAnswer = target;
+
+    expect(await callFromDashboard(electron, 'chooseBackupPath')).toBe(target);
+
+    expect(await health(server.url)).toBe(200);
+    const copy = openDatabase(target, server.store.key);
+    expect(copy.prepare('SELECT name FROM organizations').all()).toEqual([{ name: 'Backed-up Agency' }]);
+    copy.close();
+    expect(() => openDatabase(target, randomKey())).toThrow(WrongKeyError);
+    expect(fs.readFileSync(target).subarray(0, 16).toString('latin1')).not.toBe('SQLite format 3\0');
+    if (process.platform !== 'win32') expect(fs.statSync(target).mode & 0o777).toBe(0o600);
+  });
+
+  it('from the menu confirms where the copy went; a cancelled dialog writes nothing', async () => {
+    const on = machine();
+    const { electron, desktop } = launch(on);
+    await desktop.ready;
+    expect(await callFromDashboard(electron, 'chooseBackupPath')).toBeNull();
+    expect(fs.readdirSync(on.documents)).toEqual([]);
+
+    const target = path.join(on.documents, 'from-menu.db');
+    electron.saveDialogAnswer = target;
+    electron.clickMenu('backup');
+    await expect.poll(() => electron.messageBoxes.length).toBe(1);
+    expect(electron.messageBoxes[0]?.detail).toContain(target);
+    expect(fs.existsSync(target)).toBe(true);
+  });
+});
+
+describe('switching to a passphrase', () => {
+  it('re-encrypts the database, and the next start asks for the passphrase in the unlock window', async () => {
+    const on = machine();
+    const first = launch(on);
+    await first.desktop.ready;
+    insertOrganization(first.desktop.server()!.store.db, 'Secret Agency', Date.now());
+    expect(await callFromDashboard(first.electron, 'usePassphrase', 'short')).toEqual({
+      ok: false,
+      message: expect.stringMatching(/8 characters/),
+    });
+    expect(await callFromDashboard(first.electron, 'usePassphrase', 'correct horse battery')).toEqual({ ok: true });
+    expect((await callFromDashboard(first.electron, 'keyProtection')).level).toBe('passphrase');
+    expect(await health(first.desktop.server()!.url)).toBe(200);
+    expect(readKeyRecord(on.userData)).toEqual({ format: 1, protection: 'passphrase' });
+    await quit(first.electron, first.desktop);
+
+    const second = launch(on);
+    await expect.poll(() => second.electron.windows.length).toBe(1);
+    const unlockWindow = second.electron.windows[0]!;
+    expect(unlockWindow.options.webPreferences?.preload).toBe('/app/dist/main/unlock-preload.cjs');
+    expect(unlockWindow.options.webPreferences?.sandbox).toBe(true);
+    expect(unlockWindow.loadedUrls[0]).toMatch(/^data:text\/html/);
+    const unlock = (passphrase: string) =>
+      second.electron.ipcMain.invoke(CHANNELS.unlock, unlockWindow.webContents.invokeEvent(), passphrase);
+
+    expect(await unlock('wrong passphrase')).toEqual({
+      ok: false,
+      message: 'That passphrase does not open the database.',
+    });
+    expect(second.desktop.server()).toBeNull();
+    expect(await unlock('correct horse battery')).toEqual({ ok: true });
+    await second.desktop.ready;
+    expect(unlockWindow.destroyed).toBe(true);
+    const server = second.desktop.server()!;
+    expect(server.store.db.prepare('SELECT name FROM organizations').all()).toEqual([{ name: 'Secret Agency' }]);
+    expect(dashboard(second.electron).loadedUrls).toEqual([server.url]);
+  });
+
+  it('quits when the unlock window is closed without a passphrase', async () => {
+    const on = machine();
+    const first = launch(on);
+    await first.desktop.ready;
+    await callFromDashboard(first.electron, 'usePassphrase', 'correct horse battery');
+    await quit(first.electron, first.desktop);
+
+    const second = launch(on);
+    await expect.poll(() => second.electron.windows.length).toBe(1);
+    second.electron.windows[0]!.close();
+    await second.desktop.ready;
+    expect(second.electron.app.quitCalls).toBe(1);
+    expect(second.desktop.server()).toBeNull();
+  });
+
+  it('interrupted before the rekey keeps the old key; interrupted after it asks for the passphrase', async () => {
+    const on = machine();
+    const first = launch(on);
+    await first.desktop.ready;
+    const oldKey = first.desktop.server()!.store.key;
+    await quit(first.electron, first.desktop);
+
+    beginPassphraseSwitch(on.userData);
+    const before = launch(on);
+    await before.desktop.ready;
+    expect(before.electron.windows).toHaveLength(1);
+    expect(before.desktop.server()?.store.key).toEqual(oldKey);
+    expect(readKeyRecord(on.userData)?.protection).toBe('safe-storage');
+    await quit(before.electron, before.desktop);
+
+    beginPassphraseSwitch(on.userData);
+    rekeyDatabase(databaseFileIn(on.dataDir), oldKey, { kind: 'passphrase', passphrase: 'correct horse battery' });
+    const after = launch(on);
+    await expect.poll(() => after.electron.windows.length).toBe(1);
+    expect(after.electron.windows[0]!.options.webPreferences?.preload).toBe('/app/dist/main/unlock-preload.cjs');
+    expect(readKeyRecord(on.userData)).toEqual({ format: 1, protection: 'passphrase' });
+    after.electron.windows[0]!.close();
+  });
+});
