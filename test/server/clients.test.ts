@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
+import { buildSignedInApp } from '../helpers/users.js';
 import { addOtherOrganizationClient, rowCount } from '../helpers/data.js';
 
 interface ClientRow {
@@ -20,11 +21,10 @@ let admin: string;
 let viewer: string;
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  await t.addUser('admin@example.com', 'admin');
-  await t.addUser('viewer@example.com', 'viewer');
-  admin = await t.login('admin@example.com');
-  viewer = await t.login('viewer@example.com');
+  ({
+    t,
+    tokens: { admin, viewer },
+  } = await buildSignedInApp({ admin: 'admin', viewer: 'viewer' }));
 });
 afterAll(() => t.close());
 

@@ -1,0 +1,339 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertClient } from '../../server/clients/queries.js';
+import type { TestApp } from '../helpers/app.js';
+import { expectErrorBody } from '../helpers/assertions.js';
+import { rowCount } from '../helpers/data.js';
+import { buildSignedInApp } from '../helpers/users.js';
+
+type Caller = 'admin' | 'viewer' | 'client_viewer' | 'anonymous';
+const CALLERS: readonly Caller[] = ['admin', 'viewer', 'client_viewer', 'anonymous'];
+
+let t: TestApp;
+let tokens: Record<Exclude<Caller, 'anonymous'>, string>;
+let ownClientId: string;
+let otherClientId: string;
+
+beforeAll(async () => {
+  const built = await buildSignedInApp({
+    admin: 'admin',
+    viewer: 'viewer',
+    client_viewer: { role: 'client_viewer', clientName: 'Own Client' },
+  });
+  t = built.t;
+  tokens = built.tokens;
+  ownClientId = built.clientIds['Own Client']!;
+  otherClientId = await t.createClient(tokens.admin, 'Other Client');
+});
+afterAll(() => t.close());
+
+function tokenOf(caller: Caller): string | undefined {
+  return caller === 'anonymous' ? undefined : tokens[caller];
+}
+
+/** A fresh session, for the requests that end the caller's own session. */
+async function freshTokenOf(caller: Caller): Promise<string | undefined> {
+  return caller === 'anonymous' ? undefined : t.login(`${caller}@example.com`);
+}
+
+function disposableClient(): string {
+  return insertClient(
+    t.store.db,
+    t.organizationId,
+    { name: 'Disposable', industry: null, website: null },
+    t.clock.now(),
+  ).id;
+}
+
+let serial = 0;
+const uniqueEmail = () => `made-${++serial}@example.com`;
+
+interface Endpoint {
+  name: string;
+  expected: Record<Caller, number>;
+  send(caller: Caller): Promise<{ statusCode: number; body: string; headers: Record<string, unknown> }>;
+}
+
+const ALL_SIGNED_IN = { admin: 200, viewer: 200, client_viewer: 200, anonymous: 401 };
+const ADMIN_ONLY = { admin: 200, viewer: 403, client_viewer: 403, anonymous: 401 };
+
+const ENDPOINTS: Endpoint[] = [
+  {
+    name: 'GET /api/clients',
+    expected: ALL_SIGNED_IN,
+    send: (caller) => t.request({ method: 'GET', url: '/api/clients', token: tokenOf(caller) }),
+  },
+  {
+    name: 'POST /api/clients',
+    expected: { ...ADMIN_ONLY, admin: 201 },
+    send: (caller) =>
+      t.request({ method: 'POST', url: '/api/clients', token: tokenOf(caller), body: { name: 'Made By Role' } }),
+  },
+  {
+    name: 'DELETE /api/clients/:id',
+    expected: ADMIN_ONLY,
+    send: (caller) =>
+      t.request({ method: 'DELETE', url: `/api/clients/${disposableClient()}`, token: tokenOf(caller) }),
+  },
+  {
+    name: 'GET /api/locations of the own client',
+    expected: ALL_SIGNED_IN,
+    send: (caller) =>
+      t.request({ method: 'GET', url: `/api/locations?clientId=${ownClientId}`, token: tokenOf(caller) }),
+  },
+  {
+    name: 'GET /api/locations of another client',
+    expected: { ...ALL_SIGNED_IN, client_viewer: 403 },
+    send: (caller) =>
+      t.request({ method: 'GET', url: `/api/locations?clientId=${otherClientId}`, token: tokenOf(caller) }),
+  },
+  {
+    name: 'POST /api/locations/upload',
+    expected: { ...ADMIN_ONLY, admin: 201 },
+    send: (caller) =>
+      t.request({
+        method: 'POST',
+        url: '/api/locations/upload',
+        token: tokenOf(caller),
+        body: { clientId: ownClientId, rows: [{ name: `Branch ${randomUUID()}` }] },
+      }),
+  },
+  {
+    name: 'GET /api/users',
+    expected: ADMIN_ONLY,
+    send: (caller) => t.request({ method: 'GET', url: '/api/users', token: tokenOf(caller) }),
+  },
+  {
+    name: 'POST /api/users',
+    expected: { ...ADMIN_ONLY, admin: 201 },
+    send: (caller) =>
+      t.request({
+        method: 'POST',
+        url: '/api/users',
+        token: tokenOf(caller),
+        body: { email: uniqueEmail(), password: 'a long password', role: 'viewer' },
+      }),
+  },
+  {
+    name: 'PATCH /api/users/:id',
+    expected: ADMIN_ONLY,
+    send: async (caller) => {
+      const id = await t.addUser(uniqueEmail(), 'viewer');
+      return t.request({
+        method: 'PATCH',
+        url: `/api/users/${id}`,
+        token: tokenOf(caller),
+        body: { email: uniqueEmail() },
+      });
+    },
+  },
+  {
+    name: 'DELETE /api/users/:id',
+    expected: ADMIN_ONLY,
+    send: async (caller) => {
+      const id = await t.addUser(uniqueEmail(), 'viewer');
+      return t.request({ method: 'DELETE', url: `/api/users/${id}`, token: tokenOf(caller) });
+    },
+  },
+  {
+    name: 'GET /api/me',
+    expected: ALL_SIGNED_IN,
+    send: (caller) => t.request({ method: 'GET', url: '/api/me', token: tokenOf(caller) }),
+  },
+  {
+    name: 'POST /auth/logout',
+    expected: ALL_SIGNED_IN,
+    send: async (caller) => t.request({ method: 'POST', url: '/auth/logout', token: await freshTokenOf(caller) }),
+  },
+];
+
+const MATRIX = ENDPOINTS.flatMap((endpoint) =>
+  CALLERS.map((caller) => ({ endpoint, caller, status: endpoint.expected[caller] })),
+);
+
+describe('the role matrix', () => {
+  it.each(MATRIX.map((row) => [`${row.endpoint.name} as ${row.caller} -> ${row.status}`, row] as const))(
+    '%s',
+    async (_name, { endpoint, caller, status }) => {
+      const response = await endpoint.send(caller);
+      if (status >= 400) expectErrorBody(response, status);
+      else expect(response.statusCode, response.body).toBe(status);
+    },
+  );
+
+  it('a refused request changes nothing: POST /api/clients as viewer and as client_viewer', async () => {
+    const before = rowCount(t.store.db, 'clients');
+    await ENDPOINTS[1]!.send('viewer');
+    await ENDPOINTS[1]!.send('client_viewer');
+    expect(rowCount(t.store.db, 'clients')).toBe(before);
+  });
+
+  it('the role is checked before the body: POST /api/users as viewer with an invalid body -> 403', async () => {
+    expectErrorBody(
+      await t.request({ method: 'POST', url: '/api/users', token: tokens.viewer, body: { nonsense: 1 } }),
+      403,
+    );
+  });
+
+  it('GET /api/clients as client_viewer lists only its own client', async () => {
+    const response = await t.request({ method: 'GET', url: '/api/clients', token: tokens.client_viewer });
+    expect(response.json<{ id: string }[]>().map((client) => client.id)).toEqual([ownClientId]);
+  });
+});
+
+describe('users API rules', () => {
+  function createUser(body: Record<string, unknown>) {
+    return t.request({ method: 'POST', url: '/api/users', token: tokens.admin, body });
+  }
+  function patchUser(id: string, body: unknown) {
+    return t.request({ method: 'PATCH', url: `/api/users/${id}`, token: tokens.admin, body });
+  }
+
+  it('POST /api/users -> 201 with {id, email, role, client_id, created_at}, the e-mail lower-cased', async () => {
+    const response = await createUser({ email: 'New.Person@Example.com', password: 'a long password', role: 'viewer' });
+    expect(response.statusCode).toBe(201);
+    const user = response.json<Record<string, unknown>>();
+    expect(Object.keys(user).sort()).toEqual(['client_id', 'created_at', 'email', 'id', 'role']);
+    expect(user).toMatchObject({ email: 'new.person@example.com', role: 'viewer', client_id: null });
+    expect((await t.request({ method: 'GET', url: '/api/users', token: tokens.admin })).body).toContain(
+      'new.person@example.com',
+    );
+  });
+
+  it('POST /api/users as client_viewer with a clientId -> 201, and that user sees only that client', async () => {
+    const response = await createUser({
+      email: 'assigned@example.com',
+      password: 'a long password',
+      role: 'client_viewer',
+      clientId: otherClientId,
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json<{ client_id: string }>().client_id).toBe(otherClientId);
+    const token = await t.login('assigned@example.com', 'a long password');
+    expect((await t.request({ method: 'GET', url: `/api/locations?clientId=${ownClientId}`, token })).statusCode).toBe(
+      403,
+    );
+  });
+
+  it('client_viewer without clientId -> 400', async () => {
+    const error = expectErrorBody(
+      await createUser({ email: uniqueEmail(), password: 'a long password', role: 'client_viewer' }),
+      400,
+    );
+    expect(error.details?.[0]?.path).toBe('/body/clientId');
+  });
+
+  it.each(['admin', 'viewer'])('%s with a clientId -> 400', async (role) => {
+    const error = expectErrorBody(
+      await createUser({ email: uniqueEmail(), password: 'a long password', role, clientId: ownClientId }),
+      400,
+    );
+    expect(error.details?.[0]?.path).toBe('/body/clientId');
+  });
+
+  it('client_viewer with the id of no client of the organization -> 400', async () => {
+    expectErrorBody(
+      await createUser({
+        email: uniqueEmail(),
+        password: 'a long password',
+        role: 'client_viewer',
+        clientId: randomUUID(),
+      }),
+      400,
+    );
+  });
+
+  it('a duplicate e-mail -> 409, also in another case', async () => {
+    expectErrorBody(
+      await createUser({ email: 'viewer@example.com', password: 'a long password', role: 'viewer' }),
+      409,
+    );
+    expectErrorBody(await createUser({ email: 'VIEWER@example.com', password: 'a long password', role: 'admin' }), 409);
+  });
+
+  it('PATCH to an e-mail another user has -> 409', async () => {
+    const id = await t.addUser(uniqueEmail(), 'viewer');
+    expectErrorBody(await patchUser(id, { email: 'admin@example.com' }), 409);
+  });
+
+  it.each([
+    ['a 7-character password', { email: 'short@example.com', password: '1234567', role: 'viewer' }],
+    ['an unknown role', { email: 'role@example.com', password: 'a long password', role: 'owner' }],
+    ['a malformed e-mail', { email: 'not-an-email', password: 'a long password', role: 'viewer' }],
+    ['no password', { email: 'nopw@example.com', role: 'viewer' }],
+    ['an unknown field', { email: 'x@example.com', password: 'a long password', role: 'viewer', admin: true }],
+  ])('POST /api/users with %s -> 400', async (_case, body) => {
+    const before = rowCount(t.store.db, 'users');
+    expectErrorBody(await createUser(body), 400);
+    expect(rowCount(t.store.db, 'users')).toBe(before);
+  });
+
+  it('PATCH with a 7-character password -> 400', async () => {
+    const id = await t.addUser(uniqueEmail(), 'viewer');
+    expectErrorBody(await patchUser(id, { password: '1234567' }), 400);
+  });
+
+  it('PATCH with an empty body -> 400', async () => {
+    const id = await t.addUser(uniqueEmail(), 'viewer');
+    expectErrorBody(await patchUser(id, {}), 400);
+  });
+
+  it('PATCH and DELETE of an unknown user -> 404; of a malformed id -> 400', async () => {
+    expectErrorBody(await patchUser(randomUUID(), { role: 'viewer' }), 404);
+    expectErrorBody(await t.request({ method: 'DELETE', url: `/api/users/${randomUUID()}`, token: tokens.admin }), 404);
+    expectErrorBody(await patchUser('nope', { role: 'viewer' }), 400);
+    expectErrorBody(await t.request({ method: 'DELETE', url: '/api/users/nope', token: tokens.admin }), 400);
+  });
+
+  it('PATCH a viewer to client_viewer without a client -> 400; with a client -> 200', async () => {
+    const id = await t.addUser(uniqueEmail(), 'viewer');
+    expectErrorBody(await patchUser(id, { role: 'client_viewer' }), 400);
+    const response = await patchUser(id, { role: 'client_viewer', clientId: ownClientId });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ role: 'client_viewer', client_id: ownClientId });
+  });
+
+  describe('the last Admin', () => {
+    let solo: Awaited<ReturnType<typeof buildSignedInApp<'boss'>>>;
+    beforeAll(async () => {
+      solo = await buildSignedInApp({ boss: 'admin' });
+    });
+    afterAll(() => solo.t.close());
+
+    it('cannot be removed -> 409, and stays', async () => {
+      const response = await solo.t.request({
+        method: 'DELETE',
+        url: `/api/users/${solo.ids.boss}`,
+        token: solo.tokens.boss,
+      });
+      expectErrorBody(response, 409);
+      expect(rowCount(solo.t.store.db, 'users')).toBe(1);
+    });
+
+    it.each(['viewer', 'client_viewer'])('cannot be demoted to %s -> 409', async (role) => {
+      const clientId = await solo.t.createClient(solo.tokens.boss, 'Solo Client');
+      const response = await solo.t.request({
+        method: 'PATCH',
+        url: `/api/users/${solo.ids.boss}`,
+        token: solo.tokens.boss,
+        body: role === 'viewer' ? { role } : { role, clientId },
+      });
+      expectErrorBody(response, 409);
+      expect(solo.t.store.db.prepare('SELECT role FROM users WHERE id = ?').pluck().get(solo.ids.boss)).toBe('admin');
+    });
+
+    it('with a second Admin, one of them can be demoted and the other removed', async () => {
+      const second = await solo.t.addUser('second-admin@example.com', 'admin');
+      const demote = await solo.t.request({
+        method: 'PATCH',
+        url: `/api/users/${second}`,
+        token: solo.tokens.boss,
+        body: { role: 'viewer' },
+      });
+      expect(demote.statusCode).toBe(200);
+      const third = await solo.t.addUser('third-admin@example.com', 'admin');
+      const remove = await solo.t.request({ method: 'DELETE', url: `/api/users/${third}`, token: solo.tokens.boss });
+      expect(remove.statusCode).toBe(200);
+    });
+  });
+});
