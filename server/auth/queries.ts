@@ -67,8 +67,51 @@ interface PrincipalRow {
   client_id: string | null;
 }
 
+/**
+ * Who holds which access token, remembered between requests: most API calls then cost no hash and no
+ * query. Every write that can end a session or change a user's role or client calls principalsChanged,
+ * which forgets everything at once; expiry is checked on every hit.
+ */
+interface PrincipalCache {
+  byToken: Map<string, { principal: Principal; expiresAt: number }>;
+}
+
+const caches = new WeakMap<Db, PrincipalCache>();
+const CACHE_LIMIT = 10_000;
+
+function cacheOf(db: Db): PrincipalCache {
+  let cache = caches.get(db);
+  if (cache === undefined) {
+    cache = { byToken: new Map() };
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+/** Call after any write to sessions or users (revocation, role or client change, removal). */
+export function principalsChanged(db: Db): void {
+  cacheOf(db).byToken.clear();
+}
+
 /** The caller behind an access token, or undefined when it is unknown, revoked or expired. */
 export function principalByAccessToken(db: Db, accessToken: string, now: number): Principal | undefined {
+  const cache = cacheOf(db);
+  const hit = cache.byToken.get(accessToken);
+  if (hit !== undefined) {
+    if (hit.expiresAt > now) return hit.principal;
+    cache.byToken.delete(accessToken);
+    return undefined;
+  }
+  const principal = lookUpPrincipal(db, accessToken, now);
+  if (principal !== undefined) {
+    if (cache.byToken.size >= CACHE_LIMIT) cache.byToken.clear();
+    cache.byToken.set(accessToken, principal);
+    return principal.principal;
+  }
+  return undefined;
+}
+
+function lookUpPrincipal(db: Db, accessToken: string, now: number): { principal: Principal; expiresAt: number } | undefined {
   const row = statement<[Buffer], PrincipalRow>(
     db,
     `SELECT s.id AS session_id, s.access_expires_at, u.id AS user_id, u.organization_id, u.email, u.role, u.client_id
@@ -76,12 +119,15 @@ export function principalByAccessToken(db: Db, accessToken: string, now: number)
   ).get(hashToken(accessToken));
   if (row === undefined || row.access_expires_at <= now) return undefined;
   return {
-    userId: row.user_id,
-    sessionId: row.session_id,
-    organizationId: row.organization_id,
-    email: row.email,
-    role: row.role,
-    clientId: row.client_id,
+    expiresAt: row.access_expires_at,
+    principal: {
+      userId: row.user_id,
+      sessionId: row.session_id,
+      organizationId: row.organization_id,
+      email: row.email,
+      role: row.role,
+      clientId: row.client_id,
+    },
   };
 }
 
@@ -97,7 +143,7 @@ export type RefreshOutcome =
  */
 export function rotateSession(db: Db, refreshToken: string, now: number): RefreshOutcome {
   const hash = hashToken(refreshToken);
-  return db.transaction((): RefreshOutcome => {
+  const outcome = db.transaction((): RefreshOutcome => {
     const session = statement<[Buffer], { id: string; user_id: string; refresh_expires_at: number }>(
       db,
       'SELECT id, user_id, refresh_expires_at FROM sessions WHERE refresh_hash = ?',
@@ -134,20 +180,26 @@ export function rotateSession(db: Db, refreshToken: string, now: number): Refres
     );
     return { kind: 'rotated', tokens, userId: session.user_id };
   })();
+  if (outcome.kind !== 'invalid') principalsChanged(db);
+  return outcome;
 }
 
 export function deleteSession(db: Db, sessionId: string): void {
   statement(db, 'DELETE FROM sessions WHERE id = ?').run(sessionId);
+  principalsChanged(db);
 }
 
 /** Revokes every session of a user (password or role changed, user removed). */
 export function deleteSessionsOfUser(db: Db, userId: string): void {
   statement(db, 'DELETE FROM sessions WHERE user_id = ?').run(userId);
+  principalsChanged(db);
 }
 
 /** Sessions whose refresh token has expired are of no use to anyone. */
 export function deleteExpiredSessions(db: Db, now: number): number {
-  return statement(db, 'DELETE FROM sessions WHERE refresh_expires_at <= ?').run(now).changes;
+  const removed = statement(db, 'DELETE FROM sessions WHERE refresh_expires_at <= ?').run(now).changes;
+  principalsChanged(db);
+  return removed;
 }
 
 export function sessionUserById(db: Db, userId: string): SessionUser | undefined {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open.js';
 import { nowIso, statement } from '../db/sql.js';
+import { principalsChanged } from '../auth/queries.js';
 import type { Client } from './schemas.js';
 
 export interface Page {
@@ -57,5 +58,8 @@ export function insertClient(db: Db, organizationId: string, client: NewClient, 
  * accounts with their sessions in the same statement, so their tokens stop working at once.
  */
 export function deleteClient(db: Db, organizationId: string, id: string): boolean {
-  return statement(db, 'DELETE FROM clients WHERE organization_id = ? AND id = ?').run(organizationId, id).changes === 1;
+  const deleted = statement(db, 'DELETE FROM clients WHERE organization_id = ? AND id = ?').run(organizationId, id).changes === 1;
+  // Its Client Viewers and their sessions went with it.
+  if (deleted) principalsChanged(db);
+  return deleted;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open.js';
 import { nowIso, statement } from '../db/sql.js';
 import type { Role } from '../http/schemas.js';
-import { normalizeEmail } from '../auth/queries.js';
+import { normalizeEmail, principalsChanged } from '../auth/queries.js';
 import type { User } from './schemas.js';
 
 const USER_COLUMNS = 'id, email, role, client_id, created_at';
@@ -68,20 +68,23 @@ export interface UserChanges {
 }
 
 export function updateUser(db: Db, id: string, changes: UserChanges, now: number): void {
-  const sets: string[] = [];
-  const values: unknown[] = [];
-  if (changes.email !== undefined) sets.push('email = ?') && values.push(normalizeEmail(changes.email));
-  if (changes.passwordHash !== undefined) sets.push('password_hash = ?') && values.push(changes.passwordHash);
-  if (changes.role !== undefined) sets.push('role = ?') && values.push(changes.role);
-  if (changes.clientId !== undefined) sets.push('client_id = ?') && values.push(changes.clientId);
+  const columns: [string, unknown][] = [];
+  if (changes.email !== undefined) columns.push(['email', normalizeEmail(changes.email)]);
+  if (changes.passwordHash !== undefined) columns.push(['password_hash', changes.passwordHash]);
+  if (changes.role !== undefined) columns.push(['role', changes.role]);
+  if (changes.clientId !== undefined) columns.push(['client_id', changes.clientId]);
+  const sets = columns.map(([column]) => `${column} = ?`);
+  const values = columns.map(([, value]) => value);
   sets.push('updated_at = ?');
   values.push(nowIso(now), id);
   // The column list comes from the fixed names above, never from input; every value is bound.
   db.prepare(`UPDATE users SET ${sets.join(', ')} WHERE id = ?`).run(...values);
+  principalsChanged(db);
 }
 
 export function deleteUser(db: Db, id: string): void {
   statement(db, 'DELETE FROM users WHERE id = ?').run(id);
+  principalsChanged(db);
 }
 
 export function insertOrganization(db: Db, name: string, now: number): string {
