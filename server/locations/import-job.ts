@@ -3,6 +3,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import secureJson from 'secure-json-parse';
 import type { Db } from '../db/open.js';
 import { errorBody, type ErrorDetail } from '../http/errors.js';
+import { healthOf } from './health.js';
 import { planImport, type PlannedRow } from './import-plan.js';
 import { clientOrganization, existingLocations, insertLocations } from './queries.js';
 import {
@@ -73,6 +74,7 @@ function envelopeErrors(value: unknown): ErrorDetail[] {
 }
 
 function previewRow(row: PlannedRow): PreviewRow {
+  const health = healthOf(row);
   return {
     index: row.index,
     name: row.name,
@@ -82,9 +84,9 @@ function previewRow(row: PlannedRow): PreviewRow {
     zip: row.zip,
     country: row.country,
     google_place_id: row.google_place_id,
-    health_score: row.health.score,
-    health_status: row.health.status,
-    health_issues: row.health.issues,
+    health_score: health.score,
+    health_status: health.status,
+    health_issues: health.issues,
     duplicate_of: row.duplicateOf,
   };
 }

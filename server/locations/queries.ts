@@ -56,8 +56,8 @@ export function insertLocations(db: Db, clientId: string, rows: readonly Planned
       row.zip,
       row.country,
       row.google_place_id,
-      row.health.score,
-      row.health.status,
+      row.health_score,
+      row.health_status,
       createdAt,
     );
     imported[i] = { id, name: row.name, city: row.city, state: row.state };
