@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Bench, Figure } from './report.js';
+
+/**
+ * `npm run bench`: runs every test/bench/*.bench.ts (or those named on the command line) and prints
+ * each figure beside its floor, measured in the same run on this machine.
+ */
+const dir = import.meta.dirname;
+const only = process.argv.slice(2);
+const files = fs
+  .readdirSync(dir)
+  .filter((file) => file.endsWith('.bench.ts'))
+  .filter((file) => only.length === 0 || only.some((name) => file.includes(name)))
+  .sort();
+
+const figures: Figure[] = [];
+const format = (value: number) => (Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(2));
+
+for (const file of files) {
+  console.log(`\n== ${file}`);
+  const bench = (await import(pathToFileURL(path.join(dir, file)).href)).default as Bench;
+  await bench((figure) => {
+    figures.push(figure);
+    const floor = figure.floor === undefined ? '' : `  floor ${format(figure.floor)} ${figure.unit} (${figure.floorLabel ?? ''})`;
+    const ratio = figure.floor ? `  = ${(figure.value / figure.floor).toFixed(2)}x floor` : '';
+    const verdict = figure.pass === undefined ? '' : figure.pass ? '  PASS' : '  FAIL';
+    console.log(`  ${figure.name}: ${format(figure.value)} ${figure.unit}${ratio}${floor}${figure.target ? `  [target ${figure.target}]` : ''}${verdict}`);
+  });
+}
+
+const failed = figures.filter((figure) => figure.pass === false);
+console.log(`\n${figures.length} figures, ${figures.filter((f) => f.pass === true).length} targets met, ${failed.length} missed`);
+for (const figure of failed) console.log(`  missed: ${figure.name}`);
