@@ -1,0 +1,324 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { expectErrorBody } from '../helpers/assertions.js';
+import { buildSignedInApp } from '../helpers/users.js';
+
+let t: TestApp;
+let admin: string;
+let viewer: string;
+let clientId: string;
+
+beforeAll(async () => {
+  ({
+    t,
+    tokens: { admin, viewer },
+  } = await buildSignedInApp({ admin: 'admin', viewer: 'viewer' }));
+  clientId = await t.createClient(admin, 'Hardened Client');
+});
+afterAll(() => t.close());
+
+type Request = Parameters<TestApp['request']>[0];
+
+/** One request for each kind of error the API sends. */
+const ERRORS: [string, number, () => Request][] = [
+  [
+    'validation error (POST /api/clients without name)',
+    400,
+    () => ({ method: 'POST', url: '/api/clients', token: admin, body: {} }),
+  ],
+  ['malformed JSON', 400, () => ({ method: 'POST', url: '/api/clients', token: admin, body: '{"name": ' })],
+  [
+    'prototype poisoning',
+    400,
+    () => ({ method: 'POST', url: '/api/clients', token: admin, body: '{"name":"x","__proto__":{"a":1}}' }),
+  ],
+  ['malformed id', 400, () => ({ method: 'DELETE', url: '/api/clients/not-a-uuid', token: admin })],
+  [
+    'import row errors',
+    400,
+    () => ({ method: 'POST', url: '/api/locations/upload', token: admin, body: { clientId, rows: [{}] } }),
+  ],
+  ['no token', 401, () => ({ method: 'GET', url: '/api/clients' })],
+  [
+    'wrong password',
+    401,
+    () => ({ method: 'POST', url: '/auth/callback', body: { email: 'admin@example.com', password: 'nope nope' } }),
+  ],
+  [
+    'viewer creating a client',
+    403,
+    () => ({ method: 'POST', url: '/api/clients', token: viewer, body: { name: 'x' } }),
+  ],
+  ['unknown route', 404, () => ({ method: 'GET', url: '/api/nothing-here', token: admin })],
+  ['unknown client', 404, () => ({ method: 'DELETE', url: `/api/clients/${randomUUID()}`, token: admin })],
+  [
+    'setup after setup',
+    409,
+    () => ({
+      method: 'POST',
+      url: '/auth/setup',
+      body: { organization_name: 'X', email: 'x@example.com', password: 'long enough' },
+    }),
+  ],
+  [
+    'body over 1 MiB',
+    413,
+    () => ({ method: 'POST', url: '/api/clients', token: admin, body: { name: 'x'.repeat(1_100_000) } }),
+  ],
+  [
+    'text/plain body',
+    415,
+    () => ({
+      method: 'POST',
+      url: '/api/clients',
+      token: admin,
+      body: 'name=x',
+      headers: { 'content-type': 'text/plain' },
+    }),
+  ],
+  ['foreign Host', 400, () => ({ method: 'GET', url: '/health', headers: { host: 'evil.example' } })],
+  [
+    'foreign Origin',
+    403,
+    () => ({ method: 'GET', url: '/api/clients', token: admin, headers: { origin: 'http://evil.example' } }),
+  ],
+];
+
+describe('error bodies', () => {
+  it.each(ERRORS)(
+    '%s -> %i with exactly {statusCode, error, message} (+details), no stack',
+    async (_name, status, request) => {
+      expectErrorBody(await t.request(request()), status);
+    },
+  );
+
+  it('validation errors carry details with a JSON pointer to the wrong value', async () => {
+    const error = expectErrorBody(
+      await t.request({ method: 'POST', url: '/api/clients', token: admin, body: { name: 5 } }),
+      400,
+    );
+    expect(error.details).toEqual([expect.objectContaining({ path: '/body/name' })]);
+  });
+
+  it('error bodies are not cached by anyone (Cache-Control: no-store on /api and /auth)', async () => {
+    for (const [, , request] of ERRORS.filter(([, , r]) => /^\/(api|auth)\//.test(r().url) && !r().headers?.host)) {
+      expect((await t.request(request())).headers['cache-control']).toBe('no-store');
+    }
+  });
+});
+
+describe('Host header (DNS rebinding)', () => {
+  it.each([
+    'evil.example',
+    'evil.example:4870',
+    'localhost.evil.example',
+    '127.0.0.1.nip.io:4870',
+    '192.168.1.10:4870',
+    'example.com:80',
+  ])('Host %j -> 4xx and the request is not served', async (host) => {
+    const response = await t.request({ method: 'GET', url: '/api/clients', token: admin, headers: { host } });
+    expect(response.statusCode).toBeGreaterThanOrEqual(400);
+    expect(response.statusCode).toBeLessThan(500);
+    expect(response.body).not.toContain('Hardened Client');
+  });
+
+  it.each(['localhost', 'localhost:4870', 'LocalHost:4870', '127.0.0.1', '127.0.0.1:4870', '[::1]', '[::1]:4870'])(
+    'Host %j is served',
+    async (host) => {
+      const response = await t.request({ method: 'GET', url: '/api/clients', token: admin, headers: { host } });
+      expect(response.statusCode).toBe(200);
+    },
+  );
+});
+
+describe('Origin header (cross-site requests)', () => {
+  it.each(['http://evil.example', 'http://127.0.0.1:4871', 'https://127.0.0.1:4870', 'null', 'http://127.0.0.1'])(
+    'Origin %j -> 403',
+    async (origin) => {
+      const response = await t.request({ method: 'GET', url: '/api/clients', token: admin, headers: { origin } });
+      expectErrorBody(response, 403);
+    },
+  );
+
+  it('a foreign Origin on POST /auth/callback -> 403 before the password is looked at', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/auth/callback',
+      body: { email: 'admin@example.com', password: 'correct horse battery' },
+      headers: { origin: 'http://evil.example' },
+    });
+    expectErrorBody(response, 403);
+  });
+
+  it('a foreign Origin cannot create a client', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/clients',
+      token: admin,
+      body: { name: 'Cross Site Client' },
+      headers: { origin: 'http://evil.example' },
+    });
+    expectErrorBody(response, 403);
+    expect(t.store.db.prepare("SELECT count(*) FROM clients WHERE name = 'Cross Site Client'").pluck().get()).toBe(0);
+  });
+
+  it("the server's own origin is accepted", async () => {
+    const response = await t.request({
+      method: 'GET',
+      url: '/api/clients',
+      token: admin,
+      headers: { origin: 'http://127.0.0.1:4870' },
+    });
+    expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('no CORS', () => {
+  function corsHeaders(headers: Record<string, unknown>): string[] {
+    return Object.keys(headers).filter((name) => name.toLowerCase().startsWith('access-control-'));
+  }
+
+  it.each(['http://127.0.0.1:4870', 'http://evil.example'])(
+    'an OPTIONS preflight from %s gets no access-control headers',
+    async (origin) => {
+      const response = await t.request({
+        method: 'POST',
+        url: '/api/clients',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+      });
+      expect(corsHeaders(response.headers)).toEqual([]);
+      const preflight = await t.app.inject({
+        method: 'OPTIONS',
+        url: '/api/clients',
+        headers: { host: '127.0.0.1:4870', origin, 'access-control-request-method': 'POST' },
+      });
+      expect(preflight.statusCode).toBeGreaterThanOrEqual(400);
+      expect(corsHeaders(preflight.headers)).toEqual([]);
+    },
+  );
+
+  it('no response of the API carries access-control headers', async () => {
+    const requests: Request[] = [
+      { method: 'GET', url: '/api/clients', token: admin, headers: { origin: 'http://127.0.0.1:4870' } },
+      { method: 'GET', url: '/health', headers: { origin: 'http://evil.example' } },
+      { method: 'POST', url: '/auth/callback', body: { email: 'a@example.com', password: 'x' } },
+      ...ERRORS.map(([, , request]) => request()),
+    ];
+    for (const request of requests) expect(corsHeaders((await t.request(request)).headers)).toEqual([]);
+  });
+});
+
+describe('request bodies', () => {
+  it.each([
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/xml',
+    'application/jsonx',
+  ])('POST /api/clients with Content-Type %s -> 415 and nothing created', async (type) => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/clients',
+      token: admin,
+      body: JSON.stringify({ name: 'Form Posted' }),
+      headers: { 'content-type': type },
+    });
+    expectErrorBody(response, 415);
+    expect(t.store.db.prepare("SELECT count(*) FROM clients WHERE name = 'Form Posted'").pluck().get()).toBe(0);
+  });
+
+  it('Content-Type application/json; charset=utf-8 is accepted', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/clients',
+      token: admin,
+      body: JSON.stringify({ name: 'Charset Client' }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(response.statusCode).toBe(201);
+  });
+
+  it('POST /auth/callback with a form body -> 415', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/auth/callback',
+      body: 'email=admin%40example.com&password=correct+horse+battery',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expectErrorBody(response, 415);
+  });
+
+  it('constructor.prototype in a body -> 400', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/clients',
+      token: admin,
+      body: '{"name":"x","constructor":{"prototype":{"polluted":true}}}',
+    });
+    expectErrorBody(response, 400);
+  });
+});
+
+describe('public routes', () => {
+  it('GET /health without auth -> 200 {status: "ok"}', async () => {
+    const response = await t.request({ method: 'GET', url: '/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('API responses say X-Content-Type-Options: nosniff', async () => {
+    expect(
+      (await t.request({ method: 'GET', url: '/api/clients', token: admin })).headers['x-content-type-options'],
+    ).toBe('nosniff');
+  });
+
+  const ROUTES = [
+    'post /auth/callback',
+    'post /auth/refresh',
+    'post /auth/logout',
+    'get /auth/setup',
+    'post /auth/setup',
+    'get /api/me',
+    'get /api/clients',
+    'post /api/clients',
+    'delete /api/clients/{clientId}',
+    'get /api/locations',
+    'post /api/locations/upload',
+    'get /api/users',
+    'post /api/users',
+    'patch /api/users/{id}',
+    'delete /api/users/{id}',
+  ];
+
+  it('GET /api/openapi.json without auth is an OpenAPI 3 document listing every route', async () => {
+    const response = await t.request({ method: 'GET', url: '/api/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json<{ openapi: string; paths: Record<string, Record<string, { responses: object }>> }>();
+    expect(document.openapi).toMatch(/^3\./);
+    const listed = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method} ${path}`),
+    );
+    expect(listed.sort()).toEqual([...ROUTES].sort());
+    for (const operations of Object.values(document.paths)) {
+      for (const operation of Object.values(operations))
+        expect(Object.keys(operation.responses).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('the OpenAPI document describes the upload body and the 201 response', async () => {
+    const document = (await t.request({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>>;
+    }>();
+    const upload = document.paths['/api/locations/upload']!.post!;
+    expect(upload.requestBody).toBeDefined();
+    expect(Object.keys(upload.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '413']));
+  });
+
+  it('GET /api/docs without auth serves an HTML page', async () => {
+    const response = await t.request({ method: 'GET', url: '/api/docs' });
+    expect(response.statusCode).toBe(200);
+    expect(String(response.headers['content-type'])).toMatch(/^text\/html/);
+    expect(response.body).toMatch(/<html/i);
+  });
+});
