@@ -267,8 +267,7 @@ export function runDesktop(electron: DesktopElectron, options: DesktopOptions): 
           }
           unlocked = true;
           unregister();
-          unlockWindow = null;
-          window.close();
+          // The unlock window stays until the dashboard's is open: closing the last window quits the app.
           resolve();
           return { ok: true };
         },
@@ -357,6 +356,8 @@ export function runDesktop(electron: DesktopElectron, options: DesktopOptions): 
       ),
     );
     await openDashboard();
+    unlockWindow?.close();
+    unlockWindow = null;
   }
 
   const ready = main().catch((error: unknown) => fail('Agency Desk could not start', error));

@@ -116,6 +116,8 @@ export class FakeWindow extends EventEmitter implements WindowApi {
 
 export class FakeApp extends EventEmitter implements AppApi {
   quitCalls = 0;
+  /** True once a quit went through (no before-quit listener held it back). */
+  hasQuit = false;
   exitCode: number | null = null;
   hasLock = true;
   aboutShown = 0;
@@ -139,7 +141,10 @@ export class FakeApp extends EventEmitter implements AppApi {
         prevented = true;
       },
     });
-    if (!prevented) this.emit('quit');
+    if (!prevented) {
+      this.hasQuit = true;
+      this.emit('quit');
+    }
   }
   exit(exitCode = 0): void {
     this.exitCode = exitCode;
@@ -255,6 +260,10 @@ export class FakeElectron implements DesktopElectron {
   createWindow(options: BrowserWindowConstructorOptions): FakeWindow {
     const window = new FakeWindow(options);
     this.windows.push(window);
+    // As in Electron: closing the last open window emits window-all-closed.
+    window.on('closed', () => {
+      if (this.windows.every((candidate) => candidate.isDestroyed())) this.app.emit('window-all-closed');
+    });
     return window;
   }
   setApplicationMenu(template: MenuItemConstructorOptions[]): void {
