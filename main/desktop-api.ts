@@ -21,7 +21,10 @@ export interface DesktopApi {
   /** Re-encrypts the database under a passphrase the user will type at each start. */
   usePassphrase(passphrase: string): Promise<{ ok: true } | { ok: false; message: string }>;
   openDataFolder(): Promise<void>;
-  /** Asks where to save a backup; null when the user cancels. */
+  /**
+   * Asks where to save a backup and writes an encrypted copy there (the same as the menu's "Back up
+   * database..."): the path written, or null when the user cancels.
+   */
   chooseBackupPath(): Promise<string | null>;
   /** Menu items that act inside the dashboard; returns a function that stops listening. */
   onMenuCommand(listener: (command: MenuCommand) => void): () => void;

@@ -21,12 +21,12 @@ export function dashboardWindowOptions(preloadFile: string): BrowserWindowConstr
       nodeIntegrationInSubFrames: false,
       contextIsolation: true,
       sandbox: true,
-      // Checklist 6, 7, 8, 9.
+      // Checklist 6, 8, 9, 10: web security on, no insecure content, no experimental or Blink features.
       webSecurity: true,
       allowRunningInsecureContent: false,
       experimentalFeatures: false,
       enableBlinkFeatures: undefined,
-      // Checklist 12: no <webview>.
+      // Checklist 11, 12: no <webview> at all (will-attach-webview is refused as well).
       webviewTag: false,
       navigateOnDragDrop: false,
       spellcheck: true,

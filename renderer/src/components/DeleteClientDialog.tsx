@@ -1,0 +1,68 @@
+import { useState, type FormEvent } from 'react';
+import type { ClientRow } from '../api/types.js';
+import { useDeleteClient } from '../api/queries.js';
+import { plural } from '../format.js';
+import { Dialog } from './Dialog.js';
+import { ErrorNotice } from './ErrorNotice.js';
+
+/**
+ * Admin: deleting a client takes its locations and its Client Viewer accounts with it, for good.
+ * The dialog says so with numbers, and a client with locations must be confirmed by typing its name.
+ */
+export function DeleteClientDialog({
+  client,
+  onClose,
+  onDeleted,
+}: {
+  client: ClientRow;
+  onClose: () => void;
+  onDeleted: () => void;
+}) {
+  const remove = useDeleteClient();
+  const [typed, setTyped] = useState('');
+  const mustType = client.locations_count > 0;
+  const confirmed = !mustType || typed.trim() === client.name.trim();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!confirmed) return;
+    remove.mutate(client.id, { onSuccess: onDeleted });
+  };
+
+  return (
+    <Dialog title={`Delete ${client.name}?`} onClose={onClose}>
+      <form onSubmit={submit} className="form">
+        <p>
+          This deletes the client <strong>{client.name}</strong>
+          {client.locations_count > 0 ? (
+            <>
+              {' '}
+              and its <strong>{plural(client.locations_count, 'location')}</strong>
+            </>
+          ) : (
+            ' (it has no locations)'
+          )}
+          , and the Client Viewer accounts that can only see this client.
+        </p>
+        <p className="notice notice-warning">This cannot be undone.</p>
+        {mustType && (
+          <label className="field">
+            <span>
+              Type <strong>{client.name}</strong> to confirm
+            </span>
+            <input value={typed} autoFocus autoComplete="off" onChange={(event) => setTyped(event.target.value)} />
+          </label>
+        )}
+        <ErrorNotice error={remove.error} />
+        <div className="form-actions">
+          <button type="button" className="button" onClick={onClose} autoFocus={!mustType}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-danger" disabled={!confirmed || remove.isPending}>
+            {remove.isPending ? 'Deleting…' : `Delete ${client.name}`}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

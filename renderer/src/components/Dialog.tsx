@@ -1,0 +1,49 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+
+/**
+ * A modal dialog on the native <dialog> element: it traps focus, closes on Escape and returns focus
+ * to what opened it, without a library.
+ */
+export function Dialog({
+  title,
+  onClose,
+  children,
+  wide = false,
+  className,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  wide?: boolean;
+  className?: string;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    dialog?.showModal();
+    return () => {
+      dialog?.close();
+      opener?.focus();
+    };
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className={`dialog ${wide ? 'dialog-wide' : ''} ${className ?? ''}`}
+      aria-labelledby="dialog-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <header className="dialog-header">
+        <h2 id="dialog-title">{title}</h2>
+        <button type="button" className="button-icon" aria-label="Close" onClick={onClose}>
+          ×
+        </button>
+      </header>
+      <div className="dialog-body">{children}</div>
+    </dialog>
+  );
+}

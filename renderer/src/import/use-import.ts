@@ -1,0 +1,201 @@
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import type { RowField } from '../../../server/locations/schemas.js';
+import { fromErrorInfo, type ApiError } from '../api/http.js';
+import { accessToken } from '../api/session.js';
+import type { DuplicateHandling } from '../api/types.js';
+import type { TextEncodingName } from './encodings.js';
+import { remapColumn, type ColumnMapping, type ColumnTarget } from './header-mapping.js';
+import type {
+  CheckReport,
+  FileSummary,
+  FromWorker,
+  ImportStage,
+  ImportSummary,
+  MappingCheck,
+  ToWorker,
+} from './protocol.js';
+
+export type ImportStep = 'choose' | 'reading' | 'mapping' | 'checking' | 'preview' | 'importing' | 'done';
+
+export interface ImportProgress {
+  stage: ImportStage;
+  done: number;
+  total: number;
+  request?: { index: number; count: number };
+}
+
+export interface ImportState {
+  step: ImportStep;
+  fileName: string | null;
+  file: FileSummary | null;
+  mapping: ColumnMapping;
+  mappingCheck: MappingCheck | null;
+  report: CheckReport | null;
+  progress: ImportProgress | null;
+  summary: ImportSummary | null;
+  /** Why the file was not accepted; nothing was sent. */
+  rejection: string | null;
+  error: ApiError | null;
+  /** A row being checked again after the user fixed a cell. */
+  busy: boolean;
+}
+
+const INITIAL: ImportState = {
+  step: 'choose',
+  fileName: null,
+  file: null,
+  mapping: [],
+  mappingCheck: null,
+  report: null,
+  progress: null,
+  summary: null,
+  rejection: null,
+  error: null,
+  busy: false,
+};
+
+type Action =
+  | { type: 'reading'; fileName: string }
+  | { type: 'remapped'; mapping: ColumnMapping }
+  | { type: 'step'; step: ImportStep }
+  | { type: 'busy' }
+  | { type: 'reset' }
+  | FromWorker;
+
+function reduce(state: ImportState, action: Action): ImportState {
+  switch (action.type) {
+    case 'reset':
+      return INITIAL;
+    case 'reading':
+      return { ...INITIAL, step: 'reading', fileName: action.fileName };
+    case 'remapped':
+      return { ...state, mapping: action.mapping, report: null };
+    case 'step':
+      return { ...state, step: action.step, error: null, progress: null };
+    case 'busy':
+      return { ...state, busy: true, error: null };
+    case 'progress':
+      return { ...state, progress: action };
+    case 'rejected':
+      return { ...INITIAL, rejection: action.message, fileName: state.fileName };
+    case 'read':
+      return {
+        ...state,
+        step: 'mapping',
+        file: action.file,
+        mapping: action.file.mapping,
+        mappingCheck: action.mapping,
+        progress: null,
+      };
+    case 'mapped':
+      return { ...state, mappingCheck: action.mapping };
+    case 'checked':
+      return {
+        ...state,
+        step: state.step === 'importing' ? 'preview' : state.step === 'checking' ? 'preview' : state.step,
+        report: action.report,
+        busy: false,
+        progress: null,
+      };
+    case 'imported':
+      return { ...state, step: 'done', summary: action.summary, progress: null };
+    case 'failed': {
+      const back: ImportStep =
+        action.stage === 'checking'
+          ? state.report
+            ? 'preview'
+            : 'mapping'
+          : action.stage === 'importing'
+            ? 'preview'
+            : 'choose';
+      return { ...state, step: back, error: fromErrorInfo(action.error), busy: false, progress: null };
+    }
+    case 'need-token':
+      return state;
+  }
+}
+
+const READ_MARK = 'import:read:start';
+/** The User Timing measure `npm run bench` reads: file picked -> rows parsed, mapped and checked for names. */
+export const READ_MEASURE = 'import: read, parse, map and validate';
+
+/** The import worker, driven from the page: the state to render and the actions the dialog offers. */
+export function useImport(clientId: string) {
+  const [state, dispatch] = useReducer(reduce, INITIAL);
+  const worker = useRef<Worker | null>(null);
+  // The mapping the worker holds, so a change builds on the latest one even between renders.
+  const mapping = useRef<ColumnMapping>([]);
+
+  const post = useCallback((message: ToWorker) => worker.current?.postMessage(message), []);
+
+  useEffect(() => {
+    const instance = new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'module', name: 'import' });
+    worker.current = instance;
+    instance.onmessage = (event: MessageEvent<FromWorker>) => {
+      const message = event.data;
+      if (message.type === 'need-token') {
+        void accessToken(message.renew).then((token) =>
+          instance.postMessage({ type: 'token', token } satisfies ToWorker),
+        );
+        return;
+      }
+      if (message.type === 'read' || message.type === 'rejected') performance.measure(READ_MEASURE, READ_MARK);
+      if (message.type === 'read') mapping.current = message.file.mapping;
+      dispatch(message);
+    };
+    return () => {
+      instance.terminate();
+      worker.current = null;
+    };
+  }, []);
+
+  const read = useCallback(
+    (file: File, encoding?: TextEncodingName) => {
+      performance.clearMeasures(READ_MEASURE);
+      performance.mark(READ_MARK);
+      dispatch({ type: 'reading', fileName: file.name });
+      post({ type: 'read', file, encoding });
+    },
+    [post],
+  );
+
+  const remap = useCallback(
+    (column: number, target: ColumnTarget) => {
+      mapping.current = remapColumn(mapping.current, column, target);
+      dispatch({ type: 'remapped', mapping: mapping.current });
+      post({ type: 'map', mapping: mapping.current });
+    },
+    [post],
+  );
+
+  const check = useCallback(() => {
+    dispatch({ type: 'step', step: 'checking' });
+    post({ type: 'check', clientId });
+  }, [clientId, post]);
+
+  const fix = useCallback(
+    (row: number, field: RowField, value: string) => {
+      dispatch({ type: 'busy' });
+      post({ type: 'fix', row, field, value });
+    },
+    [post],
+  );
+
+  const leave = useCallback(
+    (rows: number[] | 'problems' | 'duplicates', leftOut: boolean) => post({ type: 'leave-out', rows, leftOut }),
+    [post],
+  );
+
+  const start = useCallback(
+    (duplicates: DuplicateHandling) => {
+      dispatch({ type: 'step', step: 'importing' });
+      post({ type: 'import', clientId, duplicates });
+    },
+    [clientId, post],
+  );
+
+  const reset = useCallback(() => dispatch({ type: 'reset' }), []);
+  const backToMapping = useCallback(() => dispatch({ type: 'step', step: 'mapping' }), []);
+
+  return { state, read, remap, check, fix, leave, start, reset, backToMapping };
+}

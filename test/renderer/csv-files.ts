@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { decodeSource, type ByteSource, type Decoded } from '../../renderer/src/import/decode.js';
+
+export const FIXTURES = new URL('../fixtures/csv/', import.meta.url);
+
+/** A Buffer read the way the worker reads a File: a slice at a time. */
+export function bufferSource(bytes: Uint8Array): ByteSource {
+  return { size: bytes.length, read: async (start, end) => bytes.subarray(start, end) };
+}
+
+export const fixtureBytes = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(name, FIXTURES)));
+
+export async function decodeFixture(name: string): Promise<Decoded> {
+  return decodeSource(bufferSource(fixtureBytes(name)));
+}
+
+/** The decoded text of a fixture, failing the test when it does not decode. */
+export async function fixtureText(name: string): Promise<{ text: string; encoding: string }> {
+  const decoded = await decodeFixture(name);
+  if (!decoded.ok) throw new Error(`${name} did not decode: ${decoded.message}`);
+  return decoded;
+}
