@@ -7,6 +7,16 @@ import { HEALTH_LABELS, HealthBadge } from './HealthBadge.js';
 
 const PAGE = 100;
 
+/** Long lists show a page at a time; this button shows the next one. */
+function ShowMore({ total, shown, onMore }: { total: number; shown: number; onMore: (shown: number) => void }) {
+  if (total <= shown) return null;
+  return (
+    <button type="button" className="button" onClick={() => onMore(shown + PAGE)}>
+      Show {Math.min(PAGE, total - shown)} more
+    </button>
+  );
+}
+
 /** One flagged row: its values (the flagged ones editable), the server's reasons, and "leave out". */
 function ProblemCard({
   problem,
@@ -168,11 +178,7 @@ export function ImportPreview({
               />
             ))}
           </ul>
-          {report.problems.length > problemsShown && (
-            <button type="button" className="button" onClick={() => setProblemsShown(problemsShown + PAGE)}>
-              Show {Math.min(PAGE, report.problems.length - problemsShown)} more
-            </button>
-          )}
+          <ShowMore total={report.problems.length} shown={problemsShown} onMore={setProblemsShown} />
         </section>
       )}
 
@@ -209,11 +215,7 @@ export function ImportPreview({
               ))}
             </tbody>
           </table>
-          {report.duplicateRows.length > duplicatesShown && (
-            <button type="button" className="button" onClick={() => setDuplicatesShown(duplicatesShown + PAGE)}>
-              Show {Math.min(PAGE, report.duplicateRows.length - duplicatesShown)} more
-            </button>
-          )}
+          <ShowMore total={report.duplicateRows.length} shown={duplicatesShown} onMore={setDuplicatesShown} />
         </section>
       )}
 

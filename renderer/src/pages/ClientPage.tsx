@@ -5,6 +5,7 @@ import { Link, navigate, paths } from '../router.js';
 import { formatCount, plural } from '../format.js';
 import { useMenuCommand } from '../desktop.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
+import { SearchField } from '../components/SearchField.js';
 import { HEALTH_LABELS } from '../components/HealthBadge.js';
 import { LocationsTable, type LocationColumn } from '../components/LocationsTable.js';
 import { sortRows, type Sort } from '../components/SortHeader.js';
@@ -210,15 +211,7 @@ export function ClientPage({ clientId, role }: { clientId: string; role: RoleNam
       {locations.data && total > 0 && (
         <>
           <div className="toolbar">
-            <label className="field field-inline search">
-              <span>Search</span>
-              <input
-                type="search"
-                placeholder="Name, address, city, postal code…"
-                value={search}
-                onChange={(event) => setSearch(event.target.value)}
-              />
-            </label>
+            <SearchField value={search} placeholder="Name, address, city, postal code…" onChange={setSearch} />
             <label className="field field-inline">
               <span>Health</span>
               <select value={health} onChange={(event) => setHealth(event.target.value as HealthFilter)}>

@@ -4,6 +4,7 @@ import { useClients } from '../api/queries.js';
 import { Link, paths } from '../router.js';
 import { formatCount, formatDate, plural } from '../format.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
+import { SearchField } from '../components/SearchField.js';
 import { SortHeader, sortRows, type Sort } from '../components/SortHeader.js';
 import { CreateClientDialog } from '../components/CreateClientDialog.js';
 import { DeleteClientDialog } from '../components/DeleteClientDialog.js';
@@ -76,15 +77,7 @@ export function ClientsPage({ role }: { role: RoleName }) {
       {clients.data && total > 0 && (
         <>
           <div className="toolbar">
-            <label className="field field-inline search">
-              <span>Search</span>
-              <input
-                type="search"
-                placeholder="Name, industry or website"
-                value={search}
-                onChange={(event) => setSearch(event.target.value)}
-              />
-            </label>
+            <SearchField value={search} placeholder="Name, industry or website" onChange={setSearch} />
             {query && (
               <span className="muted" role="status">
                 {plural(rows.length, 'client')} found
