@@ -16,8 +16,46 @@ export function pageParams(page: Page): [number, number] {
 
 const CLIENT_COLUMNS = 'id, name, industry, website, created_at, locations_count';
 
+/**
+ * Each organization's whole client list, kept between requests: the list is read on every dashboard
+ * page and by scripts, and changes rarely. This connection's own writes clear it (clientsChanged);
+ * another connection's commits (the import worker, the CLI) change PRAGMA data_version, checked on
+ * every hit.
+ */
+interface ClientListCache {
+  dataVersion: number;
+  byOrganization: Map<string, Client[]>;
+}
+
+const listCaches = new WeakMap<Db, ClientListCache>();
+
+function dataVersion(db: Db): number {
+  return statement<[], number>(db, 'PRAGMA data_version').pluck().get()!;
+}
+
+export function clientsChanged(db: Db): void {
+  listCaches.get(db)?.byOrganization.clear();
+}
+
 /** Ordered by name, case-insensitively, then id: a stable order for paging (README: "Clients"). */
 export function listClients(db: Db, organizationId: string, page: Page): Client[] {
+  const whole = page.limit === undefined && !page.offset;
+  if (!whole) return selectClients(db, organizationId, page);
+  const version = dataVersion(db);
+  let cache = listCaches.get(db);
+  if (cache === undefined || cache.dataVersion !== version) {
+    cache = { dataVersion: version, byOrganization: new Map() };
+    listCaches.set(db, cache);
+  }
+  let clients = cache.byOrganization.get(organizationId);
+  if (clients === undefined) {
+    clients = selectClients(db, organizationId, page);
+    cache.byOrganization.set(organizationId, clients);
+  }
+  return clients;
+}
+
+function selectClients(db: Db, organizationId: string, page: Page): Client[] {
   return statement<[string, number, number], Client>(
     db,
     `SELECT ${CLIENT_COLUMNS} FROM clients WHERE organization_id = ?
@@ -50,6 +88,7 @@ export function insertClient(db: Db, organizationId: string, client: NewClient, 
     db,
     'INSERT INTO clients (id, organization_id, name, industry, website, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   ).run(id, organizationId, client.name, client.industry, client.website, nowIso(now));
+  clientsChanged(db);
   return { id, name: client.name };
 }
 
@@ -59,7 +98,10 @@ export function insertClient(db: Db, organizationId: string, client: NewClient, 
  */
 export function deleteClient(db: Db, organizationId: string, id: string): boolean {
   const deleted = statement(db, 'DELETE FROM clients WHERE organization_id = ? AND id = ?').run(organizationId, id).changes === 1;
-  // Its Client Viewers and their sessions went with it.
-  if (deleted) principalsChanged(db);
+  if (deleted) {
+    clientsChanged(db);
+    // Its Client Viewers and their sessions went with it.
+    principalsChanged(db);
+  }
   return deleted;
 }

@@ -37,8 +37,10 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
         reply.header('x-total-count', own === undefined ? 0 : 1);
         return page;
       }
-      reply.header('x-total-count', countClients(db, principal.organizationId));
-      return listClients(db, principal.organizationId, request.query);
+      const clients = listClients(db, principal.organizationId, request.query);
+      const whole = request.query.limit === undefined && !request.query.offset;
+      reply.header('x-total-count', whole ? clients.length : countClients(db, principal.organizationId));
+      return clients;
     },
   );
 
