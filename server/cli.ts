@@ -62,6 +62,11 @@ async function serve(config: Config): Promise<void> {
     );
   }
   if (config.admin) checkBootstrapAdmin(config.admin);
+  // Signals are taken from the first moment: one that arrives while the database opens still closes it.
+  let stopRequested: string | undefined;
+  let stop: (signal: string) => void = (signal) => (stopRequested = signal);
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
   const server = await startServer({
     dataDir: config.dataDir,
     key: keyFor(config),
@@ -70,14 +75,7 @@ async function serve(config: Config): Promise<void> {
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     admin: config.admin,
   });
-  console.log(`Agency Desk is listening on ${server.url}`);
-  if (!anyUserExists(server.store.db)) {
-    console.log(`No account yet: open ${server.url} to create your organization and its first Admin.`);
-  }
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
+  stop = (signal) => {
     console.error(`${signal}: finishing requests and closing the database...`);
     server.close().then(
       () => process.exit(0),
@@ -87,8 +85,11 @@ async function serve(config: Config): Promise<void> {
       },
     );
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  if (stopRequested !== undefined) return stop(stopRequested);
+  console.log(`Agency Desk is listening on ${server.url}`);
+  if (!anyUserExists(server.store.db)) {
+    console.log(`No account yet: open ${server.url} to create your organization and its first Admin.`);
+  }
 }
 
 async function init(config: Config, email: string, organizationName: string): Promise<void> {
