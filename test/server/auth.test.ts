@@ -228,6 +228,20 @@ describe('sessions', () => {
       expect((await me(t, other.access_token)).statusCode).toBe(200);
     });
 
+    it('a refresh token unused for 30 days -> 401; used the day before, it works', async () => {
+      const kept = await session(t, 'admin@example.com');
+      const lapsed = await session(t, 'admin@example.com');
+      const start = t.clock.now();
+      try {
+        t.clock.current = start + 30 * 24 * HOUR - 1000;
+        expect((await refresh(t, kept.refresh_token)).statusCode).toBe(200);
+        t.clock.current = start + 30 * 24 * HOUR;
+        expectErrorBody(await refresh(t, lapsed.refresh_token), 401);
+      } finally {
+        t.clock.current = start;
+      }
+    });
+
     it('an unknown refresh token -> 401', async () => {
       expectErrorBody(await refresh(t, 'y'.repeat(43)), 401);
     });

@@ -109,13 +109,19 @@ describe('POST /api/clients', () => {
     expect((await createClient({ name: `Site ${website}`, website })).statusCode).toBe(201);
   });
 
-  it.each(['not a website', 'javascript:alert(1)', 'ftp://example.com', 'example', 'http://', 'exa mple.com'])(
-    'website %j -> 400',
-    async (website) => {
-      const error = expectErrorBody(await createClient({ name: 'Bad Site', website }), 400);
-      expect(error.details?.[0]?.path).toBe('/body/website');
-    },
-  );
+  it.each([
+    'not a website',
+    'javascript:alert(1)',
+    'ftp://example.com',
+    'example',
+    'http://',
+    'exa mple.com',
+    // No URL parser accepts a port above 65535 (WHATWG URL, "port state").
+    'https://example.com:99999',
+  ])('website %j -> 400', async (website) => {
+    const error = expectErrorBody(await createClient({ name: 'Bad Site', website }), 400);
+    expect(error.details?.[0]?.path).toBe('/body/website');
+  });
 
   it.each([
     ['an unknown field', { name: 'Acme', owner: 'me' }],
@@ -261,6 +267,13 @@ describe('DELETE /api/clients/:clientId', () => {
 
   it('unknown id -> 404', async () => {
     expectErrorBody(await deleteClient(randomUUID()), 404);
+  });
+
+  it('the id in upper case names the same client (UUIDs are case-insensitive on input, RFC 9562 section 4)', async () => {
+    const id = await t.createClient(admin, 'Upper Case Id');
+    const response = await deleteClient(id.toUpperCase());
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await listClients()).rows.some((client) => client.id === id)).toBe(false);
   });
 
   it("another organization's client -> 404 and it is not deleted", async () => {

@@ -152,6 +152,16 @@ describe('GET /api/locations', () => {
     );
   });
 
+  it('clientId in upper case names the same client (UUIDs are case-insensitive on input, RFC 9562 section 4)', async () => {
+    const response = await t.request({
+      method: 'GET',
+      url: `/api/locations?clientId=${clientId.toUpperCase()}`,
+      token: admin,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<LocationRow[]>()).toHaveLength(4);
+  });
+
   it('unknown clientId -> 404', async () => {
     expectErrorBody(
       await t.request({ method: 'GET', url: `/api/locations?clientId=${randomUUID()}`, token: admin }),
@@ -278,6 +288,7 @@ describe('POST /api/locations/upload', () => {
     ['UK', 'GB'],
     ['fr', 'FR'],
     ['Us', 'US'],
+    ['250', 'FR'],
   ])('country %j is stored as %j', async (country, code) => {
     expect((await storedRow({ name: 'Country Check', country })).country).toBe(code);
   });
@@ -335,6 +346,13 @@ describe('POST /api/locations/upload', () => {
     expectErrorBody(await upload(typeof body === 'string' ? JSON.stringify(body) : body), 400);
   });
 
+  it('an upper-case clientId imports into the same client', async () => {
+    const clientId = await t.createClient(admin, 'Upper Case Upload');
+    const response = await upload({ clientId: clientId.toUpperCase(), rows: [{ name: 'A' }] });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(locationsCount(clientId)).toBe(1);
+  });
+
   it('an unknown clientId -> 404', async () => {
     expectErrorBody(await upload({ clientId: randomUUID(), rows: [{ name: 'A' }] }), 404);
   });
@@ -383,6 +401,12 @@ describe('POST /api/locations/upload', () => {
       expect(body.locations.map((location) => location.name)).toEqual(['New Place', 'Twin', 'Harbour Deli']);
       expect(body.count).toBe(3);
       expect(locationsCount(clientId)).toBe(5);
+    });
+
+    it('the same place id or name and address under another client is no duplicate', async () => {
+      const other = await t.createClient(admin, 'Duplicates Elsewhere');
+      const body = await imported(other, EXISTING);
+      expect(body.count).toBe(EXISTING.length);
     });
 
     it('are kept with ?duplicates=keep', async () => {

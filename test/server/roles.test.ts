@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertClient } from '../../server/clients/queries.js';
+import { insertUser } from '../../server/users/queries.js';
 import type { TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
-import { rowCount } from '../helpers/data.js';
+import { addOtherOrganizationClient, rowCount } from '../helpers/data.js';
 import { buildSignedInApp } from '../helpers/users.js';
 
 type Caller = 'admin' | 'viewer' | 'client_viewer' | 'anonymous';
@@ -291,6 +292,46 @@ describe('users API rules', () => {
     const response = await patchUser(id, { role: 'client_viewer', clientId: ownClientId });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ role: 'client_viewer', client_id: ownClientId });
+  });
+
+  describe('another organization', () => {
+    let other: { organizationId: string; clientId: string };
+    let outsiderId: string;
+    beforeAll(async () => {
+      other = addOtherOrganizationClient(t.store.db, t.clock.now());
+      outsiderId = insertUser(
+        t.store.db,
+        {
+          organizationId: other.organizationId,
+          email: 'outsider@example.com',
+          passwordHash: 'x',
+          role: 'admin',
+          clientId: null,
+        },
+        t.clock.now(),
+      ).id;
+    });
+
+    it("GET /api/users does not list another organization's users", async () => {
+      const response = await t.request({ method: 'GET', url: '/api/users', token: tokens.admin });
+      expect(response.json<{ id: string }[]>().map((user) => user.id)).not.toContain(outsiderId);
+    });
+
+    it("PATCH and DELETE of another organization's user -> 404, and it is unchanged", async () => {
+      expectErrorBody(await patchUser(outsiderId, { role: 'viewer' }), 404);
+      expectErrorBody(await t.request({ method: 'DELETE', url: `/api/users/${outsiderId}`, token: tokens.admin }), 404);
+      expect(t.store.db.prepare('SELECT role FROM users WHERE id = ?').pluck().get(outsiderId)).toBe('admin');
+    });
+
+    it("a Client Viewer of another organization's client -> 400", async () => {
+      const response = await createUser({
+        email: uniqueEmail(),
+        password: 'a long password',
+        role: 'client_viewer',
+        clientId: other.clientId,
+      });
+      expectErrorBody(response, 400);
+    });
   });
 
   describe('the last Admin', () => {
