@@ -136,8 +136,10 @@ function runForwardingSignals(command: string, args: string[]): ChildProcess {
   return child;
 }
 
+/** The last line of an error's output that is not a stack frame: the message a person can act on. */
 function lastLine(text: string | null | undefined): string {
-  return (text ?? '').trim().split('\n').filter(Boolean).at(-1)?.trim() ?? '';
+  const lines = (text ?? '').trim().split('\n').map((line) => line.trim()).filter(Boolean);
+  return lines.filter((line) => !line.startsWith('at ')).at(-1) ?? lines.at(-1) ?? '';
 }
 
 export function launch(): void {
