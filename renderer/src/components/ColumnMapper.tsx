@@ -31,7 +31,7 @@ export function ColumnMapper({
   return (
     <div className="mapper">
       <div className="file-facts">
-        <span>
+        <span data-testid="file-facts">
           <strong>{file.name}</strong> · {formatBytes(file.size)} · {plural(file.rowCount, 'row')} ·{' '}
           {DELIMITER_NAMES[file.delimiter] ?? `“${file.delimiter}”`}-separated
         </span>

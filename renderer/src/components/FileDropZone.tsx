@@ -12,6 +12,8 @@ export function FileDropZone({ onFile }: { onFile: (file: File) => void }) {
 
   const drop = (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();
+    // The page behind the dialog listens for drops too; this one is handled here.
+    event.stopPropagation();
     setOver(false);
     const file = event.dataTransfer.files[0];
     if (file) onFile(file);

@@ -174,6 +174,10 @@ export function ImportDialog({
       {state.step === 'done' && state.summary && (
         <div className="summary" data-testid="import-summary">
           <h3>{state.summary.failure ? 'The import stopped part way' : 'Import finished'}</h3>
+          <p>
+            {plural(state.summary.imported, 'location')} of {clientName} {state.summary.imported === 1 ? 'was' : 'were'}{' '}
+            created from {state.fileName ?? 'the file'}.
+          </p>
           <dl className="summary-list">
             <div>
               <dt>Imported</dt>
@@ -181,11 +185,11 @@ export function ImportDialog({
             </div>
             <div>
               <dt>Left out</dt>
-              <dd>{formatCount(state.summary.leftOut)}</dd>
+              <dd data-testid="left-out-count">{formatCount(state.summary.leftOut)}</dd>
             </div>
             <div>
               <dt>Duplicates skipped</dt>
-              <dd>{formatCount(state.summary.duplicates)}</dd>
+              <dd data-testid="duplicate-skipped-count">{formatCount(state.summary.duplicates)}</dd>
             </div>
             {state.summary.requests > 1 && (
               <div>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { RowField } from '../../../server/locations/schemas.js';
 import { FIELDS, FIELD_LABELS } from '../import/header-mapping.js';
 import type { CheckReport, DuplicateRow, ProblemRow } from '../import/protocol.js';
-import { formatBytes, formatCount, plural } from '../format.js';
+import { formatBytes, formatCount } from '../format.js';
 import { HEALTH_LABELS, HealthBadge } from './HealthBadge.js';
 
 const PAGE = 100;
@@ -31,6 +31,11 @@ function ProblemCard({
 }) {
   const flagged = new Set(problem.errors.map((error) => error.field).filter((field) => field !== null));
   const shown = FIELDS.filter((field) => flagged.has(field) || field === 'name');
+  // The row's other values, so the user knows which location this is.
+  const context = FIELDS.filter((field) => !shown.includes(field))
+    .map((field) => problem.values[field])
+    .filter((value) => typeof value === 'string' && value.trim() !== '')
+    .join(' · ');
   const commit = (field: RowField, value: string) => {
     const current = field === 'name' ? problem.values.name : (problem.values[field] ?? '');
     if (value !== current) onFix(problem.row, field, value);
@@ -52,6 +57,7 @@ function ProblemCard({
           Leave this row out
         </label>
       </div>
+      {context && <p className="problem-context muted">{context}</p>}
       <ul className="problem-reasons">
         {problem.errors.map((error, index) => (
           <li key={index}>
@@ -162,7 +168,9 @@ export function ImportPreview({
             <h3 id="problems-title">Rows with problems</h3>
             {report.problemCount > 0 && (
               <button type="button" className="button" onClick={() => onLeave('problems', true)}>
-                Leave out all {plural(report.problemCount, 'row')} with problems
+                {report.problemCount === 1
+                  ? 'Leave out the row with a problem'
+                  : `Leave out all ${formatCount(report.problemCount)} rows with problems`}
               </button>
             )}
           </header>

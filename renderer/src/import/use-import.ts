@@ -59,6 +59,7 @@ type Action =
   | { type: 'remapped'; mapping: ColumnMapping }
   | { type: 'step'; step: ImportStep }
   | { type: 'busy' }
+  | { type: 'leaving'; rows: number[] | 'problems' | 'duplicates'; leftOut: boolean }
   | { type: 'reset' }
   | FromWorker;
 
@@ -74,6 +75,21 @@ function reduce(state: ImportState, action: Action): ImportState {
       return { ...state, step: action.step, error: null, progress: null };
     case 'busy':
       return { ...state, busy: true, error: null };
+    case 'leaving': {
+      // The checkbox answers at once; the worker's report brings the counts a moment later.
+      if (!state.report) return state;
+      const { rows, leftOut } = action;
+      const hit = (row: number, list: 'problems' | 'duplicates') =>
+        Array.isArray(rows) ? rows.includes(row) : rows === list;
+      return {
+        ...state,
+        report: {
+          ...state.report,
+          problems: state.report.problems.map((p) => (hit(p.row, 'problems') ? { ...p, leftOut } : p)),
+          duplicateRows: state.report.duplicateRows.map((d) => (hit(d.row, 'duplicates') ? { ...d, leftOut } : d)),
+        },
+      };
+    }
     case 'progress':
       return { ...state, progress: action };
     case 'rejected':
@@ -182,7 +198,10 @@ export function useImport(clientId: string) {
   );
 
   const leave = useCallback(
-    (rows: number[] | 'problems' | 'duplicates', leftOut: boolean) => post({ type: 'leave-out', rows, leftOut }),
+    (rows: number[] | 'problems' | 'duplicates', leftOut: boolean) => {
+      dispatch({ type: 'leaving', rows, leftOut });
+      post({ type: 'leave-out', rows, leftOut });
+    },
     [post],
   );
 

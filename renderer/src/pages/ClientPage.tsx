@@ -28,7 +28,7 @@ function searchTextOf(location: LocationRow): string {
 
 /**
  * Drops of files anywhere in the window while `enabled`: `onDragging` says when a file hovers,
- * `onFile` receives the first dropped file. Drops already handled (the import dialog's zone) are ignored.
+ * `onFile` receives the first dropped file. The import dialog's own zone stops its drops on the way.
  */
 function useWindowFileDrop(enabled: boolean, onFile: (file: File) => void, onDragging: (dragging: boolean) => void) {
   useEffect(() => {
@@ -49,7 +49,7 @@ function useWindowFileDrop(enabled: boolean, onFile: (file: File) => void, onDra
     const drop = (event: DragEvent) => {
       depth = 0;
       onDragging(false);
-      if (event.defaultPrevented || !hasFiles(event)) return;
+      if (!hasFiles(event)) return;
       event.preventDefault();
       const file = event.dataTransfer?.files[0];
       if (file) onFile(file);

@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const ADMIN = { email: 'admin@agency.test', password: 'admin-password-1' };
+
+const CLI = new URL('../../dist/server/cli.js', import.meta.url);
+const DASHBOARD = new URL('../../dist/renderer/index.html', import.meta.url);
+
+/** The real server (`node dist/server/cli.js serve`) on a free port over a fresh data directory. */
+export interface RunningServer {
+  url: string;
+  /** An API call as someone, with the Origin the server expects. */
+  api<T>(method: string, path: string, options?: { token?: string; body?: unknown }): Promise<T>;
+  signIn(email: string, password: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startServer(): Promise<RunningServer> {
+  if (!existsSync(CLI) || !existsSync(DASHBOARD)) {
+    throw new Error('Build first: npm run build (the tests run the built server and dashboard).');
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'agency-desk-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, [CLI.pathname, 'serve'], {
+    env: {
+      ...process.env,
+      AGENCY_DESK_DATA_DIR: dataDir,
+      AGENCY_DESK_PORT: '0',
+      AGENCY_DESK_DB_KEY: randomBytes(32).toString('hex'),
+      AGENCY_DESK_ADMIN_EMAIL: ADMIN.email,
+      AGENCY_DESK_ADMIN_PASSWORD: ADMIN.password,
+      AGENCY_DESK_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => reject(new Error(`The server did not start in 30 s.\n${stderr}`)), 30_000);
+    lines.on('line', (line) => {
+      const match = /listening on (http:\/\/\S+)/.exec(line);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The server exited with ${code} before listening.\n${stderr}`));
+    });
+  });
+
+  const api = async <T>(method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<T> => {
+    const response = await fetch(url + path, {
+      method,
+      headers: {
+        Origin: url,
+        ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+      },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} -> ${response.status}: ${text}`);
+    return (text ? JSON.parse(text) : null) as T;
+  };
+
+  return {
+    url,
+    api,
+    signIn: async (email, password) =>
+      (await api<{ access_token: string }>('POST', '/auth/callback', { body: { email, password } })).access_token,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
