@@ -1,7 +1,11 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseKey } from '../../server/db/key.js';
+import { WrongKeyError } from '../../server/db/open.js';
+import { openStore } from '../../server/db/store.js';
 import { databaseFileIn } from '../../server/start.js';
 import { tempDir } from '../helpers/app.js';
 import { fileDigests } from '../helpers/data.js';
@@ -216,6 +220,76 @@ describe('start-up failures', () => {
     const second = await start({ dataDir });
     expect(await signIn(second)).toMatch(/^[A-Za-z0-9_-]{43,}$/);
     expect(await second.stop()).toBe(0);
+  });
+});
+
+describe('the CLI', () => {
+  it('init --email with the password in AGENCY_DESK_ADMIN_PASSWORD (as its usage says) creates the first Admin', async () => {
+    const dataDir = freshDir();
+    const key = randomHexKey();
+    const init = await runCli({
+      dataDir,
+      key,
+      args: ['init', '--email', 'cli-admin@example.com', '--org', 'CLI Agency'],
+      env: { AGENCY_DESK_ADMIN_PASSWORD: 'cli admin password' },
+    });
+    expect(init.code, init.stderr).toBe(0);
+    const server = await start({ dataDir, key });
+    const response = await call<{ user: { role: string } }>(server, 'POST', '/auth/callback', {
+      body: { email: 'cli-admin@example.com', password: 'cli admin password' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.user.role).toBe('admin');
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('user add creates a user who can sign in; client_viewer without --client is refused', async () => {
+    const dataDir = freshDir();
+    const key = randomHexKey();
+    const first = await start({ dataDir, key, env: ADMIN });
+    expect((await call(first, 'GET', '/health')).status).toBe(200);
+    expect(await first.stop()).toBe(0);
+
+    const add = await runCli({
+      dataDir,
+      key,
+      args: ['user', 'add', '--email', 'cli-viewer@example.com', '--role', 'viewer'],
+      env: { AGENCY_DESK_USER_PASSWORD: 'cli viewer password' },
+    });
+    expect(add.code, add.stderr).toBe(0);
+    const refused = await runCli({
+      dataDir,
+      key,
+      args: ['user', 'add', '--email', 'cli-cv@example.com', '--role', 'client_viewer'],
+      env: { AGENCY_DESK_USER_PASSWORD: 'cli viewer password' },
+    });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/--client/);
+
+    const server = await start({ dataDir, key });
+    const response = await call<{ user: { role: string } }>(server, 'POST', '/auth/callback', {
+      body: { email: 'cli-viewer@example.com', password: 'cli viewer password' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.user.role).toBe('viewer');
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('backup FILE writes a copy that opens with the same key only', async () => {
+    const dataDir = freshDir();
+    const key = randomHexKey();
+    const server = await start({ dataDir, key, env: ADMIN });
+    const token = await signIn(server);
+    await call(server, 'POST', '/api/clients', { token, body: { name: 'Backed Up Client' } });
+    expect(await server.stop()).toBe(0);
+
+    const target = path.join(freshDir(), 'copy.db');
+    const result = await runCli({ dataDir, key, args: ['backup', target] });
+    expect(result.code, result.stderr).toBe(0);
+    const copy = openStore(target, parseKey(key, 'test'));
+    expect(copy.db.prepare('SELECT name FROM clients').pluck().all()).toEqual(['Backed Up Client']);
+    copy.close();
+    expect(() => openStore(target, parseKey(randomHexKey(), 'test'))).toThrow(WrongKeyError);
   });
 });
 
