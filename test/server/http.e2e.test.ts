@@ -72,6 +72,15 @@ async function signIn(server: ServerProcess): Promise<string> {
   return response.body.access_token;
 }
 
+/** Signs in over HTTP and returns the role the session is for. */
+async function roleAfterSignIn(server: ServerProcess, email: string, password: string): Promise<string> {
+  const response = await call<{ user: { role: string } }>(server, 'POST', '/auth/callback', {
+    body: { email, password },
+  });
+  expect(response.status).toBe(200);
+  return response.body.user.role;
+}
+
 describe('the real server over HTTP', () => {
   let dataDir: string;
   let key: string;
@@ -235,11 +244,7 @@ describe('the CLI', () => {
     });
     expect(init.code, init.stderr).toBe(0);
     const server = await start({ dataDir, key });
-    const response = await call<{ user: { role: string } }>(server, 'POST', '/auth/callback', {
-      body: { email: 'cli-admin@example.com', password: 'cli admin password' },
-    });
-    expect(response.status).toBe(200);
-    expect(response.body.user.role).toBe('admin');
+    expect(await roleAfterSignIn(server, 'cli-admin@example.com', 'cli admin password')).toBe('admin');
     expect(await server.stop()).toBe(0);
   });
 
@@ -267,11 +272,7 @@ describe('the CLI', () => {
     expect(refused.stderr).toMatch(/--client/);
 
     const server = await start({ dataDir, key });
-    const response = await call<{ user: { role: string } }>(server, 'POST', '/auth/callback', {
-      body: { email: 'cli-viewer@example.com', password: 'cli viewer password' },
-    });
-    expect(response.status).toBe(200);
-    expect(response.body.user.role).toBe('viewer');
+    expect(await roleAfterSignIn(server, 'cli-viewer@example.com', 'cli viewer password')).toBe('viewer');
     expect(await server.stop()).toBe(0);
   });
 
