@@ -61,6 +61,9 @@ async function serve(config: Config): Promise<void> {
         'only; other machines on the network can now reach the sign-in page. Use 127.0.0.1 unless you mean it.',
     );
   }
+  if (config.adminHalfGiven) {
+    throw new ConfigError('AGENCY_DESK_ADMIN_EMAIL and AGENCY_DESK_ADMIN_PASSWORD go together: set both or neither');
+  }
   if (config.admin) checkBootstrapAdmin(config.admin);
   // Signals are taken from the first moment: one that arrives while the database opens still closes it.
   let stopRequested: string | undefined;

@@ -10,7 +10,10 @@ export interface Config {
   dbKey: string | undefined;
   /** AGENCY_DESK_KEY_FILE: a file holding the key, in the same two forms. */
   keyFile: string | undefined;
+  /** The first Admin for `serve`, from AGENCY_DESK_ADMIN_EMAIL and _PASSWORD (both, or neither). */
   admin: { email: string; password: string; organizationName: string } | undefined;
+  /** Set when only one of the two was given: `serve` refuses that; `init` reads the password alone. */
+  adminHalfGiven: boolean;
   logLevel: string;
 }
 
@@ -36,9 +39,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const email = env.AGENCY_DESK_ADMIN_EMAIL;
   const password = env.AGENCY_DESK_ADMIN_PASSWORD;
-  if ((email === undefined) !== (password === undefined)) {
-    throw new ConfigError('AGENCY_DESK_ADMIN_EMAIL and AGENCY_DESK_ADMIN_PASSWORD go together: set both or neither');
-  }
   return {
     host: env.AGENCY_DESK_HOST || '127.0.0.1',
     port,
@@ -49,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       email !== undefined && password !== undefined
         ? { email, password, organizationName: env.AGENCY_DESK_ORG_NAME || 'My agency' }
         : undefined,
+    adminHalfGiven: (email === undefined) !== (password === undefined),
     logLevel,
   };
 }

@@ -8,7 +8,12 @@ import { clientById, countClients, deleteClient, insertClient, listClients } fro
 import { Client, ClientParams, CreateClientBody, CreatedClient } from './schemas.js';
 
 // A bare domain (example.com) or an http(s) address (https://www.example.com/shop).
-const WEBSITE = /^(https?:\/\/)?([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}(:\d{1,5})?([/?#]\S*)?$/i;
+const WEBSITE = /^(https?:\/\/)?([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}(?::(\d{1,5}))?([/?#]\S*)?$/i;
+
+function isWebsite(value: string): boolean {
+  const match = WEBSITE.exec(value);
+  return match !== null && (match[4] === undefined || Number(match[4]) <= 65535);
+}
 
 function optionalText(value: string | null | undefined): string | null {
   const trimmed = value?.trim() ?? '';
@@ -59,7 +64,7 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
       const name = request.body.name.trim();
       if (name === '') throw Invalid('name must not be blank', [{ path: '/body/name', message: 'must not be blank' }]);
       const website = optionalText(request.body.website);
-      if (website !== null && !WEBSITE.test(website)) {
+      if (website !== null && !isWebsite(website)) {
         throw Invalid('website must be a domain such as example.com or an http(s) address', [
           { path: '/body/website', message: 'must be a domain such as example.com or an http(s) address' },
         ]);

@@ -24,8 +24,37 @@ const strict = ajv(false);
 // Query strings and path parameters are text by nature: "limit=10" may become 10.
 const coercing = ajv(true);
 
-export const compileValidator: FastifySchemaCompiler<unknown> = ({ schema, httpPart }: FastifyRouteSchemaDef<unknown>) =>
-  (httpPart === 'body' ? strict : coercing).compile(schema as object);
+type JsonSchema = { format?: string; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema> };
+
+function isUuid(schema: JsonSchema): boolean {
+  return schema.format === 'uuid' || (schema.anyOf?.some(isUuid) ?? false);
+}
+
+/**
+ * Validates, then writes UUIDs in lower case: ids are stored that way, and RFC 9562 says UUIDs are
+ * case-insensitive on input, so `A553502C-...` names the same client as `a553502c-...`.
+ */
+export const compileValidator: FastifySchemaCompiler<unknown> = ({ schema, httpPart }: FastifyRouteSchemaDef<unknown>) => {
+  const validate = (httpPart === 'body' ? strict : coercing).compile(schema as object);
+  const uuidFields = Object.entries((schema as JsonSchema).properties ?? {})
+    .filter(([, property]) => isUuid(property))
+    .map(([name]) => name);
+  if (uuidFields.length === 0) return validate;
+  const validateAndLowerCase = (data: unknown) => {
+    const valid = validate(data);
+    validateAndLowerCase.errors = validate.errors;
+    if (valid && typeof data === 'object' && data !== null) {
+      const record = data as Record<string, unknown>;
+      for (const field of uuidFields) {
+        const value = record[field];
+        if (typeof value === 'string') record[field] = value.toLowerCase();
+      }
+    }
+    return valid;
+  };
+  validateAndLowerCase.errors = validate.errors;
+  return validateAndLowerCase;
+};
 
 /** Ajv's errors as the API's details: one JSON pointer and one plain sentence each. */
 export function validationDetails(errors: readonly ErrorObject[], part: string): ErrorDetail[] {

@@ -101,7 +101,9 @@ export function runImportJob(db: Db, job: ImportJob): ImportOutcome {
   job.body = new Uint8Array(0);
   if (!parsed.ok) return parsed.outcome;
   if (!envelope.Check(parsed.value)) return failed(400, 'The import body is not valid', envelopeErrors(parsed.value));
-  const { clientId, rows } = parsed.value;
+  const { rows } = parsed.value;
+  // UUIDs are case-insensitive on input (RFC 9562); ids are stored in lower case.
+  const clientId = parsed.value.clientId.toLowerCase();
   if (rows.length > MAX_IMPORT_ROWS) {
     return failed(413, `An import takes at most ${MAX_IMPORT_ROWS} rows; this one has ${rows.length}. Send it in parts.`);
   }
