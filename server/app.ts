@@ -7,12 +7,12 @@ import { makeAuthenticate } from './auth/session.js';
 import { ACCOUNT_RULE, ADDRESS_RULE, Throttle } from './auth/throttle.js';
 import { clientRoutes } from './clients/routes.js';
 import type { Store } from './db/store.js';
+import { Writer } from './db/writer.js';
 import { dashboard, sendDashboardPage } from './http/dashboard.js';
 import { errorBody, HttpError } from './http/errors.js';
 import { registerLocalhostGuard } from './http/localhost.js';
 import { openApi } from './http/openapi.js';
 import { compileValidator, validationDetails } from './http/validation.js';
-import { LocationImporter } from './locations/importer.js';
 import { locationRoutes } from './locations/routes.js';
 import { userRoutes } from './users/routes.js';
 
@@ -31,7 +31,8 @@ export interface AppContext {
   store: Store;
   clock: Clock;
   loginThrottle: { account: Throttle; address: Throttle };
-  importer: LocationImporter;
+  /** The writer worker: imports and other long writes, off the event loop. */
+  writer: Writer;
 }
 
 export type App = FastifyInstance;
@@ -49,7 +50,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(compileValidator);
@@ -60,9 +60,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     store: options.store,
     clock,
     loginThrottle: { account: new Throttle(ACCOUNT_RULE, clock), address: new Throttle(ADDRESS_RULE, clock) },
-    importer: new LocationImporter(options.store, app.log),
+    writer: new Writer(options.store, app.log),
   };
-  app.addHook('onClose', async () => context.importer.close());
+  app.addHook('onClose', async () => context.writer.close());
 
   registerLocalhostGuard(app, options.extraHosts ?? []);
   registerJsonParser(app);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open.js';
+import { connectionCache } from '../db/cache.js';
 import { nowIso, statement } from '../db/sql.js';
 import type { Principal } from '../http/guards.js';
 import type { Role } from '../http/schemas.js';
@@ -69,46 +70,30 @@ interface PrincipalRow {
 
 /**
  * Who holds which access token, remembered between requests: most API calls then cost no hash and no
- * query. Every write that can end a session or change a user's role or client calls principalsChanged,
- * which forgets everything at once; expiry is checked on every hit.
+ * query. Every write of this connection that can end a session or change a user's role or client calls
+ * principalsChanged; another connection's commit (the writer worker deleting a client) clears it too.
+ * Expiry is checked on every hit.
  */
-interface PrincipalCache {
-  byToken: Map<string, { principal: Principal; expiresAt: number }>;
-}
-
-const caches = new WeakMap<Db, PrincipalCache>();
-const CACHE_LIMIT = 10_000;
-
-function cacheOf(db: Db): PrincipalCache {
-  let cache = caches.get(db);
-  if (cache === undefined) {
-    cache = { byToken: new Map() };
-    caches.set(db, cache);
-  }
-  return cache;
-}
+const principals = (db: Db) => connectionCache<string, { principal: Principal; expiresAt: number }>(db, 'principals');
 
 /** Call after any write to sessions or users (revocation, role or client change, removal). */
 export function principalsChanged(db: Db): void {
-  cacheOf(db).byToken.clear();
+  principals(db).clear();
 }
 
 /** The caller behind an access token, or undefined when it is unknown, revoked or expired. */
 export function principalByAccessToken(db: Db, accessToken: string, now: number): Principal | undefined {
-  const cache = cacheOf(db);
-  const hit = cache.byToken.get(accessToken);
+  const cache = principals(db);
+  const hit = cache.get(accessToken);
   if (hit !== undefined) {
     if (hit.expiresAt > now) return hit.principal;
-    cache.byToken.delete(accessToken);
+    cache.delete(accessToken);
     return undefined;
   }
-  const principal = lookUpPrincipal(db, accessToken, now);
-  if (principal !== undefined) {
-    if (cache.byToken.size >= CACHE_LIMIT) cache.byToken.clear();
-    cache.byToken.set(accessToken, principal);
-    return principal.principal;
-  }
-  return undefined;
+  const found = lookUpPrincipal(db, accessToken, now);
+  if (found === undefined) return undefined;
+  cache.set(accessToken, found);
+  return found.principal;
 }
 
 function lookUpPrincipal(db: Db, accessToken: string, now: number): { principal: Principal; expiresAt: number } | undefined {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open.js';
+import { connectionCache } from '../db/cache.js';
 import { nowIso, statement } from '../db/sql.js';
 import { principalsChanged } from '../auth/queries.js';
 import type { Client } from './schemas.js';
@@ -17,40 +18,25 @@ export function pageParams(page: Page): [number, number] {
 const CLIENT_COLUMNS = 'id, name, industry, website, created_at, locations_count';
 
 /**
- * Each organization's whole client list, kept between requests: the list is read on every dashboard
- * page and by scripts, and changes rarely. This connection's own writes clear it (clientsChanged);
- * another connection's commits (the import worker, the CLI) change PRAGMA data_version, checked on
- * every hit.
+ * Each organization's whole client list, kept between requests: it is read on every dashboard page and
+ * by scripts, and changes rarely. This connection's client writes clear it; the writer worker's commits
+ * (imports change locations_count) clear it through PRAGMA data_version.
  */
-interface ClientListCache {
-  dataVersion: number;
-  byOrganization: Map<string, Client[]>;
-}
-
-const listCaches = new WeakMap<Db, ClientListCache>();
-
-function dataVersion(db: Db): number {
-  return statement<[], number>(db, 'PRAGMA data_version').pluck().get()!;
-}
+const wholeLists = (db: Db) => connectionCache<string, Client[]>(db, 'client lists');
 
 export function clientsChanged(db: Db): void {
-  listCaches.get(db)?.byOrganization.clear();
+  wholeLists(db).clear();
 }
 
 /** Ordered by name, case-insensitively, then id: a stable order for paging (README: "Clients"). */
 export function listClients(db: Db, organizationId: string, page: Page): Client[] {
   const whole = page.limit === undefined && !page.offset;
   if (!whole) return selectClients(db, organizationId, page);
-  const version = dataVersion(db);
-  let cache = listCaches.get(db);
-  if (cache === undefined || cache.dataVersion !== version) {
-    cache = { dataVersion: version, byOrganization: new Map() };
-    listCaches.set(db, cache);
-  }
-  let clients = cache.byOrganization.get(organizationId);
+  const cache = wholeLists(db);
+  let clients = cache.get(organizationId);
   if (clients === undefined) {
     clients = selectClients(db, organizationId, page);
-    cache.byOrganization.set(organizationId, clients);
+    cache.set(organizationId, clients);
   }
   return clients;
 }

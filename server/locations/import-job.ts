@@ -2,6 +2,7 @@ import { FormatRegistry, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import secureJson from 'secure-json-parse';
 import type { Db } from '../db/open.js';
+import type { WriterOutcome } from '../db/writer-jobs.js';
 import { errorBody, type ErrorDetail } from '../http/errors.js';
 import { healthOf } from './health.js';
 import { planImport, type PlannedRow } from './import-plan.js';
@@ -24,13 +25,7 @@ export interface ImportJob {
   now: number;
 }
 
-export interface ImportOutcome {
-  statusCode: number;
-  /** The response body, already JSON. */
-  payload: string;
-  /** For the server log when the job failed unexpectedly. */
-  failure?: string;
-}
+type ImportOutcome = WriterOutcome;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID.test(value));
@@ -133,13 +128,4 @@ export function runImportJob(db: Db, job: ImportJob): ImportOutcome {
   });
   // A dry run only reads; a real import takes the write lock up front so that its plan cannot go stale.
   return job.dryRun ? transaction.deferred() : transaction.immediate();
-}
-
-/** Any unexpected failure of a job becomes a 500 whose details stay in the log. */
-export function runImportJobSafely(db: Db, job: ImportJob): ImportOutcome {
-  try {
-    return runImportJob(db, job);
-  } catch (error) {
-    return { ...failed(500, 'The import failed; nothing was imported'), failure: (error as Error).stack ?? String(error) };
-  }
 }

@@ -74,7 +74,8 @@ export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
         if (!Buffer.isBuffer(raw)) throw Invalid('Send the import as a JSON body: {"clientId": ..., "rows": [...]}');
         // The bytes move to the worker without a copy unless they share a pooled ArrayBuffer.
         const body = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength ? raw : new Uint8Array(raw);
-        const result = await context.importer.run({
+        const result = await context.writer.run({
+          kind: 'import',
           organizationId: principalOf(request).organizationId,
           body,
           dryRun: request.query.dryRun ?? false,

@@ -44,7 +44,7 @@ describe('electron-builder.yml', () => {
     'dist/main/preload.cjs',
     'dist/main/unlock-preload.cjs',
     'dist/server/cli.js',
-    'dist/server/locations/import-worker.js',
+    'dist/server/db/writer-worker.js',
     'dist/renderer/index.html',
     'dist/renderer/assets/index-abc123.js',
   ])('ships %s', (file) => {

@@ -1,15 +1,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { DatabaseKey } from '../db/key.js';
-import { openDatabase } from '../db/open.js';
-import { runImportJobSafely, type ImportJob } from './import-job.js';
+import type { DatabaseKey } from './key.js';
+import { openDatabase } from './open.js';
+import { runWriterJob, type WriterJob } from './writer-jobs.js';
 
 /**
- * The import worker: its own connection to the database, so that a 100,000-row import (parse, check,
- * one write transaction) never blocks the server's event loop, while WAL lets the server's reads go on.
+ * The writer worker: its own connection to the database, so that a 100,000-row import (parse, check,
+ * one write transaction) or the deletion of a big client never blocks the server's event loop, while
+ * WAL lets the server's reads go on.
  */
 export interface WorkerRequest {
   id: number;
-  job: ImportJob;
+  job: WriterJob;
 }
 
 export interface WorkerResponse {
@@ -30,7 +31,7 @@ port.on('message', (message: WorkerRequest | 'close') => {
     port.close();
     return;
   }
-  const outcome = runImportJobSafely(db, message.job);
+  const outcome = runWriterJob(db, message.job);
   const response: WorkerResponse = { id: message.id, statusCode: outcome.statusCode, payload: outcome.payload };
   if (outcome.failure !== undefined) response.failure = outcome.failure;
   port.postMessage(response);

@@ -1,21 +1,21 @@
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Store } from '../db/store.js';
-import type { ImportJob } from './import-job.js';
-import type { WorkerRequest, WorkerResponse } from './import-worker.js';
+import type { Store } from './store.js';
+import type { WriterJob } from './writer-jobs.js';
+import type { WorkerRequest, WorkerResponse } from './writer-worker.js';
 
-export interface ImportResult {
+export interface WriterResult {
   statusCode: number;
   /** The response body, JSON. */
   payload: string;
 }
 
 interface Pending {
-  resolve(result: ImportResult): void;
+  resolve(result: WriterResult): void;
   reject(error: Error): void;
 }
 
-const WORKER_URL = new URL(`./import-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const WORKER_URL = new URL(`./writer-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
 // An import of 100,000 rows keeps about 100 MB alive (a 32 MiB body about 150 MB); a bounded heap makes
 // V8 collect early instead of growing the process towards a gigabyte, and a small young generation keeps
@@ -34,10 +34,10 @@ function startWorker(store: Store): Worker {
 }
 
 /**
- * Sends imports to one long-lived worker thread, one at a time in arrival order. The worker starts on
- * the first import; if it dies, the imports in flight fail with a 500 and the next one starts a new worker.
+ * Sends jobs to one long-lived writer thread, one at a time in arrival order. The worker starts on the
+ * first job; if it dies, the jobs in flight fail with a 500 and the next one starts a new worker.
  */
-export class LocationImporter {
+export class Writer {
   private worker: Worker | undefined;
   private ready: Promise<void> | undefined;
   private readonly pending = new Map<number, Pending>();
@@ -48,13 +48,14 @@ export class LocationImporter {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  async run(job: ImportJob): Promise<ImportResult> {
+  async run(job: WriterJob): Promise<WriterResult> {
     const worker = await this.start();
     const id = this.nextId++;
-    return new Promise<ImportResult>((resolve, reject) => {
+    return new Promise<WriterResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       const request: WorkerRequest = { id, job };
-      worker.postMessage(request, [job.body.buffer as ArrayBuffer]);
+      // An import's body moves to the worker without a copy.
+      worker.postMessage(request, job.kind === 'import' ? [job.body.buffer as ArrayBuffer] : []);
     });
   }
 
@@ -75,7 +76,7 @@ export class LocationImporter {
     const worker = startWorker(this.store);
     this.worker = worker;
     this.ready = new Promise<void>((resolve, reject) => {
-      worker.once('message', (message) => (message === 'ready' ? resolve() : reject(new Error('import worker: bad start'))));
+      worker.once('message', (message) => (message === 'ready' ? resolve() : reject(new Error('writer worker: bad start'))));
       worker.once('error', reject);
     });
     worker.on('message', (message: WorkerResponse | 'ready') => {
@@ -83,10 +84,10 @@ export class LocationImporter {
       const pending = this.pending.get(message.id);
       if (pending === undefined) return;
       this.pending.delete(message.id);
-      if (message.failure !== undefined) this.log.error({ failure: message.failure }, 'import failed');
+      if (message.failure !== undefined) this.log.error({ failure: message.failure }, 'writer job failed');
       pending.resolve({ statusCode: message.statusCode, payload: message.payload });
     });
-    worker.on('error', (error) => this.log.error({ err: error }, 'import worker error'));
+    worker.on('error', (error) => this.log.error({ err: error }, 'writer worker error'));
     worker.on('exit', (code) => {
       if (this.worker === worker) {
         this.worker = undefined;
@@ -94,7 +95,7 @@ export class LocationImporter {
       }
       for (const [id, pending] of this.pending) {
         this.pending.delete(id);
-        pending.reject(new Error(`the import worker stopped (exit code ${code})`));
+        pending.reject(new Error(`the writer worker stopped (exit code ${code})`));
       }
     });
     return this.ready.then(() => worker);
