@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.js';
+import { openStore, type Store } from '../../server/db/store.js';
+import { DASHBOARD_CSP } from '../../server/http/dashboard.js';
+import { databaseFileIn } from '../../server/start.js';
+import { expectErrorBody } from '../helpers/assertions.js';
+import { randomKey, tempDir } from '../helpers/app.js';
+
+const DASHBOARD = path.resolve(import.meta.dirname, '../fixtures/dashboard');
+
+describe('the dashboard served at /', () => {
+  let app: FastifyInstance;
+  let store: Store;
+  const dataDir = tempDir();
+  beforeAll(async () => {
+    store = openStore(databaseFileIn(dataDir), randomKey());
+    app = await buildApp({ store, dashboardDir: DASHBOARD });
+  });
+  afterAll(async () => {
+    await app.close();
+    store.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url, headers: { host: '127.0.0.1:4870', ...headers } });
+
+  it('GET / -> index.html with the Content-Security-Policy and no caching', async () => {
+    const response = await get('/');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.body).toContain('Agency Desk (fixture)');
+    expect(response.headers['content-security-policy']).toBe(DASHBOARD_CSP);
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('GET /assets/<fingerprinted file> -> the file, cached for good', async () => {
+    const response = await get('/assets/app-3f2a.js');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain("textContent = 'fixture'");
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('GET a page path of the dashboard (a deep link) -> index.html', async () => {
+    const response = await get('/clients/6f1c2a8e-1d1b-4c55-9a55-2f0c3f1e9b10');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('Agency Desk (fixture)');
+    expect(response.headers['content-security-policy']).toBe(DASHBOARD_CSP);
+  });
+
+  it('GET a missing file -> 404 JSON, not the page', async () => {
+    expectErrorBody(await get('/assets/missing-1234.js'), 404);
+  });
+
+  it('GET an unknown API path -> 404 JSON, not the page', async () => {
+    expectErrorBody(await get('/api/nothing-here'), 404);
+    expectErrorBody(await get('/auth/nothing-here'), 404);
+  });
+
+  it('POST to a page path -> 404 JSON', async () => {
+    const response = await app.inject({ method: 'POST', url: '/clients', headers: { host: '127.0.0.1:4870' } });
+    expectErrorBody(response, 404);
+  });
+
+  it('the Host guard covers the dashboard too (DNS rebinding)', async () => {
+    expectErrorBody(await get('/', { host: 'attacker.example' }), 400);
+  });
+});
