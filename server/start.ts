@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { deleteExpiredSessions } from './auth/queries.js';
 import { isLoopbackHost } from './config.js';
 import type { DatabaseKey } from './db/key.js';
 import { openStore, type Store } from './db/store.js';
@@ -54,6 +55,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const store = openStore(databaseFileIn(options.dataDir), options.key);
   let app: FastifyInstance | undefined;
   try {
+    // Sessions whose refresh token has expired can never be used again: sweep them at each start.
+    deleteExpiredSessions(store.db, Date.now());
     if (options.admin) await bootstrapAdmin(store.db, options.admin);
     const dashboardDir = options.dashboardDir === undefined ? defaultDashboardDir() : options.dashboardDir;
     app = await buildApp({

@@ -18,6 +18,11 @@ export function statement<Params extends unknown[] = unknown[], Row = unknown>(d
   return prepared as unknown as Statement<Params, Row>;
 }
 
+/** Every statement this connection has prepared through statement(): for the query-plan test. */
+export function preparedSql(db: Db): string[] {
+  return [...(statements.get(db)?.keys() ?? [])];
+}
+
 export function nowIso(clockNow: number): string {
   return new Date(clockNow).toISOString();
 }
