@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCsvText } from '../../renderer/src/import/parse-csv.js';
+import fc from 'fast-check';
+import { CsvParser, parseCsvText } from '../../renderer/src/import/parse-csv.js';
 import { decodeSource } from '../../renderer/src/import/decode.js';
 import { bufferSource } from './csv-files.js';
 
@@ -78,14 +79,41 @@ describe('parseCsvText', () => {
     ]);
   });
 
-  it('parses a file larger than one parsing slice the same as in one go', () => {
-    const body = Array.from(
-      { length: 40_000 },
-      (_, index) => `"Store ${index}, Inc.",${index} Main St,City ${index % 7}`,
-    ).join('\n');
-    const table = parseCsvText(`name,address,city\n${body}\n`);
-    expect(table.rows).toHaveLength(40_000);
-    expect(table.rows[39_999]).toEqual(['Store 39999, Inc.', '39999 Main St', 'City 1']);
-    expect(table.lines[39_999]).toBe(40_001);
+  it('reads a large file fed in pieces the same as in one go, line numbers included', () => {
+    const body = Array.from({ length: 40_000 }, (_, index) =>
+      index % 997 === 0
+        ? `"Store ${index}\nAnnex",${index} Main St,City ${index % 7}`
+        : `"Store ${index}, Inc.",${index} Main St,City ${index % 7}`,
+    ).join('\r\n');
+    const text = `name,address,city\r\n\r\n${body}\r\n`;
+    const whole = parseCsvText(text);
+    expect(whole.rows).toHaveLength(40_000);
+    expect(whole.rows[39_999]).toEqual(['Store 39999, Inc.', '39999 Main St', 'City 1']);
+    // Line 1 is the header, line 2 empty; each "Annex" row spans two lines.
+    expect(whole.lines[39_999]).toBe(3 + 39_999 + Math.ceil(40_000 / 997));
+    const pieces = new CsvParser();
+    for (let start = 0; start < text.length; start += 100_003) pieces.write(text.slice(start, start + 100_003));
+    const fed = pieces.end();
+    expect(fed.rows).toEqual(whole.rows);
+    expect(fed.lines).toEqual(whole.lines);
+  });
+
+  it('gives the same table however the text is cut into pieces', () => {
+    const text = 'name;note\n\n"A";"one\ntwo"\nB;"say ""hi"""\r\n"C;D";\n\nE;last';
+    const whole = parseCsvText(text);
+    expect(whole.rows).toEqual([
+      ['A', 'one\ntwo'],
+      ['B', 'say "hi"'],
+      ['C;D', ''],
+      ['E', 'last'],
+    ]);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: text.length }), { maxLength: 8 }), (cuts) => {
+        const parser = new CsvParser();
+        const points = [0, ...[...cuts].sort((a, b) => a - b), text.length];
+        for (let i = 1; i < points.length; i++) parser.write(text.slice(points[i - 1], points[i]));
+        expect(parser.end()).toEqual(whole);
+      }),
+    );
   });
 });

@@ -1,9 +1,9 @@
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, type RowField } from '../../../server/locations/schemas.js';
 import { ApiError, toErrorInfo } from '../api/http.js';
 import type { DryRun, DuplicateHandling, Health, Imported } from '../api/types.js';
-import { decodeSource, type ByteSource, type TextEncodingName } from './decode.js';
+import { decodeInto, type ByteSource, type TextEncodingName } from './decode.js';
 import { mapHeaders, nameColumnOf, type ColumnMapping } from './header-mapping.js';
-import { parseCsvText, type CsvTable } from './parse-csv.js';
+import { CsvParser, type CsvTable } from './parse-csv.js';
 import {
   MAX_LISTED,
   type CheckReport,
@@ -53,12 +53,16 @@ export class ImportJob {
 
   /** Decodes, parses and maps a file; answers `read` with what the mapping screen needs, or `rejected`. */
   async read(file: ByteSource & { name: string }, encoding?: TextEncodingName): Promise<void> {
-    const decoded = await decodeSource(file, {
-      onProgress: (bytes) => this.progress('reading', bytes, file.size),
+    // A previous file's rows go first, so two files never sit in the worker's memory at once.
+    this.table = null;
+    this.resetChecks();
+    let parser = new CsvParser();
+    const decoded = await decodeInto(file, () => (parser = new CsvParser()), {
+      onProgress: (bytes) => this.progress('parsing', bytes, file.size),
       forced: encoding,
     });
     if (!decoded.ok) return this.ports.send({ type: 'rejected', message: decoded.message });
-    const table = parseCsvText(decoded.text, (chars) => this.progress('parsing', chars, decoded.text.length));
+    const table = parser.end();
     if (table.headers.length === 0) {
       return this.ports.send({
         type: 'rejected',
