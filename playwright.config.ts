@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-
-// CI and this machine run Debian's chromium; elsewhere Playwright's own build (npx playwright install chromium).
-const DEBIAN_CHROMIUM = '/usr/bin/chromium';
+import { chromiumLaunch } from './test/e2e/chromium.js';
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -19,17 +16,6 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     acceptDownloads: true,
-    launchOptions: {
-      executablePath: existsSync(DEBIAN_CHROMIUM) ? DEBIAN_CHROMIUM : undefined,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: chromiumLaunch,
   },
 });

@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
+import { chromiumLaunch } from '../e2e/chromium.js';
 import { ADMIN, startServer } from '../e2e/server.js';
 import type { Bench } from './report.js';
 
@@ -15,7 +16,6 @@ import type { Bench } from './report.js';
 const ROWS = 100_000;
 const RUNS = 5;
 const DIST = new URL('../../dist/renderer/', import.meta.url);
-const CHROMIUM = '/usr/bin/chromium';
 // The User Timing measure the import hook records (renderer/src/import/use-import.ts, READ_MEASURE).
 const READ_MEASURE = 'import: read, parse, map and validate';
 
@@ -101,18 +101,7 @@ export default (async (record) => {
   const csvPath = join(dir, 'locations-100k.csv');
   writeFileSync(csvPath, bigCsv(ROWS));
   const server = await startServer();
-  const browser = await chromium.launch({
-    executablePath: existsSync(CHROMIUM) ? CHROMIUM : undefined,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunch);
   try {
     const token = await server.signIn(ADMIN.email, ADMIN.password);
     const { id: clientId } = await server.api<{ id: string }>('POST', '/api/clients', {

@@ -98,6 +98,10 @@ test('an Admin signs in, creates a client, imports 1,000 rows, fixes one bad row
   expect(counts.reduce((a, b) => a + b)).toBe(998);
   await expect(page.getByTestId('location-row').first()).toContainText('Brightsmile Dental #0001');
   await snap(page, testInfo, '06-locations');
+  // Only the rows in view are in the page; the last one comes into view by scrolling.
+  expect(await page.getByTestId('location-row').count()).toBeLessThan(100);
+  await page.getByTestId('locations-scroll').evaluate((element) => element.scrollTo(0, element.scrollHeight));
+  await expect(page.getByTestId('location-row').filter({ hasText: 'Brightsmile Dental #1000' })).toBeVisible();
 
   // The fixed row was imported with the name typed in the preview.
   await page.getByRole('searchbox').fill('#0500');
