@@ -50,6 +50,8 @@ export function zipFitsCountry(zip: string, country: string): boolean {
   }
 }
 
+export const NO_PLACE_ID = 'No Google place id';
+
 /** Each check once: the score and the explanation cannot disagree. */
 const CHECKS: readonly { field: keyof typeof HEALTH_POINTS; issue(location: HealthInput): string | null }[] = [
   { field: 'address', issue: (l) => (l.address === null ? 'No street address' : null) },
@@ -71,7 +73,7 @@ const CHECKS: readonly { field: keyof typeof HEALTH_POINTS; issue(location: Heal
     field: 'google_place_id',
     issue: (l) =>
       l.google_place_id === null
-        ? 'No Google place id'
+        ? NO_PLACE_ID
         : PLACE_ID.test(l.google_place_id)
           ? null
           : 'Google place id looks malformed',

@@ -1,4 +1,4 @@
-import { healthOf } from '../../../server/locations/health.js';
+import { healthOf, NO_PLACE_ID } from '../../../server/locations/health.js';
 import type { Health, LocationRow } from '../api/types.js';
 
 export const HEALTH_LABELS: Record<Health, string> = { green: 'Green', yellow: 'Yellow', red: 'Red' };
@@ -20,8 +20,10 @@ export function healthIssuesOf(location: LocationRow): string[] {
   };
   const withPlaceId = healthOf({ ...fields, google_place_id: SOME_PLACE_ID });
   if (withPlaceId.score === location.health_score) return withPlaceId.issues;
-  // Missing or malformed: the list cannot tell which, and healthOf names the missing case.
-  return healthOf({ ...fields, google_place_id: null }).issues;
+  // Missing or malformed: the list cannot tell which, so the words cover both.
+  return healthOf({ ...fields, google_place_id: null }).issues.map((issue) =>
+    issue === NO_PLACE_ID ? 'No valid Google place id' : issue,
+  );
 }
 
 /** A green, yellow or red badge with the score; the reasons it is not 100 sit beside it. */
