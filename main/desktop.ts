@@ -32,6 +32,7 @@ import {
   dashboardWindowOptions,
   guardNavigation,
   secureSession,
+  type AppOrigin,
   type GuardedContents,
   type GuardedSession,
 } from './window.js';
@@ -118,7 +119,8 @@ export function runDesktop(electron: DesktopElectron, options: DesktopOptions): 
   let unlockWindow: WindowApi | null = null;
   let shutdown: Promise<void> | null = null;
   let closed = false;
-  const appOrigin = () => server?.url ?? 'null:';
+  // No server, no origin: while it is stopped the dashboard may neither navigate nor call IPC.
+  const appOrigin: AppOrigin = () => server?.url ?? null;
 
   const single = app.requestSingleInstanceLock();
   if (!single) {
@@ -247,10 +249,10 @@ export function runDesktop(electron: DesktopElectron, options: DesktopOptions): 
         title: 'Unlock Agency Desk',
       });
       unlockWindow = window;
-      // The unlock page is a data: URL: it may not navigate anywhere or open anything.
+      // The unlock page is a data: URL, an opaque origin: it may not navigate anywhere or open anything.
       guardNavigation(
         window.webContents,
-        () => 'null:',
+        () => null,
         (url) => shell.openExternal(url),
       );
       let unlocked = false;

@@ -1,5 +1,5 @@
 import type { DesktopApi, KeyProtection } from './desktop-api.js';
-import { isAppUrl } from './window.js';
+import { isAppUrl, type AppOrigin } from './window.js';
 
 /**
  * Every IPC channel, in one place (the preloads restate these strings under a type that must equal
@@ -52,9 +52,10 @@ const MAX_PASSPHRASE_LENGTH = 1024;
 
 /**
  * Registers the dashboard's handlers (checklist 17): each checks that the call comes from the main
- * frame of a page on the app's origin, then validates its arguments before acting.
+ * frame of a page on the app's origin, then validates its arguments before acting. While the app has
+ * no origin (the server is stopped), every call is refused.
  */
-export function registerDashboardHandlers(ipc: IpcRegistry, actions: DashboardActions, appOrigin: () => string): void {
+export function registerDashboardHandlers(ipc: IpcRegistry, actions: DashboardActions, appOrigin: AppOrigin): void {
   const trusted =
     <A extends unknown[], R>(handler: (...args: A) => R) =>
     (event: InvokeEvent, ...args: unknown[]): R => {
@@ -88,9 +89,10 @@ export function registerUnlockHandler(
   return () => ipc.removeHandler(CHANNELS.unlock);
 }
 
-export function assertFromApp(event: InvokeEvent, origin: string): void {
+export function assertFromApp(event: InvokeEvent, origin: string | null): void {
   const frame = event.senderFrame;
-  // A destroyed frame (null), a subframe, or a page that navigated away never reaches a handler.
+  // A destroyed frame (null), a subframe, a page that navigated away, or a file:, data: or about:blank
+  // page (an opaque origin) never reaches a handler.
   if (frame === null || frame !== event.sender.mainFrame || !isAppUrl(frame.url, origin)) {
     throw new UntrustedSenderError(`IPC refused from ${frame?.url ?? 'a destroyed frame'}`);
   }

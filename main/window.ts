@@ -41,10 +41,22 @@ export function dashboardWindowOptions(preloadFile: string): BrowserWindowConstr
  */
 export const CONTENT_SECURITY_POLICY = DASHBOARD_CSP;
 
-/** Exactly the app's origin: same scheme, host and port. `http://127.0.0.1:4870.evil.com` is not it. */
-export function isAppUrl(url: string, appOrigin: string): boolean {
+/**
+ * Where the app's pages come from, read at each event: the server's URL, or null while there is none
+ * (the server is stopped for a passphrase switch; the unlock window, a data: URL, has no origin at all).
+ */
+export type AppOrigin = () => string | null;
+
+/**
+ * Exactly the app's origin: same scheme, host and port. `http://127.0.0.1:4870.evil.com` is not it.
+ * An opaque origin ("null": file:, data:, about:blank, javascript:, sandboxed frames) matches nothing,
+ * not even another "null": it names no origin at all (HTML, "origin", opaque origins).
+ */
+export function isAppUrl(url: string, appOrigin: string | null): boolean {
+  if (appOrigin === null) return false;
   try {
-    return new URL(url).origin === new URL(appOrigin).origin;
+    const origin = new URL(url).origin;
+    return origin !== 'null' && origin === new URL(appOrigin).origin;
   } catch {
     return false;
   }
@@ -74,11 +86,12 @@ export interface GuardedContents {
 /**
  * Checklist 13 and 14: navigation and new windows stay on the app's origin; anything else that is a
  * web or mail link goes to the system browser, and the rest is dropped. `appOrigin` is read at each
- * event because the server may move to another port when the user switches to a passphrase.
+ * event because the server may move to another port when the user switches to a passphrase; while it
+ * is null, no navigation is allowed at all.
  */
 export function guardNavigation(
   contents: GuardedContents,
-  appOrigin: () => string,
+  appOrigin: AppOrigin,
   openExternal: (url: string) => Promise<void>,
 ): void {
   const leaveApp = (url: string): void => {
@@ -116,7 +129,7 @@ export interface GuardedSession {
 }
 
 /** Checklist 5 and 7: no permission is ever granted, and every app response carries a CSP. */
-export function secureSession(session: GuardedSession, appOrigin: () => string): void {
+export function secureSession(session: GuardedSession, appOrigin: AppOrigin): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.setPermissionCheckHandler(() => false);
   session.webRequest.onHeadersReceived((details, callback) => {

@@ -8,7 +8,7 @@ import { insertOrganization } from '../../server/users/queries.js';
 import type { DesktopApi, KeyProtection } from '../../main/desktop-api.js';
 import { runDesktop, type Desktop } from '../../main/desktop.js';
 import { findRunningApp, runtimeFileFor } from '../../main/discovery.js';
-import { CHANNELS } from '../../main/ipc.js';
+import { CHANNELS, UntrustedSenderError } from '../../main/ipc.js';
 import { beginPassphraseSwitch, readKeyRecord } from '../../main/keystore.js';
 import { rekeyDatabase } from '../../main/rekey.js';
 import { randomKey, tempDir } from '../helpers/app.js';
@@ -181,6 +181,22 @@ describe('the desktop app', () => {
     expect(await callFromDashboard(electron, 'appVersion')).toBe('0.1.0-test');
   });
 
+  it('while the server is stopped, the dashboard may neither navigate nor call IPC, from any page', async () => {
+    const { electron, desktop } = launch(machine());
+    await desktop.ready;
+    const window = dashboard(electron);
+    const url = desktop.server()!.url;
+    await quit(electron, desktop);
+    expect(desktop.server()).toBeNull();
+
+    for (const target of ['file:///etc/passwd', 'data:text/html,hi', 'about:blank', 'javascript:alert(1)', url])
+      expect(window.webContents.navigate(target), target).toBe(false);
+    for (const page of ['file:///home/user/evil.html', 'about:blank', `${url}/`]) {
+      window.webContents.mainFrame.url = page;
+      await expect(callFromDashboard(electron, 'appVersion'), page).rejects.toThrow(UntrustedSenderError);
+    }
+  });
+
   it('refuses to start, and says why, when a database exists without its key', async () => {
     const on = machine();
     openDatabase(databaseFileIn(on.dataDir), randomKey(), { create: true }).close();
@@ -270,6 +286,9 @@ describe('switching to a passphrase', () => {
     expect(unlockWindow.options.webPreferences?.preload).toBe('/app/dist/main/unlock-preload.cjs');
     expect(unlockWindow.options.webPreferences?.sandbox).toBe(true);
     expect(unlockWindow.loadedUrls[0]).toMatch(/^data:text\/html/);
+    // The unlock page, itself a data: URL, may go nowhere: not to another data:, file: or about: page.
+    for (const target of ['data:text/html,hi', 'file:///etc/passwd', 'about:blank', 'javascript:alert(1)'])
+      expect(unlockWindow.webContents.navigate(target), target).toBe(false);
     const unlock = (passphrase: string) =>
       second.electron.ipcMain.invoke(CHANNELS.unlock, unlockWindow.webContents.invokeEvent(), passphrase);
 

@@ -16,7 +16,7 @@ import { FakeFrame, FakeIpcMain, FakeWebContents } from './fake-electron.js';
 const ORIGIN = 'http://127.0.0.1:4870';
 const PROTECTION: KeyProtection = { level: 'os-keychain', message: 'protected' };
 
-function setUp() {
+function setUp(appOrigin: () => string | null = () => ORIGIN) {
   const ipc = new FakeIpcMain();
   const calls: string[] = [];
   const actions: DashboardActions = {
@@ -31,7 +31,7 @@ function setUp() {
     },
     chooseBackupPath: async () => '/backups/agency.db',
   };
-  registerDashboardHandlers(ipc, actions, () => ORIGIN);
+  registerDashboardHandlers(ipc, actions, appOrigin);
   const page = new FakeWebContents();
   page.mainFrame.url = `${ORIGIN}/settings`;
   return { ipc, calls, page };
@@ -61,6 +61,30 @@ describe('the dashboard IPC handlers', () => {
     );
     expect(calls).toEqual([]);
   });
+
+  it.each([
+    ['null:', () => 'null:'],
+    ['none', () => null],
+  ])(
+    'refuse every frame while the app has no origin (%s): file:, data:, about:blank, javascript:',
+    async (_name, origin) => {
+      const { ipc, calls, page } = setUp(origin);
+      for (const url of [
+        'file:///home/user/evil.html',
+        'data:text/html,<script>1</script>',
+        'about:blank',
+        'javascript:void 0',
+        `${ORIGIN}/`,
+      ]) {
+        page.mainFrame.url = url;
+        await expect(ipc.invoke(CHANNELS.openDataFolder, page.invokeEvent()), url).rejects.toThrow(UntrustedSenderError);
+        await expect(ipc.invoke(CHANNELS.usePassphrase, page.invokeEvent(), 'correct horse')).rejects.toThrow(
+          UntrustedSenderError,
+        );
+      }
+      expect(calls).toEqual([]);
+    },
+  );
 
   it('validate the passphrase argument before acting', async () => {
     const { ipc, calls, page } = setUp();

@@ -10,6 +10,14 @@ import {
 import { FakeSession, FakeWebContents } from './fake-electron.js';
 
 const ORIGIN = 'http://127.0.0.1:4870';
+/** Pages whose origin is opaque: URL.origin says "null" for each. */
+const OPAQUE_URLS = [
+  'file:///etc/passwd',
+  'data:text/html,<script>alert(1)</script>',
+  'about:blank',
+  'javascript:alert(1)',
+  'blob:null/0b1a1c6e-0000-4000-8000-000000000000',
+];
 
 describe('the dashboard window', () => {
   it('keeps Node out of the page: context isolation, sandbox, web security, no webview', () => {
@@ -44,6 +52,12 @@ describe('isAppUrl', () => {
   ])('%s -> %s', (url, expected) => {
     expect(isAppUrl(url, ORIGIN)).toBe(expected);
   });
+
+  // new URL('null:').origin is "null", and so is every opaque origin's: "null" must match nothing.
+  it.each(OPAQUE_URLS)('with no app origin (null: or none), %s -> false', (url) => {
+    expect(isAppUrl(url, 'null:')).toBe(false);
+    expect(isAppUrl(url, null)).toBe(false);
+  });
 });
 
 describe('isSafeExternalUrl', () => {
@@ -60,7 +74,7 @@ describe('isSafeExternalUrl', () => {
 });
 
 describe('the navigation guard', () => {
-  function guarded(origin = () => ORIGIN) {
+  function guarded(origin: () => string | null = () => ORIGIN) {
     const contents = new FakeWebContents();
     const opened: string[] = [];
     guardNavigation(contents, origin, async (url) => {
@@ -104,6 +118,20 @@ describe('the navigation guard', () => {
     let prevented = false;
     contents.emit('will-attach-webview', { preventDefault: () => (prevented = true) });
     expect(prevented).toBe(true);
+  });
+
+  it.each([
+    ['null:', () => 'null:'],
+    ['none', () => null],
+  ])('with no app origin (%s) denies every navigation: file:, data:, about:blank, javascript:', (_name, origin) => {
+    const { contents, opened } = guarded(origin);
+    for (const url of OPAQUE_URLS) {
+      for (const event of ['will-navigate', 'will-redirect', 'will-frame-navigate'] as const)
+        expect(contents.navigate(url, event), `${event} ${url}`).toBe(false);
+    }
+    // Nothing is the app now: even its last address is a web link like any other.
+    expect(contents.navigate(`${ORIGIN}/clients`)).toBe(false);
+    expect(opened).toEqual([`${ORIGIN}/clients`]);
   });
 
   it('follows the server when it moves to another port', () => {
