@@ -29,7 +29,9 @@ export function dashboardWindowOptions(preloadFile: string): BrowserWindowConstr
       // Checklist 11, 12: no <webview> at all (will-attach-webview is refused as well).
       webviewTag: false,
       navigateOnDragDrop: false,
-      spellcheck: true,
+      // On Linux and Windows Chromium's spellchecker downloads Hunspell dictionaries from Google: a
+      // local data tool asks the network for nothing.
+      spellcheck: false,
     },
   };
 }

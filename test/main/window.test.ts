@@ -36,6 +36,10 @@ describe('the dashboard window', () => {
     });
     expect(webPreferences?.enableBlinkFeatures).toBeUndefined();
   });
+
+  it('has no spellchecker, which would download dictionaries from Google', () => {
+    expect(dashboardWindowOptions('/app/dist/main/preload.cjs').webPreferences?.spellcheck).toBe(false);
+  });
 });
 
 describe('isAppUrl', () => {
