@@ -1,6 +1,5 @@
 import fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import secureJson from 'secure-json-parse';
 import { systemClock, type Clock } from './auth/tokens.js';
 import { authRoutes } from './auth/routes.js';
 import { makeAuthenticate } from './auth/session.js';
@@ -10,6 +9,7 @@ import type { Store } from './db/store.js';
 import { Writer } from './db/writer.js';
 import { dashboard, sendDashboardPage } from './http/dashboard.js';
 import { errorBody, HttpError } from './http/errors.js';
+import { parseJson } from './http/body.js';
 import { registerLocalhostGuard } from './http/localhost.js';
 import { openApi } from './http/openapi.js';
 import { compileValidator, validationDetails } from './http/validation.js';
@@ -19,7 +19,8 @@ import { userRoutes } from './users/routes.js';
 export interface AppOptions {
   store: Store;
   clock?: Clock;
-  logger?: boolean | { level: string };
+  /** Fastify's logger: false for none, or pino options with the stream to write to. */
+  logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
   /** The built dashboard to serve at `/`; null serves none. */
   dashboardDir?: string | null;
   /** Host names besides loopback that the server answers (a configured non-loopback listen address). */
@@ -94,13 +95,9 @@ function registerJsonParser(app: FastifyInstance): void {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      done(null, parseJson(text));
     } catch (error) {
-      const message = (error as Error).message;
-      done(
-        new HttpError(400, /prototype/i.test(message) ? 'The body contains a forbidden property' : `The body is not valid JSON: ${message}`),
-        undefined,
-      );
+      done(error as HttpError, undefined);
     }
   });
 }

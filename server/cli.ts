@@ -10,7 +10,7 @@ import { DatabaseTooNewError } from './db/migrate.js';
 import { WrongKeyError } from './db/open.js';
 import { openStore, type Store } from './db/store.js';
 import type { Role } from './http/schemas.js';
-import { BootstrapError, bootstrapAdmin, checkBootstrapAdmin } from './setup/bootstrap.js';
+import { BootstrapError, bootstrapAdmin, checkBootstrapAdmin } from './users/bootstrap.js';
 import { databaseFileIn, PortInUseError, startServer } from './start.js';
 import { anyUserExists, emailTaken, insertUser } from './users/queries.js';
 

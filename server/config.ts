@@ -29,7 +29,8 @@ export function defaultDataDir(): string {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = env.AGENCY_DESK_PORT === undefined ? DEFAULT_PORT : Number(env.AGENCY_DESK_PORT);
+  // An empty variable counts as unset, as for every other variable (Number('') would be port 0).
+  const port = env.AGENCY_DESK_PORT ? Number(env.AGENCY_DESK_PORT) : DEFAULT_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new ConfigError(`AGENCY_DESK_PORT must be a whole number from 0 to 65535, not "${env.AGENCY_DESK_PORT}"`);
   }

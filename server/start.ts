@@ -6,7 +6,7 @@ import { deleteExpiredSessions } from './auth/queries.js';
 import { isLoopbackHost } from './config.js';
 import type { DatabaseKey } from './db/key.js';
 import { openStore, type Store } from './db/store.js';
-import { bootstrapAdmin, type BootstrapAdmin } from './setup/bootstrap.js';
+import { bootstrapAdmin, type BootstrapAdmin } from './users/bootstrap.js';
 
 export interface StartOptions {
   dataDir: string;
@@ -61,7 +61,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     const dashboardDir = options.dashboardDir === undefined ? defaultDashboardDir() : options.dashboardDir;
     app = await buildApp({
       store,
-      logger: options.logger ?? false,
+      // Logs are JSON lines on standard error: standard output says only where the server listens.
+      logger: typeof options.logger === 'object' ? { ...options.logger, stream: process.stderr } : (options.logger ?? false),
       dashboardDir: dashboardDir !== null && fs.existsSync(path.join(dashboardDir, 'index.html')) ? dashboardDir : null,
       extraHosts: isLoopbackHost(host) ? [] : [host],
     });

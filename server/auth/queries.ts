@@ -122,13 +122,13 @@ export type RefreshOutcome =
   | { kind: 'invalid' };
 
 /**
- * Exchanges a refresh token for a new pair in one transaction. The presented token dies; presenting
+ * Exchanges a refresh token for a new pair; call it inside write(). The presented token dies; presenting
  * it again later means someone else holds a copy, so the whole session goes (OAuth 2.0 Security BCP,
  * "Refresh Token Protection": rotation with reuse detection).
  */
 export function rotateSession(db: Db, refreshToken: string, now: number): RefreshOutcome {
   const hash = hashToken(refreshToken);
-  const outcome = db.transaction((): RefreshOutcome => {
+  const outcome = ((): RefreshOutcome => {
     const session = statement<[Buffer], { id: string; user_id: string; refresh_expires_at: number }>(
       db,
       'SELECT id, user_id, refresh_expires_at FROM sessions WHERE refresh_hash = ?',

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app.js';
+import { write } from '../db/write.js';
 import { Conflict, Invalid, TooManyRequests, Unauthorized } from '../http/errors.js';
 import { errors, Success } from '../http/schemas.js';
 import { principalOf } from '../http/guards.js';
-import { bootstrapAdmin } from '../setup/bootstrap.js';
+import { bootstrapAdmin } from '../users/bootstrap.js';
 import { anyUserExists } from '../users/queries.js';
 import { verifyAgainstNobody, verifyPassword } from './passwords.js';
 import {
@@ -40,7 +41,6 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
   app.post(
     '/auth/callback',
     {
-      config: { public: true },
       schema: {
         tags: ['auth'],
         summary: 'Obtain a session token with e-mail and password',
@@ -56,26 +56,26 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
         const seconds = Math.ceil(waitMs / 1000);
         throw TooManyRequests(`Too many failed sign-ins: try again in ${seconds} s`, seconds);
       }
+      // Counted as a failure before the password is checked, so that guesses sent in parallel cannot
+      // all slip past the wait; a success takes it back.
+      loginThrottle.account.fail(account);
+      loginThrottle.address.fail(address);
       const credentials = credentialsByEmail(db, request.body.email);
       const ok =
         credentials === undefined
           ? await verifyAgainstNobody(request.body.password)
           : await verifyPassword(credentials.password_hash, request.body.password);
-      if (!ok || credentials === undefined) {
-        loginThrottle.account.fail(account);
-        loginThrottle.address.fail(address);
-        throw Unauthorized(WRONG_CREDENTIALS);
-      }
+      if (!ok || credentials === undefined) throw Unauthorized(WRONG_CREDENTIALS);
       loginThrottle.account.succeed(account);
+      loginThrottle.address.forgive(address);
       const { password_hash: _hash, ...user } = credentials;
-      return tokenResponse(createSession(db, user.id, clock.now()), user);
+      return tokenResponse(await write(db, () => createSession(db, user.id, clock.now())), user);
     },
   );
 
   app.post(
     '/auth/refresh',
     {
-      config: { public: true },
       schema: {
         tags: ['auth'],
         summary: 'Exchange a refresh token for a new token pair (the old refresh token stops working)',
@@ -84,7 +84,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
       },
     },
     async (request) => {
-      const outcome = rotateSession(db, request.body.refresh_token, clock.now());
+      const outcome = await write(db, () => rotateSession(db, request.body.refresh_token, clock.now()));
       if (outcome.kind === 'reused') {
         request.log.warn('a rotated refresh token was presented again: the session is revoked');
         throw Unauthorized('This refresh token was already used; the session has been ended. Sign in again.');
@@ -108,7 +108,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
       },
     },
     async (request) => {
-      deleteSession(db, principalOf(request).sessionId);
+      await write(db, () => deleteSession(db, principalOf(request).sessionId));
       return { success: true as const };
     },
   );
@@ -116,7 +116,6 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
   app.get(
     '/auth/setup',
     {
-      config: { public: true },
       schema: { tags: ['auth'], summary: 'Whether the first account can still be created', response: { 200: SetupStatus } },
     },
     async () => ({ needed: !anyUserExists(db) }),
@@ -125,7 +124,6 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
   app.post(
     '/auth/setup',
     {
-      config: { public: true },
       schema: {
         tags: ['auth'],
         summary: 'First run only: create the organization and its first Admin, and sign in',
@@ -146,7 +144,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
       if (created === undefined) throw Conflict('Agency Desk is already set up: sign in instead');
       const user = sessionUserById(db, created.id)!;
       reply.code(201);
-      return tokenResponse(createSession(db, user.id, clock.now()), user);
+      return tokenResponse(await write(db, () => createSession(db, user.id, clock.now())), user);
     },
   );
 };

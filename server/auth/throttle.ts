@@ -42,14 +42,29 @@ export class Throttle {
     const entry = this.current(key) ?? { failures: 0, blockedUntil: 0, lastFailure: now };
     entry.failures += 1;
     entry.lastFailure = now;
-    const over = entry.failures - this.rule.free;
-    if (over > 0) entry.blockedUntil = now + Math.min(this.rule.maxMs, this.rule.baseMs * 2 ** (over - 1));
+    this.block(entry);
     this.entries.set(key, entry);
     if (this.entries.size > 10_000) this.sweep(now);
   }
 
+  /** A success: the key starts afresh. */
   succeed(key: string): void {
     this.entries.delete(key);
+  }
+
+  /** Takes back one failure counted ahead of a check that then succeeded. */
+  forgive(key: string): void {
+    const entry = this.current(key);
+    if (entry === undefined) return;
+    entry.failures -= 1;
+    if (entry.failures <= 0) this.entries.delete(key);
+    else this.block(entry);
+  }
+
+  private block(entry: Entry): void {
+    const over = entry.failures - this.rule.free;
+    entry.blockedUntil =
+      over > 0 ? entry.lastFailure + Math.min(this.rule.maxMs, this.rule.baseMs * 2 ** (over - 1)) : 0;
   }
 
   private current(key: string): Entry | undefined {

@@ -1,19 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open.js';
 import { connectionCache } from '../db/cache.js';
-import { nowIso, statement } from '../db/sql.js';
+import { nowIso, pageParams, statement, type Page } from '../db/sql.js';
 import { principalsChanged } from '../auth/queries.js';
 import type { Client } from './schemas.js';
-
-export interface Page {
-  limit?: number | undefined;
-  offset?: number | undefined;
-}
-
-/** SQLite reads LIMIT -1 as "no limit". */
-export function pageParams(page: Page): [number, number] {
-  return [page.limit ?? -1, page.offset ?? 0];
-}
 
 const CLIENT_COLUMNS = 'id, name, industry, website, created_at, locations_count';
 

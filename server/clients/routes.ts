@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
+import { write } from '../db/write.js';
 import { Invalid } from '../http/errors.js';
+import { textOrNull } from '../http/body.js';
 import { principalOf, requireRole } from '../http/guards.js';
 import { errors, Page, Success } from '../http/schemas.js';
 import { clientById, countClients, insertClient, listClients } from './queries.js';
@@ -13,11 +15,6 @@ const WEBSITE = /^(https?:\/\/)?([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}(?:
 function isWebsite(value: string): boolean {
   const match = WEBSITE.exec(value);
   return match !== null && (match[4] === undefined || Number(match[4]) <= 65535);
-}
-
-function optionalText(value: string | null | undefined): string | null {
-  const trimmed = value?.trim() ?? '';
-  return trimmed === '' ? null : trimmed;
 }
 
 /** Spec 4.2-4.4: list, create and delete the organization's clients. */
@@ -38,7 +35,7 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
       const principal = principalOf(request);
       if (principal.clientId !== null) {
         const own = clientById(db, principal.organizationId, principal.clientId);
-        const page = own === undefined || (request.query.offset ?? 0) > 0 || request.query.limit === 0 ? [] : [own];
+        const page = own === undefined || (request.query.offset ?? 0) > 0 ? [] : [own];
         reply.header('x-total-count', own === undefined ? 0 : 1);
         return page;
       }
@@ -63,15 +60,16 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
     async (request, reply) => {
       const name = request.body.name.trim();
       if (name === '') throw Invalid('name must not be blank', [{ path: '/body/name', message: 'must not be blank' }]);
-      const website = optionalText(request.body.website);
+      const website = textOrNull(request.body.website);
       if (website !== null && !isWebsite(website)) {
         throw Invalid('website must be a domain such as example.com or an http(s) address', [
           { path: '/body/website', message: 'must be a domain such as example.com or an http(s) address' },
         ]);
       }
-      const industry = optionalText(request.body.industry);
+      const industry = textOrNull(request.body.industry);
       reply.code(201);
-      return insertClient(db, principalOf(request).organizationId, { name, industry, website }, clock.now());
+      const { organizationId } = principalOf(request);
+      return write(db, () => insertClient(db, organizationId, { name, industry, website }, clock.now()));
     },
   );
 

@@ -4,6 +4,9 @@ import { keyPragmaValue, type DatabaseKey } from './key.js';
 
 export type Db = Database.Database;
 
+/** How long a statement of a worker or the CLI waits for another connection's write lock. */
+export const BUSY_TIMEOUT_MS = 5_000;
+
 export class WrongKeyError extends Error {
   override name = 'WrongKeyError';
 }
@@ -42,7 +45,7 @@ export function openDatabase(file: string, key: DatabaseKey, options: OpenOption
     // NORMAL is durable in WAL mode except for the last transactions on power loss (SQLite docs, "WAL").
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     // Temporary tables and sort spills stay in memory: no plaintext temp files beside the database.
     db.pragma('temp_store = MEMORY');
     // 16 MiB of decrypted pages a connection: the whole working set of a 100,000-row client's index walk.

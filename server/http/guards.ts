@@ -17,10 +17,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
   }
-  interface FastifyContextConfig {
-    /** true for the few routes that need no Bearer token (login, refresh, setup, health, docs). */
-    public?: boolean;
-  }
 }
 
 /** The caller, on a route the auth hook has already guarded. */

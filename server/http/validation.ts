@@ -1,10 +1,11 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
 
 // ajv-formats is CommonJS with a default export; under NodeNext the plugin is its `default`.
 const addFormats = formats.default;
 import type { FastifyRouteSchemaDef, FastifySchemaCompiler } from 'fastify/types/schema.js';
 import type { ErrorDetail } from './errors.js';
+import { UUID_PATTERN } from './schemas.js';
 
 function ajv(coerceTypes: boolean): Ajv {
   const instance = new Ajv({
@@ -15,7 +16,8 @@ function ajv(coerceTypes: boolean): Ajv {
     allErrors: true,
     strict: false,
   });
-  addFormats(instance, ['email', 'uuid', 'date-time']);
+  addFormats(instance, ['email', 'date-time']);
+  instance.addFormat('uuid', UUID_PATTERN);
   return instance;
 }
 
@@ -55,6 +57,18 @@ export const compileValidator: FastifySchemaCompiler<unknown> = ({ schema, httpP
   validateAndLowerCase.errors = validate.errors;
   return validateAndLowerCase;
 };
+
+const checks = new WeakMap<object, ValidateFunction>();
+
+/** Checks a value against a body schema outside HTTP (the CLI, the environment): the API's details. */
+export function bodyErrors(schema: object, value: unknown): ErrorDetail[] {
+  let check = checks.get(schema);
+  if (check === undefined) {
+    check = strict.compile(schema);
+    checks.set(schema, check);
+  }
+  return check(value) ? [] : validationDetails(check.errors ?? [], 'body');
+}
 
 /** Ajv's errors as the API's details: one JSON pointer and one plain sentence each. */
 export function validationDetails(errors: readonly ErrorObject[], part: string): ErrorDetail[] {

@@ -1,9 +1,10 @@
 import { FormatRegistry, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import secureJson from 'secure-json-parse';
 import type { Db } from '../db/open.js';
 import type { WriterOutcome } from '../db/writer-jobs.js';
 import { errorBody, type ErrorDetail } from '../http/errors.js';
+import { parseJson } from '../http/body.js';
+import { UUID_PATTERN } from '../http/schemas.js';
 import { healthOf } from './health.js';
 import { planImport, type PlannedRow } from './import-plan.js';
 import { clientOrganization, existingLocations, insertLocations } from './queries.js';
@@ -25,31 +26,24 @@ export interface ImportJob {
   now: number;
 }
 
-type ImportOutcome = WriterOutcome;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID.test(value));
+if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID_PATTERN.test(value));
 
 // The body's envelope, from the route's schema; rows are checked one by one for per-row messages.
 const envelope = TypeCompiler.Compile(
   Type.Object({ clientId: UploadBody.properties.clientId, rows: Type.Array(Type.Unknown()) }, { additionalProperties: false }),
 );
 
-const failed = (statusCode: number, message: string, details?: ErrorDetail[]): ImportOutcome => ({
+const failed = (statusCode: number, message: string, details?: ErrorDetail[]): WriterOutcome => ({
   statusCode,
   payload: JSON.stringify(errorBody(statusCode, message, details)),
 });
 
-function parseBody(body: Uint8Array): { ok: true; value: unknown } | { ok: false; outcome: ImportOutcome } {
+function parseBody(body: Uint8Array): { ok: true; value: unknown } | { ok: false; outcome: WriterOutcome } {
   try {
-    const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-    return { ok: true, value: secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) };
+    return { ok: true, value: parseJson(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')) };
   } catch (error) {
-    const message = (error as Error).message;
-    return {
-      ok: false,
-      outcome: failed(400, /prototype/i.test(message) ? 'The body contains a forbidden property' : `The body is not valid JSON: ${message}`),
-    };
+    return { ok: false, outcome: failed(400, (error as Error).message) };
   }
 }
 
@@ -60,7 +54,7 @@ function envelopeErrors(value: unknown): ErrorDetail[] {
   const body = value as Record<string, unknown>;
   const details: ErrorDetail[] = [];
   if (typeof body.clientId !== 'string') details.push({ path: '/clientId', message: 'is required, as a string' });
-  else if (!UUID.test(body.clientId)) details.push({ path: '/clientId', message: 'must be a UUID' });
+  else if (!UUID_PATTERN.test(body.clientId)) details.push({ path: '/clientId', message: 'must be a UUID' });
   if (!Array.isArray(body.rows)) details.push({ path: '/rows', message: 'is required, as an array of locations' });
   for (const key of Object.keys(body)) {
     if (key !== 'clientId' && key !== 'rows') details.push({ path: `/${key}`, message: `"${key}" is not a field of an import` });
@@ -90,7 +84,7 @@ function previewRow(row: PlannedRow): PreviewRow {
  * One import, start to finish, on the import worker's own connection: parse, check, plan and write in a
  * single IMMEDIATE transaction, so that either every row is written or none is (README: "Import rules").
  */
-export function runImportJob(db: Db, job: ImportJob): ImportOutcome {
+export function runImportJob(db: Db, job: ImportJob): WriterOutcome {
   const parsed = parseBody(job.body);
   // The bytes are text now: let them go before the rows are planned (a 32 MiB body is worth freeing).
   job.body = new Uint8Array(0);
@@ -102,7 +96,7 @@ export function runImportJob(db: Db, job: ImportJob): ImportOutcome {
   if (rows.length > MAX_IMPORT_ROWS) {
     return failed(413, `An import takes at most ${MAX_IMPORT_ROWS} rows; this one has ${rows.length}. Send it in parts.`);
   }
-  const transaction = db.transaction((): ImportOutcome => {
+  const transaction = db.transaction((): WriterOutcome => {
     if (clientOrganization(db, clientId) !== job.organizationId) return failed(404, 'No client with this id');
     const plan = planImport(rows, existingLocations(db, clientId));
     const duplicates = plan.rows.filter((row) => row.duplicateOf !== null).length;

@@ -1,5 +1,6 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { ErrorDetail } from '../http/errors.js';
+import { textOrNull } from '../http/body.js';
 import { countryCode } from './country.js';
 import { healthScore, statusOf } from './health.js';
 import { ROW_FIELDS, UploadRow, type DuplicateOf, type HealthStatus, type RowField } from './schemas.js';
@@ -60,12 +61,6 @@ function rowFieldErrors(raw: Record<string, unknown>, index: number): ErrorDetai
   return errors.length > 0 ? errors : [rowError(index, '', 'is not a valid location')];
 }
 
-function text(value: string | null | undefined): string | null {
-  if (value === undefined || value === null) return null;
-  const trimmed = value.trim();
-  return trimmed === '' ? null : trimmed;
-}
-
 /** Validates and normalizes one row, scoring its health; returns the row or its errors (README: "Import rules"). */
 export function normalizeRow(raw: unknown, index: number): PlannedRow | ErrorDetail[] {
   if (!rowChecker.Check(raw)) {
@@ -74,8 +69,8 @@ export function normalizeRow(raw: unknown, index: number): PlannedRow | ErrorDet
     }
     return rowFieldErrors(raw as Record<string, unknown>, index);
   }
-  const name = text(raw.name);
-  const country = text(raw.country);
+  const name = textOrNull(raw.name);
+  const country = textOrNull(raw.country);
   const code = country === null ? null : countryCode(country);
   if (name === null || (country !== null && code === null)) {
     const errors: ErrorDetail[] = [];
@@ -88,12 +83,12 @@ export function normalizeRow(raw: unknown, index: number): PlannedRow | ErrorDet
   // One object a row, built whole: an import holds 100,000 of them.
   const row: PlannedRow = {
     name,
-    address: text(raw.address),
-    city: text(raw.city),
-    state: text(raw.state),
-    zip: text(raw.zip),
+    address: textOrNull(raw.address),
+    city: textOrNull(raw.city),
+    state: textOrNull(raw.state),
+    zip: textOrNull(raw.zip),
     country: code,
-    google_place_id: text(raw.google_place_id),
+    google_place_id: textOrNull(raw.google_place_id),
     index,
     health_score: 0,
     health_status: 'red',

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open.js';
-import { nowIso, statement } from '../db/sql.js';
-import { pageParams, type Page } from '../clients/queries.js';
+import { nowIso, pageParams, statement, type Page } from '../db/sql.js';
 import type { ExistingLocation, PlannedRow } from './import-plan.js';
 
 /**

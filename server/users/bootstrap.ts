@@ -1,7 +1,10 @@
 import { hashPassword } from '../auth/passwords.js';
+import { SetupBody } from '../auth/schemas.js';
 import type { Db } from '../db/open.js';
-import { anyUserExists, insertOrganization, insertUser } from '../users/queries.js';
-import type { User } from '../users/schemas.js';
+import { bodyErrors } from '../http/validation.js';
+import { write } from '../db/write.js';
+import { anyUserExists, insertOrganization, insertUser } from './queries.js';
+import type { User } from './schemas.js';
 
 export interface BootstrapAdmin {
   organizationName: string;
@@ -13,13 +16,19 @@ export class BootstrapError extends Error {
   override name = 'BootstrapError';
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** The checks of the first account, for input that did not come through an HTTP schema (environment, CLI). */
+/**
+ * The first account from the environment or the CLI, checked by the same schema as POST /auth/setup.
+ */
 export function checkBootstrapAdmin(admin: BootstrapAdmin): void {
-  if (!EMAIL.test(admin.email.trim())) throw new BootstrapError(`"${admin.email}" is not an e-mail address`);
-  if (admin.password.length < 8) throw new BootstrapError('The password needs at least 8 characters');
-  if (admin.organizationName.trim() === '') throw new BootstrapError('The organization needs a name');
+  const details = bodyErrors(SetupBody, {
+    organization_name: admin.organizationName,
+    email: admin.email.trim(),
+    password: admin.password,
+  });
+  if (admin.organizationName.trim() === '') details.push({ path: '/body/organization_name', message: 'must not be blank' });
+  if (details.length > 0) {
+    throw new BootstrapError(details.map((detail) => `${detail.path.replace('/body/', '')} ${detail.message}`).join('; '));
+  }
 }
 
 /**
@@ -29,9 +38,9 @@ export function checkBootstrapAdmin(admin: BootstrapAdmin): void {
 export async function bootstrapAdmin(db: Db, admin: BootstrapAdmin, now = Date.now()): Promise<User | undefined> {
   if (anyUserExists(db)) return undefined;
   const passwordHash = await hashPassword(admin.password);
-  return db.transaction(() => {
+  return write(db, () => {
     if (anyUserExists(db)) return undefined;
     const organizationId = insertOrganization(db, admin.organizationName.trim(), now);
     return insertUser(db, { organizationId, email: admin.email, passwordHash, role: 'admin', clientId: null }, now);
-  })();
+  });
 }

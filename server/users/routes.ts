@@ -6,6 +6,7 @@ import { deleteSessionsOfUser, sessionUserById } from '../auth/queries.js';
 import { Me } from '../auth/schemas.js';
 import { clientById } from '../clients/queries.js';
 import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
 import { Conflict, Invalid, NotFound } from '../http/errors.js';
 import { principalOf, requireRole } from '../http/guards.js';
 import { errors, Success, type Role } from '../http/schemas.js';
@@ -83,10 +84,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
       checkClientAssignment(db, organizationId, request.body.role, clientId);
       if (emailTaken(db, request.body.email)) throw Conflict('A user with this e-mail address already exists');
       const passwordHash = await hashPassword(request.body.password);
-      const user = db.transaction(() => {
+      const user = await write(db, () => {
+        // Again under the write lock: the client may have gone while the password was hashed.
+        checkClientAssignment(db, organizationId, request.body.role, clientId);
         if (emailTaken(db, request.body.email)) throw Conflict('A user with this e-mail address already exists');
         return insertUser(db, { organizationId, email: request.body.email, passwordHash, role: request.body.role, clientId }, clock.now());
-      })();
+      });
       reply.code(201);
       return user;
     },
@@ -115,7 +118,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
       const clientId = body.clientId !== undefined ? body.clientId : role === 'client_viewer' ? before.client_id : null;
       checkClientAssignment(db, organizationId, role, clientId);
       const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
-      db.transaction(() => {
+      await write(db, () => {
         const current = userById(db, organizationId, id);
         if (current === undefined) throw NotFound('No user with this id');
         if (current.role === 'admin' && role !== 'admin' && countAdmins(db, organizationId) === 1) throw Conflict(LAST_ADMIN);
@@ -123,8 +126,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
           throw Conflict('A user with this e-mail address already exists');
         }
         updateUser(db, id, { email: body.email, passwordHash, role, clientId }, clock.now());
+        checkClientAssignment(db, organizationId, role, clientId);
         if (passwordHash !== undefined || role !== current.role || clientId !== current.client_id) deleteSessionsOfUser(db, id);
-      })();
+      });
       return userById(db, organizationId, id)!;
     },
   );
@@ -142,12 +146,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
     },
     async (request) => {
       const { organizationId } = principalOf(request);
-      db.transaction(() => {
+      await write(db, () => {
         const user = userById(db, organizationId, request.params.id);
         if (user === undefined) throw NotFound('No user with this id');
         if (user.role === 'admin' && countAdmins(db, organizationId) === 1) throw Conflict(LAST_ADMIN);
         deleteUser(db, user.id);
-      })();
+      });
       return { success: true as const };
     },
   );
