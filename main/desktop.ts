@@ -74,7 +74,7 @@ export interface DesktopElectron {
   shell: Pick<Shell, 'openExternal' | 'openPath'>;
   dialog: Pick<Dialog, 'showErrorBox'> & {
     showSaveDialog(options: Electron.SaveDialogOptions): Promise<Electron.SaveDialogReturnValue>;
-    showMessageBox(options: Electron.MessageBoxOptions): Promise<unknown>;
+    showMessageBox(options: Electron.MessageBoxOptions): Promise<Pick<Electron.MessageBoxReturnValue, 'response'>>;
   };
   ipcMain: IpcRegistry;
   /** session.defaultSession, which exists only once the app is ready. */
@@ -216,6 +216,11 @@ export function runDesktop(electron: DesktopElectron, options: DesktopOptions): 
     } catch (error) {
       return { ok: false, message: (error as Error).message };
     }
+    // Any script in the page can call this: only the user, in a dialog the page cannot draw or click,
+    // may put the database under a passphrase (one the page chose would lock them out).
+    if (!(await confirmPassphraseSwitch()))
+      return { ok: false, message: 'The database keeps its current protection: the change was not confirmed.' };
+    if (server === null) return { ok: false, message: 'The database is not open.' };
     const userDataDir = app.getPath('userData');
     const current = server.store.key;
     const port = server.port;
@@ -235,6 +240,21 @@ export function runDesktop(electron: DesktopElectron, options: DesktopOptions): 
     if (server !== null && (server as RunningServer).port !== port)
       void mainWindow?.loadURL((server as RunningServer).url);
     return { ok: true };
+  }
+
+  async function confirmPassphraseSwitch(): Promise<boolean> {
+    const { response } = await dialog.showMessageBox({
+      type: 'warning',
+      title: 'Protect with a passphrase',
+      message: 'Re-encrypt the database with the passphrase you just typed?',
+      detail:
+        'Agency Desk will ask for it at every start. Without it nobody, not even Agency Desk, can open the database or its backups.',
+      buttons: ['Cancel', 'Use the passphrase'],
+      defaultId: 0,
+      cancelId: 0,
+      noLink: true,
+    });
+    return response === 1;
   }
 
   function askPassphrase(): Promise<void> {

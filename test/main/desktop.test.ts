@@ -274,7 +274,12 @@ describe('switching to a passphrase', () => {
       ok: false,
       message: expect.stringMatching(/8 characters/),
     });
+    expect(first.electron.messageBoxes).toEqual([]);
+    first.electron.messageBoxAnswer = 1;
     expect(await callFromDashboard(first.electron, 'usePassphrase', 'correct horse battery')).toEqual({ ok: true });
+    expect(first.electron.messageBoxes).toEqual([
+      expect.objectContaining({ buttons: ['Cancel', 'Use the passphrase'], cancelId: 0, defaultId: 0 }),
+    ]);
     expect((await callFromDashboard(first.electron, 'keyProtection')).level).toBe('passphrase');
     expect(await health(first.desktop.server()!.url)).toBe(200);
     expect(readKeyRecord(on.userData)).toEqual({ format: 1, protection: 'passphrase' });
@@ -307,10 +312,39 @@ describe('switching to a passphrase', () => {
     expect(dashboard(second.electron).loadedUrls).toEqual([server.url]);
   });
 
+  it('asks the user first: a page alone cannot put the database under a passphrase', async () => {
+    const on = machine();
+    const first = launch(on);
+    await first.desktop.ready;
+    const server = first.desktop.server()!;
+    insertOrganization(server.store.db, 'Kept Agency', Date.now());
+
+    first.electron.messageBoxAnswer = 0;
+    expect(await callFromDashboard(first.electron, 'usePassphrase', 'a passphrase the user never saw')).toEqual({
+      ok: false,
+      message: expect.stringMatching(/not confirmed/),
+    });
+    expect(first.electron.messageBoxes).toHaveLength(1);
+    expect(first.electron.messageBoxes[0]?.message).toMatch(/passphrase/);
+    // Nothing changed: the same server, the same key, still in the keychain.
+    expect(first.desktop.server()).toBe(server);
+    expect(await health(server.url)).toBe(200);
+    expect((await callFromDashboard(first.electron, 'keyProtection')).level).toBe('os-keychain');
+    expect(readKeyRecord(on.userData)?.protection).toBe('safe-storage');
+    await quit(first.electron, first.desktop);
+
+    const second = launch(on);
+    await second.desktop.ready;
+    expect(dashboard(second.electron).shown).toBe(true);
+    const names = second.desktop.server()!.store.db.prepare('SELECT name FROM organizations').all();
+    expect(names).toEqual([{ name: 'Kept Agency' }]);
+  });
+
   it('quits when the unlock window is closed without a passphrase', async () => {
     const on = machine();
     const first = launch(on);
     await first.desktop.ready;
+    first.electron.messageBoxAnswer = 1;
     await callFromDashboard(first.electron, 'usePassphrase', 'correct horse battery');
     await quit(first.electron, first.desktop);
 

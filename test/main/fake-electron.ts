@@ -226,6 +226,8 @@ export class FakeElectron implements DesktopElectron {
   menu: MenuItemConstructorOptions[] = [];
   /** What the next save dialog answers. */
   saveDialogAnswer: string | null = null;
+  /** The index of the button message boxes answer (0: the first, Cancel where there is one). */
+  messageBoxAnswer = 0;
 
   readonly shell = {
     openExternal: async (url: string) => {
@@ -246,7 +248,7 @@ export class FakeElectron implements DesktopElectron {
         : { canceled: false, filePath: this.saveDialogAnswer },
     showMessageBox: async (options: Electron.MessageBoxOptions) => {
       this.messageBoxes.push(options);
-      return { response: 0, checkboxChecked: false };
+      return { response: this.messageBoxAnswer, checkboxChecked: false };
     },
   };
 
