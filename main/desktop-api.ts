@@ -25,7 +25,7 @@ export interface DesktopApi {
    * Asks where to save a backup and writes an encrypted copy there (the same as the menu's "Back up
    * database..."): the path written, or null when the user cancels.
    */
-  chooseBackupPath(): Promise<string | null>;
+  backUpDatabase(): Promise<string | null>;
   /** Menu items that act inside the dashboard; returns a function that stops listening. */
   onMenuCommand(listener: (command: MenuCommand) => void): () => void;
 }

@@ -355,7 +355,7 @@ export function runDesktop(electron: DesktopElectron, options: DesktopOptions): 
         openDataFolder: async () => {
           await shell.openPath(options.dataDir);
         },
-        chooseBackupPath: backUpDatabase,
+        backUpDatabase,
       },
       appOrigin,
     );

@@ -10,7 +10,7 @@ export const CHANNELS = {
   keyProtection: 'agency-desk:key-protection',
   usePassphrase: 'agency-desk:use-passphrase',
   openDataFolder: 'agency-desk:open-data-folder',
-  chooseBackupPath: 'agency-desk:choose-backup-path',
+  backUpDatabase: 'agency-desk:back-up-database',
   /** main -> dashboard: a menu item that acts inside the dashboard. */
   menuCommand: 'agency-desk:menu-command',
   /** The unlock window's one call. */
@@ -27,7 +27,7 @@ export interface DashboardActions {
   keyProtection(): KeyProtection;
   usePassphrase(passphrase: string): ReturnType<DesktopApi['usePassphrase']>;
   openDataFolder(): Promise<void>;
-  chooseBackupPath(): Promise<string | null>;
+  backUpDatabase(): Promise<string | null>;
 }
 
 /** The part of an InvokeEvent the checks read. */
@@ -62,7 +62,7 @@ export function registerDashboardHandlers(ipc: IpcRegistry, actions: DashboardAc
       assertFromApp(event, appOrigin());
       return handler(...(args as A));
     };
-  for (const name of ['appVersion', 'keyProtection', 'openDataFolder', 'chooseBackupPath'] as const) {
+  for (const name of ['appVersion', 'keyProtection', 'openDataFolder', 'backUpDatabase'] as const) {
     ipc.handle(
       CHANNELS[name],
       trusted(() => actions[name]()),

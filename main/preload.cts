@@ -13,7 +13,7 @@ const CHANNELS: Omit<Channels, 'unlock'> = {
   keyProtection: 'agency-desk:key-protection',
   usePassphrase: 'agency-desk:use-passphrase',
   openDataFolder: 'agency-desk:open-data-folder',
-  chooseBackupPath: 'agency-desk:choose-backup-path',
+  backUpDatabase: 'agency-desk:back-up-database',
   menuCommand: 'agency-desk:menu-command',
 };
 
@@ -25,7 +25,7 @@ const api = {
   keyProtection: () => ipcRenderer.invoke(CHANNELS.keyProtection),
   usePassphrase: (passphrase: string) => ipcRenderer.invoke(CHANNELS.usePassphrase, String(passphrase)),
   openDataFolder: () => ipcRenderer.invoke(CHANNELS.openDataFolder),
-  chooseBackupPath: () => ipcRenderer.invoke(CHANNELS.chooseBackupPath),
+  backUpDatabase: () => ipcRenderer.invoke(CHANNELS.backUpDatabase),
   onMenuCommand: (listener: (command: MenuCommand) => void) => {
     const relay = (_event: IpcRendererEvent, command: unknown) => {
       if (MENU_COMMANDS.includes(command as MenuCommand)) listener(command as MenuCommand);

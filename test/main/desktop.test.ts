@@ -237,7 +237,7 @@ describe('backing up the database', () => {
     const target = path.join(on.documents, 'backup.db');
     electron.saveDialogAnswer = target;
 
-    expect(await callFromDashboard(electron, 'chooseBackupPath')).toBe(target);
+    expect(await callFromDashboard(electron, 'backUpDatabase')).toBe(target);
 
     expect(await health(server.url)).toBe(200);
     const copy = openDatabase(target, server.store.key);
@@ -252,7 +252,7 @@ describe('backing up the database', () => {
     const on = machine();
     const { electron, desktop } = launch(on);
     await desktop.ready;
-    expect(await callFromDashboard(electron, 'chooseBackupPath')).toBeNull();
+    expect(await callFromDashboard(electron, 'backUpDatabase')).toBeNull();
     expect(fs.readdirSync(on.documents)).toEqual([]);
 
     const target = path.join(on.documents, 'from-menu.db');

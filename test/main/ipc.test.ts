@@ -29,7 +29,7 @@ function setUp(appOrigin: () => string | null = () => ORIGIN) {
     openDataFolder: async () => {
       calls.push('openDataFolder');
     },
-    chooseBackupPath: async () => '/backups/agency.db',
+    backUpDatabase: async () => '/backups/agency.db',
   };
   registerDashboardHandlers(ipc, actions, appOrigin);
   const page = new FakeWebContents();
@@ -43,7 +43,7 @@ describe('the dashboard IPC handlers', () => {
     const event = page.invokeEvent();
     expect(await ipc.invoke(CHANNELS.appVersion, event)).toBe('1.2.3');
     expect(await ipc.invoke(CHANNELS.keyProtection, event)).toEqual(PROTECTION);
-    expect(await ipc.invoke(CHANNELS.chooseBackupPath, event)).toBe('/backups/agency.db');
+    expect(await ipc.invoke(CHANNELS.backUpDatabase, event)).toBe('/backups/agency.db');
     await ipc.invoke(CHANNELS.openDataFolder, event);
     expect(await ipc.invoke(CHANNELS.usePassphrase, event, 'correct horse')).toEqual({ ok: true });
     expect(calls).toEqual(['openDataFolder', 'usePassphrase:correct horse']);
@@ -162,19 +162,19 @@ describe('the preloads', () => {
     expect(Object.keys(exposed)).toEqual(['agencyDesk']);
     const api = exposed.agencyDesk as DesktopApi;
     expect(Object.keys(api).sort()).toEqual(
-      ['appVersion', 'chooseBackupPath', 'keyProtection', 'onMenuCommand', 'openDataFolder', 'usePassphrase'].sort(),
+      ['appVersion', 'backUpDatabase', 'keyProtection', 'onMenuCommand', 'openDataFolder', 'usePassphrase'].sort(),
     );
     await api.appVersion();
     await api.keyProtection();
     await api.usePassphrase('correct horse');
     await api.openDataFolder();
-    await api.chooseBackupPath();
+    await api.backUpDatabase();
     expect(invoked).toEqual([
       { channel: CHANNELS.appVersion, args: [] },
       { channel: CHANNELS.keyProtection, args: [] },
       { channel: CHANNELS.usePassphrase, args: ['correct horse'] },
       { channel: CHANNELS.openDataFolder, args: [] },
-      { channel: CHANNELS.chooseBackupPath, args: [] },
+      { channel: CHANNELS.backUpDatabase, args: [] },
     ]);
 
     const commands: MenuCommand[] = [];
