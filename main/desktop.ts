@@ -26,7 +26,7 @@ import {
   type SafeStorageApi,
 } from './keystore.js';
 import { menuTemplate } from './menu.js';
-import { rekeyDatabase } from './rekey.js';
+import { rekeyDatabase } from '../server/db/rekey.js';
 import { unlockPageUrl } from './unlock-page.js';
 import {
   dashboardWindowOptions,

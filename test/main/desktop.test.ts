@@ -10,7 +10,7 @@ import { runDesktop, type Desktop } from '../../main/desktop.js';
 import { findRunningApp, runtimeFileFor } from '../../main/discovery.js';
 import { CHANNELS, UntrustedSenderError } from '../../main/ipc.js';
 import { beginPassphraseSwitch, readKeyRecord } from '../../main/keystore.js';
-import { rekeyDatabase } from '../../main/rekey.js';
+import { rekeyDatabase } from '../../server/db/rekey.js';
 import { randomKey, tempDir } from '../helpers/app.js';
 import { FakeElectron, FakeSafeStorage, type FakeWindow } from './fake-electron.js';
 

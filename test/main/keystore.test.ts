@@ -1,7 +1,5 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, WrongKeyError } from '../../server/db/open.js';
 import {
   abandonPassphraseSwitch,
   beginPassphraseSwitch,
@@ -14,8 +12,7 @@ import {
   readKeyRecord,
   type KeystoreOptions,
 } from '../../main/keystore.js';
-import { rekeyDatabase } from '../../main/rekey.js';
-import { randomKey, tempDir } from '../helpers/app.js';
+import { tempDir } from '../helpers/app.js';
 import { FakeSafeStorage } from './fake-electron.js';
 
 const dirs: string[] = [];
@@ -137,37 +134,5 @@ describe('a passphrase', () => {
     expect(interruptedSwitchKey(options)).toEqual(key);
     abandonPassphraseSwitch(options.userDataDir);
     expect(unlockedKey(options, true).key).toEqual(key);
-  });
-});
-
-describe('rekeyDatabase', () => {
-  it('re-encrypts the real database: the new key opens it with its data, the old one no longer does', () => {
-    const dir = tempDir('agency-desk-rekey-');
-    dirs.push(dir);
-    const file = path.join(dir, 'agency-desk.db');
-    const old = randomKey();
-    const db = openDatabase(file, old, { create: true });
-    db.exec("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('kept')");
-    db.close();
-
-    const next = passphraseKey('correct horse battery');
-    rekeyDatabase(file, old, next);
-
-    const reopened = openDatabase(file, next);
-    expect(reopened.prepare('SELECT text FROM notes').get()).toEqual({ text: 'kept' });
-    expect(reopened.pragma('journal_mode', { simple: true })).toBe('wal');
-    reopened.close();
-    expect(() => openDatabase(file, old)).toThrow(WrongKeyError);
-  });
-
-  it('refuses a wrong current key and leaves the file as it was', () => {
-    const dir = tempDir('agency-desk-rekey-');
-    dirs.push(dir);
-    const file = path.join(dir, 'agency-desk.db');
-    const key = randomKey();
-    openDatabase(file, key, { create: true }).close();
-    const before = fs.readFileSync(file);
-    expect(() => rekeyDatabase(file, randomKey(), passphraseKey('correct horse battery'))).toThrow(WrongKeyError);
-    expect(fs.readFileSync(file).equals(before)).toBe(true);
   });
 });

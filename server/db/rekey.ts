@@ -1,5 +1,5 @@
-import { keyPragmaValue, type DatabaseKey } from '../server/db/key.js';
-import { openDatabase } from '../server/db/open.js';
+import { keyPragmaValue, type DatabaseKey } from './key.js';
+import { openDatabase } from './open.js';
 
 /**
  * Re-encrypts the database under a new key, offline: the server must be stopped. SQLite3 Multiple
