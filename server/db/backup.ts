@@ -10,13 +10,28 @@ import type { Db } from './open.js';
 export function backupDatabase(db: Db, target: string): void {
   const file = path.resolve(target);
   const temporary = `${file}.partial-${process.pid}`;
+  // A crashed backup's leftover goes first: VACUUM INTO writes only into a missing or empty file.
   fs.rmSync(temporary, { force: true });
+  createPrivateEmptyFile(temporary);
   try {
     db.prepare('VACUUM INTO ?').run(temporary);
-    fs.chmodSync(temporary, 0o600);
     fs.renameSync(temporary, file);
   } catch (error) {
     fs.rmSync(temporary, { force: true });
     throw error;
+  }
+}
+
+/**
+ * The copy is 0600 before SQLite writes a byte into it, never readable by others even for a moment:
+ * created exclusively ('wx', which also refuses a symlink planted there), then set to exactly 0600
+ * whatever the umask.
+ */
+function createPrivateEmptyFile(file: string): void {
+  const fd = fs.openSync(file, 'wx', 0o600);
+  try {
+    fs.fchmodSync(fd, 0o600);
+  } finally {
+    fs.closeSync(fd);
   }
 }

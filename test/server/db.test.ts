@@ -5,7 +5,7 @@ import { backupDatabase } from '../../server/db/backup.js';
 import { headlessKey, KeyError, keyPragmaValue, parseKey, type DatabaseKey } from '../../server/db/key.js';
 import { DatabaseTooNewError, migrate } from '../../server/db/migrate.js';
 import { migrations } from '../../server/db/migrations/index.js';
-import { openDatabase, WrongKeyError } from '../../server/db/open.js';
+import { openDatabase, WrongKeyError, type Db } from '../../server/db/open.js';
 import { openStore, type Store } from '../../server/db/store.js';
 import { databaseFileIn } from '../../server/start.js';
 import { insertOrganization } from '../../server/users/queries.js';
@@ -417,6 +417,38 @@ describe('backupDatabase', () => {
   it('the copy has mode 0600', () => {
     const target = path.join(freshDir(), 'backup.db');
     backupDatabase(store.db, target);
+    expect(fs.statSync(target).mode & 0o777).toBe(0o600);
+  });
+
+  it('the copy is 0600 before SQLite writes into it: an empty file made for it, never readable by others', () => {
+    const target = path.join(freshDir(), 'backup.db');
+    let seen: { mode: number; size: number } | undefined;
+    // The live database, except that VACUUM INTO first reports the file it is about to write into.
+    const watched = {
+      prepare: (sql: string) => {
+        const statement = store.db.prepare(sql);
+        return {
+          run: (file: string) => {
+            const stat = fs.statSync(file);
+            seen = { mode: stat.mode & 0o777, size: stat.size };
+            return statement.run(file);
+          },
+        };
+      },
+    } as unknown as Db;
+    backupDatabase(watched, target);
+    expect(seen).toEqual({ mode: 0o600, size: 0 });
+  });
+
+  it("replaces a crashed backup's non-empty temporary file, and leaves no temporary file behind", () => {
+    const dir = freshDir();
+    const target = path.join(dir, 'backup.db');
+    fs.writeFileSync(`${target}.partial-${process.pid}`, 'half of an earlier copy', { mode: 0o644 });
+    backupDatabase(store.db, target);
+    expect(fs.readdirSync(dir)).toEqual(['backup.db']);
+    const copy = openStore(target, source.key);
+    expect(rowCount(copy.db, 'organizations')).toBe(1);
+    copy.close();
     expect(fs.statSync(target).mode & 0o777).toBe(0o600);
   });
 
