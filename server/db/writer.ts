@@ -15,7 +15,20 @@ interface Pending {
   reject(error: Error): void;
 }
 
-const WORKER_URL = new URL(`./writer-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+/**
+ * Worker threads cannot load a script from inside an asar archive (electron/electron#22446): in the
+ * packaged desktop app the worker, the server code and the modules it imports are unpacked beside it
+ * (electron-builder.yml, asarUnpack), and it starts from there. Elsewhere the URL is unchanged.
+ */
+export function outsideAsar(url: URL): URL {
+  const unpacked = new URL(url);
+  unpacked.pathname = url.pathname.replace('/app.asar/', '/app.asar.unpacked/');
+  return unpacked;
+}
+
+const WORKER_URL = outsideAsar(
+  new URL(`./writer-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+);
 
 // An import of 100,000 rows keeps about 100 MB alive (a 32 MiB body about 150 MB); a bounded heap makes
 // V8 collect early instead of growing the process towards a gigabyte, and a small young generation keeps
