@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { systemClock, type Clock } from './auth/tokens.js';
 import { authRoutes } from './auth/routes.js';
 import { makeAuthenticate } from './auth/session.js';
-import { ACCOUNT_RULE, ADDRESS_RULE, Throttle } from './auth/throttle.js';
+import { ACCOUNT_RULE, ADDRESS_RULE, Throttle, Turns } from './auth/throttle.js';
 import { clientRoutes } from './clients/routes.js';
 import type { Store } from './db/store.js';
 import { Writer } from './db/writer.js';
@@ -31,7 +31,7 @@ export interface AppOptions {
 export interface AppContext {
   store: Store;
   clock: Clock;
-  loginThrottle: { account: Throttle; address: Throttle };
+  loginThrottle: { account: Throttle; address: Throttle; turns: Turns };
   /** The writer worker: imports and other long writes, off the event loop. */
   writer: Writer;
 }
@@ -60,7 +60,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const context: AppContext = {
     store: options.store,
     clock,
-    loginThrottle: { account: new Throttle(ACCOUNT_RULE, clock), address: new Throttle(ADDRESS_RULE, clock) },
+    loginThrottle: {
+      account: new Throttle(ACCOUNT_RULE, clock),
+      address: new Throttle(ADDRESS_RULE, clock),
+      turns: new Turns(),
+    },
     writer: new Writer(options.store, app.log),
   };
   app.addHook('onClose', async () => context.writer.close());

@@ -51,23 +51,27 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
     async (request) => {
       const account = `account:${normalizeEmail(request.body.email)}`;
       const address = `address:${request.ip}`;
-      const waitMs = Math.max(loginThrottle.account.waitMs(account), loginThrottle.address.waitMs(address));
-      if (waitMs > 0) {
-        const seconds = Math.ceil(waitMs / 1000);
-        throw TooManyRequests(`Too many failed sign-ins: try again in ${seconds} s`, seconds);
-      }
-      // Counted as a failure before the password is checked, so that guesses sent in parallel cannot
-      // all slip past the wait; a success takes it back.
-      loginThrottle.account.fail(account);
-      loginThrottle.address.fail(address);
-      const credentials = credentialsByEmail(db, request.body.email);
-      const ok =
-        credentials === undefined
-          ? await verifyAgainstNobody(request.body.password)
-          : await verifyPassword(credentials.password_hash, request.body.password);
-      if (!ok || credentials === undefined) throw Unauthorized(WRONG_CREDENTIALS);
-      loginThrottle.account.succeed(account);
-      loginThrottle.address.forgive(address);
+      // One check at a time per account: guesses sent in parallel meet the back-off one after another
+      // instead of all slipping past it while the first are still being verified.
+      const credentials = await loginThrottle.turns.run(account, async () => {
+        const waitMs = Math.max(loginThrottle.account.waitMs(account), loginThrottle.address.waitMs(address));
+        if (waitMs > 0) {
+          const seconds = Math.ceil(waitMs / 1000);
+          throw TooManyRequests(`Too many failed sign-ins: try again in ${seconds} s`, seconds);
+        }
+        const found = credentialsByEmail(db, request.body.email);
+        const ok =
+          found === undefined
+            ? await verifyAgainstNobody(request.body.password)
+            : await verifyPassword(found.password_hash, request.body.password);
+        if (!ok || found === undefined) {
+          loginThrottle.account.fail(account);
+          loginThrottle.address.fail(address);
+          throw Unauthorized(WRONG_CREDENTIALS);
+        }
+        loginThrottle.account.succeed(account);
+        return found;
+      });
       const { password_hash: _hash, ...user } = credentials;
       return tokenResponse(await write(db, () => createSession(db, user.id, clock.now())), user);
     },

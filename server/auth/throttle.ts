@@ -52,15 +52,6 @@ export class Throttle {
     this.entries.delete(key);
   }
 
-  /** Takes back one failure counted ahead of a check that then succeeded. */
-  forgive(key: string): void {
-    const entry = this.current(key);
-    if (entry === undefined) return;
-    entry.failures -= 1;
-    if (entry.failures <= 0) this.entries.delete(key);
-    else this.block(entry);
-  }
-
   private block(entry: Entry): void {
     const over = entry.failures - this.rule.free;
     entry.blockedUntil =
@@ -80,5 +71,21 @@ export class Throttle {
     for (const [key, entry] of this.entries) {
       if (now - entry.lastFailure > this.rule.forgetMs) this.entries.delete(key);
     }
+  }
+}
+
+/** Runs tasks of the same key one after another, in arrival order; tasks of other keys are not held up. */
+export class Turns {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    const result = previous.then(task, task);
+    const tail = result.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return result;
   }
 }

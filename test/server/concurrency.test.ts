@@ -56,6 +56,16 @@ describe('sign-ins sent in parallel', () => {
   });
   afterAll(() => t.close());
 
+  it('10 right passwords at once -> 10 sessions (taking turns is not a lock-out)', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        t.request({ method: 'POST', url: '/auth/callback', body: { email: 'target@example.com', password: PASSWORD } }),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(10).fill(200));
+    expect(new Set(responses.map((response) => response.json<{ access_token: string }>().access_token)).size).toBe(10);
+  });
+
   it('20 wrong passwords at once -> at most 6 are checked, the rest get 429 with Retry-After', async () => {
     const responses = await Promise.all(
       Array.from({ length: 20 }, () =>
