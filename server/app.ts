@@ -23,6 +23,8 @@ export interface AppOptions {
   logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
   /** The built dashboard to serve at `/`; null serves none. */
   dashboardDir?: string | null;
+  /** Start the writer worker with the app rather than at the first import (the served app; tests need not). */
+  warmWriter?: boolean;
   /** Host names besides loopback that the server answers (a configured non-loopback listen address). */
   extraHosts?: readonly string[];
 }
@@ -68,6 +70,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     writer: new Writer(options.store, app.log),
   };
   app.addHook('onClose', async () => context.writer.close());
+  if (options.warmWriter) app.addHook('onReady', async () => context.writer.warmUp());
 
   registerLocalhostGuard(app, options.extraHosts ?? []);
   registerJsonParser(app);

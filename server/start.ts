@@ -65,6 +65,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       logger: typeof options.logger === 'object' ? { ...options.logger, stream: process.stderr } : (options.logger ?? false),
       dashboardDir: dashboardDir !== null && fs.existsSync(path.join(dashboardDir, 'index.html')) ? dashboardDir : null,
       extraHosts: isLoopbackHost(host) ? [] : [host],
+      warmWriter: true,
     });
     const port = await listen(app, host, options.port ?? 4870, options.fallbackToFreePort ?? false);
     const urlHost = host.includes(':') ? `[${host}]` : host;

@@ -47,6 +47,16 @@ function startWorker(store: Store): Worker {
 }
 
 /**
+ * An import's body moves to the worker without a copy when it has an ArrayBuffer of its own; a small
+ * body may share Node's Buffer pool, which must never be detached, so that one is copied first.
+ */
+function ownBuffer(job: WriterJob & { kind: 'import' }): ArrayBuffer {
+  const { body } = job;
+  if (body.byteOffset !== 0 || body.byteLength !== body.buffer.byteLength) job.body = new Uint8Array(body);
+  return job.body.buffer as ArrayBuffer;
+}
+
+/**
  * Sends jobs to one long-lived writer thread, one at a time in arrival order. The worker starts on the
  * first job; if it dies, the jobs in flight fail with a 500 and the next one starts a new worker.
  */
@@ -67,8 +77,7 @@ export class Writer {
     return new Promise<WriterResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       const request: WorkerRequest = { id, job };
-      // An import's body moves to the worker without a copy.
-      worker.postMessage(request, job.kind === 'import' ? [job.body.buffer as ArrayBuffer] : []);
+      worker.postMessage(request, job.kind === 'import' ? [ownBuffer(job)] : []);
     });
   }
 
@@ -79,6 +88,11 @@ export class Writer {
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.postMessage('close');
     await exited;
+  }
+
+  /** Starts the worker now, so that the first import does not wait for it; a failure shows at that import. */
+  warmUp(): void {
+    this.start().catch((error: unknown) => this.log.warn({ err: error }, 'writer worker did not start'));
   }
 
   private start(): Promise<Worker> {

@@ -19,6 +19,33 @@ export function locationsJson(db: Db, clientId: string, page: Page): string {
   ).get(clientId, ...pageParams(page))!.json;
 }
 
+const CHUNK_ROWS = 5_000;
+
+/**
+ * The whole list as JSON text in pieces of 5,000 rows, each built by SQLite and each read when the
+ * response is ready for more: a 100,000-row list never sits whole in memory, and the event loop is free
+ * between pieces. Pieces follow rowid, so locations imported meanwhile (appended) come at the end, whole.
+ */
+export function* locationsJsonPieces(db: Db, clientId: string): Generator<string> {
+  const piece = statement<[string, number, number], { json: string; last: number | null }>(
+    db,
+    `SELECT json_group_array(json_object(
+        'id', id, 'name', name, 'address', address, 'city', city, 'state', state, 'zip', zip,
+        'country', country, 'health_score', health_score, 'health_status', health_status,
+        'created_at', created_at)) AS json, max(rid) AS last
+     FROM (SELECT rowid AS rid, * FROM locations WHERE client_id = ? AND rowid > ? ORDER BY rowid LIMIT ?)`,
+  );
+  yield '[';
+  let after = 0;
+  for (let first = true; ; first = false) {
+    const { json, last } = piece.get(clientId, after, CHUNK_ROWS)!;
+    if (last === null) break;
+    yield first ? json.slice(1, -1) : `,${json.slice(1, -1)}`;
+    after = last;
+  }
+  yield ']';
+}
+
 export function existingLocations(db: Db, clientId: string): IterableIterator<ExistingLocation> {
   return statement<[string], ExistingLocation>(
     db,

@@ -1,12 +1,14 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
+import { readBody } from '../http/body.js';
 import { Forbidden, Invalid, NotFound } from '../http/errors.js';
 import { canSeeClient, principalOf, requireRole } from '../http/guards.js';
 import { errors } from '../http/schemas.js';
 import { compileValidator } from '../http/validation.js';
 import { clientById } from '../clients/queries.js';
-import { locationsJson } from './queries.js';
+import { locationsJson, locationsJsonPieces } from './queries.js';
 import {
   DryRunResponse,
   Location,
@@ -36,11 +38,16 @@ export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
       const client = clientById(db, principal.organizationId, request.query.clientId);
       if (client === undefined) throw NotFound('No client with this id');
       if (!canSeeClient(principal, client.id)) throw Forbidden('You can only see the locations of your own client');
-      // SQLite writes the JSON (see locationsJson); the schema above documents it and types the client.
+      // SQLite writes the JSON (see locations/queries.ts); the schema above documents it and types the client.
+      const { limit, offset } = request.query;
+      const json =
+        limit === undefined && !offset
+          ? Readable.from(locationsJsonPieces(db, client.id), { objectMode: false })
+          : locationsJson(db, client.id, request.query);
       return reply
         .header('x-total-count', client.locations_count)
         .type('application/json; charset=utf-8')
-        .send(locationsJson(db, client.id, request.query) as unknown as Location[]);
+        .send(json as unknown as Location[]);
     },
   );
 
@@ -48,9 +55,13 @@ export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
   await app.register(async (plugin) => {
     const upload = plugin.withTypeProvider<TypeBoxTypeProvider>();
     upload.removeContentTypeParser('application/json');
-    upload.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: MAX_IMPORT_BYTES }, (_request, body, done) =>
-      done(null, body),
-    );
+    upload.addContentTypeParser('application/json', (request, payload, done) => {
+      const length = request.headers['content-length'];
+      readBody(payload, MAX_IMPORT_BYTES, length === undefined ? undefined : Number(length)).then(
+        (body) => done(null, body),
+        (error: Error) => done(error, undefined),
+      );
+    });
     upload.post(
       '/api/locations/upload',
       {
@@ -70,10 +81,8 @@ export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
         },
       },
       async (request, reply) => {
-        const raw = request.body as unknown;
-        if (!Buffer.isBuffer(raw)) throw Invalid('Send the import as a JSON body: {"clientId": ..., "rows": [...]}');
-        // The bytes move to the worker without a copy unless they share a pooled ArrayBuffer.
-        const body = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength ? raw : new Uint8Array(raw);
+        const body = request.body as unknown;
+        if (!Buffer.isBuffer(body)) throw Invalid('Send the import as a JSON body: {"clientId": ..., "rows": [...]}');
         const result = await context.writer.run({
           kind: 'import',
           organizationId: principalOf(request).organizationId,
