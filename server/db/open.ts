@@ -14,6 +14,8 @@ export class WrongKeyError extends Error {
 export interface OpenOptions {
   /** Create the file when it does not exist (the server's own connection); workers never create. */
   create?: boolean;
+  /** Decrypted pages kept in memory; the writer, which walks the indexes of 100,000-row inserts, wants more. */
+  cacheMiB?: number;
 }
 
 /**
@@ -48,8 +50,7 @@ export function openDatabase(file: string, key: DatabaseKey, options: OpenOption
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     // Temporary tables and sort spills stay in memory: no plaintext temp files beside the database.
     db.pragma('temp_store = MEMORY');
-    // 16 MiB of decrypted pages a connection: the whole working set of a 100,000-row client's index walk.
-    db.pragma('cache_size = -16000');
+    db.pragma(`cache_size = -${(options.cacheMiB ?? 4) * 1024}`);
     return db;
   } catch (error) {
     db.close();

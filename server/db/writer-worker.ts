@@ -22,7 +22,7 @@ export interface WorkerResponse {
 }
 
 const { file, key } = workerData as { file: string; key: DatabaseKey };
-const db = openDatabase(file, key);
+const db = openDatabase(file, key, { cacheMiB: 16 });
 const port = parentPort!;
 
 port.on('message', (message: WorkerRequest | 'close') => {

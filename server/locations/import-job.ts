@@ -5,8 +5,8 @@ import type { WriterOutcome } from '../db/writer-jobs.js';
 import { errorBody, type ErrorDetail } from '../http/errors.js';
 import { UUID_PATTERN } from '../http/schemas.js';
 import { healthOf } from './health.js';
-import { planImport, type PlannedRow } from './import-plan.js';
-import { clientOrganization, existingLocations, insertLocations } from './queries.js';
+import { DuplicateIndex, normalizeRow, planImport, type PlannedRow } from './import-plan.js';
+import { addToLocationsCount, clientOrganization, existingLocations, locationInserter } from './queries.js';
 import {
   MAX_IMPORT_ROWS,
   UploadBody,
@@ -84,49 +84,84 @@ function previewRow(row: PlannedRow): PreviewRow {
   };
 }
 
+/** Thrown inside the import's transaction to roll it back with this answer. */
+class RolledBack extends Error {
+  constructor(readonly outcome: WriterOutcome) {
+    super('rolled back');
+  }
+}
+
+function invalidRows(errors: ErrorDetail[], rowCount: number): WriterOutcome {
+  const badRows = new Set(errors.map((error) => error.row)).size;
+  return failed(400, `${badRows} of ${rowCount} rows are not valid; nothing was imported`, errors);
+}
+
+/** The dry run: every row normalized, scored and checked, nothing written. */
+function preview(db: Db, clientId: string, rows: unknown[], policy: DuplicatePolicy): WriterOutcome {
+  const plan = planImport(rows, existingLocations(db, clientId));
+  const duplicates = plan.rows.filter((row) => row.duplicateOf !== null).length;
+  const answer: DryRunResponse = {
+    dry_run: true,
+    valid: plan.errors.length === 0,
+    count: plan.errors.length === 0 ? (policy === 'skip' ? plan.rows.length - duplicates : plan.rows.length) : 0,
+    duplicates,
+    rows: plan.rows.map(previewRow),
+    errors: plan.errors,
+  };
+  return { statusCode: 200, payload: JSON.stringify(answer) };
+}
+
 /**
- * One import, start to finish, on the import worker's own connection: parse, check, plan and write in a
- * single IMMEDIATE transaction, so that either every row is written or none is (README: "Import rules").
+ * The import: each row is normalized, checked and inserted in turn, and its parsed object let go, so
+ * that 100,000 rows never sit in memory twice. The first invalid row stops the inserts; the checks go on
+ * to list every error, and the transaction is rolled back.
+ */
+function importRows(db: Db, clientId: string, rows: unknown[], policy: DuplicatePolicy, now: number): WriterOutcome {
+  const duplicates = new DuplicateIndex(existingLocations(db, clientId));
+  const insert = locationInserter(db, clientId, now);
+  const locations: UploadResponse['locations'] = [];
+  const errors: ErrorDetail[] = [];
+  for (let index = 0; index < rows.length; index++) {
+    const row = normalizeRow(rows[index], index);
+    rows[index] = undefined;
+    if (Array.isArray(row)) {
+      for (const error of row) errors.push(error);
+      continue;
+    }
+    const duplicate = duplicates.check(row);
+    if (errors.length === 0 && (duplicate === null || policy === 'keep')) locations.push(insert(row));
+  }
+  if (errors.length > 0) throw new RolledBack(invalidRows(errors, rows.length));
+  addToLocationsCount(db, clientId, locations.length);
+  const response: UploadResponse = { success: true, count: locations.length, locations };
+  return { statusCode: 201, payload: JSON.stringify(response) };
+}
+
+/**
+ * One import, start to finish, on the writer worker's own connection: parse, check and write in a single
+ * IMMEDIATE transaction, so that either every row is written or none is (README: "Import rules").
  */
 export function runImportJob(db: Db, job: ImportJob): WriterOutcome {
   const parsed = parseBody(job.body);
-  // The bytes are text now: let them go before the rows are planned (a 32 MiB body is worth freeing).
+  // The bytes are text now: let them go before the rows are read (a 32 MiB body is worth freeing).
   job.body = new Uint8Array(0);
   if (!parsed.ok) return parsed.outcome;
   if (!envelope.Check(parsed.value)) return failed(400, 'The import body is not valid', envelopeErrors(parsed.value));
-  // The parsed rows are let go once planned: the plan keeps only what is stored (about half the memory).
-  let rows: unknown[] | null = parsed.value.rows;
-  const rowCount = rows.length;
+  const { rows } = parsed.value;
   // UUIDs are case-insensitive on input (RFC 9562); ids are stored in lower case.
   const clientId = parsed.value.clientId.toLowerCase();
-  if (rowCount > MAX_IMPORT_ROWS) {
-    return failed(413, `An import takes at most ${MAX_IMPORT_ROWS} rows; this one has ${rowCount}. Send it in parts.`);
+  if (rows.length > MAX_IMPORT_ROWS) {
+    return failed(413, `An import takes at most ${MAX_IMPORT_ROWS} rows; this one has ${rows.length}. Send it in parts.`);
   }
   const transaction = db.transaction((): WriterOutcome => {
     if (clientOrganization(db, clientId) !== job.organizationId) return failed(404, 'No client with this id');
-    const plan = planImport(rows ?? [], existingLocations(db, clientId));
-    rows = null;
-    const duplicates = plan.rows.filter((row) => row.duplicateOf !== null).length;
-    const toCreate = job.duplicates === 'skip' ? plan.rows.filter((row) => row.duplicateOf === null) : plan.rows;
-    if (job.dryRun) {
-      const preview: DryRunResponse = {
-        dry_run: true,
-        valid: plan.errors.length === 0,
-        count: plan.errors.length === 0 ? toCreate.length : 0,
-        duplicates,
-        rows: plan.rows.map(previewRow),
-        errors: plan.errors,
-      };
-      return { statusCode: 200, payload: JSON.stringify(preview) };
-    }
-    if (plan.errors.length > 0) {
-      const badRows = new Set(plan.errors.map((error) => error.row)).size;
-      return failed(400, `${badRows} of ${rowCount} rows are not valid; nothing was imported`, plan.errors);
-    }
-    const locations = insertLocations(db, clientId, toCreate, job.now);
-    const response: UploadResponse = { success: true, count: locations.length, locations };
-    return { statusCode: 201, payload: JSON.stringify(response) };
+    return job.dryRun ? preview(db, clientId, rows, job.duplicates) : importRows(db, clientId, rows, job.duplicates, job.now);
   });
-  // A dry run only reads; a real import takes the write lock up front so that its plan cannot go stale.
-  return job.dryRun ? transaction.deferred() : transaction.immediate();
+  try {
+    // A dry run only reads; an import takes the write lock up front so that its checks cannot go stale.
+    return job.dryRun ? transaction.deferred() : transaction.immediate();
+  } catch (error) {
+    if (error instanceof RolledBack) return error.outcome;
+    throw error;
+  }
 }

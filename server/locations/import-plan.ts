@@ -171,13 +171,32 @@ function duplicateOf(reason: DuplicateOf['reason'], seen: Seen): DuplicateOf {
  * Duplicates are rows with the same google_place_id, or the same name and address compared without
  * case and extra spaces, as an earlier row of the request or an existing location of the client.
  */
-export function planImport(rawRows: readonly unknown[], existing: Iterable<ExistingLocation>): ImportPlan {
-  const byPlace = new Map<string, Seen>();
-  const byNameAddress = new NameAddressIndex();
-  for (const location of existing) {
-    if (location.google_place_id !== null) byPlace.set(location.google_place_id, location.id);
-    byNameAddress.add(location.name, location.address, location.id);
+export class DuplicateIndex {
+  private readonly byPlace = new Map<string, Seen>();
+  private readonly byNameAddress = new NameAddressIndex();
+
+  constructor(existing: Iterable<ExistingLocation>) {
+    for (const location of existing) {
+      if (location.google_place_id !== null) this.byPlace.set(location.google_place_id, location.id);
+      this.byNameAddress.add(location.name, location.address, location.id);
+    }
   }
+
+  /** What the row repeats, or null, in which case the row is remembered for the rows after it. */
+  check(row: PlannedRow): DuplicateOf | null {
+    const place = row.google_place_id === null ? undefined : this.byPlace.get(row.google_place_id);
+    if (place !== undefined) return duplicateOf('google_place_id', place);
+    const sameNameAddress = this.byNameAddress.find(row.name, row.address);
+    if (sameNameAddress !== undefined) return duplicateOf('name_and_address', sameNameAddress);
+    if (row.google_place_id !== null) this.byPlace.set(row.google_place_id, row.index);
+    this.byNameAddress.add(row.name, row.address, row.index);
+    return null;
+  }
+}
+
+/** Every row normalized, scored and checked for duplicates, with every error: the dry run's answer. */
+export function planImport(rawRows: readonly unknown[], existing: Iterable<ExistingLocation>): ImportPlan {
+  const duplicates = new DuplicateIndex(existing);
   const rows: PlannedRow[] = [];
   const errors: ErrorDetail[] = [];
   for (let index = 0; index < rawRows.length; index++) {
@@ -186,14 +205,7 @@ export function planImport(rawRows: readonly unknown[], existing: Iterable<Exist
       for (const error of row) errors.push(error);
       continue;
     }
-    const place = row.google_place_id === null ? undefined : byPlace.get(row.google_place_id);
-    const sameNameAddress = place !== undefined ? undefined : byNameAddress.find(row.name, row.address);
-    if (place !== undefined) row.duplicateOf = duplicateOf('google_place_id', place);
-    else if (sameNameAddress !== undefined) row.duplicateOf = duplicateOf('name_and_address', sameNameAddress);
-    else {
-      if (row.google_place_id !== null) byPlace.set(row.google_place_id, index);
-      byNameAddress.add(row.name, row.address, index);
-    }
+    row.duplicateOf = duplicates.check(row);
     rows.push(row);
   }
   return { rows, errors };

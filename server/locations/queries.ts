@@ -60,17 +60,15 @@ export interface Imported {
   state: string | null;
 }
 
-/** Inserts the rows and bumps the client's count. Call inside the import's transaction. */
-export function insertLocations(db: Db, clientId: string, rows: readonly PlannedRow[], now: number): Imported[] {
+/** Inserts one row a call, inside the import's transaction; returns what the response lists of it. */
+export function locationInserter(db: Db, clientId: string, now: number): (row: PlannedRow) => Imported {
   const insert = statement(
     db,
     `INSERT INTO locations (id, client_id, name, address, city, state, zip, country, google_place_id,
        health_score, health_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const createdAt = nowIso(now);
-  const imported: Imported[] = new Array(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]!;
+  return (row) => {
     const id = randomUUID();
     insert.run(
       id,
@@ -86,10 +84,12 @@ export function insertLocations(db: Db, clientId: string, rows: readonly Planned
       row.health_status,
       createdAt,
     );
-    imported[i] = { id, name: row.name, city: row.city, state: row.state };
-  }
-  statement(db, 'UPDATE clients SET locations_count = locations_count + ? WHERE id = ?').run(rows.length, clientId);
-  return imported;
+    return { id, name: row.name, city: row.city, state: row.state };
+  };
+}
+
+export function addToLocationsCount(db: Db, clientId: string, added: number): void {
+  statement(db, 'UPDATE clients SET locations_count = locations_count + ? WHERE id = ?').run(added, clientId);
 }
 
 export function clientOrganization(db: Db, clientId: string): string | undefined {
