@@ -1,6 +1,6 @@
 import { QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiFetch } from './http.js';
-import { authorized } from './session.js';
+import { authorized, sessionState, subscribeSession } from './session.js';
 import type {
   ClientRow,
   CreatedClientBody,
@@ -24,6 +24,14 @@ export const queryClient = new QueryClient({
       staleTime: 30_000,
     },
   },
+});
+
+// Signed out: nothing the last user saw may show for the next one, not even for the cache's 30 s.
+let signedInAs = sessionState().session?.user.id ?? null;
+subscribeSession(() => {
+  const now = sessionState().session?.user.id ?? null;
+  if (now !== signedInAs) queryClient.clear();
+  signedInAs = now;
 });
 
 export const keys = {

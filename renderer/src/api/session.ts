@@ -106,8 +106,10 @@ export function refreshSession(): Promise<Session | null> {
       setState({ session: next, notice: null });
       return next;
     } catch (error) {
-      // An unreachable server is not a verdict on the session: keep it and let the next call try again.
-      if (error instanceof ApiError && error.status === 0) return current;
+      // Only the server's no to the refresh token (400, 401) ends the session. An unreachable, busy or
+      // failing server (0, 429, 5xx, the desktop restarting it) is not a verdict: keep the session and
+      // let the next call try again.
+      if (!(error instanceof ApiError && (error.status === 400 || error.status === 401))) return current;
       endSession(SESSION_ENDED);
       return null;
     } finally {
