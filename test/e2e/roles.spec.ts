@@ -91,3 +91,26 @@ test('a session that cannot be refreshed returns to sign-in with a message', asy
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await expect(page.getByRole('status')).toHaveText('Your session has ended. Please sign in again.');
 });
+
+test('a refresh the server cannot answer now (503) keeps the session', async ({ page }) => {
+  await signIn(page, server.url, VIEWER.email, VIEWER.password);
+  // The real server answers 503 only while it closes or waits for a long write; the route stands in for that.
+  let refreshes = 0;
+  await page.route('**/auth/refresh', (route) => {
+    refreshes += 1;
+    return route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: 'Busy; try again' }),
+    });
+  });
+  // An access token close to its end makes the dashboard refresh as soon as it loads.
+  await page.evaluate(() => {
+    const saved = JSON.parse(sessionStorage.getItem('agency-desk.session') ?? '{}') as Record<string, unknown>;
+    sessionStorage.setItem('agency-desk.session', JSON.stringify({ ...saved, expiresAt: Date.now() + 30_000 }));
+  });
+  await page.reload();
+  await expect.poll(() => refreshes).toBeGreaterThan(0);
+  await expect(page.getByRole('heading', { name: 'Clients' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toHaveCount(0);
+});

@@ -1,9 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { randomHexKey, startServerProcess } from '../helpers/server-process.js';
 
 export const ADMIN = { email: 'admin@agency.test', password: 'admin-password-1' };
 
@@ -24,35 +22,12 @@ export async function startServer(): Promise<RunningServer> {
     throw new Error('Build first: npm run build (the tests run the built server and dashboard).');
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'agency-desk-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, [CLI.pathname, 'serve'], {
-    env: {
-      ...process.env,
-      AGENCY_DESK_DATA_DIR: dataDir,
-      AGENCY_DESK_PORT: '0',
-      AGENCY_DESK_DB_KEY: randomBytes(32).toString('hex'),
-      AGENCY_DESK_ADMIN_EMAIL: ADMIN.email,
-      AGENCY_DESK_ADMIN_PASSWORD: ADMIN.password,
-      AGENCY_DESK_LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = await startServerProcess({
+    dataDir,
+    key: randomHexKey(),
+    env: { AGENCY_DESK_ADMIN_EMAIL: ADMIN.email, AGENCY_DESK_ADMIN_PASSWORD: ADMIN.password },
   });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    const timer = setTimeout(() => reject(new Error(`The server did not start in 30 s.\n${stderr}`)), 30_000);
-    lines.on('line', (line) => {
-      const match = /listening on (http:\/\/\S+)/.exec(line);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`The server exited with ${code} before listening.\n${stderr}`));
-    });
-  });
+  const { url } = server;
 
   const api = async <T>(method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<T> => {
     const response = await fetch(url + path, {
@@ -75,11 +50,7 @@ export async function startServer(): Promise<RunningServer> {
     signIn: async (email, password) =>
       (await api<{ access_token: string }>('POST', '/auth/callback', { body: { email, password } })).access_token,
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
