@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { decodeSource, type ByteSource, type Decoded } from '../../renderer/src/import/decode.js';
+import { rowCountOf, valuesOf, type CsvTable } from '../../renderer/src/import/parse-csv.js';
 
 export const FIXTURES = new URL('../fixtures/csv/', import.meta.url);
 
@@ -19,4 +20,15 @@ export async function fixtureText(name: string): Promise<{ text: string; encodin
   const decoded = await decodeFixture(name);
   if (!decoded.ok) throw new Error(`${name} did not decode: ${decoded.message}`);
   return decoded;
+}
+
+/** Every data row's values, as the import job gets them row by row. */
+export function rowsOf(table: CsvTable): string[][] {
+  return Array.from({ length: rowCountOf(table) }, (_, row) => valuesOf(table, row));
+}
+
+/** A table as its reader sees it: the same rows, lines and problems, however its text was cut into pieces. */
+export function readingOf(table: CsvTable) {
+  const { texts: _pieces, ...reading } = table;
+  return { ...reading, rows: rowsOf(table) };
 }

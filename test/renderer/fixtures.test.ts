@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { mapHeaders, nameColumnOf } from '../../renderer/src/import/header-mapping.js';
 import { parseCsvText } from '../../renderer/src/import/parse-csv.js';
 import { uploadRowOf } from '../../renderer/src/import/upload-rows.js';
-import { decodeFixture, fixtureText } from './csv-files.js';
+import { decodeFixture, fixtureText, rowsOf } from './csv-files.js';
 
 /** A fixture through the worker's pipeline: decode, parse, map, and build the rows the server gets. */
 async function uploadRowsOf(name: string) {
   const { text } = await fixtureText(name);
   const table = parseCsvText(text);
   const mapping = mapHeaders(table.headers);
-  return { table, mapping, rows: table.rows.map((cells) => uploadRowOf(cells, mapping)) };
+  return { table, mapping, rows: rowsOf(table).map((cells) => uploadRowOf(cells, mapping)) };
 }
 
 describe('the fixture files through decode, parse and mapping', () => {
@@ -87,7 +87,7 @@ describe('the fixture files through decode, parse and mapping', () => {
 
   it('a header without rows parses to no rows', async () => {
     const { table } = await uploadRowsOf('header-only.csv');
-    expect(table.rows).toEqual([]);
+    expect(rowsOf(table)).toEqual([]);
   });
 
   it('an Excel workbook is refused before parsing', async () => {

@@ -3,17 +3,19 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import Papa from 'papaparse';
 import { CsvParser, parseCsvText } from '../../renderer/src/import/parse-csv.js';
 import { decodeSource } from '../../renderer/src/import/decode.js';
-import { bufferSource } from './csv-files.js';
+import { bufferSource, readingOf, rowsOf } from './csv-files.js';
 
 const spectrum = dirname(createRequire(import.meta.url).resolve('csv-spectrum/package.json'));
 const cases = readdirSync(join(spectrum, 'csvs')).map((file) => file.replace(/\.csv$/, ''));
 
 /** A table as csv-spectrum writes its expectations: one object per row, keyed by header. */
 function asObjects(text: string): Record<string, string>[] {
-  const { headers, rows } = parseCsvText(text);
-  return rows.map((row) => Object.fromEntries(headers.map((header, index) => [header, row[index] ?? ''])));
+  const table = parseCsvText(text);
+  const { headers } = table;
+  return rowsOf(table).map((row) => Object.fromEntries(headers.map((header, index) => [header, row[index] ?? ''])));
 }
 
 describe('parseCsvText against csv-spectrum', () => {
@@ -42,13 +44,13 @@ describe('parseCsvText', () => {
     expect(parseCsvText('name;city\nA;B\n').delimiter).toBe(';');
     expect(parseCsvText('name\tcity\nA\tB\n').delimiter).toBe('\t');
     expect(parseCsvText('name|city\nA|B\n').delimiter).toBe('|');
-    expect(parseCsvText('name;city\n"A; B";C\n').rows).toEqual([['A; B', 'C']]);
+    expect(rowsOf(parseCsvText('name;city\n"A; B";C\n'))).toEqual([['A; B', 'C']]);
   });
 
   it('skips empty lines and rows of empty cells, and keeps each row’s line number', () => {
     const table = parseCsvText('\nname,city\n\nA,B\n,\n"C\nD",E\nF,G\n');
     expect(table.headers).toEqual(['name', 'city']);
-    expect(table.rows).toEqual([
+    expect(rowsOf(table)).toEqual([
       ['A', 'B'],
       ['C\nD', 'E'],
       ['F', 'G'],
@@ -58,8 +60,18 @@ describe('parseCsvText', () => {
 
   it('counts lines across quoted line breaks in CRLF files', () => {
     const table = parseCsvText('name,note\r\n"A","one\r\ntwo\r\nthree"\r\nB,x\r\n');
-    expect(table.rows.map((row) => row[0])).toEqual(['A', 'B']);
+    expect(rowsOf(table).map((row) => row[0])).toEqual(['A', 'B']);
     expect(table.lines).toEqual([2, 5]);
+  });
+
+  it('counts each column’s blank values, with the lines of the first five', () => {
+    const rows = ['A,x', ' ,x', 'B,', '\t,y', ',z', ',', '" ",w', ',v', 'C'];
+    const table = parseCsvText(`name,note\n${rows.join('\n')}\n`);
+    // The row of two empty values is left out; the short row "C" has a blank note.
+    expect(table.blanks).toEqual([
+      { rows: 5, firstLines: [3, 5, 6, 8, 9] },
+      { rows: 2, firstLines: [4, 10] },
+    ]);
   });
 
   it('strips a BOM left in the header', () => {
@@ -87,21 +99,73 @@ describe('parseCsvText', () => {
     ).join('\r\n');
     const text = `name,address,city\r\n\r\n${body}\r\n`;
     const whole = parseCsvText(text);
-    expect(whole.rows).toHaveLength(40_000);
-    expect(whole.rows[39_999]).toEqual(['Store 39999, Inc.', '39999 Main St', 'City 1']);
+    expect(whole.rowStarts).toHaveLength(40_000);
+    expect(rowsOf(whole)[39_999]).toEqual(['Store 39999, Inc.', '39999 Main St', 'City 1']);
     // Line 1 is the header, line 2 empty; each "Annex" row spans two lines.
     expect(whole.lines[39_999]).toBe(3 + 39_999 + Math.ceil(40_000 / 997));
     const pieces = new CsvParser();
     for (let start = 0; start < text.length; start += 100_003) pieces.write(text.slice(start, start + 100_003));
     const fed = pieces.end();
-    expect(fed.rows).toEqual(whole.rows);
+    expect(readingOf(fed)).toEqual(readingOf(whole));
     expect(fed.lines).toEqual(whole.lines);
+  });
+
+  it('splits each kept row into the values papaparse gives for the whole text', () => {
+    const blank = (row: string[]) => row.every((value) => value.trim() === '');
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a', 'b ', ',', '"', '""', '\n', '\r\n', '\r', ' '), { maxLength: 40 }),
+        (parts) => {
+          const text = `name,city\n${parts.join('')}`;
+          const table = parseCsvText(text);
+          const { data } = Papa.parse<string[]>(text, { delimiter: table.delimiter, newline: table.newline as '\n' });
+          expect(rowsOf(table)).toEqual(data.filter((row) => !blank(row)).slice(1));
+        },
+      ),
+    );
+  });
+
+  describe('past the part the delimiter is guessed from', () => {
+    // 64 KiB of plain rows first: the pieces after them are parsed as they come, not held back.
+    const start = `name,city\n${'Plain Row,"Austin, TX"\r\n'.repeat(3000)}`;
+    const inPieces = (text: string, points: number[]) => {
+      const parser = new CsvParser();
+      const cuts = [0, ...points.sort((a, b) => a - b), text.length];
+      for (let i = 1; i < cuts.length; i++) parser.write(text.slice(cuts[i - 1], cuts[i]));
+      return parser.end();
+    };
+
+    it('gives the same table wherever a row with quoted line breaks is cut', () => {
+      const text = `${start}"One\nquoted\r\nvalue",x\r\nB,"y\nz"\r\nC,w\r\n`;
+      const whole = readingOf(parseCsvText(text));
+      for (let cut = start.length - 2; cut <= text.length; cut++) {
+        expect(readingOf(inPieces(text, [cut]))).toEqual(whole);
+        expect(readingOf(inPieces(text, [cut, cut + 3, cut + 11]))).toEqual(whole);
+      }
+    });
+
+    it('gives the same table however the text is cut', () => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.constantFrom('a', 'b ', ',', '"', '""', '\n', '\r\n', '\r', ' ', 'a long value'), {
+            maxLength: 60,
+          }),
+          fc.array(fc.nat(200), { maxLength: 6 }),
+          (parts, cuts) => {
+            const text = start + parts.join('');
+            const points = cuts.map((cut) => start.length - 20 + cut).filter((cut) => cut < text.length);
+            expect(readingOf(inPieces(text, points))).toEqual(readingOf(parseCsvText(text)));
+          },
+        ),
+        { numRuns: 100 },
+      );
+    });
   });
 
   it('gives the same table however the text is cut into pieces', () => {
     const text = 'name;note\n\n"A";"one\ntwo"\nB;"say ""hi"""\r\n"C;D";\n\nE;last';
     const whole = parseCsvText(text);
-    expect(whole.rows).toEqual([
+    expect(rowsOf(whole)).toEqual([
       ['A', 'one\ntwo'],
       ['B', 'say "hi"'],
       ['C;D', ''],
@@ -112,7 +176,7 @@ describe('parseCsvText', () => {
         const parser = new CsvParser();
         const points = [0, ...[...cuts].sort((a, b) => a - b), text.length];
         for (let i = 1; i < points.length; i++) parser.write(text.slice(points[i - 1], points[i]));
-        expect(parser.end()).toEqual(whole);
+        expect(readingOf(parser.end())).toEqual(readingOf(whole));
       }),
     );
   });

@@ -3,7 +3,7 @@ import { ApiError, toErrorInfo } from '../api/http.js';
 import type { DryRun, DuplicateHandling, Health, Imported } from '../api/types.js';
 import { decodeInto, type ByteSource, type TextEncodingName } from './decode.js';
 import { mapHeaders, nameColumnOf, type ColumnMapping } from './header-mapping.js';
-import { CsvParser, type CsvTable } from './parse-csv.js';
+import { CsvParser, rowCountOf, valuesOf, type CsvTable } from './parse-csv.js';
 import {
   MAX_LISTED,
   type CheckReport,
@@ -69,7 +69,8 @@ export class ImportJob {
         message: 'This file is empty: it has no header row and no locations.',
       });
     }
-    if (table.rows.length === 0) {
+    const rowCount = rowCountOf(table);
+    if (rowCount === 0) {
       return this.ports.send({
         type: 'rejected',
         message: 'This file has a header row but no locations under it. Add one row per location and try again.',
@@ -87,8 +88,8 @@ export class ImportJob {
         delimiter: table.delimiter,
         headers: table.headers,
         mapping: this.mapping,
-        samples: table.rows.slice(0, 3),
-        rowCount: table.rows.length,
+        samples: [0, 1, 2].filter((row) => row < rowCount).map((row) => valuesOf(table, row)),
+        rowCount,
         problems: table.problems.slice(0, MAX_LISTED),
         problemCount: table.problems.length,
       },
@@ -102,20 +103,13 @@ export class ImportJob {
     this.ports.send({ type: 'mapped', mapping: this.checkMapping() });
   }
 
-  /** The client-side structural check: which rows have no name under the current mapping. */
+  /**
+   * The client-side structural check: which rows have no name under the current mapping. The parser
+   * counted each column's blank values as it read the rows, so a new mapping is checked at once.
+   */
   private checkMapping(): MappingCheck {
-    const rows = this.table?.rows ?? [];
-    const nameColumn = nameColumnOf(this.mapping);
-    const firstLinesWithoutName: number[] = [];
-    let rowsWithoutName = 0;
-    if (nameColumn >= 0) {
-      rows.forEach((cells, index) => {
-        if ((cells[nameColumn] ?? '').trim() !== '') return;
-        rowsWithoutName++;
-        if (firstLinesWithoutName.length < 5) firstLinesWithoutName.push(this.table?.lines[index] ?? 0);
-      });
-    }
-    return { rowsWithoutName, firstLinesWithoutName };
+    const blanks = this.table?.blanks[nameColumnOf(this.mapping)];
+    return { rowsWithoutName: blanks?.rows ?? 0, firstLinesWithoutName: [...(blanks?.firstLines ?? [])] };
   }
 
   private resetChecks(): void {
@@ -123,7 +117,7 @@ export class ImportJob {
     this.leftOut.clear();
     this.errors.clear();
     this.duplicates.clear();
-    this.health = new Uint8Array(this.table?.rows.length ?? 0);
+    this.health = new Uint8Array(this.rowCount());
     this.samples = [];
   }
 
@@ -317,7 +311,7 @@ export class ImportJob {
   }
 
   private includedRows(): number[] {
-    const count = this.table?.rows.length ?? 0;
+    const count = this.rowCount();
     const rows: number[] = [];
     for (let row = 0; row < count; row++) if (!this.leftOut.has(row)) rows.push(row);
     return rows;
@@ -334,7 +328,15 @@ export class ImportJob {
   }
 
   private rowJson(row: number): string {
-    return JSON.stringify(uploadRowOf(this.table?.rows[row] ?? [], this.mapping, this.edits.get(row)));
+    return JSON.stringify(uploadRowOf(this.valuesOf(row), this.mapping, this.edits.get(row)));
+  }
+
+  private rowCount(): number {
+    return this.table ? rowCountOf(this.table) : 0;
+  }
+
+  private valuesOf(row: number): string[] {
+    return this.table ? valuesOf(this.table, row) : [];
   }
 
   private lineOf(row: number): number {
@@ -352,7 +354,7 @@ export class ImportJob {
     const problemRows = [...this.errors.keys()].sort((a, b) => a - b);
     const duplicateRows = [...this.duplicates.keys()].sort((a, b) => a - b);
     return {
-      rowCount: this.table?.rows.length ?? 0,
+      rowCount: this.rowCount(),
       requests,
       limits: { rows: MAX_IMPORT_ROWS, bytes: MAX_IMPORT_BYTES },
       ready,
@@ -363,12 +365,12 @@ export class ImportJob {
       problems: problemRows.slice(0, MAX_LISTED).map((row) => ({
         row,
         line: this.lineOf(row),
-        values: uploadRowOf(this.table?.rows[row] ?? [], this.mapping, this.edits.get(row)),
+        values: uploadRowOf(this.valuesOf(row), this.mapping, this.edits.get(row)),
         errors: this.errors.get(row) ?? [],
         leftOut: this.leftOut.has(row),
       })),
       duplicateRows: duplicateRows.slice(0, MAX_LISTED).map((row) => {
-        const values = uploadRowOf(this.table?.rows[row] ?? [], this.mapping, this.edits.get(row));
+        const values = uploadRowOf(this.valuesOf(row), this.mapping, this.edits.get(row));
         const mark = this.duplicates.get(row) as DuplicateMark;
         return {
           row,
