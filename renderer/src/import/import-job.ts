@@ -58,7 +58,10 @@ export class ImportJob {
     this.resetChecks();
     let parser = new CsvParser();
     const decoded = await decodeInto(file, () => (parser = new CsvParser()), {
-      onProgress: (bytes) => this.progress('parsing', bytes, file.size),
+      // The last bytes are followed at once by the mapping screen: no 100% for the page to draw first.
+      onProgress: (bytes) => {
+        if (bytes < file.size) this.progress('parsing', bytes, file.size);
+      },
       forced: encoding,
     });
     if (!decoded.ok) return this.ports.send({ type: 'rejected', message: decoded.message });
