@@ -134,29 +134,40 @@ function folded(value: string): string {
   return value.toLowerCase().replace(/\s+/g, ' ');
 }
 
-/** Rows seen so far, by the hash of their folded name and address; a hash match is confirmed in full. */
+/**
+ * Rows seen so far, by the hash of their folded name and address; a hash match is confirmed in full.
+ * Entries live in parallel arrays chained by hash (no object a row): 100,000 of them cost the garbage
+ * collector nothing to keep.
+ */
 class NameAddressIndex {
-  private readonly byHash = new Map<number, { name: string; address: string; seen: Seen }[]>();
+  private readonly firstByHash = new Map<number, number>();
+  private readonly names: string[] = [];
+  private readonly addresses: string[] = [];
+  private readonly seen: Seen[] = [];
+  /** The entry with the same hash before this one, or -1. */
+  private readonly previous: number[] = [];
 
-  private static hash(name: string, address: string): number {
+  static hash(name: string, address: string): number {
     return foldedHash(foldedHash(2166136261, name) ^ 0xff, address);
   }
 
-  find(name: string, address: string | null): Seen | undefined {
-    if (address === null) return undefined;
-    const candidates = this.byHash.get(NameAddressIndex.hash(name, address));
-    if (candidates === undefined) return undefined;
+  find(hash: number, name: string, address: string): Seen | undefined {
+    let entry = this.firstByHash.get(hash);
+    if (entry === undefined) return undefined;
     const key = `${folded(name)}\u0000${folded(address)}`;
-    return candidates.find((candidate) => `${folded(candidate.name)}\u0000${folded(candidate.address)}` === key)?.seen;
+    for (; entry !== -1; entry = this.previous[entry]!) {
+      if (`${folded(this.names[entry]!)}\u0000${folded(this.addresses[entry]!)}` === key) return this.seen[entry];
+    }
+    return undefined;
   }
 
-  add(name: string, address: string | null, seen: Seen): void {
-    // A name alone is no evidence of a duplicate: two "Main Street Cafe" rows may be two places.
-    if (address === null) return;
-    const hash = NameAddressIndex.hash(name, address);
-    const candidates = this.byHash.get(hash);
-    if (candidates === undefined) this.byHash.set(hash, [{ name, address, seen }]);
-    else candidates.push({ name, address, seen });
+  add(hash: number, name: string, address: string, seen: Seen): void {
+    const entry = this.names.length;
+    this.names.push(name);
+    this.addresses.push(address);
+    this.seen.push(seen);
+    this.previous.push(this.firstByHash.get(hash) ?? -1);
+    this.firstByHash.set(hash, entry);
   }
 }
 
@@ -178,7 +189,14 @@ export class DuplicateIndex {
   constructor(existing: Iterable<ExistingLocation>) {
     for (const location of existing) {
       if (location.google_place_id !== null) this.byPlace.set(location.google_place_id, location.id);
-      this.byNameAddress.add(location.name, location.address, location.id);
+      if (location.address !== null) {
+        this.byNameAddress.add(
+          NameAddressIndex.hash(location.name, location.address),
+          location.name,
+          location.address,
+          location.id,
+        );
+      }
     }
   }
 
@@ -186,10 +204,14 @@ export class DuplicateIndex {
   check(row: PlannedRow): DuplicateOf | null {
     const place = row.google_place_id === null ? undefined : this.byPlace.get(row.google_place_id);
     if (place !== undefined) return duplicateOf('google_place_id', place);
-    const sameNameAddress = this.byNameAddress.find(row.name, row.address);
-    if (sameNameAddress !== undefined) return duplicateOf('name_and_address', sameNameAddress);
+    // A name alone is no evidence of a duplicate: two "Main Street Cafe" rows may be two places.
+    const hash = row.address === null ? 0 : NameAddressIndex.hash(row.name, row.address);
+    if (row.address !== null) {
+      const sameNameAddress = this.byNameAddress.find(hash, row.name, row.address);
+      if (sameNameAddress !== undefined) return duplicateOf('name_and_address', sameNameAddress);
+    }
     if (row.google_place_id !== null) this.byPlace.set(row.google_place_id, row.index);
-    this.byNameAddress.add(row.name, row.address, row.index);
+    if (row.address !== null) this.byNameAddress.add(hash, row.name, row.address, row.index);
     return null;
   }
 }
