@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DatabaseKey } from './key.js';
-import { openDatabase } from './open.js';
+import { openDatabase, WRITER_CACHE_MIB } from './open.js';
 import { runWriterJob, type WriterJob } from './writer-jobs.js';
 
 /**
@@ -22,7 +22,7 @@ export interface WorkerResponse {
 }
 
 const { file, key } = workerData as { file: string; key: DatabaseKey };
-const db = openDatabase(file, key, { cacheMiB: 16 });
+const db = openDatabase(file, key, { cacheMiB: WRITER_CACHE_MIB });
 const port = parentPort!;
 
 port.on('message', (message: WorkerRequest | 'close') => {

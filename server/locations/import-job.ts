@@ -25,12 +25,14 @@ export interface ImportJob {
   now: number;
 }
 
-
 if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID_PATTERN.test(value));
 
 // The body's envelope, from the route's schema; rows are checked one by one for per-row messages.
 const envelope = TypeCompiler.Compile(
-  Type.Object({ clientId: UploadBody.properties.clientId, rows: Type.Array(Type.Unknown()) }, { additionalProperties: false }),
+  Type.Object(
+    { clientId: UploadBody.properties.clientId, rows: Type.Array(Type.Unknown()) },
+    { additionalProperties: false },
+  ),
 );
 
 const failed = (statusCode: number, message: string, details?: ErrorDetail[]): WriterOutcome => ({
@@ -61,7 +63,8 @@ function envelopeErrors(value: unknown): ErrorDetail[] {
   else if (!UUID_PATTERN.test(body.clientId)) details.push({ path: '/clientId', message: 'must be a UUID' });
   if (!Array.isArray(body.rows)) details.push({ path: '/rows', message: 'is required, as an array of locations' });
   for (const key of Object.keys(body)) {
-    if (key !== 'clientId' && key !== 'rows') details.push({ path: `/${key}`, message: `"${key}" is not a field of an import` });
+    if (key !== 'clientId' && key !== 'rows')
+      details.push({ path: `/${key}`, message: `"${key}" is not a field of an import` });
   }
   return details;
 }
@@ -118,7 +121,7 @@ function preview(db: Db, clientId: string, rows: unknown[], policy: DuplicatePol
  */
 function importRows(db: Db, clientId: string, rows: unknown[], policy: DuplicatePolicy, now: number): WriterOutcome {
   const duplicates = new DuplicateIndex(existingLocations(db, clientId));
-  const insert = locationInserter(db, clientId, now);
+  const insert = locationInserter(db, clientId, rows.length, now);
   const locations: UploadResponse['locations'] = [];
   const errors: ErrorDetail[] = [];
   for (let index = 0; index < rows.length; index++) {
@@ -151,11 +154,16 @@ export function runImportJob(db: Db, job: ImportJob): WriterOutcome {
   // UUIDs are case-insensitive on input (RFC 9562); ids are stored in lower case.
   const clientId = parsed.value.clientId.toLowerCase();
   if (rows.length > MAX_IMPORT_ROWS) {
-    return failed(413, `An import takes at most ${MAX_IMPORT_ROWS} rows; this one has ${rows.length}. Send it in parts.`);
+    return failed(
+      413,
+      `An import takes at most ${MAX_IMPORT_ROWS} rows; this one has ${rows.length}. Send it in parts.`,
+    );
   }
   const transaction = db.transaction((): WriterOutcome => {
     if (clientOrganization(db, clientId) !== job.organizationId) return failed(404, 'No client with this id');
-    return job.dryRun ? preview(db, clientId, rows, job.duplicates) : importRows(db, clientId, rows, job.duplicates, job.now);
+    return job.dryRun
+      ? preview(db, clientId, rows, job.duplicates)
+      : importRows(db, clientId, rows, job.duplicates, job.now);
   });
   try {
     // A dry run only reads; an import takes the write lock up front so that its checks cannot go stale.

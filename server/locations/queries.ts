@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open.js';
 import { nowIso, pageParams, statement, type Page } from '../db/sql.js';
+import { sortedRandomUuids } from '../db/uuid.js';
 import type { ExistingLocation, PlannedRow } from './import-plan.js';
 
 /**
@@ -60,16 +60,27 @@ export interface Imported {
   state: string | null;
 }
 
-/** Inserts one row a call, inside the import's transaction; returns what the response lists of it. */
-export function locationInserter(db: Db, clientId: string, now: number): (row: PlannedRow) => Imported {
+/**
+ * Inserts one row a call, inside the import's transaction; returns what the response lists of it. The
+ * ids are random v4 UUIDs handed out in sorted order: the id index then grows at nearby pages instead of
+ * random ones, which keeps later imports into a big database from slowing down (npm run bench).
+ */
+export function locationInserter(
+  db: Db,
+  clientId: string,
+  rowCount: number,
+  now: number,
+): (row: PlannedRow) => Imported {
   const insert = statement(
     db,
     `INSERT INTO locations (id, client_id, name, address, city, state, zip, country, google_place_id,
        health_score, health_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const createdAt = nowIso(now);
+  const ids = sortedRandomUuids(rowCount);
+  let next = 0;
   return (row) => {
-    const id = randomUUID();
+    const id = ids[next++]!;
     insert.run(
       id,
       clientId,

@@ -91,7 +91,10 @@ export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
           duplicates: request.query.duplicates ?? 'skip',
           now: context.clock.now(),
         });
-        return reply.code(result.statusCode as 201).type('application/json; charset=utf-8').send(result.payload as unknown as UploadResponse);
+        return reply
+          .code(result.statusCode as 201)
+          .type('application/json; charset=utf-8')
+          .send(result.payload as unknown as UploadResponse);
       },
     );
   });

@@ -58,7 +58,9 @@ export const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
 export const UploadBody = Type.Object(
   {
     clientId: Uuid,
-    rows: Type.Array(UploadRow, { description: `At most ${MAX_IMPORT_ROWS} rows and ${MAX_IMPORT_BYTES / 1048576} MiB a request` }),
+    rows: Type.Array(UploadRow, {
+      description: `At most ${MAX_IMPORT_ROWS} rows and ${MAX_IMPORT_BYTES / 1048576} MiB a request`,
+    }),
   },
   { additionalProperties: false },
 );

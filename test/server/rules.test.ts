@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { countryCode } from '../../server/locations/country.js';
 import { healthOf, healthScore, statusOf } from '../../server/locations/health.js';
 import { normalizeRow, planImport, type ExistingLocation } from '../../server/locations/import-plan.js';
+import { sortedRandomUuids } from '../../server/db/uuid.js';
 
 /** The pure business rules, each on its own (STYLE rule 2): health, normalization, duplicates. */
 
@@ -209,5 +210,22 @@ describe('planImport: duplicates', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('sortedRandomUuids', () => {
+  it('gives version-4 UUIDs, all different, in ascending order, and never the same list twice', () => {
+    const ids = sortedRandomUuids(20_000);
+    expect(ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id))).toBe(
+      true,
+    );
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+    expect(sortedRandomUuids(5)).not.toEqual(sortedRandomUuids(5));
+  });
+
+  it('0 and 1', () => {
+    expect(sortedRandomUuids(0)).toEqual([]);
+    expect(sortedRandomUuids(1)).toHaveLength(1);
   });
 });
