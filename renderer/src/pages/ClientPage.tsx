@@ -12,7 +12,7 @@ import { sortRows, type Sort } from '../components/SortHeader.js';
 import { ImportDialog } from '../components/ImportDialog.js';
 import { DeleteClientDialog } from '../components/DeleteClientDialog.js';
 import { TEMPLATE_CSV, hasFiles } from '../components/FileDropZone.js';
-import { exportLocations } from '../components/export-locations.js';
+import { exportLocations } from '../export/locations-csv.js';
 
 type HealthFilter = Health | 'all';
 
