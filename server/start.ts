@@ -22,6 +22,8 @@ export interface StartOptions {
   dashboardDir?: string | null;
   /** Creates the organization and first Admin when the database has no user yet. */
   admin?: BootstrapAdmin;
+  /** The database driver's addon to load instead of node_modules' own (OpenOptions.nativeBinding). */
+  nativeBinding?: string | undefined;
 }
 
 export interface RunningServer {
@@ -52,7 +54,7 @@ export function defaultDashboardDir(): string {
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  const store = openStore(databaseFileIn(options.dataDir), options.key);
+  const store = openStore(databaseFileIn(options.dataDir), options.key, { nativeBinding: options.nativeBinding });
   let app: FastifyInstance | undefined;
   try {
     // Sessions whose refresh token has expired can never be used again: sweep them at each start.

@@ -19,6 +19,11 @@ export interface OpenOptions {
   create?: boolean;
   /** Decrypted pages kept in memory; the writer, which walks the indexes of 100,000-row inserts, wants more. */
   cacheMiB?: number;
+  /**
+   * The driver's compiled addon (a better_sqlite3.node) to load instead of the one in node_modules: the
+   * desktop app from a checkout runs an Electron build of it while node_modules keeps Node's.
+   */
+  nativeBinding?: string | undefined;
 }
 
 /**
@@ -29,7 +34,7 @@ export interface OpenOptions {
 export function openDatabase(file: string, key: DatabaseKey, options: OpenOptions = {}): Db {
   const value = keyPragmaValue(key);
   const existed = fs.existsSync(file);
-  const db = new Database(file, { fileMustExist: !options.create });
+  const db = openWithDriver(file, options);
   try {
     db.pragma(`cipher='sqlcipher'`);
     db.pragma('legacy=4');
@@ -58,5 +63,19 @@ export function openDatabase(file: string, key: DatabaseKey, options: OpenOption
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+function openWithDriver(file: string, options: OpenOptions): Db {
+  if (options.nativeBinding === undefined) return new Database(file, { fileMustExist: !options.create });
+  const { nativeBinding } = options;
+  try {
+    return new Database(file, { fileMustExist: !options.create, nativeBinding });
+  } catch (error) {
+    // A missing file, or one built for another runtime (NODE_MODULE_VERSION): name the file at fault.
+    if ((error as { code?: string }).code?.startsWith('SQLITE_')) throw error;
+    throw new Error(`The database driver ${nativeBinding} could not be loaded: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }

@@ -7,12 +7,15 @@ export interface Store {
   db: Db;
   file: string;
   key: DatabaseKey;
+  /** The driver's addon when it is not node_modules' own (OpenOptions.nativeBinding); workers load the same. */
+  nativeBinding: string | undefined;
   close(): void;
 }
 
 /** Opens (creating on first run) and migrates. Throws WrongKeyError or DatabaseTooNewError untouched. */
-export function openStore(file: string, key: DatabaseKey): Store {
-  const db = openDatabase(file, key, { create: true });
+export function openStore(file: string, key: DatabaseKey, options: { nativeBinding?: string | undefined } = {}): Store {
+  const { nativeBinding } = options;
+  const db = openDatabase(file, key, { create: true, nativeBinding });
   try {
     migrate(db);
   } catch (error) {
@@ -23,6 +26,7 @@ export function openStore(file: string, key: DatabaseKey): Store {
     db,
     file,
     key,
+    nativeBinding,
     close: () => {
       if (!db.open) return;
       // Folds the WAL back into the database so that a closed data directory is one file.

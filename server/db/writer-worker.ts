@@ -21,8 +21,15 @@ export interface WorkerResponse {
   failure?: string;
 }
 
-const { file, key } = workerData as { file: string; key: DatabaseKey };
-const db = openDatabase(file, key, { cacheMiB: WRITER_CACHE_MIB });
+export interface WorkerData {
+  file: string;
+  key: DatabaseKey;
+  /** The server connection's driver addon (Store.nativeBinding): both threads must load the same build. */
+  nativeBinding: string | undefined;
+}
+
+const { file, key, nativeBinding } = workerData as WorkerData;
+const db = openDatabase(file, key, { cacheMiB: WRITER_CACHE_MIB, nativeBinding });
 const port = parentPort!;
 
 port.on('message', (message: WorkerRequest | 'close') => {

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from './store.js';
 import type { WriterJob } from './writer-jobs.js';
-import type { WorkerRequest, WorkerResponse } from './writer-worker.js';
+import type { WorkerData, WorkerRequest, WorkerResponse } from './writer-worker.js';
 
 export interface WriterResult {
   statusCode: number;
@@ -36,7 +36,7 @@ const WORKER_URL = outsideAsar(
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 192, maxYoungGenerationSizeMb: 8 };
 
 function startWorker(store: Store): Worker {
-  const workerData = { file: store.file, key: store.key };
+  const workerData: WorkerData = { file: store.file, key: store.key, nativeBinding: store.nativeBinding };
   const resourceLimits = RESOURCE_LIMITS;
   if (WORKER_URL.pathname.endsWith('.ts')) {
     // Running from TypeScript sources (tests, tsx): load the worker through tsx as well.

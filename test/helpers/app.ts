@@ -57,10 +57,10 @@ export function randomKey(): DatabaseKey {
 }
 
 /** The real app over a real encrypted database in a fresh directory; close() removes it all. */
-export async function buildTestApp(options: { clock?: TestClock } = {}): Promise<TestApp> {
+export async function buildTestApp(options: { clock?: TestClock; nativeBinding?: string } = {}): Promise<TestApp> {
   const dataDir = tempDir();
   const key = randomKey();
-  const store = openStore(databaseFileIn(dataDir), key);
+  const store = openStore(databaseFileIn(dataDir), key, { nativeBinding: options.nativeBinding });
   const clock = options.clock ?? new TestClock();
   const app = await buildApp({ store, clock, logger: false, dashboardDir: null });
   const organizationId = insertOrganization(store.db, 'Test Agency', clock.now());
