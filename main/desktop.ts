@@ -92,6 +92,8 @@ export interface DesktopOptions {
   logLevel: string;
   preloadFile: string;
   unlockPreloadFile: string;
+  /** An Electron build of the database driver, outside node_modules (npm start from a checkout); else node_modules' own. */
+  nativeBinding?: string | undefined;
   /** Injected so tests can observe start options; the real one is the server's startServer. */
   startServer?: (options: StartOptions) => Promise<RunningServer>;
   now?: () => Date;
@@ -155,6 +157,7 @@ export function runDesktop(electron: DesktopElectron, options: DesktopOptions): 
       port,
       fallbackToFreePort: true,
       logger: { level: options.logLevel },
+      nativeBinding: options.nativeBinding,
     });
     removeRuntimeFile = writeRuntimeFile(options.dataDir, {
       url: server.url,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell } from 'electron';
 import { loadConfig } from '../server/config.js';
 import { runDesktop, type DesktopElectron } from './desktop.js';
+import { NATIVE_BINDING_ENV } from './electron-driver.js';
 
 // The Electron entry: the real APIs wired into runDesktop, which holds all the behaviour (and its tests).
 const here = import.meta.dirname;
@@ -30,6 +31,8 @@ try {
     logLevel: config.logLevel,
     preloadFile: path.join(here, 'preload.cjs'),
     unlockPreloadFile: path.join(here, 'unlock-preload.cjs'),
+    // Set only by npm start (launch.ts) in a checkout; installers carry an Electron build in node_modules.
+    nativeBinding: process.env[NATIVE_BINDING_ENV] || undefined,
   });
 } catch (error) {
   // A bad AGENCY_DESK_* variable: say which, then leave.

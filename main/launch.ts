@@ -3,6 +3,13 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import {
+  lastLine,
+  NATIVE_BINDING_ENV,
+  prepareDriverForElectron,
+  type DriverSetup,
+  type Runner,
+} from './electron-driver.js';
 
 /**
  * `npm start`, run by plain Node: the desktop app when Electron's binary is there (or can be fetched),
@@ -83,21 +90,6 @@ function fetchWithInstaller(packageDir: string, timeoutMs: number): string | nul
   return null;
 }
 
-/**
- * The database driver is a native module compiled for one ABI: Node's after `npm install`, Electron's
- * after electron-rebuild. Loading it in Electron's own Node (ELECTRON_RUN_AS_NODE) tells which.
- */
-export function probeNativeModules(binary: string, cwd: string): string | null {
-  const result = spawnSync(binary, ['-e', "new (require('better-sqlite3-multiple-ciphers'))(':memory:').close()"], {
-    cwd,
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  if (result.status === 0) return null;
-  return lastLine(result.stderr) || result.error?.message || `exit status ${result.status}`;
-}
-
 export function headlessParagraph(reason: string): string {
   return (
     `Agency Desk cannot open its desktop window here: Electron's binary is not available (${reason}). ` +
@@ -111,17 +103,75 @@ export function headlessParagraph(reason: string): string {
 
 export function nativeModuleParagraph(reason: string): string {
   return (
-    `Agency Desk cannot open its desktop window yet: the database driver is built for Node, not for Electron (${reason}). ` +
+    `Agency Desk cannot open its desktop window yet: the database driver in node_modules is built for Node, and no copy for Electron could be made (${reason}). ` +
     'It starts the headless server instead: open the dashboard URL printed below in your browser. ' +
-    'To run the desktop app from a checkout, run "npx electron-rebuild -f -w better-sqlite3-multiple-ciphers" ' +
-    '(and "npm rebuild better-sqlite3-multiple-ciphers" to go back to Node for the tests and npm run serve). ' +
+    'The copy is made once, into .cache/electron-native, and needs the network (a prebuilt binary from ' +
+    'GitHub, else Electron\'s headers and a C++ toolchain): run "npm start" again on a network that reaches ' +
+    'github.com and electronjs.org. By hand: "npx electron-rebuild -f -w better-sqlite3-multiple-ciphers", ' +
+    'then "npm rebuild better-sqlite3-multiple-ciphers" to go back to Node for the tests and npm run serve. ' +
     'Installers built with "npm run dist" are rebuilt for Electron automatically.'
   );
 }
 
+/** The real Runner: output kept for the error message, killed at the time limit. */
+export const runChild: Runner = (command, args, options) => {
+  const result = spawnSync(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    timeout: options.timeoutMs,
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    // node-gyp is chatty on standard error: past the default 1 MiB, spawnSync would kill it.
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.error) {
+    const timedOut = (result.error as NodeJS.ErrnoException).code === 'ETIMEDOUT';
+    return {
+      status: result.status,
+      stderr: result.stderr ?? '',
+      error: timedOut ? `no result within ${options.timeoutMs / 1000} s` : result.error.message,
+    };
+  }
+  return { status: result.status, stderr: result.stderr ?? '' };
+};
+
+function packageVersion(packageDir: string): string {
+  return (JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+function resolveFrom(from: string, request: string): string | null {
+  try {
+    return createRequire(from).resolve(request);
+  } catch {
+    return null;
+  }
+}
+
+/** What prepareDriverForElectron needs, found in this checkout. */
+function driverSetup(electronBinary: string, electronPackage: string): DriverSetup {
+  const driverDir = path.dirname(
+    createRequire(import.meta.url).resolve('better-sqlite3-multiple-ciphers/package.json'),
+  );
+  return {
+    electronBinary,
+    electronVersion: packageVersion(electronPackage),
+    arch: process.arch,
+    root: ROOT,
+    driverDir,
+    driverVersion: packageVersion(driverDir),
+    cacheRoot: path.join(ROOT, '.cache', 'electron-native'),
+    node: process.execPath,
+    prebuildInstall: resolveFrom(path.join(driverDir, 'package.json'), 'prebuild-install/bin.js'),
+    // npm tells its scripts where its own node-gyp is; node_modules may hold one too.
+    nodeGyp: process.env.npm_config_node_gyp || resolveFrom(import.meta.url, 'node-gyp/bin/node-gyp.js'),
+    env: process.env,
+    say: (line) => console.error(line),
+  };
+}
+
 /** Runs a child in its own process group, relays SIGINT/SIGTERM once, and exits as it exits. */
-function runForwardingSignals(command: string, args: string[]): ChildProcess {
-  const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit', detached: process.platform !== 'win32' });
+function runForwardingSignals(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: 'inherit', detached: process.platform !== 'win32' });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -136,22 +186,21 @@ function runForwardingSignals(command: string, args: string[]): ChildProcess {
   return child;
 }
 
-/** The last line of an error's output that is not a stack frame: the message a person can act on. */
-function lastLine(text: string | null | undefined): string {
-  const lines = (text ?? '').trim().split('\n').map((line) => line.trim()).filter(Boolean);
-  return lines.filter((line) => !line.startsWith('at ')).at(-1) ?? lines.at(-1) ?? '';
-}
-
 export function launch(): void {
-  const lookup = locateElectron({ packageDir: electronPackageDir(), env: process.env, fetch: fetchWithInstaller });
+  const packageDir = electronPackageDir();
+  const lookup = locateElectron({ packageDir, env: process.env, fetch: fetchWithInstaller });
   let fallbackReason: string;
   if (lookup.found) {
-    const nativeProblem = probeNativeModules(lookup.binary, ROOT);
-    if (nativeProblem === null) {
-      runForwardingSignals(lookup.binary, [ROOT]);
+    // locateElectron finds a binary only inside a package folder.
+    const driver = prepareDriverForElectron(driverSetup(lookup.binary, packageDir as string), runChild);
+    if (driver.ok) {
+      const env = { ...process.env };
+      delete env[NATIVE_BINDING_ENV];
+      if (driver.nativeBinding !== undefined) env[NATIVE_BINDING_ENV] = driver.nativeBinding;
+      runForwardingSignals(lookup.binary, [ROOT], env);
       return;
     }
-    fallbackReason = nativeModuleParagraph(nativeProblem);
+    fallbackReason = nativeModuleParagraph(driver.reason);
   } else {
     fallbackReason = headlessParagraph(lookup.reason);
   }

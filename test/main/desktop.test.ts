@@ -12,6 +12,7 @@ import { CHANNELS, UntrustedSenderError } from '../../main/ipc.js';
 import { beginPassphraseSwitch, readKeyRecord } from '../../main/keystore.js';
 import { rekeyDatabase } from '../../server/db/rekey.js';
 import { randomKey, tempDir } from '../helpers/app.js';
+import { NODE_DRIVER_BUILD } from '../helpers/native-driver.js';
 import { FakeElectron, FakeSafeStorage, type FakeWindow } from './fake-electron.js';
 
 interface Machine {
@@ -39,7 +40,7 @@ function machine(safeStorage = new FakeSafeStorage()): Machine {
 }
 
 /** Starts the shell with fake Electron APIs over the real server, database and files. */
-function launch(on: Machine, options: { preferredPort?: number; hasLock?: boolean } = {}) {
+function launch(on: Machine, options: { preferredPort?: number; hasLock?: boolean; nativeBinding?: string } = {}) {
   const electron = new FakeElectron({ userData: on.userData, documents: on.documents }, on.safeStorage);
   electron.app.hasLock = options.hasLock ?? true;
   const desktop = runDesktop(electron, {
@@ -50,6 +51,7 @@ function launch(on: Machine, options: { preferredPort?: number; hasLock?: boolea
     logLevel: 'silent',
     preloadFile: '/app/dist/main/preload.cjs',
     unlockPreloadFile: '/app/dist/main/unlock-preload.cjs',
+    nativeBinding: options.nativeBinding,
   });
   cleanups.push(() => quit(electron, desktop));
   return { electron, desktop };
@@ -108,6 +110,16 @@ describe('the desktop app', () => {
     expect(electron.openedExternal).toEqual(['https://example.com/']);
     expect(electron.session.respond(`${server!.url}/missing`, {})).toHaveProperty('Content-Security-Policy');
     expect(fs.existsSync(databaseFileIn(on.dataDir))).toBe(true);
+  });
+
+  it('opens the database with the driver build npm start hands it (AGENCY_DESK_NATIVE_BINDING)', async () => {
+    const on = machine();
+    const addon = path.join(on.userData, 'better_sqlite3.node');
+    fs.copyFileSync(NODE_DRIVER_BUILD, addon);
+    const { desktop } = launch(on, { nativeBinding: addon });
+    await desktop.ready;
+    expect(desktop.server()?.store.nativeBinding).toBe(addon);
+    expect(await health(desktop.server()!.url)).toBe(200);
   });
 
   it('falls back to a free port when the preferred one is taken', async () => {

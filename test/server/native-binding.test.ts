@@ -1,17 +1,9 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseFileIn, startServer } from '../../server/start.js';
 import { buildTestApp, randomKey, tempDir } from '../helpers/app.js';
-
-// The build `npm install` made for Node: the desktop launcher hands an Electron build the same way.
-const NODE_BUILD = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('better-sqlite3-multiple-ciphers/package.json')),
-  'build',
-  'Release',
-  'better_sqlite3.node',
-);
+import { NODE_DRIVER_BUILD } from '../helpers/native-driver.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -26,7 +18,7 @@ function dir(): string {
 /** A copy of the addon under a path of its own, so that a test can tell whether a connection loaded it. */
 function addonCopy(): string {
   const file = path.join(dir(), 'better_sqlite3.node');
-  fs.copyFileSync(NODE_BUILD, file);
+  fs.copyFileSync(NODE_DRIVER_BUILD, file);
   return file;
 }
 
