@@ -3,7 +3,16 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'test/fixtures/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'release/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'test/fixtures/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

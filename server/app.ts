@@ -78,7 +78,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
     // API answers carry tokens and client data: no cache may keep them.
-    if (/^\/(api|auth)\//.test(request.url) && !request.url.startsWith('/api/docs')) reply.header('cache-control', 'no-store');
+    if (/^\/(api|auth)\//.test(request.url) && !request.url.startsWith('/api/docs'))
+      reply.header('cache-control', 'no-store');
   });
 
   await app.register(openApi);
@@ -118,7 +119,9 @@ function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): vo
       const part = error.validationContext ?? 'body';
       const details = validationDetails(error.validation as never, part);
       const first = details[0];
-      return reply.code(400).send(errorBody(400, first ? `${first.path.slice(1)} ${first.message}` : 'Invalid request', details));
+      return reply
+        .code(400)
+        .send(errorBody(400, first ? `${first.path.slice(1)} ${first.message}` : 'Invalid request', details));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -27,7 +27,15 @@ const USAGE = `Usage: agency-desk <command>
 class UsageError extends Error {}
 
 /** Errors a person can act on: printed as one message, exit status 1, no stack. */
-const EXPECTED = [ConfigError, KeyError, WrongKeyError, DatabaseTooNewError, PortInUseError, BootstrapError, UsageError];
+const EXPECTED = [
+  ConfigError,
+  KeyError,
+  WrongKeyError,
+  DatabaseTooNewError,
+  PortInUseError,
+  BootstrapError,
+  UsageError,
+];
 
 function keyFor(config: Config) {
   return headlessKey({
@@ -41,7 +49,8 @@ function keyFor(config: Config) {
 
 function openExistingStore(config: Config): Store {
   const file = databaseFileIn(config.dataDir);
-  if (!fs.existsSync(file)) throw new UsageError(`There is no database in ${config.dataDir} yet: run "agency-desk serve" or "init" first`);
+  if (!fs.existsSync(file))
+    throw new UsageError(`There is no database in ${config.dataDir} yet: run "agency-desk serve" or "init" first`);
   return openStore(file, keyFor(config));
 }
 
@@ -125,7 +134,11 @@ async function addUser(config: Config, email: string, role: Role, clientId: stri
       throw new UsageError(`No client with id ${clientId}`);
     }
     if (emailTaken(store.db, email)) throw new UsageError(`A user with the e-mail ${email} already exists`);
-    const user = insertUser(store.db, { organizationId, email, passwordHash: await hashPassword(password), role, clientId }, Date.now());
+    const user = insertUser(
+      store.db,
+      { organizationId, email, passwordHash: await hashPassword(password), role, clientId },
+      Date.now(),
+    );
     console.log(`Added ${user.email} as ${role}`);
   } finally {
     store.close();
@@ -148,7 +161,12 @@ export async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { email: { type: 'string' }, org: { type: 'string' }, role: { type: 'string' }, client: { type: 'string' } },
+    options: {
+      email: { type: 'string' },
+      org: { type: 'string' },
+      role: { type: 'string' },
+      client: { type: 'string' },
+    },
   });
   const [command, sub, argument] = positionals;
   if (command === undefined || command === 'help') {
@@ -176,7 +194,10 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (EXPECTED.some((type) => error instanceof type) || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+  if (
+    EXPECTED.some((type) => error instanceof type) ||
+    (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+  ) {
     console.error(`agency-desk: ${(error as Error).message}`);
   } else {
     console.error(error);

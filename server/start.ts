@@ -64,7 +64,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     app = await buildApp({
       store,
       // Logs are JSON lines on standard error: standard output says only where the server listens.
-      logger: typeof options.logger === 'object' ? { ...options.logger, stream: process.stderr } : (options.logger ?? false),
+      logger:
+        typeof options.logger === 'object' ? { ...options.logger, stream: process.stderr } : (options.logger ?? false),
       dashboardDir: dashboardDir !== null && fs.existsSync(path.join(dashboardDir, 'index.html')) ? dashboardDir : null,
       extraHosts: isLoopbackHost(host) ? [] : [host],
       warmWriter: true,

@@ -96,7 +96,11 @@ export function principalByAccessToken(db: Db, accessToken: string, now: number)
   return found.principal;
 }
 
-function lookUpPrincipal(db: Db, accessToken: string, now: number): { principal: Principal; expiresAt: number } | undefined {
+function lookUpPrincipal(
+  db: Db,
+  accessToken: string,
+  now: number,
+): { principal: Principal; expiresAt: number } | undefined {
   const row = statement<[Buffer], PrincipalRow>(
     db,
     `SELECT s.id AS session_id, s.access_expires_at, u.id AS user_id, u.organization_id, u.email, u.role, u.client_id
@@ -117,9 +121,7 @@ function lookUpPrincipal(db: Db, accessToken: string, now: number): { principal:
 }
 
 export type RefreshOutcome =
-  | { kind: 'rotated'; tokens: IssuedTokens; userId: string }
-  | { kind: 'reused' }
-  | { kind: 'invalid' };
+  { kind: 'rotated'; tokens: IssuedTokens; userId: string } | { kind: 'reused' } | { kind: 'invalid' };
 
 /**
  * Exchanges a refresh token for a new pair; call it inside write(). The presented token dies; presenting

@@ -120,7 +120,11 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
   app.get(
     '/auth/setup',
     {
-      schema: { tags: ['auth'], summary: 'Whether the first account can still be created', response: { 200: SetupStatus } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Whether the first account can still be created',
+        response: { 200: SetupStatus },
+      },
     },
     async () => ({ needed: !anyUserExists(db) }),
   );
@@ -138,11 +142,17 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
     async (request, reply) => {
       if (anyUserExists(db)) throw Conflict('Agency Desk is already set up: sign in instead');
       if (request.body.organization_name.trim() === '') {
-        throw Invalid('organization_name must not be blank', [{ path: '/body/organization_name', message: 'must not be blank' }]);
+        throw Invalid('organization_name must not be blank', [
+          { path: '/body/organization_name', message: 'must not be blank' },
+        ]);
       }
       const created = await bootstrapAdmin(
         db,
-        { organizationName: request.body.organization_name, email: request.body.email, password: request.body.password },
+        {
+          organizationName: request.body.organization_name,
+          email: request.body.email,
+          password: request.body.password,
+        },
         clock.now(),
       );
       if (created === undefined) throw Conflict('Agency Desk is already set up: sign in instead');

@@ -11,7 +11,10 @@ export const LoginBody = Type.Object(
 );
 export type LoginBody = Static<typeof LoginBody>;
 
-export const RefreshBody = Type.Object({ refresh_token: Type.String({ maxLength: 200 }) }, { additionalProperties: false });
+export const RefreshBody = Type.Object(
+  { refresh_token: Type.String({ maxLength: 200 }) },
+  { additionalProperties: false },
+);
 export type RefreshBody = Static<typeof RefreshBody>;
 
 export const SessionUser = Type.Object({

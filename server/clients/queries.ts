@@ -58,7 +58,12 @@ export interface NewClient {
   website: string | null;
 }
 
-export function insertClient(db: Db, organizationId: string, client: NewClient, now: number): { id: string; name: string } {
+export function insertClient(
+  db: Db,
+  organizationId: string,
+  client: NewClient,
+  now: number,
+): { id: string; name: string } {
   const id = randomUUID();
   statement(
     db,
@@ -73,7 +78,8 @@ export function insertClient(db: Db, organizationId: string, client: NewClient, 
  * accounts with their sessions in the same statement, so their tokens stop working at once.
  */
 export function deleteClient(db: Db, organizationId: string, id: string): boolean {
-  const deleted = statement(db, 'DELETE FROM clients WHERE organization_id = ? AND id = ?').run(organizationId, id).changes === 1;
+  const deleted =
+    statement(db, 'DELETE FROM clients WHERE organization_id = ? AND id = ?').run(organizationId, id).changes === 1;
   if (deleted) {
     clientsChanged(db);
     // Its Client Viewers and their sessions went with it.

@@ -17,7 +17,9 @@ export const CreateClientBody = Type.Object(
   {
     name: Type.String({ maxLength: 200, description: 'Client or brand name; not blank' }),
     industry: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
-    website: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'Primary domain or http(s) address' }))),
+    website: Type.Optional(
+      Nullable(Type.String({ maxLength: 2048, description: 'Primary domain or http(s) address' })),
+    ),
   },
   { additionalProperties: false },
 );

@@ -64,7 +64,9 @@ export function headlessKey(options: HeadlessKeyOptions): DatabaseKey {
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   // 'wx': never overwrite a key file that appeared since the check above.
   fs.writeFileSync(defaultFile, `${key.kind === 'raw' ? key.hex : ''}\n`, { mode: 0o600, flag: 'wx' });
-  options.log(`Created a new random database key in ${defaultFile} (mode 0600). Back it up: without it the data cannot be read.`);
+  options.log(
+    `Created a new random database key in ${defaultFile} (mode 0600). Back it up: without it the data cannot be read.`,
+  );
   return key;
 }
 

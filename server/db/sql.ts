@@ -6,7 +6,10 @@ import type { Db } from './open.js';
 const statements = new WeakMap<Db, Map<string, Statement>>();
 
 /** A statement prepared once per connection and reused: every query of the app goes through here. */
-export function statement<Params extends unknown[] = unknown[], Row = unknown>(db: Db, sql: string): Statement<Params, Row> {
+export function statement<Params extends unknown[] = unknown[], Row = unknown>(
+  db: Db,
+  sql: string,
+): Statement<Params, Row> {
   let cache = statements.get(db);
   if (cache === undefined) {
     cache = new Map();

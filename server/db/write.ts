@@ -7,7 +7,9 @@ import { BUSY_TIMEOUT_MS, type Db } from './open.js';
 const WAIT_MS = 15_000;
 
 function isBusy(error: unknown): boolean {
-  return typeof (error as { code?: unknown }).code === 'string' && (error as { code: string }).code.startsWith('SQLITE_BUSY');
+  return (
+    typeof (error as { code?: unknown }).code === 'string' && (error as { code: string }).code.startsWith('SQLITE_BUSY')
+  );
 }
 
 /**

@@ -7,7 +7,8 @@ import { runImportJob, type ImportJob } from '../locations/import-job.js';
  * The writes that can take seconds on a big client, done by the writer worker on its own connection
  * so that the server's event loop never waits for them.
  */
-export type WriterJob = ({ kind: 'import' } & ImportJob) | { kind: 'delete-client'; organizationId: string; clientId: string };
+export type WriterJob =
+  ({ kind: 'import' } & ImportJob) | { kind: 'delete-client'; organizationId: string; clientId: string };
 
 export interface WriterOutcome {
   statusCode: number;

@@ -103,7 +103,9 @@ export class Writer {
     const worker = startWorker(this.store);
     this.worker = worker;
     this.ready = new Promise<void>((resolve, reject) => {
-      worker.once('message', (message) => (message === 'ready' ? resolve() : reject(new Error('writer worker: bad start'))));
+      worker.once('message', (message) =>
+        message === 'ready' ? resolve() : reject(new Error('writer worker: bad start')),
+      );
       worker.once('error', reject);
     });
     worker.on('message', (message: WorkerResponse | 'ready') => {

@@ -21,7 +21,10 @@ function hostName(hostHeader: string): string {
  * is not this server's own. There is no CORS: no other origin is ever allowed.
  */
 export function registerLocalhostGuard(app: FastifyInstance, extraHosts: readonly string[]): void {
-  const allowed = new Set([...LOOPBACK_NAMES, ...extraHosts.map((host) => hostName(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host))]);
+  const allowed = new Set([
+    ...LOOPBACK_NAMES,
+    ...extraHosts.map((host) => hostName(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host)),
+  ]);
   app.addHook('onRequest', async (request) => {
     const host = request.headers.host;
     if (host === undefined || !allowed.has(hostName(host))) {

@@ -36,7 +36,10 @@ function isUuid(schema: JsonSchema): boolean {
  * Validates, then writes UUIDs in lower case: ids are stored that way, and RFC 9562 says UUIDs are
  * case-insensitive on input, so `A553502C-...` names the same client as `a553502c-...`.
  */
-export const compileValidator: FastifySchemaCompiler<unknown> = ({ schema, httpPart }: FastifyRouteSchemaDef<unknown>) => {
+export const compileValidator: FastifySchemaCompiler<unknown> = ({
+  schema,
+  httpPart,
+}: FastifyRouteSchemaDef<unknown>) => {
   const validate = (httpPart === 'body' ? strict : coercing).compile(schema as object);
   const uuidFields = Object.entries((schema as JsonSchema).properties ?? {})
     .filter(([, property]) => isUuid(property))
@@ -73,9 +76,12 @@ export function bodyErrors(schema: object, value: unknown): ErrorDetail[] {
 /** Ajv's errors as the API's details: one JSON pointer and one plain sentence each. */
 export function validationDetails(errors: readonly ErrorObject[], part: string): ErrorDetail[] {
   return errors.map((error) => {
-    const missing = error.keyword === 'required' ? `/${(error.params as { missingProperty: string }).missingProperty}` : '';
+    const missing =
+      error.keyword === 'required' ? `/${(error.params as { missingProperty: string }).missingProperty}` : '';
     const extra =
-      error.keyword === 'additionalProperties' ? `/${(error.params as { additionalProperty: string }).additionalProperty}` : '';
+      error.keyword === 'additionalProperties'
+        ? `/${(error.params as { additionalProperty: string }).additionalProperty}`
+        : '';
     const path = `${error.instancePath}${missing}${extra}`;
     const message =
       error.keyword === 'required'

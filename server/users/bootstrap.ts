@@ -25,9 +25,12 @@ export function checkBootstrapAdmin(admin: BootstrapAdmin): void {
     email: admin.email.trim(),
     password: admin.password,
   });
-  if (admin.organizationName.trim() === '') details.push({ path: '/body/organization_name', message: 'must not be blank' });
+  if (admin.organizationName.trim() === '')
+    details.push({ path: '/body/organization_name', message: 'must not be blank' });
   if (details.length > 0) {
-    throw new BootstrapError(details.map((detail) => `${detail.path.replace('/body/', '')} ${detail.message}`).join('; '));
+    throw new BootstrapError(
+      details.map((detail) => `${detail.path.replace('/body/', '')} ${detail.message}`).join('; '),
+    );
   }
 }
 

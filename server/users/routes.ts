@@ -28,7 +28,9 @@ const LAST_ADMIN = 'This is the last Admin of the organization: make another use
 function checkClientAssignment(db: Db, organizationId: string, role: Role, clientId: string | null): void {
   if (role === 'client_viewer') {
     if (clientId === null) {
-      throw Invalid('A Client Viewer needs a client: send clientId', [{ path: '/body/clientId', message: 'is required for client_viewer' }]);
+      throw Invalid('A Client Viewer needs a client: send clientId', [
+        { path: '/body/clientId', message: 'is required for client_viewer' },
+      ]);
     }
     if (clientById(db, organizationId, clientId) === undefined) {
       throw Invalid('clientId does not name a client of your organization', [
@@ -52,7 +54,10 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
     async (request) => {
       const principal = principalOf(request);
       const user = sessionUserById(db, principal.userId)!;
-      return { ...user, organization: { id: principal.organizationId, name: organizationName(db, principal.organizationId) } };
+      return {
+        ...user,
+        organization: { id: principal.organizationId, name: organizationName(db, principal.organizationId) },
+      };
     },
   );
 
@@ -62,7 +67,11 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
     '/api/users',
     {
       ...admin,
-      schema: { tags: ['users'], summary: "The organization's users (Admin)", response: { 200: Type.Array(User), ...errors(401, 403) } },
+      schema: {
+        tags: ['users'],
+        summary: "The organization's users (Admin)",
+        response: { 200: Type.Array(User), ...errors(401, 403) },
+      },
     },
     async (request) => listUsers(db, principalOf(request).organizationId),
   );
@@ -88,7 +97,11 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
         // Again under the write lock: the client may have gone while the password was hashed.
         checkClientAssignment(db, organizationId, request.body.role, clientId);
         if (emailTaken(db, request.body.email)) throw Conflict('A user with this e-mail address already exists');
-        return insertUser(db, { organizationId, email: request.body.email, passwordHash, role: request.body.role, clientId }, clock.now());
+        return insertUser(
+          db,
+          { organizationId, email: request.body.email, passwordHash, role: request.body.role, clientId },
+          clock.now(),
+        );
       });
       reply.code(201);
       return user;
@@ -121,13 +134,15 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
       await write(db, () => {
         const current = userById(db, organizationId, id);
         if (current === undefined) throw NotFound('No user with this id');
-        if (current.role === 'admin' && role !== 'admin' && countAdmins(db, organizationId) === 1) throw Conflict(LAST_ADMIN);
+        if (current.role === 'admin' && role !== 'admin' && countAdmins(db, organizationId) === 1)
+          throw Conflict(LAST_ADMIN);
         if (body.email !== undefined && emailTaken(db, body.email, id)) {
           throw Conflict('A user with this e-mail address already exists');
         }
         updateUser(db, id, { email: body.email, passwordHash, role, clientId }, clock.now());
         checkClientAssignment(db, organizationId, role, clientId);
-        if (passwordHash !== undefined || role !== current.role || clientId !== current.client_id) deleteSessionsOfUser(db, id);
+        if (passwordHash !== undefined || role !== current.role || clientId !== current.client_id)
+          deleteSessionsOfUser(db, id);
       });
       return userById(db, organizationId, id)!;
     },

@@ -16,7 +16,9 @@ export const CreateUserBody = Type.Object(
     email: Email,
     password: NewPassword,
     role: Role,
-    clientId: Type.Optional(Type.Union([Uuid, Type.Null()], { description: 'Required for client_viewer, refused for the others' })),
+    clientId: Type.Optional(
+      Type.Union([Uuid, Type.Null()], { description: 'Required for client_viewer, refused for the others' }),
+    ),
   },
   { additionalProperties: false },
 );

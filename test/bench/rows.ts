@@ -10,7 +10,15 @@ const CITIES = [
   ['Boise', 'ID', '837'],
   ['Tucson', 'AZ', '857'],
 ] as const;
-const STREETS = ['Main St', 'Oak Avenue', 'Maple Drive', 'Cedar Lane', 'Elm Street', 'Washington Blvd', 'Lakeview Road'];
+const STREETS = [
+  'Main St',
+  'Oak Avenue',
+  'Maple Drive',
+  'Cedar Lane',
+  'Elm Street',
+  'Washington Blvd',
+  'Lakeview Road',
+];
 const COUNTRIES = ['US', 'USA', 'United States', 'us'];
 
 /** A realistic import row: what a Google Business Profile export of a US chain looks like (~180 bytes of JSON). */

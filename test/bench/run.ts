@@ -23,13 +23,18 @@ for (const file of files) {
   const bench = (await import(pathToFileURL(path.join(dir, file)).href)).default as Bench;
   await bench((figure) => {
     figures.push(figure);
-    const floor = figure.floor === undefined ? '' : `  floor ${format(figure.floor)} ${figure.unit} (${figure.floorLabel ?? ''})`;
+    const floor =
+      figure.floor === undefined ? '' : `  floor ${format(figure.floor)} ${figure.unit} (${figure.floorLabel ?? ''})`;
     const ratio = figure.floor ? `  = ${(figure.value / figure.floor).toFixed(2)}x floor` : '';
     const verdict = figure.pass === undefined ? '' : figure.pass ? '  PASS' : '  FAIL';
-    console.log(`  ${figure.name}: ${format(figure.value)} ${figure.unit}${ratio}${floor}${figure.target ? `  [target ${figure.target}]` : ''}${verdict}`);
+    console.log(
+      `  ${figure.name}: ${format(figure.value)} ${figure.unit}${ratio}${floor}${figure.target ? `  [target ${figure.target}]` : ''}${verdict}`,
+    );
   });
 }
 
 const failed = figures.filter((figure) => figure.pass === false);
-console.log(`\n${figures.length} figures, ${figures.filter((f) => f.pass === true).length} targets met, ${failed.length} missed`);
+console.log(
+  `\n${figures.length} figures, ${figures.filter((f) => f.pass === true).length} targets met, ${failed.length} missed`,
+);
 for (const figure of failed) console.log(`  missed: ${figure.name}`);

@@ -117,14 +117,32 @@ function floorImporter() {
   );
   const clientIds: string[] = [];
   const run = (body: string): number => {
-    const clientId = insertClient(store.db, organizationId, { name: `c${clientIds.length}`, industry: null, website: null }, Date.now()).id;
+    const clientId = insertClient(
+      store.db,
+      organizationId,
+      { name: `c${clientIds.length}`, industry: null, website: null },
+      Date.now(),
+    ).id;
     clientIds.push(clientId);
     const start = process.hrtime.bigint();
     const parsed = JSON.parse(body) as { rows: Record<string, string>[] };
     const now = new Date().toISOString();
     store.db.transaction(() => {
       for (const row of parsed.rows) {
-        insert.run(randomUUID(), clientId, row.name, row.address, row.city, row.state, row.zip, row.country, row.google_place_id, 100, 'green', now);
+        insert.run(
+          randomUUID(),
+          clientId,
+          row.name,
+          row.address,
+          row.city,
+          row.state,
+          row.zip,
+          row.country,
+          row.google_place_id,
+          100,
+          'green',
+          now,
+        );
       }
     })();
     return ms(start);
@@ -217,11 +235,14 @@ const bench: Bench = async (record) => {
     const probe = await stopProbe();
     worstProbe = Math.max(worstProbe, probe.worst);
     probes += probe.count;
-    if (response.status !== 201 || result.count !== ROWS) throw new Error(`import: ${response.status} ${JSON.stringify(result).slice(0, 300)}`);
+    if (response.status !== 201 || result.count !== ROWS)
+      throw new Error(`import: ${response.status} ${JSON.stringify(result).slice(0, 300)}`);
   }
   const importTime = Math.min(...importTimes);
   const floorTime = Math.min(...floorTimes);
-  console.log(`  runs (ms): HTTP import ${importTimes.map(Math.round).join(' ')}; floor ${floorTimes.map(Math.round).join(' ')}`);
+  console.log(
+    `  runs (ms): HTTP import ${importTimes.map(Math.round).join(' ')}; floor ${floorTimes.map(Math.round).join(' ')}`,
+  );
   record({
     name: `Import ${ROWS} rows (${bodyMb.toFixed(1)} MiB JSON) over HTTP`,
     value: importTime,
@@ -265,7 +286,9 @@ const bench: Bench = async (record) => {
   fs.rmSync(floor.dir, { recursive: true, force: true });
 
   // 3. Authenticated GET /api/clients per second vs a bare Fastify route returning the same JSON.
-  const clientsJson = await (await fetch(`${served.url}/api/clients`, { headers: { authorization: `Bearer ${token}` } })).text();
+  const clientsJson = await (
+    await fetch(`${served.url}/api/clients`, { headers: { authorization: `Bearer ${token}` } })
+  ).text();
   const bare = await spawnUntil(
     [
       '--input-type=module',
@@ -293,7 +316,13 @@ const bench: Bench = async (record) => {
     pass: appRps >= 0.4 * bareRps,
   });
 
-  record({ name: 'Peak server memory (RSS) through all of the above', value: peakRssMb(served.child.pid!), unit: 'MB', target: '< 300 MB', pass: peakRssMb(served.child.pid!) < 300 });
+  record({
+    name: 'Peak server memory (RSS) through all of the above',
+    value: peakRssMb(served.child.pid!),
+    unit: 'MB',
+    target: '< 300 MB',
+    pass: peakRssMb(served.child.pid!) < 300,
+  });
 
   // 4. Cold start of serve on the existing database (key, migrations check) to the first answer.
   await served.stop();
@@ -310,7 +339,10 @@ const bench: Bench = async (record) => {
   for (let run = 0; run < RUNS; run++) {
     const start = process.hrtime.bigint();
     const node = await spawnUntil(
-      ['-e', `const s=require('http').createServer((q,r)=>r.end('ok')).listen(0,'127.0.0.1',()=>console.log('on http://127.0.0.1:'+s.address().port))`],
+      [
+        '-e',
+        `const s=require('http').createServer((q,r)=>r.end('ok')).listen(0,'127.0.0.1',()=>console.log('on http://127.0.0.1:'+s.address().port))`,
+      ],
       {},
       /on (http:\/\/\S+)/,
     );
@@ -345,7 +377,13 @@ const bench: Bench = async (record) => {
   await running.close();
   fs.rmSync(loginDir, { recursive: true, force: true });
   const p99 = histogram.percentile(99) / 1e6;
-  record({ name: 'Event-loop delay p99 during 10 simultaneous logins', value: p99, unit: 'ms', target: '< 20 ms', pass: p99 < 20 });
+  record({
+    name: 'Event-loop delay p99 during 10 simultaneous logins',
+    value: p99,
+    unit: 'ms',
+    target: '< 20 ms',
+    pass: p99 < 20,
+  });
 };
 
 export default bench;

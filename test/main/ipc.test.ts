@@ -77,7 +77,9 @@ describe('the dashboard IPC handlers', () => {
         `${ORIGIN}/`,
       ]) {
         page.mainFrame.url = url;
-        await expect(ipc.invoke(CHANNELS.openDataFolder, page.invokeEvent()), url).rejects.toThrow(UntrustedSenderError);
+        await expect(ipc.invoke(CHANNELS.openDataFolder, page.invokeEvent()), url).rejects.toThrow(
+          UntrustedSenderError,
+        );
         await expect(ipc.invoke(CHANNELS.usePassphrase, page.invokeEvent(), 'correct horse')).rejects.toThrow(
           UntrustedSenderError,
         );

@@ -36,7 +36,11 @@ describe('writes while another connection holds the write lock (the writer worke
 
   it('POST /api/clients and POST /auth/refresh during the lock -> both succeed after it', async () => {
     const tokens = (
-      await t.request({ method: 'POST', url: '/auth/callback', body: { email: 'admin@example.com', password: PASSWORD } })
+      await t.request({
+        method: 'POST',
+        url: '/auth/callback',
+        body: { email: 'admin@example.com', password: PASSWORD },
+      })
     ).json<{ refresh_token: string }>();
     other.exec('BEGIN IMMEDIATE');
     const create = t.request({ method: 'POST', url: '/api/clients', token: admin, body: { name: 'During the lock' } });
@@ -69,7 +73,11 @@ describe('sign-ins sent in parallel', () => {
   it('20 wrong passwords at once -> at most 6 are checked, the rest get 429 with Retry-After', async () => {
     const responses = await Promise.all(
       Array.from({ length: 20 }, () =>
-        t.request({ method: 'POST', url: '/auth/callback', body: { email: 'target@example.com', password: 'wrong guess' } }),
+        t.request({
+          method: 'POST',
+          url: '/auth/callback',
+          body: { email: 'target@example.com', password: 'wrong guess' },
+        }),
       ),
     );
     const statuses = responses.map((response) => response.statusCode);

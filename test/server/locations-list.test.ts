@@ -14,7 +14,12 @@ describe('GET /api/locations for a client with more rows than one piece of the s
     admin = await t.login('admin@example.com');
     clientId = await t.createClient(admin);
     const rows = Array.from({ length: ROWS }, (_, i) => ({ name: `Store ${i}`, city: `City ${i % 7}` }));
-    const upload = await t.request({ method: 'POST', url: '/api/locations/upload', token: admin, body: { clientId, rows } });
+    const upload = await t.request({
+      method: 'POST',
+      url: '/api/locations/upload',
+      token: admin,
+      body: { clientId, rows },
+    });
     expect(upload.statusCode).toBe(201);
   });
   afterAll(() => t.close());

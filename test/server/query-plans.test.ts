@@ -29,19 +29,31 @@ describe('the query plans of the app', () => {
     await request('GET', '/api/clients?limit=1&offset=1');
     await request('GET', `/api/locations?clientId=${clientId}`);
     await request('GET', '/api/me');
-    const user = (await request('POST', '/api/users', { email: 'v@example.com', password: 'password1', role: 'viewer' })).json<{ id: string }>();
+    const user = (
+      await request('POST', '/api/users', { email: 'v@example.com', password: 'password1', role: 'viewer' })
+    ).json<{ id: string }>();
     await request('PATCH', `/api/users/${user.id}`, { role: 'client_viewer', clientId });
     await request('GET', '/api/users');
     await request('DELETE', `/api/users/${user.id}`);
     const tokens = (
-      await t.request({ method: 'POST', url: '/auth/callback', body: { email: 'admin@example.com', password: 'correct horse battery' } })
+      await t.request({
+        method: 'POST',
+        url: '/auth/callback',
+        body: { email: 'admin@example.com', password: 'correct horse battery' },
+      })
     ).json<{ refresh_token: string }>();
     await t.request({ method: 'POST', url: '/auth/refresh', body: { refresh_token: tokens.refresh_token } });
     await t.request({ method: 'POST', url: '/auth/refresh', body: { refresh_token: tokens.refresh_token } });
     await t.request({ method: 'GET', url: '/auth/setup' });
     // The writer worker's jobs, run on this connection so that their statements are here too.
     const body = new TextEncoder().encode(JSON.stringify({ clientId, rows: [{ name: 'A', address: '1 Main St' }] }));
-    runImportJob(t.store.db, { organizationId: t.organizationId, body, dryRun: false, duplicates: 'skip', now: Date.now() });
+    runImportJob(t.store.db, {
+      organizationId: t.organizationId,
+      body,
+      dryRun: false,
+      duplicates: 'skip',
+      now: Date.now(),
+    });
     runWriterJob(t.store.db, { kind: 'delete-client', organizationId: t.organizationId, clientId });
     await request('POST', '/auth/logout');
     statements = preparedSql(t.store.db);

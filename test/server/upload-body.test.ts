@@ -21,7 +21,9 @@ describe('POST /api/locations/upload, the body on the wire', () => {
   afterAll(() => t.close());
 
   /** Sends the pieces as a chunked body (no Content-Length); resolves with the status and body. */
-  function sendChunked(pieces: Iterable<string>): Promise<{ statusCode: number; headers: http.IncomingHttpHeaders; body: string }> {
+  function sendChunked(
+    pieces: Iterable<string>,
+  ): Promise<{ statusCode: number; headers: http.IncomingHttpHeaders; body: string }> {
     return new Promise((resolve, reject) => {
       const request = http.request(
         {
@@ -29,7 +31,11 @@ describe('POST /api/locations/upload, the body on the wire', () => {
           port,
           method: 'POST',
           path: '/api/locations/upload',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}`, 'transfer-encoding': 'chunked' },
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${admin}`,
+            'transfer-encoding': 'chunked',
+          },
         },
         (response) => {
           let body = '';
@@ -54,7 +60,9 @@ describe('POST /api/locations/upload, the body on the wire', () => {
   });
 
   it('chunked, without Content-Length, past 32 MiB -> 413 JSON, nothing written', async () => {
-    const before = (await t.request({ method: 'GET', url: '/api/clients', token: admin })).json<{ locations_count: number }[]>();
+    const before = (await t.request({ method: 'GET', url: '/api/clients', token: admin })).json<
+      { locations_count: number }[]
+    >();
     const row = JSON.stringify({ name: 'x'.repeat(190) });
     const pieces = function* () {
       yield `{"clientId":"${clientId}","rows":[${row}`;
@@ -63,7 +71,9 @@ describe('POST /api/locations/upload, the body on the wire', () => {
     };
     const response = await sendChunked(pieces());
     expectErrorBody({ statusCode: response.statusCode, headers: response.headers, body: response.body }, 413);
-    const after = (await t.request({ method: 'GET', url: '/api/clients', token: admin })).json<{ locations_count: number }[]>();
+    const after = (await t.request({ method: 'GET', url: '/api/clients', token: admin })).json<
+      { locations_count: number }[]
+    >();
     expect(after).toEqual(before);
   });
 
@@ -71,16 +81,23 @@ describe('POST /api/locations/upload, the body on the wire', () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/locations/upload',
-      headers: { host: '127.0.0.1', 'content-type': 'application/json', authorization: `Bearer ${admin}`, 'content-length': String(40 * 1048576) },
+      headers: {
+        host: '127.0.0.1',
+        'content-type': 'application/json',
+        authorization: `Bearer ${admin}`,
+        'content-length': String(40 * 1048576),
+      },
       payload: '{}',
     });
     expect(response.statusCode).toBe(413);
   });
 
-  it('many small imports in a row (bodies from Node\'s shared Buffer pool) -> each one written whole', async () => {
+  it("many small imports in a row (bodies from Node's shared Buffer pool) -> each one written whole", async () => {
     for (let i = 0; i < 30; i++) {
       // Chunked and small: the joined body is a slice of Node's shared pool, which must be copied, not moved.
-      const response = await sendChunked([JSON.stringify({ clientId, rows: [{ name: `Small ${i}`, city: 'Springfield' }] })]);
+      const response = await sendChunked([
+        JSON.stringify({ clientId, rows: [{ name: `Small ${i}`, city: 'Springfield' }] }),
+      ]);
       expect(response.statusCode).toBe(201);
       expect(JSON.parse(response.body).locations[0].name).toBe(`Small ${i}`);
     }
