@@ -3,6 +3,7 @@ import { ApiError } from '../api/http.js';
 import { useCreateClient } from '../api/queries.js';
 import { Dialog } from './Dialog.js';
 import { ErrorNotice } from './ErrorNotice.js';
+import { TextField } from './TextField.js';
 
 const FIELD_NAMES = ['name', 'industry', 'website'] as const;
 type FieldName = (typeof FIELD_NAMES)[number];
@@ -44,25 +45,22 @@ export function CreateClientDialog({ onClose, onCreated }: { onClose: () => void
   const field = (name: FieldName, label: string, hint?: string) => {
     const problem = (touched[name] ? problems[name] : null) ?? serverProblems[name];
     return (
-      <label className="field">
-        <span>
-          {label}
-          {name !== 'name' && <span className="muted"> (optional)</span>}
-        </span>
-        <input
-          name={name}
-          value={values[name]}
-          autoFocus={name === 'name'}
-          required={name === 'name'}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={`client-${name}-note`}
-          onChange={(event) => setValues({ ...values, [name]: event.target.value })}
-          onBlur={() => setTouched({ ...touched, [name]: true })}
-        />
-        <small id={`client-${name}-note`} className={problem ? 'field-error' : 'muted'}>
-          {problem ?? hint ?? ''}
-        </small>
-      </label>
+      <TextField
+        label={
+          <>
+            {label}
+            {name !== 'name' && <span className="muted"> (optional)</span>}
+          </>
+        }
+        name={name}
+        value={values[name]}
+        autoFocus={name === 'name'}
+        required={name === 'name'}
+        onValue={(value) => setValues({ ...values, [name]: value })}
+        onBlur={() => setTouched({ ...touched, [name]: true })}
+        hint={hint}
+        error={problem}
+      />
     );
   };
 

@@ -4,6 +4,7 @@ import { useDeleteClient } from '../api/queries.js';
 import { plural } from '../format.js';
 import { Dialog } from './Dialog.js';
 import { ErrorNotice } from './ErrorNotice.js';
+import { TextField } from './TextField.js';
 
 /**
  * Admin: deleting a client takes its locations and its Client Viewer accounts with it, for good.
@@ -46,12 +47,17 @@ export function DeleteClientDialog({
         </p>
         <p className="notice notice-warning">This cannot be undone.</p>
         {mustType && (
-          <label className="field">
-            <span>
-              Type <strong>{client.name}</strong> to confirm
-            </span>
-            <input value={typed} autoFocus autoComplete="off" onChange={(event) => setTyped(event.target.value)} />
-          </label>
+          <TextField
+            label={
+              <>
+                Type <strong>{client.name}</strong> to confirm
+              </>
+            }
+            value={typed}
+            autoFocus
+            autoComplete="off"
+            onValue={setTyped}
+          />
         )}
         <ErrorNotice error={remove.error} />
         <div className="form-actions">

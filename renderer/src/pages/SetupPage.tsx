@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { setUpOrganization } from '../api/session.js';
 import { keys } from '../api/queries.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
+import { TextField } from '../components/TextField.js';
 
 /** First run: no account exists yet, so the first Admin creates the organization. */
 export function SetupPage() {
@@ -43,64 +44,34 @@ export function SetupPage() {
           afterwards.
         </p>
         <ErrorNotice error={error} />
-        <label className="field">
-          <span>Organization name</span>
-          <input
-            required
-            autoFocus
-            maxLength={200}
-            value={organization}
-            onChange={(e) => setOrganization(e.target.value)}
-            aria-invalid={touched && organization.trim() === ''}
-            aria-describedby="setup-organization-error"
-          />
-          {touched && organization.trim() === '' && (
-            <small id="setup-organization-error" className="field-error">
-              Enter your agency's name.
-            </small>
-          )}
-        </label>
-        <label className="field">
-          <span>Your e-mail</span>
-          <input
-            type="email"
-            autoComplete="username"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span>Password</span>
-          <input
-            type="password"
-            autoComplete="new-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            aria-describedby="setup-password-help"
-          />
-          <small id="setup-password-help" className="muted">
-            At least 8 characters; a passphrase of a few words is easy to remember.
-          </small>
-        </label>
-        <label className="field">
-          <span>Repeat the password</span>
-          <input
-            type="password"
-            autoComplete="new-password"
-            required
-            value={repeat}
-            onChange={(e) => setRepeat(e.target.value)}
-            aria-invalid={touched && passwordProblem !== null}
-            aria-describedby="setup-repeat-error"
-          />
-          {touched && passwordProblem && (
-            <small id="setup-repeat-error" className="field-error">
-              {passwordProblem}
-            </small>
-          )}
-        </label>
+        <TextField
+          label="Organization name"
+          required
+          autoFocus
+          maxLength={200}
+          value={organization}
+          onValue={setOrganization}
+          error={touched && organization.trim() === '' ? "Enter your agency's name." : null}
+        />
+        <TextField label="Your e-mail" type="email" autoComplete="username" required value={email} onValue={setEmail} />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={password}
+          onValue={setPassword}
+          hint="At least 8 characters; a passphrase of a few words is easy to remember."
+        />
+        <TextField
+          label="Repeat the password"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={repeat}
+          onValue={setRepeat}
+          error={touched ? passwordProblem : null}
+        />
         <button type="submit" className="button button-primary button-block" disabled={busy}>
           {busy ? 'Creating…' : 'Create organization'}
         </button>

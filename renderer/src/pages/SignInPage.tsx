@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { signIn } from '../api/session.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
+import { TextField } from '../components/TextField.js';
 
 export function SignInPage({ notice }: { notice: string | null }) {
   const [email, setEmail] = useState('');
@@ -31,27 +32,23 @@ export function SignInPage({ notice }: { notice: string | null }) {
           </div>
         )}
         <ErrorNotice error={error} />
-        <label className="field">
-          <span>E-mail</span>
-          <input
-            type="email"
-            autoComplete="username"
-            required
-            autoFocus
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span>Password</span>
-          <input
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
+        <TextField
+          label="E-mail"
+          type="email"
+          autoComplete="username"
+          required
+          autoFocus
+          value={email}
+          onValue={setEmail}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValue={setPassword}
+        />
         <button type="submit" className="button button-primary button-block" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>

@@ -4,6 +4,7 @@ import { useClients, useCreateUser, useDeleteUser, useUpdateUser, useUsers } fro
 import { formatDate, plural } from '../format.js';
 import { Dialog } from '../components/Dialog.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
+import { TextField } from '../components/TextField.js';
 
 const ROLES = Object.keys(ROLE_LABELS) as RoleName[];
 
@@ -84,32 +85,17 @@ function AddUserDialog({ clients, onClose }: { clients: ClientRow[]; onClose: ()
     <Dialog title="Add a user" onClose={onClose}>
       <form className="form" onSubmit={submit}>
         <ErrorNotice error={create.error} explain={{ ...USER_RULES, 409: 'A user with this e-mail already exists.' }} />
-        <label className="field">
-          <span>E-mail</span>
-          <input
-            type="email"
-            required
-            autoFocus
-            autoComplete="off"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        </label>
+        <TextField label="E-mail" type="email" required autoFocus autoComplete="off" value={email} onValue={setEmail} />
         <RoleFields role={role} clientId={clientId} clients={clients} onRole={setRole} onClient={setClientId} />
-        <label className="field">
-          <span>Initial password</span>
-          <input
-            type="password"
-            required
-            autoComplete="new-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            aria-describedby="new-user-password-help"
-          />
-          <small id="new-user-password-help" className="muted">
-            Give it to them in person; they sign in with it. At least 8 characters.
-          </small>
-        </label>
+        <TextField
+          label="Initial password"
+          type="password"
+          required
+          autoComplete="new-password"
+          value={password}
+          onValue={setPassword}
+          hint="Give it to them in person; they sign in with it. At least 8 characters."
+        />
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose}>
             Cancel
@@ -176,18 +162,16 @@ function ResetPasswordDialog({ user, onClose }: { user: UserRow; onClose: () => 
       ) : (
         <form className="form" onSubmit={submit}>
           <ErrorNotice error={update.error} />
-          <label className="field">
-            <span>New password</span>
-            <input
-              type="password"
-              required
-              autoFocus
-              autoComplete="new-password"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-            <small className="muted">At least 8 characters.</small>
-          </label>
+          <TextField
+            label="New password"
+            type="password"
+            required
+            autoFocus
+            autoComplete="new-password"
+            value={password}
+            onValue={setPassword}
+            hint="At least 8 characters."
+          />
           <div className="form-actions">
             <button type="button" className="button" onClick={onClose}>
               Cancel

@@ -1,0 +1,34 @@
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+
+interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> {
+  label: ReactNode;
+  value: string;
+  onValue(value: string): void;
+  /** Shown under the field. */
+  hint?: ReactNode;
+  /** Replaces the hint and marks the field invalid. */
+  error?: ReactNode;
+}
+
+/** A labelled text input with its hint or error under it, tied to it for screen readers. */
+export function TextField({ label, value, onValue, hint, error, ...input }: TextFieldProps) {
+  const noteId = useId();
+  const note = error || hint;
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <input
+        {...input}
+        value={value}
+        onChange={(event) => onValue(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={note ? noteId : undefined}
+      />
+      {note && (
+        <small id={noteId} className={error ? 'field-error' : 'muted'}>
+          {note}
+        </small>
+      )}
+    </label>
+  );
+}
