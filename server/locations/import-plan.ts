@@ -2,18 +2,12 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { ErrorDetail } from '../http/errors.js';
 import { textOrNull } from '../http/body.js';
 import { countryCode } from './country.js';
-import { healthScore, statusOf } from './health.js';
+import { healthScore, statusOf, type HealthInput } from './health.js';
 import { ROW_FIELDS, UploadRow, type DuplicateOf, type HealthStatus, type RowField } from './schemas.js';
 
 /** A row after trimming and normalization: what would be stored. */
-export interface NormalizedRow {
+export interface NormalizedRow extends HealthInput {
   name: string;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  zip: string | null;
-  country: string | null;
-  google_place_id: string | null;
 }
 
 export interface PlannedRow extends NormalizedRow {

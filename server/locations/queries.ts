@@ -60,6 +60,10 @@ export interface Imported {
   state: string | null;
 }
 
+/** The one INSERT of a location (the bench's floor runs it too, to compare like with like). */
+export const INSERT_LOCATION = `INSERT INTO locations (id, client_id, name, address, city, state, zip, country, google_place_id,
+       health_score, health_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
 /**
  * Inserts one row a call, inside the import's transaction; returns what the response lists of it. The
  * ids are random v4 UUIDs handed out in sorted order: the id index then grows at nearby pages instead of
@@ -71,11 +75,7 @@ export function locationInserter(
   rowCount: number,
   now: number,
 ): (row: PlannedRow) => Imported {
-  const insert = statement(
-    db,
-    `INSERT INTO locations (id, client_id, name, address, city, state, zip, country, google_place_id,
-       health_score, health_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insert = statement(db, INSERT_LOCATION);
   const createdAt = nowIso(now);
   const ids = sortedRandomUuids(rowCount);
   let next = 0;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { WRITER_CACHE_MIB } from '../../server/db/open.js';
+import { INSERT_LOCATION } from '../../server/locations/queries.js';
 import { openStore } from '../../server/db/store.js';
 import { databaseFileIn, startServer } from '../../server/start.js';
 import { insertClient } from '../../server/clients/queries.js';
@@ -111,10 +112,7 @@ function floorImporter() {
   // The writer worker's page cache, so that the floor inserts as well as the server can.
   store.db.pragma(`cache_size = -${WRITER_CACHE_MIB * 1024}`);
   const organizationId = insertOrganization(store.db, 'Floor', Date.now());
-  const insert = store.db.prepare(
-    `INSERT INTO locations (id, client_id, name, address, city, state, zip, country, google_place_id,
-       health_score, health_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insert = store.db.prepare(INSERT_LOCATION);
   const clientIds: string[] = [];
   const run = (body: string): number => {
     const clientId = insertClient(
