@@ -130,45 +130,43 @@ export type RefreshOutcome =
  */
 export function rotateSession(db: Db, refreshToken: string, now: number): RefreshOutcome {
   const hash = hashToken(refreshToken);
-  const outcome = ((): RefreshOutcome => {
-    const session = statement<[Buffer], { id: string; user_id: string; refresh_expires_at: number }>(
+  const session = statement<[Buffer], { id: string; user_id: string; refresh_expires_at: number }>(
+    db,
+    'SELECT id, user_id, refresh_expires_at FROM sessions WHERE refresh_hash = ?',
+  ).get(hash);
+  if (session === undefined) {
+    const rotated = statement<[Buffer], { session_id: string }>(
       db,
-      'SELECT id, user_id, refresh_expires_at FROM sessions WHERE refresh_hash = ?',
+      'SELECT session_id FROM rotated_refresh_tokens WHERE hash = ?',
     ).get(hash);
-    if (session === undefined) {
-      const rotated = statement<[Buffer], { session_id: string }>(
-        db,
-        'SELECT session_id FROM rotated_refresh_tokens WHERE hash = ?',
-      ).get(hash);
-      if (rotated === undefined) return { kind: 'invalid' };
-      statement(db, 'DELETE FROM sessions WHERE id = ?').run(rotated.session_id);
-      return { kind: 'reused' };
-    }
-    if (session.refresh_expires_at <= now) {
-      statement(db, 'DELETE FROM sessions WHERE id = ?').run(session.id);
-      return { kind: 'invalid' };
-    }
-    const tokens: IssuedTokens = {
-      sessionId: session.id,
-      accessToken: newToken(),
-      refreshToken: newToken(),
-      accessExpiresAt: now + ACCESS_TOKEN_SECONDS * 1000,
-    };
-    statement(db, 'INSERT INTO rotated_refresh_tokens (hash, session_id) VALUES (?, ?)').run(hash, session.id);
-    statement(
-      db,
-      `UPDATE sessions SET access_hash = ?, access_expires_at = ?, refresh_hash = ?, refresh_expires_at = ? WHERE id = ?`,
-    ).run(
-      hashToken(tokens.accessToken),
-      tokens.accessExpiresAt,
-      hashToken(tokens.refreshToken),
-      now + REFRESH_TOKEN_SECONDS * 1000,
-      session.id,
-    );
-    return { kind: 'rotated', tokens, userId: session.user_id };
-  })();
-  if (outcome.kind !== 'invalid') principalsChanged(db);
-  return outcome;
+    if (rotated === undefined) return { kind: 'invalid' };
+    deleteSession(db, rotated.session_id);
+    return { kind: 'reused' };
+  }
+  if (session.refresh_expires_at <= now) {
+    deleteSession(db, session.id);
+    return { kind: 'invalid' };
+  }
+  const tokens: IssuedTokens = {
+    sessionId: session.id,
+    accessToken: newToken(),
+    refreshToken: newToken(),
+    accessExpiresAt: now + ACCESS_TOKEN_SECONDS * 1000,
+  };
+  statement(db, 'INSERT INTO rotated_refresh_tokens (hash, session_id) VALUES (?, ?)').run(hash, session.id);
+  statement(
+    db,
+    `UPDATE sessions SET access_hash = ?, access_expires_at = ?, refresh_hash = ?, refresh_expires_at = ? WHERE id = ?`,
+  ).run(
+    hashToken(tokens.accessToken),
+    tokens.accessExpiresAt,
+    hashToken(tokens.refreshToken),
+    now + REFRESH_TOKEN_SECONDS * 1000,
+    session.id,
+  );
+  // The old access token of this session must stop working at once.
+  principalsChanged(db);
+  return { kind: 'rotated', tokens, userId: session.user_id };
 }
 
 export function deleteSession(db: Db, sessionId: string): void {
