@@ -1,5 +1,5 @@
 import type { Db } from './open.js';
-import { statement } from './sql.js';
+import { PerConnection, statement } from './sql.js';
 
 /**
  * A map kept beside a connection, for answers read on every request. It forgets everything when another
@@ -38,19 +38,14 @@ export class ConnectionCache<K, V> {
   }
 }
 
-const registry = new WeakMap<Db, Map<string, ConnectionCache<unknown, unknown>>>();
+const caches = new PerConnection<ConnectionCache<unknown, unknown>>();
 
 /** The connection's cache of that name, made on first use. */
 export function connectionCache<K, V>(db: Db, name: string): ConnectionCache<K, V> {
-  let caches = registry.get(db);
-  if (caches === undefined) {
-    caches = new Map();
-    registry.set(db, caches);
-  }
-  let cache = caches.get(name);
+  let cache = caches.of(db).get(name);
   if (cache === undefined) {
     cache = new ConnectionCache(db);
-    caches.set(name, cache);
+    caches.of(db).set(name, cache);
   }
   return cache as ConnectionCache<K, V>;
 }

@@ -3,18 +3,28 @@ import type { Static } from '@sinclair/typebox';
 import type { Page as PageSchema } from '../http/schemas.js';
 import type { Db } from './open.js';
 
-const statements = new WeakMap<Db, Map<string, Statement>>();
+/** Things kept beside each connection by name (its statements, its caches), gone with the connection. */
+export class PerConnection<V> {
+  private readonly byConnection = new WeakMap<Db, Map<string, V>>();
+
+  of(db: Db): Map<string, V> {
+    let kept = this.byConnection.get(db);
+    if (kept === undefined) {
+      kept = new Map();
+      this.byConnection.set(db, kept);
+    }
+    return kept;
+  }
+}
+
+const statements = new PerConnection<Statement>();
 
 /** A statement prepared once per connection and reused: every query of the app goes through here. */
 export function statement<Params extends unknown[] = unknown[], Row = unknown>(
   db: Db,
   sql: string,
 ): Statement<Params, Row> {
-  let cache = statements.get(db);
-  if (cache === undefined) {
-    cache = new Map();
-    statements.set(db, cache);
-  }
+  const cache = statements.of(db);
   let prepared = cache.get(sql);
   if (prepared === undefined) {
     prepared = db.prepare(sql);
@@ -25,7 +35,7 @@ export function statement<Params extends unknown[] = unknown[], Row = unknown>(
 
 /** Every statement this connection has prepared through statement(): for the query-plan test. */
 export function preparedSql(db: Db): string[] {
-  return [...(statements.get(db)?.keys() ?? [])];
+  return [...statements.of(db).keys()];
 }
 
 export type Page = Static<typeof PageSchema>;
