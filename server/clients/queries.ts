@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open.js';
 import { connectionCache } from '../db/cache.js';
-import { nowIso, pageParams, statement, type Page } from '../db/sql.js';
+import { isWholeList, nowIso, pageParams, statement, type Page } from '../db/sql.js';
 import { principalsChanged } from '../auth/queries.js';
 import type { Client } from './schemas.js';
 
@@ -19,16 +19,17 @@ export function clientsChanged(db: Db): void {
 }
 
 /** Ordered by name, case-insensitively, then id: a stable order for paging (README: "Clients"). */
-export function listClients(db: Db, organizationId: string, page: Page): Client[] {
-  const whole = page.limit === undefined && !page.offset;
-  if (!whole) return selectClients(db, organizationId, page);
+export function listClients(db: Db, organizationId: string, page: Page): { clients: Client[]; total: number } {
+  if (!isWholeList(page)) {
+    return { clients: selectClients(db, organizationId, page), total: countClients(db, organizationId) };
+  }
   const cache = wholeLists(db);
   let clients = cache.get(organizationId);
   if (clients === undefined) {
     clients = selectClients(db, organizationId, page);
     cache.set(organizationId, clients);
   }
-  return clients;
+  return { clients, total: clients.length };
 }
 
 function selectClients(db: Db, organizationId: string, page: Page): Client[] {

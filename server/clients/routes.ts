@@ -6,7 +6,7 @@ import { Invalid } from '../http/errors.js';
 import { textOrNull } from '../http/body.js';
 import { principalOf, requireRole } from '../http/guards.js';
 import { errors, Page, Success } from '../http/schemas.js';
-import { clientById, countClients, insertClient, listClients } from './queries.js';
+import { clientById, insertClient, listClients } from './queries.js';
 import { Client, ClientParams, CreateClientBody, CreatedClient } from './schemas.js';
 
 // A bare domain (example.com) or an http(s) address (https://www.example.com/shop).
@@ -39,9 +39,8 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
         reply.header('x-total-count', own === undefined ? 0 : 1);
         return page;
       }
-      const clients = listClients(db, principal.organizationId, request.query);
-      const whole = request.query.limit === undefined && !request.query.offset;
-      reply.header('x-total-count', whole ? clients.length : countClients(db, principal.organizationId));
+      const { clients, total } = listClients(db, principal.organizationId, request.query);
+      reply.header('x-total-count', total);
       return clients;
     },
   );

@@ -40,6 +40,11 @@ export function preparedSql(db: Db): string[] {
 
 export type Page = Static<typeof PageSchema>;
 
+/** No limit and no offset: the whole list, which the server caches or streams. */
+export function isWholeList(page: Page): boolean {
+  return page.limit === undefined && !page.offset;
+}
+
 /** LIMIT and OFFSET for a page; SQLite reads LIMIT -1 as "no limit". */
 export function pageParams(page: Page): [number, number] {
   return [page.limit ?? -1, page.offset ?? 0];

@@ -7,6 +7,7 @@ import { Forbidden, Invalid, NotFound } from '../http/errors.js';
 import { canSeeClient, principalOf, requireRole } from '../http/guards.js';
 import { errors } from '../http/schemas.js';
 import { compileValidator } from '../http/validation.js';
+import { isWholeList } from '../db/sql.js';
 import { clientById } from '../clients/queries.js';
 import { locationsJson, locationsJsonPieces } from './queries.js';
 import {
@@ -39,11 +40,9 @@ export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
       if (client === undefined) throw NotFound('No client with this id');
       if (!canSeeClient(principal, client.id)) throw Forbidden('You can only see the locations of your own client');
       // SQLite writes the JSON (see locations/queries.ts); the schema above documents it and types the client.
-      const { limit, offset } = request.query;
-      const json =
-        limit === undefined && !offset
-          ? Readable.from(locationsJsonPieces(db, client.id), { objectMode: false })
-          : locationsJson(db, client.id, request.query);
+      const json = isWholeList(request.query)
+        ? Readable.from(locationsJsonPieces(db, client.id), { objectMode: false })
+        : locationsJson(db, client.id, request.query);
       return reply
         .header('x-total-count', client.locations_count)
         .type('application/json; charset=utf-8')
