@@ -131,7 +131,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
       const clientId = body.clientId !== undefined ? body.clientId : role === 'client_viewer' ? before.client_id : null;
       checkClientAssignment(db, organizationId, role, clientId);
       const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
-      await write(db, () => {
+      return write(db, () => {
+        // Again under the write lock: the user or the client may have changed while the password was hashed.
         const current = userById(db, organizationId, id);
         if (current === undefined) throw NotFound('No user with this id');
         if (current.role === 'admin' && role !== 'admin' && countAdmins(db, organizationId) === 1)
@@ -139,12 +140,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
         if (body.email !== undefined && emailTaken(db, body.email, id)) {
           throw Conflict('A user with this e-mail address already exists');
         }
-        updateUser(db, id, { email: body.email, passwordHash, role, clientId }, clock.now());
         checkClientAssignment(db, organizationId, role, clientId);
+        updateUser(db, id, { email: body.email, passwordHash, role, clientId }, clock.now());
         if (passwordHash !== undefined || role !== current.role || clientId !== current.client_id)
           deleteSessionsOfUser(db, id);
+        return userById(db, organizationId, id)!;
       });
-      return userById(db, organizationId, id)!;
     },
   );
 
