@@ -47,7 +47,7 @@ export function databaseFileIn(dataDir: string): string {
 }
 
 export function defaultDashboardDir(): string {
-  return path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../renderer');
+  return path.resolve(import.meta.dirname, '../renderer');
 }
 
 /** The one place that opens the database and listens: `serve`, the CLI and the desktop app all come here. */
