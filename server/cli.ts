@@ -11,6 +11,8 @@ import { WrongKeyError } from './db/open.js';
 import { openStore, type Store } from './db/store.js';
 import type { Role } from './http/schemas.js';
 import { BootstrapError, bootstrapAdmin, checkBootstrapAdmin } from './users/bootstrap.js';
+import { CreateUserBody } from './users/schemas.js';
+import { bodyErrors, detailsInWords } from './http/validation.js';
 import { databaseFileIn, PortInUseError, startServer } from './start.js';
 import { anyUserExists, emailTaken, insertUser } from './users/queries.js';
 
@@ -119,9 +121,10 @@ async function init(config: Config, email: string, organizationName: string): Pr
 }
 
 async function addUser(config: Config, email: string, role: Role, clientId: string | null): Promise<void> {
-  checkBootstrapAdmin({ email, organizationName: '-', password: '********' });
   const password = await readPassword('AGENCY_DESK_USER_PASSWORD');
-  if (password.length < 8) throw new UsageError('The password needs at least 8 characters');
+  // The same schema as POST /api/users.
+  const details = bodyErrors(CreateUserBody, { email, password, role, ...(clientId === null ? {} : { clientId }) });
+  if (details.length > 0) throw new UsageError(detailsInWords(details));
   const store = openExistingStore(config);
   try {
     const organizations = store.db.prepare('SELECT id FROM organizations').all() as { id: string }[];

@@ -73,6 +73,11 @@ export function bodyErrors(schema: object, value: unknown): ErrorDetail[] {
   return check(value) ? [] : validationDetails(check.errors ?? [], 'body');
 }
 
+/** Details as one sentence for a person at a terminal: "email must match format "email"; password ...". */
+export function detailsInWords(details: readonly ErrorDetail[]): string {
+  return details.map((detail) => `${detail.path.replace(/^\/body\//, '')} ${detail.message}`).join('; ');
+}
+
 /** Ajv's errors as the API's details: one JSON pointer and one plain sentence each. */
 export function validationDetails(errors: readonly ErrorObject[], part: string): ErrorDetail[] {
   return errors.map((error) => {

@@ -1,7 +1,7 @@
 import { hashPassword } from '../auth/passwords.js';
 import { SetupBody } from '../auth/schemas.js';
 import type { Db } from '../db/open.js';
-import { bodyErrors } from '../http/validation.js';
+import { bodyErrors, detailsInWords } from '../http/validation.js';
 import { write } from '../db/write.js';
 import { anyUserExists, insertOrganization, insertUser } from './queries.js';
 import type { User } from './schemas.js';
@@ -27,11 +27,7 @@ export function checkBootstrapAdmin(admin: BootstrapAdmin): void {
   });
   if (admin.organizationName.trim() === '')
     details.push({ path: '/body/organization_name', message: 'must not be blank' });
-  if (details.length > 0) {
-    throw new BootstrapError(
-      details.map((detail) => `${detail.path.replace('/body/', '')} ${detail.message}`).join('; '),
-    );
-  }
+  if (details.length > 0) throw new BootstrapError(detailsInWords(details));
 }
 
 /**
