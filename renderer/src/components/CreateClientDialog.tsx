@@ -4,6 +4,7 @@ import { useCreateClient } from '../api/queries.js';
 import { Dialog } from './Dialog.js';
 import { ErrorNotice } from './ErrorNotice.js';
 import { TextField } from './TextField.js';
+import { FormActions } from './FormActions.js';
 
 const FIELD_NAMES = ['name', 'industry', 'website'] as const;
 type FieldName = (typeof FIELD_NAMES)[number];
@@ -71,14 +72,7 @@ export function CreateClientDialog({ onClose, onCreated }: { onClose: () => void
         {field('name', 'Name', 'The client or brand, as your team calls it.')}
         {field('industry', 'Industry', 'For example: Restaurants, Retail, Dental clinics.')}
         {field('website', 'Website', 'The primary domain, for example example.com.')}
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create client'}
-          </button>
-        </div>
+        <FormActions action={['Create client', 'Creating…']} busy={create.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -5,6 +5,7 @@ import { plural } from '../format.js';
 import { Dialog } from './Dialog.js';
 import { ErrorNotice } from './ErrorNotice.js';
 import { TextField } from './TextField.js';
+import { FormActions } from './FormActions.js';
 
 /**
  * Admin: deleting a client takes its locations and its Client Viewer accounts with it, for good.
@@ -60,14 +61,14 @@ export function DeleteClientDialog({
           />
         )}
         <ErrorNotice error={remove.error} />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onClose} autoFocus={!mustType}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-danger" disabled={!confirmed || remove.isPending}>
-            {remove.isPending ? 'Deleting…' : `Delete ${client.name}`}
-          </button>
-        </div>
+        <FormActions
+          action={[`Delete ${client.name}`, 'Deleting…']}
+          busy={remove.isPending}
+          disabled={!confirmed}
+          danger
+          focusCancel={!mustType}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );
