@@ -5,6 +5,7 @@ import { formatDate, plural } from '../format.js';
 import { Dialog } from '../components/Dialog.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { TextField } from '../components/TextField.js';
+import { FormActions } from '../components/FormActions.js';
 
 const ROLES = Object.keys(ROLE_LABELS) as RoleName[];
 
@@ -96,14 +97,7 @@ function AddUserDialog({ clients, onClose }: { clients: ClientRow[]; onClose: ()
           onValue={setPassword}
           hint="Give it to them in person; they sign in with it. At least 8 characters."
         />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={create.isPending}>
-            {create.isPending ? 'Adding…' : 'Add user'}
-          </button>
-        </div>
+        <FormActions action={['Add user', 'Adding…']} busy={create.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -125,14 +119,7 @@ function ChangeRoleDialog({ user, clients, onClose }: { user: UserRow; clients: 
       <form className="form" onSubmit={submit}>
         <ErrorNotice error={update.error} explain={{ ...USER_RULES, 409: LAST_ADMIN }} />
         <RoleFields role={role} clientId={clientId} clients={clients} onRole={setRole} onClient={setClientId} />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={update.isPending}>
-            Save
-          </button>
-        </div>
+        <FormActions action="Save" busy={update.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -172,14 +159,7 @@ function ResetPasswordDialog({ user, onClose }: { user: UserRow; onClose: () => 
             onValue={setPassword}
             hint="At least 8 characters."
           />
-          <div className="form-actions">
-            <button type="button" className="button" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="button button-primary" disabled={update.isPending}>
-              Set the password
-            </button>
-          </div>
+          <FormActions action="Set the password" busy={update.isPending} onCancel={onClose} />
         </form>
       )}
     </Dialog>
@@ -196,25 +176,28 @@ function RemoveUserDialog({ user, isSelf, onClose }: { user: UserRow; isSelf: bo
           {isSelf && <strong>This is your own account: you will be signed out.</strong>}
         </p>
         <ErrorNotice error={remove.error} explain={{ 409: LAST_ADMIN }} />
-        <div className="form-actions">
-          <button type="button" className="button" autoFocus onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate(user.id, { onSuccess: onClose })}
-          >
-            Remove {user.email}
-          </button>
-        </div>
+        <FormActions
+          action={`Remove ${user.email}`}
+          busy={remove.isPending}
+          danger
+          focusCancel
+          onCancel={onClose}
+          onAction={() => remove.mutate(user.id, { onSuccess: onClose })}
+        />
       </div>
     </Dialog>
   );
 }
 
-type UserAction = { kind: 'role' | 'password' | 'remove'; user: UserRow } | { kind: 'add' } | null;
+type RowActionKind = 'role' | 'password' | 'remove';
+type UserAction = { kind: RowActionKind; user: UserRow } | { kind: 'add' } | null;
+
+// Each button of a user's row; screen readers hear whose ("Change role of ana@agency.test").
+const ROW_ACTIONS: { kind: RowActionKind; label: string; whom: string; danger?: boolean }[] = [
+  { kind: 'role', label: 'Change role', whom: ' of ' },
+  { kind: 'password', label: 'Reset password', whom: ' of ' },
+  { kind: 'remove', label: 'Remove', whom: ' ', danger: true },
+];
 
 /** Admin: the organization's accounts and their roles. */
 export function UsersPage({ currentUserId }: { currentUserId: string }) {
@@ -263,27 +246,20 @@ export function UsersPage({ currentUserId }: { currentUserId: string }) {
                 <td>{user.client_id ? (clientNames.get(user.client_id) ?? '…') : <span className="muted">—</span>}</td>
                 <td>{formatDate(user.created_at)}</td>
                 <td className="actions">
-                  <button
-                    type="button"
-                    className="button button-quiet"
-                    onClick={() => setAction({ kind: 'role', user })}
-                  >
-                    Change role<span className="sr-only"> of {user.email}</span>
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-quiet"
-                    onClick={() => setAction({ kind: 'password', user })}
-                  >
-                    Reset password<span className="sr-only"> of {user.email}</span>
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-quiet button-danger-text"
-                    onClick={() => setAction({ kind: 'remove', user })}
-                  >
-                    Remove<span className="sr-only"> {user.email}</span>
-                  </button>
+                  {ROW_ACTIONS.map(({ kind, label, whom, danger }) => (
+                    <button
+                      key={kind}
+                      type="button"
+                      className={`button button-quiet${danger ? ' button-danger-text' : ''}`}
+                      onClick={() => setAction({ kind, user })}
+                    >
+                      {label}
+                      <span className="sr-only">
+                        {whom}
+                        {user.email}
+                      </span>
+                    </button>
+                  ))}
                 </td>
               </tr>
             ))}
