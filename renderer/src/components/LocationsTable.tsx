@@ -20,6 +20,9 @@ export const LOCATION_COLUMNS: { key: LocationColumn; label: string }[] = [
 
 const ROW_HEIGHT = 36;
 
+// The plain-text columns between the name and the health badge, in LOCATION_COLUMNS's order.
+const TEXT_COLUMNS = ['address', 'city', 'state', 'zip', 'country'] as const;
+
 function Text({ value }: { value: string | null }) {
   return value === null ? <span className="muted">—</span> : <>{value}</>;
 }
@@ -97,21 +100,17 @@ export function LocationsTable({
                 <div role="cell" className="cell cell-strong col-name" title={location.name}>
                   {location.name}
                 </div>
-                <div role="cell" className="cell col-address" title={location.address ?? undefined}>
-                  <Text value={location.address} />
-                </div>
-                <div role="cell" className="cell col-city">
-                  <Text value={location.city} />
-                </div>
-                <div role="cell" className="cell col-state">
-                  <Text value={location.state} />
-                </div>
-                <div role="cell" className="cell col-zip">
-                  <Text value={location.zip} />
-                </div>
-                <div role="cell" className="cell col-country">
-                  <Text value={location.country} />
-                </div>
+                {TEXT_COLUMNS.map((key) => (
+                  <div
+                    key={key}
+                    role="cell"
+                    className={`cell col-${key}`}
+                    // An address can be longer than its column: the whole of it shows on hover.
+                    title={key === 'address' ? (location.address ?? undefined) : undefined}
+                  >
+                    <Text value={location[key]} />
+                  </div>
+                ))}
                 <div role="cell" className="cell col-health_score">
                   <HealthBadge
                     status={location.health_status}
