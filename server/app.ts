@@ -59,6 +59,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('principal', null);
 
   const clock = options.clock ?? systemClock;
+  // The writer thread does the checkpoints (db/writer-worker.ts): this connection's event loop never
+  // copies the pages of a big import into the database file.
+  options.store.db.pragma('wal_autocheckpoint = 0');
   const context: AppContext = {
     store: options.store,
     clock,

@@ -17,12 +17,6 @@ export interface PlannedRow extends NormalizedRow {
   duplicateOf: DuplicateOf | null;
 }
 
-/** What an import would do: every valid row, normalized and checked for duplicates, and every error. */
-export interface ImportPlan {
-  rows: PlannedRow[];
-  errors: ErrorDetail[];
-}
-
 /** An existing location of the client, for duplicate detection. */
 export interface ExistingLocation {
   id: string;
@@ -210,21 +204,21 @@ export class DuplicateIndex {
   }
 }
 
-/** Every row normalized, scored and checked for duplicates, with every error: the dry run's answer. */
-export function planImport(rawRows: readonly unknown[], existing: Iterable<ExistingLocation>): ImportPlan {
+/**
+ * Each row in turn, normalized, scored and checked for duplicates of the rows before it and of the
+ * existing locations; or, for an invalid row, its errors. The import and the dry run both read this.
+ */
+export function* planRows(
+  rawRows: Iterable<unknown>,
+  existing: Iterable<ExistingLocation>,
+): Generator<PlannedRow | ErrorDetail[], void, undefined> {
   const duplicates = new DuplicateIndex(existing);
-  const rows: PlannedRow[] = [];
-  const errors: ErrorDetail[] = [];
-  for (let index = 0; index < rawRows.length; index++) {
-    const row = normalizeRow(rawRows[index], index);
-    if (Array.isArray(row)) {
-      for (const error of row) errors.push(error);
-      continue;
-    }
-    row.duplicateOf = duplicates.check(row);
-    rows.push(row);
+  let index = 0;
+  for (const raw of rawRows) {
+    const row = normalizeRow(raw, index++);
+    if (!Array.isArray(row)) row.duplicateOf = duplicates.check(row);
+    yield row;
   }
-  return { rows, errors };
 }
 
 export function isRowField(field: string): field is RowField {

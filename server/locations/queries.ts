@@ -1,7 +1,5 @@
 import type { Db } from '../db/open.js';
-import { nowIso, pageParams, statement, type Page } from '../db/sql.js';
-import { sortedRandomUuids } from '../db/uuid.js';
-import type { ExistingLocation, PlannedRow } from './import-plan.js';
+import { pageParams, statement, type Page } from '../db/sql.js';
 
 /** One location as JSON, written by SQLite: the Location schema's fields, in its order. */
 const LOCATION_JSON = `json_object(
@@ -23,21 +21,22 @@ export function locationsJson(db: Db, clientId: string, page: Page): string {
 
 const CHUNK_ROWS = 5_000;
 
+interface Piece {
+  /** A JSON array of up to CHUNK_ROWS rows. */
+  json: string;
+  /** The last rowid in it; null when there was no row left. */
+  last: number | null;
+}
+
 /**
- * The whole list as JSON text in pieces of 5,000 rows, each built by SQLite and each read when the
- * response is ready for more: a 100,000-row list never sits whole in memory, and the event loop is free
- * between pieces. Pieces follow rowid, so locations imported meanwhile (appended) come at the end, whole.
+ * A JSON array in pieces of CHUNK_ROWS rows, each built by SQLite and read when the response is ready
+ * for more: a 100,000-row array never sits whole in memory, and the event loop is free between pieces.
+ * `piece(after)` gives the rows after rowid `after`, in rowid order.
  */
-export function* locationsJsonPieces(db: Db, clientId: string): Generator<string> {
-  const piece = statement<[string, number, number], { json: string; last: number | null }>(
-    db,
-    `SELECT json_group_array(${LOCATION_JSON}) AS json, max(rid) AS last
-     FROM (SELECT rowid AS rid, * FROM locations WHERE client_id = ? AND rowid > ? ORDER BY rowid LIMIT ?)`,
-  );
+function* arrayPieces(after: number, piece: (after: number) => Piece): Generator<string> {
   yield '[';
-  let after = 0;
   for (let first = true; ; first = false) {
-    const { json, last } = piece.get(clientId, after, CHUNK_ROWS)!;
+    const { json, last } = piece(after);
     if (last === null) break;
     yield first ? json.slice(1, -1) : `,${json.slice(1, -1)}`;
     after = last;
@@ -45,57 +44,17 @@ export function* locationsJsonPieces(db: Db, clientId: string): Generator<string
   yield ']';
 }
 
-export function existingLocations(db: Db, clientId: string): IterableIterator<ExistingLocation> {
-  return statement<[string], ExistingLocation>(
-    db,
-    'SELECT id, name, address, google_place_id FROM locations WHERE client_id = ?',
-  ).iterate(clientId);
-}
-
-export interface Imported {
-  id: string;
-  name: string;
-  city: string | null;
-  state: string | null;
-}
-
-/** The one INSERT of a location (the bench's floor runs it too, to compare like with like). */
-export const INSERT_LOCATION = `INSERT INTO locations (id, client_id, name, address, city, state, zip, country, google_place_id,
-       health_score, health_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-
 /**
- * Inserts one row a call, inside the import's transaction; returns what the response lists of it. The
- * ids are random v4 UUIDs handed out in sorted order: the id index then grows at nearby pages instead of
- * random ones, which keeps later imports into a big database from slowing down (npm run bench).
+ * The whole list as JSON text in pieces (arrayPieces). Pieces follow rowid, so locations imported
+ * meanwhile (appended) come at the end, whole.
  */
-export function locationInserter(
-  db: Db,
-  clientId: string,
-  rowCount: number,
-  now: number,
-): (row: PlannedRow) => Imported {
-  const insert = statement(db, INSERT_LOCATION);
-  const createdAt = nowIso(now);
-  const ids = sortedRandomUuids(rowCount);
-  let next = 0;
-  return (row) => {
-    const id = ids[next++]!;
-    insert.run(
-      id,
-      clientId,
-      row.name,
-      row.address,
-      row.city,
-      row.state,
-      row.zip,
-      row.country,
-      row.google_place_id,
-      row.health_score,
-      row.health_status,
-      createdAt,
-    );
-    return { id, name: row.name, city: row.city, state: row.state };
-  };
+export function locationsJsonPieces(db: Db, clientId: string): Generator<string> {
+  const piece = statement<[string, number, number], Piece>(
+    db,
+    `SELECT json_group_array(${LOCATION_JSON}) AS json, max(rid) AS last
+     FROM (SELECT rowid AS rid, * FROM locations WHERE client_id = ? AND rowid > ? ORDER BY rowid LIMIT ?)`,
+  );
+  return arrayPieces(0, (after) => piece.get(clientId, after, CHUNK_ROWS)!);
 }
 
 export function addToLocationsCount(db: Db, clientId: string, added: number): void {

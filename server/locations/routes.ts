@@ -90,10 +90,16 @@ export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
           duplicates: request.query.duplicates ?? 'skip',
           now: context.clock.now(),
         });
+        // A long answer comes in pieces (db/writer-jobs.ts, 'piece').
+        const { payload } = result;
         return reply
           .code(result.statusCode as 201)
           .type('application/json; charset=utf-8')
-          .send(result.payload as unknown as UploadResponse);
+          .send(
+            (typeof payload === 'string'
+              ? payload
+              : Readable.from(payload, { objectMode: false })) as unknown as UploadResponse,
+          );
       },
     );
   });

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { WRITER_CACHE_MIB } from '../../server/db/open.js';
-import { INSERT_LOCATION } from '../../server/locations/queries.js';
 import { openStore } from '../../server/db/store.js';
 import { databaseFileIn, startServer } from '../../server/start.js';
 import { insertClient } from '../../server/clients/queries.js';
@@ -109,10 +108,15 @@ const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 function floorImporter() {
   const dir = tmp();
   const store = openStore(databaseFileIn(dir), { kind: 'raw', hex: randomBytes(32).toString('hex') });
-  // The writer worker's page cache, so that the floor inserts as well as the server can.
-  store.db.pragma(`cache_size = -${WRITER_CACHE_MIB * 1024}`);
+  // At least the writer thread's page cache (16 MiB, twice the server's): the floor inserts as well as
+  // the server can, and better.
+  store.db.pragma(`cache_size = -${Math.max(WRITER_CACHE_MIB, 16) * 1024}`);
   const organizationId = insertOrganization(store.db, 'Floor', Date.now());
-  const insert = store.db.prepare(INSERT_LOCATION);
+  // The plain way: one prepared INSERT a row, in one transaction (SQLite's automatic checkpoint on).
+  const insert = store.db.prepare(
+    `INSERT INTO locations (id, client_id, name, address, city, state, zip, country, google_place_id,
+       health_score, health_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   const clientIds: string[] = [];
   const run = (body: string): number => {
     const clientId = insertClient(
@@ -246,7 +250,8 @@ const bench: Bench = async (record) => {
     value: importTime,
     unit: 'ms',
     floor: floorTime,
-    floorLabel: 'JSON.parse + one-transaction prepared insert, encrypted, same indexes, in-process; runs alternate',
+    floorLabel:
+      'JSON.parse + one-transaction prepared insert (a call a row, checkpoint in COMMIT, 16 MiB cache), encrypted, same indexes, in-process; runs alternate',
     target: '<= 1.3x floor',
     pass: importTime <= 1.3 * floorTime,
   });

@@ -131,6 +131,7 @@ describe('electron-builder.yml', () => {
     'package.json',
     'dist/server/db/writer-worker.js',
     'dist/server/db/open.js',
+    'dist/server/locations/import-worker.js',
     'dist/server/locations/import-job.js',
     'node_modules/better-sqlite3-multiple-ciphers/lib/index.js',
     'node_modules/bindings/bindings.js',
@@ -165,7 +166,7 @@ describe('electron-builder.yml', () => {
     expect(outsideAsar(new URL(inApp)).href).toBe(started);
   });
 
-  it('unpacks all the writer worker loads: it starts from app.asar.unpacked with those files alone', async () => {
+  it('unpacks all the worker threads load: each starts from app.asar.unpacked with those files alone', async () => {
     const resources = tempDir('agency-desk-resources-');
     cleanups.push(() => fs.rmSync(resources, { recursive: true, force: true }));
     const unpackedDir = layOutUnpacked(resources);
@@ -173,19 +174,25 @@ describe('electron-builder.yml', () => {
     const key = randomKey();
     openDatabase(file, key, { create: true }).close();
 
-    // The URL the packaged app computes (import.meta.url inside app.asar), moved out of the archive.
-    const inAsar = pathToFileURL(path.join(resources, 'app.asar', 'dist', 'server', 'db', 'writer-worker.js'));
-    const url = outsideAsar(inAsar);
-    expect(fileURLToPath(url)).toBe(path.join(unpackedDir, 'dist', 'server', 'db', 'writer-worker.js'));
-    const worker = new Worker(url, { workerData: { file, key } });
-    const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
-    const started = await new Promise<unknown>((resolve) => {
-      worker.once('message', resolve);
-      worker.once('error', resolve);
-    });
-    expect(started).toBe('ready');
-    worker.postMessage('close');
-    expect(await exited).toBe(0);
+    // The URLs the packaged app computes (import.meta.url inside app.asar), moved out of the archive:
+    // the writer thread and the import's parser thread.
+    for (const script of [
+      ['db', 'writer-worker.js'],
+      ['locations', 'import-worker.js'],
+    ]) {
+      const inAsar = pathToFileURL(path.join(resources, 'app.asar', 'dist', 'server', ...script));
+      const url = outsideAsar(inAsar);
+      expect(fileURLToPath(url)).toBe(path.join(unpackedDir, 'dist', 'server', ...script));
+      const worker = new Worker(url, { workerData: { file, key } });
+      const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+      const started = await new Promise<unknown>((resolve) => {
+        worker.once('message', resolve);
+        worker.once('error', resolve);
+      });
+      expect(started).toBe('ready');
+      worker.postMessage('close');
+      expect(await exited).toBe(0);
+    }
   });
 
   it('unpacks native modules from the asar and flips the security fuses', () => {

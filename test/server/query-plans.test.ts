@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runImportJob } from '../../server/locations/import-job.js';
-import { runWriterJob } from '../../server/db/writer-jobs.js';
+import { deleteClient } from '../../server/clients/queries.js';
+import { checkImport, parseImport, type ParsedImport } from '../../server/locations/import-job.js';
+import { commitImport, insertRows, openImport } from '../../server/locations/import-write.js';
 import { preparedSql } from '../../server/db/sql.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
@@ -45,16 +46,26 @@ describe('the query plans of the app', () => {
     await t.request({ method: 'POST', url: '/auth/refresh', body: { refresh_token: tokens.refresh_token } });
     await t.request({ method: 'POST', url: '/auth/refresh', body: { refresh_token: tokens.refresh_token } });
     await t.request({ method: 'GET', url: '/auth/setup' });
-    // The writer worker's jobs, run on this connection so that their statements are here too.
+    // The worker threads' jobs, run on this connection so that their statements are here too.
+    const db = t.store.db;
     const body = new TextEncoder().encode(JSON.stringify({ clientId, rows: [{ name: 'A', address: '1 Main St' }] }));
-    runImportJob(t.store.db, {
-      organizationId: t.organizationId,
-      body,
-      dryRun: false,
-      duplicates: 'skip',
-      now: Date.now(),
-    });
-    runWriterJob(t.store.db, { kind: 'delete-client', organizationId: t.organizationId, clientId });
+    const parsed = parseImport(body) as ParsedImport;
+    const opened = openImport(db, { organizationId: t.organizationId, clientId, write: true, now: Date.now() });
+    if ('statusCode' in opened || opened.opened === undefined) throw new Error('the import did not open');
+    const { opened: open, existing } = opened;
+    const checked = checkImport(
+      parsed.rows,
+      existing,
+      'skip',
+      (json) => {
+        insertRows(db, open, json);
+        return true;
+      },
+      () => undefined,
+    );
+    expect(checked).toEqual({ count: 1, pieces: 1 });
+    commitImport(db, open, 1);
+    deleteClient(db, t.organizationId, clientId);
     await request('POST', '/auth/logout');
     statements = preparedSql(t.store.db);
   });

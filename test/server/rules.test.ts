@@ -2,8 +2,19 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countryCode } from '../../server/locations/country.js';
 import { healthOf, healthScore, statusOf } from '../../server/locations/health.js';
-import { normalizeRow, planImport, type ExistingLocation } from '../../server/locations/import-plan.js';
-import { sortedRandomUuids } from '../../server/db/uuid.js';
+import type { ErrorDetail } from '../../server/http/errors.js';
+import { normalizeRow, planRows, type ExistingLocation, type PlannedRow } from '../../server/locations/import-plan.js';
+
+/** Every row planned, and every error, collected: what the dry run lists. */
+function planImport(rawRows: unknown[], existing: ExistingLocation[]): { rows: PlannedRow[]; errors: ErrorDetail[] } {
+  const plan: { rows: PlannedRow[]; errors: ErrorDetail[] } = { rows: [], errors: [] };
+  for (const row of planRows(rawRows, existing)) {
+    if (Array.isArray(row)) plan.errors.push(...row);
+    else plan.rows.push(row);
+  }
+  return plan;
+}
+import { SortedUuids } from '../../server/db/uuid.js';
 
 /** The pure business rules, each on its own (STYLE rule 2): health, normalization, duplicates. */
 
@@ -213,19 +224,35 @@ describe('planImport: duplicates', () => {
   });
 });
 
-describe('sortedRandomUuids', () => {
-  it('gives version-4 UUIDs, all different, in ascending order, and never the same list twice', () => {
-    const ids = sortedRandomUuids(20_000);
+describe('SortedUuids', () => {
+  const all = (count: number, piece: number) => {
+    const ids = new SortedUuids(count);
+    const taken: string[] = [];
+    for (let part = ids.take(piece); part.length > 0; part = ids.take(piece)) taken.push(...part);
+    return taken;
+  };
+
+  it('gives version-4 UUIDs, all different, in ascending order across pieces, and never the same list twice', () => {
+    const ids = all(20_000, 3_000);
+    expect(ids).toHaveLength(20_000);
     expect(ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id))).toBe(
       true,
     );
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual(ids);
-    expect(sortedRandomUuids(5)).not.toEqual(sortedRandomUuids(5));
+    expect(all(5, 5)).not.toEqual(all(5, 5));
   });
 
-  it('0 and 1', () => {
-    expect(sortedRandomUuids(0)).toEqual([]);
-    expect(sortedRandomUuids(1)).toHaveLength(1);
+  it('0 and 1, and no more than asked for', () => {
+    expect(all(0, 10)).toEqual([]);
+    expect(all(1, 10)).toHaveLength(1);
+    const ids = new SortedUuids(3);
+    expect(ids.take(2)).toHaveLength(2);
+    expect(ids.take(2)).toHaveLength(1);
+    expect(ids.take(2)).toEqual([]);
+  });
+
+  it('refuses more ids than its sort key can order', () => {
+    expect(() => new SortedUuids(131_073)).toThrow(RangeError);
   });
 });
