@@ -52,25 +52,31 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
       const account = `account:${normalizeEmail(request.body.email)}`;
       const address = `address:${request.ip}`;
       // One check at a time per account: guesses sent in parallel meet the back-off one after another
-      // instead of all slipping past it while the first are still being verified.
+      // instead of all slipping past it while the first are still being verified. Across accounts, the
+      // address rule counts the tries under way (Throttle.begin) for the same reason.
       const credentials = await loginThrottle.turns.run(account, async () => {
         const waitMs = Math.max(loginThrottle.account.waitMs(account), loginThrottle.address.waitMs(address));
         if (waitMs > 0) {
           const seconds = Math.ceil(waitMs / 1000);
           throw TooManyRequests(`Too many failed sign-ins: try again in ${seconds} s`, seconds);
         }
-        const found = credentialsByEmail(db, request.body.email);
-        const ok =
-          found === undefined
-            ? await verifyAgainstNobody(request.body.password)
-            : await verifyPassword(found.password_hash, request.body.password);
-        if (!ok || found === undefined) {
-          loginThrottle.account.fail(account);
-          loginThrottle.address.fail(address);
-          throw Unauthorized(WRONG_CREDENTIALS);
+        loginThrottle.address.begin(address);
+        try {
+          const found = credentialsByEmail(db, request.body.email);
+          const ok =
+            found === undefined
+              ? await verifyAgainstNobody(request.body.password)
+              : await verifyPassword(found.password_hash, request.body.password);
+          if (!ok || found === undefined) {
+            loginThrottle.account.fail(account);
+            loginThrottle.address.fail(address);
+            throw Unauthorized(WRONG_CREDENTIALS);
+          }
+          loginThrottle.account.succeed(account);
+          return found;
+        } finally {
+          loginThrottle.address.end(address);
         }
-        loginThrottle.account.succeed(account);
-        return found;
       });
       const { password_hash: _hash, ...user } = credentials;
       return tokenResponse(await write(db, () => createSession(db, user.id, clock.now())), user);

@@ -25,16 +25,35 @@ export const ADDRESS_RULE: ThrottleRule = { free: 50, baseMs: 1_000, maxMs: 60_0
 /** Failed-login back-off keyed by any string (the normalized e-mail, the address). In memory. */
 export class Throttle {
   private readonly entries = new Map<string, Entry>();
+  /** Tries under way (begun, not yet ended), by key. */
+  private readonly pending = new Map<string, number>();
 
   constructor(
     private readonly rule: ThrottleRule,
     private readonly clock: Clock,
   ) {}
 
-  /** Milliseconds the key must still wait; 0 when it may try now. */
+  /**
+   * Milliseconds the key must still wait; 0 when it may try now. Tries under way count as failures until
+   * they end: guesses sent at once cannot all pass the check before the first of them has failed.
+   */
   waitMs(key: string): number {
     const entry = this.current(key);
-    return entry === undefined ? 0 : Math.max(0, entry.blockedUntil - this.clock.now());
+    const waiting = entry === undefined ? 0 : Math.max(0, entry.blockedUntil - this.clock.now());
+    const pending = this.pending.get(key) ?? 0;
+    if (pending > 0 && (entry?.failures ?? 0) + pending > this.rule.free) return Math.max(waiting, 1_000);
+    return waiting;
+  }
+
+  /** A try begins: until end(), it counts as a failure for waitMs. */
+  begin(key: string): void {
+    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+  }
+
+  end(key: string): void {
+    const pending = (this.pending.get(key) ?? 1) - 1;
+    if (pending > 0) this.pending.set(key, pending);
+    else this.pending.delete(key);
   }
 
   fail(key: string): void {

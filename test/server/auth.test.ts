@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADDRESS_RULE } from '../../server/auth/throttle.js';
 import { buildTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
 
@@ -391,6 +392,18 @@ describe('login throttling', () => {
     const refused = await signIn(t, 'bystander@example.com');
     expectErrorBody(refused, 429);
     expect(retryAfter(refused)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('the address rule holds for guesses sent all at once over many accounts: no more are checked than one by one', async () => {
+    t.clock.advance(60 * 60 * 1000);
+    const responses = await Promise.all(
+      Array.from({ length: 80 }, (_, account) => signIn(t, `wide-${account}@example.com`, 'wrong password')),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    // One by one: the free failures, then one more try, which fails and starts the wait.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(ADDRESS_RULE.free + 1);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(80 - ADDRESS_RULE.free - 1);
+    for (const response of responses) expectErrorBody(response, response.statusCode);
   });
 });
 
