@@ -43,6 +43,10 @@ export interface WriterOutcome {
   failure?: string;
 }
 
+export function errorOutcome(statusCode: number, message: string): WriterOutcome {
+  return { statusCode, payload: JSON.stringify(errorBody(statusCode, message)) };
+}
+
 /** A job that failed unexpectedly: a 500 that says nothing was changed, with the cause for the log. */
 export function failedJob(cause: unknown): WriterOutcome {
   return {
@@ -65,8 +69,10 @@ export interface Connect {
 /** To the parser thread. */
 export type ParserRequest =
   | { id: number; kind: 'parse'; body: Uint8Array; dryRun: boolean; duplicates: DuplicatePolicy }
-  /** The writer has checked the client (and, for an import, holds the write lock): go on. */
-  | { id: number; kind: 'opened'; existing: string; progress: Int32Array }
+  /** A piece of the client's existing locations (locations/import-write.ts, existingLocationPieces). */
+  | { id: number; kind: 'existing'; json: string }
+  /** The writer has checked the client (and, for an import, holds the write lock) and sent every existing location: go on. */
+  | { id: number; kind: 'opened'; progress: Int32Array }
   /** The job ended before 'opened': drop its rows. */
   | { id: number; kind: 'forget' };
 
@@ -108,8 +114,12 @@ export type WriterRequest =
 /** From the writer thread. */
 export type WriterMessage =
   | { id: number; kind: 'outcome'; outcome: WriterOutcome }
-  /** The client is the organization's: its existing locations, for duplicate detection (JSON). */
-  | { id: number; kind: 'opened'; existing: string }
+  /** A piece of the client's existing locations, for duplicate detection (JSON); 'opened' follows. */
+  | { id: number; kind: 'existing'; json: string }
+  /** The client is the organization's; for an import, the transaction is open. */
+  | { id: number; kind: 'opened' }
+  /** The import's transaction was rolled back, as asked. */
+  | { id: number; kind: 'rolledBack' }
   /** The import is written: `count` rows, whose answer the parser sent in `pieces` pieces. */
   | { id: number; kind: 'committed'; count: number; pieces: number };
 

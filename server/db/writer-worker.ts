@@ -51,10 +51,10 @@ function handle(message: WriterRequest | RowsMessage): void {
       checkpoint();
       return post({ id: message.id, kind: 'outcome', outcome: { statusCode: 200, payload: '{}' } });
     case 'open': {
-      const result = openImport(db, message);
+      const result = openImport(db, message, (json) => post({ id: message.id, kind: 'existing', json }));
       if ('statusCode' in result) return post({ id: message.id, kind: 'outcome', outcome: result });
       if (result.opened !== undefined) open = { id: message.id, opened: result.opened, progress: message.progress };
-      return post({ id: message.id, kind: 'opened', existing: result.existing });
+      return post({ id: message.id, kind: 'opened' });
     }
     case 'rows':
       // After a failure or a rollback, the rows still on their way are dropped.
@@ -68,9 +68,11 @@ function handle(message: WriterRequest | RowsMessage): void {
       post({ id: message.id, kind: 'committed', count: message.count, pieces: message.pieces });
       return checkpoint();
     case 'rollback':
+      // Nothing to do when the import has committed, failed or never opened: its answer went already.
       if (open?.id !== message.id) return;
       rollbackImport(db);
       open = undefined;
+      return post({ id: message.id, kind: 'rolledBack' });
   }
 }
 

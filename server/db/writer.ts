@@ -2,6 +2,7 @@ import { MessageChannel, Worker, type ResourceLimits } from 'node:worker_threads
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from './store.js';
 import {
+  errorOutcome,
   failedJob,
   importEnded,
   newProgress,
@@ -135,6 +136,11 @@ class Inbox<Message> {
     if (waiting === undefined) this.queued.push(message);
     else waiting(message);
   };
+
+  /** Whether a message already waiting satisfies `test`. */
+  holds(test: (message: Message) => boolean): boolean {
+    return this.queued.some(test);
+  }
 
   next(): Promise<Message> {
     const message = this.queued.shift();
@@ -274,6 +280,7 @@ export class Writer {
     const { parser } = await this.threads();
     const unlistenParser = this.parser.listen(id, (message) => inbox.push({ ...message, from: 'parser' }));
     try {
+      const transfer = [ownBuffer(job)];
       const request: ParserRequest = {
         id,
         kind: 'parse',
@@ -281,7 +288,7 @@ export class Writer {
         dryRun: job.dryRun,
         duplicates: job.duplicates,
       };
-      parser.postMessage(request, [ownBuffer(job)]);
+      parser.postMessage(request, transfer);
       const parsed = await inbox.next();
       if (parsed.kind === 'outcome') return assemble(parsed.outcome, NO_PIECES);
       if (parsed.kind !== 'open') return stopped(parsed.from, parsed.kind === 'exited' ? parsed.code : -1);
@@ -294,22 +301,30 @@ export class Writer {
   }
 
   private async write(id: number, job: ImportJob, clientId: string, inbox: Inbox<Sourced>): Promise<Done> {
+    // The parser died while this import waited for its turn: its rows died with it.
+    const died = inbox.holds((message) => message.kind === 'exited');
+    if (died) return stopped('parser', -1);
     const { parser, writer } = await this.threads();
     const unlistenWriter = this.writer.listen(id, (message) => inbox.push({ ...message, from: 'writer' }));
     const toWriter = (request: WriterRequest) => writer.postMessage(request);
     const progress = newProgress();
-    const write = !job.dryRun;
-    let open = false;
+    // Whether the writer may hold this import's transaction: from the 'open' it is sent until it says
+    // otherwise (committed, rolled back, or failed). Any way out meanwhile sends it 'rollback'.
+    let open = !job.dryRun;
+    let parserDied = false;
     const pieces: Pieces = { answer: [], rows: [], errors: [] };
     let committed: (WriterMessage & { kind: 'committed' }) | undefined;
     try {
-      toWriter({ id, kind: 'open', organizationId: job.organizationId, clientId, write, now: job.now, progress });
+      const { organizationId, now } = job;
+      toWriter({ id, kind: 'open', organizationId, clientId, write: !job.dryRun, now, progress });
       for (;;) {
         const message = await inbox.next();
         switch (message.kind) {
+          case 'existing':
+            parser.postMessage({ id, kind: 'existing', json: message.json } satisfies ParserRequest);
+            break;
           case 'opened':
-            open = write;
-            parser.postMessage({ id, kind: 'opened', existing: message.existing, progress } satisfies ParserRequest);
+            parser.postMessage({ id, kind: 'opened', progress } satisfies ParserRequest);
             break;
           case 'piece':
             pieces[message.stream].push(message.json);
@@ -319,18 +334,33 @@ export class Writer {
             open = false;
             committed = message;
             break;
+          case 'rolledBack':
+            open = false;
+            return stopped('parser', -1);
           case 'outcome':
             // From the writer, it has rolled back already; from the parser, a refusal or a dry run's answer.
             if (message.from === 'writer') open = false;
             return assemble(message.outcome, pieces);
           case 'exited':
-            return stopped(message.from, message.code);
+            if (message.from === 'writer' || !open) return stopped(message.from, message.code);
+            // The parser may have sent its last rows already: the writer says whether it committed.
+            parserDied = true;
+            importEnded(progress);
+            toWriter({ id, kind: 'rollback' });
+            break;
         }
         // The two threads' messages may arrive in either order: answer once every piece is here.
         if (committed !== undefined && pieces.answer.length === committed.pieces) {
           // UploadResponse, in its order.
           const head = `{"success":true,"count":${committed.count},"locations":[`;
           return assemble({ statusCode: 201, payload: [head, { stream: 'answer' }, ']}'] }, pieces);
+        }
+        // Unreachable as Node delivers a thread's messages before its exit, but never a false "nothing changed".
+        if (committed !== undefined && parserDied) {
+          return assemble(
+            errorOutcome(500, 'The import was written, but its answer was lost: list the locations to see them'),
+            NO_PIECES,
+          );
         }
       }
     } finally {

@@ -13,8 +13,8 @@
  * safely (see WHOLE_VALUES).
  *
  * The scan also bounds what parsing may cost: a batch of rows holding more than BATCH_VALUES values (a
- * usual row has 8) is refused before it is parsed, so that no body of legal size can make the parser
- * build millions of objects at once.
+ * usual row has 8), or the rest of the body more than WHOLE_VALUES, is refused before it is parsed, so
+ * that no body of legal size can make the parser build millions of objects at once.
  */
 
 const QUOTE = 0x22;
@@ -132,6 +132,8 @@ interface RowsExtent {
   start: number;
   end: number;
   rowCount: number;
+  /** The values in it, counted in its batches; the rest of the body is the envelope's. */
+  values: number;
   /** The comma after each batch's last row, but for the last batch's. */
   boundaries: number[];
 }
@@ -173,6 +175,7 @@ function findRows(scanner: Scanner, batchRows: number): RowsExtent | null | unde
     if (key === 'rows' && bytes[start] === OPEN_BRACKET) {
       const boundaries: number[] = [];
       let separators = 0;
+      const valuesBefore = scanner.values;
       let batchValues = scanner.values;
       const extent = scanner.skipValue((at) => {
         separators++;
@@ -187,7 +190,8 @@ function findRows(scanner: Scanner, batchRows: number): RowsExtent | null | unde
       // `[ ]` holds no row; otherwise one more row than separators.
       let empty = true;
       for (let at = start + 1; at < scanner.at - 1 && empty; at++) empty = isSpace(bytes[at]!);
-      rows = { start, end: scanner.at - 1, rowCount: empty ? 0 : separators + 1, boundaries };
+      const values = scanner.values - valuesBefore;
+      rows = { start, end: scanner.at - 1, rowCount: empty ? 0 : separators + 1, values, boundaries };
     } else {
       if (!scanner.skipValue()) return undefined;
       // JSON.parse keeps the last of repeated keys: a later "rows" that is no array wins over an array.
@@ -201,6 +205,8 @@ function findRows(scanner: Scanner, batchRows: number): RowsExtent | null | unde
     if (bytes[scanner.at] !== CLOSE_BRACE) return undefined;
     break;
   }
+  // The envelope is parsed whole: it may hold no more than a body of another shape.
+  if (scanner.values - (rows?.values ?? 0) > WHOLE_VALUES) throw new BodyTooComplex();
   return rows;
 }
 

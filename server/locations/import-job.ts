@@ -6,7 +6,7 @@ import { errorBody, type ErrorDetail } from '../http/errors.js';
 import { UUID_PATTERN } from '../http/schemas.js';
 import { healthOf } from './health.js';
 import { BodyNotJson, BodyTooComplex, splitImportBody, type SplitBody } from './import-body.js';
-import { planRows, type ExistingLocation, type PlannedRow } from './import-plan.js';
+import { DuplicateIndex, planRows, type PlannedRow } from './import-plan.js';
 import { MAX_IMPORT_ROWS, UploadBody, type DuplicatePolicy, type PreviewRow, type UploadResponse } from './schemas.js';
 
 if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID_PATTERN.test(value));
@@ -164,10 +164,14 @@ function readingRowsOf<A extends unknown[], T>(step: (...args: A) => T): (...arg
   return (...args) => readingRows(() => step(...args));
 }
 
-/** The writer thread's existing locations (import-write.ts, existingLocationsJson), one at a time. */
-function* existingLocations(json: string): Generator<ExistingLocation> {
+/**
+ * Adds a piece of the client's existing locations, as the writer thread sends them
+ * (import-write.ts, existingLocationPieces), to the duplicate index.
+ */
+export function addExisting(duplicates: DuplicateIndex, json: string): void {
   const rows = JSON.parse(json) as [string, string, string | null, string | null][];
-  for (const [id, name, address, google_place_id] of rows) yield { id, name, address, google_place_id };
+  for (const [id, name, address, google_place_id] of rows)
+    duplicates.addExisting({ id, name, address, google_place_id });
 }
 
 /** Entries of the JSON arrays of an answer, sent as UTF-8 as they are written (db/writer-jobs.ts, 'piece'). */
@@ -228,30 +232,30 @@ function listErrors(errors: ArrayPieces, details: ErrorDetail[]): void {
 /** The dry run: every row normalized, scored and checked, nothing written; the answer sent in pieces. */
 export const previewImport = readingRowsOf(function preview(
   rows: Rows,
-  existing: string,
+  duplicates: DuplicateIndex,
   policy: DuplicatePolicy,
   send: SendPiece,
 ): WriterOutcome {
   const previews = new ArrayPieces('rows', send);
   const errors = new ArrayPieces('errors', send);
   let valid = 0;
-  let duplicates = 0;
+  let repeated = 0;
   let invalid = false;
-  for (const row of planRows(rows, existingLocations(existing))) {
+  for (const row of planRows(rows, duplicates)) {
     if (Array.isArray(row)) {
       listErrors(errors, row);
       invalid = true;
       continue;
     }
     valid++;
-    if (row.duplicateOf !== null) duplicates++;
+    if (row.duplicateOf !== null) repeated++;
     previews.add(JSON.stringify(previewRow(row)));
   }
   previews.flush();
   errors.flush();
-  const count = invalid ? 0 : policy === 'skip' ? valid - duplicates : valid;
+  const count = invalid ? 0 : policy === 'skip' ? valid - repeated : valid;
   // DryRunResponse, in its order.
-  const head = `{"dry_run":true,"valid":${!invalid},"count":${count},"duplicates":${duplicates},"rows":[`;
+  const head = `{"dry_run":true,"valid":${!invalid},"count":${count},"duplicates":${repeated},"rows":[`;
   return { statusCode: 200, payload: [head, { stream: 'rows' }, '],"errors":[', { stream: 'errors' }, ']}'] };
 });
 
@@ -284,7 +288,7 @@ export interface Checked {
  */
 export const checkImport = readingRowsOf(function checkRows(
   rows: Rows,
-  existing: string,
+  duplicates: DuplicateIndex,
   policy: DuplicatePolicy,
   sendRows: SendRows,
   send: SendPiece,
@@ -307,7 +311,7 @@ export const checkImport = readingRowsOf(function checkRows(
     imported = [];
     return true;
   };
-  for (const row of planRows(rows, existingLocations(existing))) {
+  for (const row of planRows(rows, duplicates)) {
     if (Array.isArray(row)) {
       listErrors(errors, row);
       badRows++;

@@ -8,7 +8,15 @@ import {
   type RowsMessage,
 } from '../db/writer-jobs.js';
 import type { DuplicatePolicy } from './schemas.js';
-import { checkImport, parseImport, previewImport, type ParsedImport, type SendPiece } from './import-job.js';
+import {
+  addExisting,
+  checkImport,
+  parseImport,
+  previewImport,
+  type ParsedImport,
+  type SendPiece,
+} from './import-job.js';
+import { DuplicateIndex } from './import-plan.js';
 
 /**
  * The parser thread: reads an import's body and checks its rows off the event loop, and hands the
@@ -19,8 +27,11 @@ const port = parentPort!;
 /** The channel to the writer thread (server/db/writer.ts connects the two). */
 let writer: MessagePort | undefined;
 
-/** Imports parsed and waiting for the writer to open them. */
-const waiting = new Map<number, ParsedImport & { dryRun: boolean; duplicates: DuplicatePolicy }>();
+/** Imports parsed and waiting for the writer to open them, with the existing locations it has sent. */
+const waiting = new Map<
+  number,
+  ParsedImport & { dryRun: boolean; duplicates: DuplicatePolicy; existing: DuplicateIndex }
+>();
 
 const post = (message: ParserMessage) => port.postMessage(message);
 
@@ -29,8 +40,14 @@ function handle(message: ParserRequest): void {
     case 'parse': {
       const parsed = parseImport(message.body);
       if ('statusCode' in parsed) return post({ id: message.id, kind: 'outcome', outcome: parsed });
-      waiting.set(message.id, { ...parsed, dryRun: message.dryRun, duplicates: message.duplicates });
+      const existing = new DuplicateIndex();
+      waiting.set(message.id, { ...parsed, dryRun: message.dryRun, duplicates: message.duplicates, existing });
       return post({ id: message.id, kind: 'open', clientId: parsed.clientId });
+    }
+    case 'existing': {
+      const job = waiting.get(message.id);
+      if (job !== undefined) addExisting(job.existing, message.json);
+      return;
     }
     case 'opened': {
       const job = waiting.get(message.id);
@@ -41,7 +58,7 @@ function handle(message: ParserRequest): void {
           json.buffer as ArrayBuffer,
         ]);
       if (job.dryRun) {
-        const outcome = previewImport(job.rows, message.existing, job.duplicates, send);
+        const outcome = previewImport(job.rows, job.existing, job.duplicates, send);
         return post({ id: message.id, kind: 'outcome', outcome });
       }
       const toWriter = (rows: RowsMessage) => writer!.postMessage(rows);
@@ -52,7 +69,7 @@ function handle(message: ParserRequest): void {
         sent++;
         return true;
       };
-      const checked = checkImport(job.rows, message.existing, job.duplicates, sendRows, send);
+      const checked = checkImport(job.rows, job.existing, job.duplicates, sendRows, send);
       // Ended meanwhile (the writer failed, or a thread stopped): nobody waits for an answer.
       if (checked === undefined) return;
       if ('statusCode' in checked) return post({ id: message.id, kind: 'outcome', outcome: checked });

@@ -28,40 +28,52 @@ const notFound = (): WriterOutcome => ({
   payload: JSON.stringify(errorBody(404, 'No client with this id')),
 });
 
+/** Existing locations a piece, for duplicate detection: some 1 MB of JSON. */
+const EXISTING_PIECE_ROWS = 10_000;
+
 /**
- * The client's existing locations as JSON `[[id, name, address, google_place_id], ...]`, written by
- * SQLite: the parser thread checks new rows against them for duplicates.
+ * The client's existing locations as JSON pieces `[[id, name, address, google_place_id], ...]`, written
+ * by SQLite, for the parser thread to check new rows against: a big client never makes one big string.
  */
-function existingLocationsJson(db: Db, clientId: string): string {
-  return statement<[string], { json: string }>(
+export function* existingLocationPieces(db: Db, clientId: string): Generator<string> {
+  const piece = statement<[string, number, number], { json: string; last: number | null }>(
     db,
-    `SELECT json_group_array(json_array(id, name, address, google_place_id)) AS json
-     FROM locations WHERE client_id = ?`,
-  ).get(clientId)!.json;
+    `SELECT json_group_array(json_array(id, name, address, google_place_id)) AS json, max(rid) AS last
+     FROM (SELECT rowid AS rid, id, name, address, google_place_id FROM locations
+           WHERE client_id = ? AND rowid > ? ORDER BY rowid LIMIT ?)`,
+  );
+  for (let after = 0; ;) {
+    const { json, last } = piece.get(clientId, after, EXISTING_PIECE_ROWS)!;
+    if (last === null) return;
+    yield json;
+    after = last;
+  }
 }
 
 /**
  * Opens the import: an IMMEDIATE transaction takes the write lock before the first read, so that the
  * duplicate check against existing rows cannot go stale; a dry run reads in one snapshot and holds
- * nothing. Returns the existing locations, or the answer when the client is not the caller's to import
- * into (nothing then stays open).
+ * nothing. Hands the client's existing locations to `existing`, a piece at a time; returns the open
+ * import (undefined for a dry run), or the answer when the client is not the caller's to import into
+ * (nothing then stays open).
  */
 export function openImport(
   db: Db,
   job: OpenImport,
-): { opened: OpenedImport | undefined; existing: string } | WriterOutcome {
+  existing: (json: string) => void,
+): { opened: OpenedImport | undefined } | WriterOutcome {
   db.exec(job.write ? 'BEGIN IMMEDIATE' : 'BEGIN');
   try {
     if (clientOrganization(db, job.clientId) !== job.organizationId) {
       db.exec('ROLLBACK');
       return notFound();
     }
-    const existing = existingLocationsJson(db, job.clientId);
+    for (const json of existingLocationPieces(db, job.clientId)) existing(json);
     if (!job.write) {
       db.exec('COMMIT');
-      return { opened: undefined, existing };
+      return { opened: undefined };
     }
-    return { opened: { clientId: job.clientId, createdAt: nowIso(job.now) }, existing };
+    return { opened: { clientId: job.clientId, createdAt: nowIso(job.now) } };
   } catch (error) {
     rollbackImport(db);
     throw error;

@@ -245,6 +245,20 @@ describe('bodies of legal size that would cost too much to parse', () => {
     expect(dataSnapshot(t.store.db)).toEqual(snapshot);
   });
 
+  it('millions of values beside the rows, or in an earlier rows key, -> 413 before anything is parsed', async () => {
+    const clientId = await t.createClient(admin);
+    const snapshot = before();
+    for (const text of [
+      `{"clientId":"${clientId}","rows":[],"x":[${'[],'.repeat(300_000)}[]]}`,
+      `{"clientId":"${clientId}","rows":[${'{},'.repeat(300_000)}{}],"rows":[{"name":"a"}]}`,
+    ]) {
+      const response = await uploadText(text);
+      expectErrorBody(response, 413);
+      expect(response.json<{ message: string }>().message).toMatch(/more values than an import can/);
+    }
+    expect(dataSnapshot(t.store.db)).toEqual(snapshot);
+  });
+
   it('a top-level array of millions of objects -> 413; a small one -> 400, not an import', async () => {
     const huge = await uploadText(`[${'{},'.repeat(10 * MIB)}{}]`);
     expectErrorBody(huge, 413);

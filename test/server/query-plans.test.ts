@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteClient } from '../../server/clients/queries.js';
-import { checkImport, parseImport, type ParsedImport } from '../../server/locations/import-job.js';
+import { addExisting, checkImport, parseImport, type ParsedImport } from '../../server/locations/import-job.js';
+import { DuplicateIndex } from '../../server/locations/import-plan.js';
 import { commitImport, insertRows, openImport } from '../../server/locations/import-write.js';
 import { preparedSql } from '../../server/db/sql.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
@@ -50,12 +51,17 @@ describe('the query plans of the app', () => {
     const db = t.store.db;
     const body = new TextEncoder().encode(JSON.stringify({ clientId, rows: [{ name: 'A', address: '1 Main St' }] }));
     const parsed = parseImport(body) as ParsedImport;
-    const opened = openImport(db, { organizationId: t.organizationId, clientId, write: true, now: Date.now() });
+    const duplicates = new DuplicateIndex();
+    const opened = openImport(
+      db,
+      { organizationId: t.organizationId, clientId, write: true, now: Date.now() },
+      (json) => addExisting(duplicates, json),
+    );
     if ('statusCode' in opened || opened.opened === undefined) throw new Error('the import did not open');
-    const { opened: open, existing } = opened;
+    const { opened: open } = opened;
     const checked = checkImport(
       parsed.rows,
-      existing,
+      duplicates,
       'skip',
       (json) => {
         insertRows(db, open, json);

@@ -3,18 +3,24 @@ import { describe, expect, it } from 'vitest';
 import { countryCode } from '../../server/locations/country.js';
 import { healthOf, healthScore, statusOf } from '../../server/locations/health.js';
 import type { ErrorDetail } from '../../server/http/errors.js';
-import { normalizeRow, planRows, type ExistingLocation, type PlannedRow } from '../../server/locations/import-plan.js';
+import {
+  DuplicateIndex,
+  normalizeRow,
+  planRows,
+  type ExistingLocation,
+  type PlannedRow,
+} from '../../server/locations/import-plan.js';
+import { SortedUuids } from '../../server/db/uuid.js';
 
 /** Every row planned, and every error, collected: what the dry run lists. */
 function planImport(rawRows: unknown[], existing: ExistingLocation[]): { rows: PlannedRow[]; errors: ErrorDetail[] } {
   const plan: { rows: PlannedRow[]; errors: ErrorDetail[] } = { rows: [], errors: [] };
-  for (const row of planRows(rawRows, existing)) {
+  for (const row of planRows(rawRows, new DuplicateIndex(existing))) {
     if (Array.isArray(row)) plan.errors.push(...row);
     else plan.rows.push(row);
   }
   return plan;
 }
-import { SortedUuids } from '../../server/db/uuid.js';
 
 /** The pure business rules, each on its own (STYLE rule 2): health, normalization, duplicates. */
 
@@ -189,6 +195,34 @@ describe('planImport: duplicates', () => {
     expect(plan.rows.map((row) => row.duplicateOf)).toEqual([null, null, { reason: 'name_and_address', row: 1 }]);
   });
 
+  it('existing locations are found by fingerprint: a 32-bit collision with one is no duplicate', () => {
+    const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const many: ExistingLocation[] = Array.from({ length: 20_000 }, (_, n) => ({
+      id: id(n),
+      name: `Store ${n}`,
+      address: `${n} High St`,
+      google_place_id: `place-${n}`,
+    }));
+    many.push({ id: id(99_999), name: 'Store 50168', address: '1 Main St', google_place_id: null });
+    const plan = planImport(
+      [
+        { name: 'STORE  1234', address: '1234 high st' },
+        { name: 'Elsewhere', google_place_id: 'place-19999' },
+        { name: 'Store 1016206', address: '1 Main St' },
+        { name: 'store 50168', address: ' 1 MAIN ST ' },
+        { name: 'Store 20000', address: '20000 High St', google_place_id: 'place-20000' },
+      ],
+      many,
+    );
+    expect(plan.rows.map((row) => row.duplicateOf)).toEqual([
+      { reason: 'name_and_address', location_id: id(1234) },
+      { reason: 'google_place_id', location_id: id(19_999) },
+      null,
+      { reason: 'name_and_address', location_id: id(99_999) },
+      null,
+    ]);
+  });
+
   it('agrees with the rule read literally, on random rows', () => {
     const word = fc.constantFrom('Main', 'main', 'MAIN', 'Oak', 'oak ', ' Oak', 'St', 'st.', 'Café', 'CAFÉ');
     const text = fc
@@ -202,21 +236,41 @@ describe('planImport: duplicates', () => {
       }),
     });
     const fold = (value: string) => value.trim().toLowerCase().replace(/\s+/g, ' ');
+    type Literal = { name: string; address?: string | null | undefined; google_place_id?: string | null | undefined };
+    /** The duplicate rule, read literally. */
+    const same = (candidate: Literal, other: Literal) =>
+      (candidate.google_place_id != null && other.google_place_id === candidate.google_place_id) ||
+      (candidate.address != null &&
+        other.address != null &&
+        fold(other.name) === fold(candidate.name) &&
+        fold(other.address) === fold(candidate.address));
     fc.assert(
       fc.property(fc.array(row, { maxLength: 30 }), (rows) => {
         const plan = planImport(rows, []);
         const kept: typeof rows = [];
         rows.forEach((candidate, index) => {
-          const earlier = kept.find(
-            (other) =>
-              (candidate.google_place_id !== undefined && other.google_place_id === candidate.google_place_id) ||
-              (candidate.address !== undefined &&
-                other.address !== undefined &&
-                fold(other.name) === fold(candidate.name) &&
-                fold(other.address) === fold(candidate.address)),
-          );
+          const earlier = kept.find((other) => same(candidate, other));
           expect(plan.rows[index]!.duplicateOf !== null).toBe(earlier !== undefined);
           if (earlier === undefined) kept.push(candidate);
+        });
+      }),
+      { numRuns: 300 },
+    );
+    // The same against existing locations, which are found by fingerprint.
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 20 }), fc.array(row, { maxLength: 20 }), (stored, rows) => {
+        const existing: ExistingLocation[] = stored.map((location, n) => ({
+          id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+          name: location.name.trim(),
+          address: location.address?.trim() ?? null,
+          google_place_id: location.google_place_id ?? null,
+        }));
+        const plan = planImport(rows, existing);
+        rows.forEach((candidate, index) => {
+          const repeats = existing.some((other) => same(candidate, other));
+          // A row may repeat an earlier row too, which may be the one named.
+          if (repeats) expect(plan.rows[index]!.duplicateOf).not.toBeNull();
+          else expect(plan.rows[index]!.duplicateOf?.location_id).toBeUndefined();
         });
       }),
       { numRuns: 300 },
