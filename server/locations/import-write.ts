@@ -2,7 +2,7 @@ import type { Db } from '../db/open.js';
 import { nowIso, statement } from '../db/sql.js';
 import type { WriterOutcome } from '../db/writer-jobs.js';
 import { errorBody } from '../http/errors.js';
-import { addToLocationsCount, clientOrganization } from './queries.js';
+import { addToLocationsCount, clientOrganization, locationPages } from './queries.js';
 
 /**
  * The writer thread's half of an import (the parser thread's is import-job.ts): one transaction opened
@@ -35,19 +35,8 @@ const EXISTING_PIECE_ROWS = 10_000;
  * The client's existing locations as JSON pieces `[[id, name, address, google_place_id], ...]`, written
  * by SQLite, for the parser thread to check new rows against: a big client never makes one big string.
  */
-export function* existingLocationPieces(db: Db, clientId: string): Generator<string> {
-  const piece = statement<[string, number, number], { json: string; last: number | null }>(
-    db,
-    `SELECT json_group_array(json_array(id, name, address, google_place_id)) AS json, max(rid) AS last
-     FROM (SELECT rowid AS rid, id, name, address, google_place_id FROM locations
-           WHERE client_id = ? AND rowid > ? ORDER BY rowid LIMIT ?)`,
-  );
-  for (let after = 0; ;) {
-    const { json, last } = piece.get(clientId, after, EXISTING_PIECE_ROWS)!;
-    if (last === null) return;
-    yield json;
-    after = last;
-  }
+export function existingLocationPieces(db: Db, clientId: string): Generator<string> {
+  return locationPages(db, clientId, 'json_array(id, name, address, google_place_id)', EXISTING_PIECE_ROWS);
 }
 
 /**

@@ -21,40 +21,37 @@ export function locationsJson(db: Db, clientId: string, page: Page): string {
 
 const CHUNK_ROWS = 5_000;
 
-interface Piece {
-  /** A JSON array of up to CHUNK_ROWS rows. */
-  json: string;
-  /** The last rowid in it; null when there was no row left. */
-  last: number | null;
-}
-
 /**
- * A JSON array in pieces of CHUNK_ROWS rows, each built by SQLite and read when the response is ready
- * for more: a 100,000-row array never sits whole in memory, and the event loop is free between pieces.
- * `piece(after)` gives the rows after rowid `after`, in rowid order.
+ * A client's locations in import (rowid) order, as JSON arrays of up to `pageRows` entries, each built
+ * by SQLite from the expression `entry` and read only when wanted: a big client never makes one big
+ * string, and the thread is free between pages.
  */
-function* arrayPieces(after: number, piece: (after: number) => Piece): Generator<string> {
-  yield '[';
-  for (let first = true; ; first = false) {
-    const { json, last } = piece(after);
-    if (last === null) break;
-    yield first ? json.slice(1, -1) : `,${json.slice(1, -1)}`;
-    after = last;
-  }
-  yield ']';
-}
-
-/**
- * The whole list as JSON text in pieces (arrayPieces). Pieces follow rowid, so locations imported
- * meanwhile (appended) come at the end, whole.
- */
-export function locationsJsonPieces(db: Db, clientId: string): Generator<string> {
-  const piece = statement<[string, number, number], Piece>(
+export function* locationPages(db: Db, clientId: string, entry: string, pageRows: number): Generator<string> {
+  const page = statement<[string, number, number], { json: string; last: number | null }>(
     db,
-    `SELECT json_group_array(${LOCATION_JSON}) AS json, max(rid) AS last
+    `SELECT json_group_array(${entry}) AS json, max(rid) AS last
      FROM (SELECT rowid AS rid, * FROM locations WHERE client_id = ? AND rowid > ? ORDER BY rowid LIMIT ?)`,
   );
-  return arrayPieces(0, (after) => piece.get(clientId, after, CHUNK_ROWS)!);
+  for (let after = 0; ;) {
+    const { json, last } = page.get(clientId, after, pageRows)!;
+    if (last === null) return;
+    yield json;
+    after = last;
+  }
+}
+
+/**
+ * The whole list as JSON text in pieces of CHUNK_ROWS rows (locationPages), read when the response is
+ * ready for more. Pieces follow rowid, so locations imported meanwhile (appended) come at the end, whole.
+ */
+export function* locationsJsonPieces(db: Db, clientId: string): Generator<string> {
+  yield '[';
+  let first = true;
+  for (const json of locationPages(db, clientId, LOCATION_JSON, CHUNK_ROWS)) {
+    yield first ? json.slice(1, -1) : `,${json.slice(1, -1)}`;
+    first = false;
+  }
+  yield ']';
 }
 
 export function addToLocationsCount(db: Db, clientId: string, added: number): void {
