@@ -230,7 +230,10 @@ function countValues(bytes: Buffer): number {
 export function splitImportBody(body: Uint8Array, batchRows: number): SplitBody | 'too complex' | undefined {
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const rows = findRows(new Scanner(bytes), batchRows);
-  if (rows === undefined || rows === null) return countValues(bytes) > WHOLE_VALUES ? 'too complex' : undefined;
+  // An object without rows was scanned whole, and its values counted, by findRows.
+  if (rows === null) return undefined;
+  // A body the scan left part way must be counted through.
+  if (rows === undefined) return countValues(bytes) > WHOLE_VALUES ? 'too complex' : undefined;
   const notJson = (): never => {
     try {
       JSON.parse(bytes.toString('utf8'));
