@@ -69,7 +69,7 @@ export interface Connect {
 /** To the parser thread. */
 export type ParserRequest =
   | { id: number; kind: 'parse'; body: Uint8Array; dryRun: boolean; duplicates: DuplicatePolicy }
-  /** A piece of the client's existing locations (locations/import-write.ts, existingLocationPieces). */
+  /** A piece of the client's existing locations (locations/import-write.ts, openImport). */
   | { id: number; kind: 'existing'; json: string }
   /** The writer has checked the client (and, for an import, holds the write lock) and sent every existing location: go on. */
   | { id: number; kind: 'opened'; progress: Int32Array }
@@ -131,7 +131,7 @@ export type WriterMessage =
  */
 const INSERTED = 0;
 const ENDED = 1;
-export const PIECES_AHEAD = 4;
+const PIECES_AHEAD = 4;
 
 export function newProgress(): Int32Array {
   return new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));

@@ -166,7 +166,7 @@ function readingRowsOf<A extends unknown[], T>(step: (...args: A) => T): (...arg
 
 /**
  * Adds a piece of the client's existing locations, as the writer thread sends them
- * (import-write.ts, existingLocationPieces), to the duplicate index.
+ * (import-write.ts, openImport), to the duplicate index.
  */
 export function addExisting(duplicates: DuplicateIndex, json: string): void {
   const rows = JSON.parse(json) as [string, string, string | null, string | null][];

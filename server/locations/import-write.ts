@@ -32,17 +32,10 @@ const notFound = (): WriterOutcome => ({
 const EXISTING_PIECE_ROWS = 10_000;
 
 /**
- * The client's existing locations as JSON pieces `[[id, name, address, google_place_id], ...]`, written
- * by SQLite, for the parser thread to check new rows against: a big client never makes one big string.
- */
-export function existingLocationPieces(db: Db, clientId: string): Generator<string> {
-  return locationPages(db, clientId, 'json_array(id, name, address, google_place_id)', EXISTING_PIECE_ROWS);
-}
-
-/**
  * Opens the import: an IMMEDIATE transaction takes the write lock before the first read, so that the
  * duplicate check against existing rows cannot go stale; a dry run reads in one snapshot and holds
- * nothing. Hands the client's existing locations to `existing`, a piece at a time; returns the open
+ * nothing. Hands the client's existing locations to `existing` as JSON pieces `[[id, name, address,
+ * google_place_id], ...]` written by SQLite (a big client never makes one big string); returns the open
  * import (undefined for a dry run), or the answer when the client is not the caller's to import into
  * (nothing then stays open).
  */
@@ -57,7 +50,8 @@ export function openImport(
       db.exec('ROLLBACK');
       return notFound();
     }
-    for (const json of existingLocationPieces(db, job.clientId)) existing(json);
+    const entry = 'json_array(id, name, address, google_place_id)';
+    for (const json of locationPages(db, job.clientId, entry, EXISTING_PIECE_ROWS)) existing(json);
     if (!job.write) {
       db.exec('COMMIT');
       return { opened: undefined };
