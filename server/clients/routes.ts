@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
+import { authorizeWrite } from '../auth/authorize.js';
 import { write } from '../db/write.js';
 import { Invalid } from '../http/errors.js';
 import { textOrNull } from '../http/body.js';
@@ -67,8 +68,11 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
       }
       const industry = textOrNull(request.body.industry);
       reply.code(201);
-      const { organizationId } = principalOf(request);
-      return write(db, () => insertClient(db, organizationId, { name, industry, website }, clock.now()));
+      const principal = principalOf(request);
+      return write(db, () => {
+        authorizeWrite(db, principal, { roles: ['admin'] }, clock.now());
+        return insertClient(db, principal.organizationId, { name, industry, website }, clock.now());
+      });
     },
   );
 

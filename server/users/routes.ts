@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
+import { authorizeWrite, type WriteNeed } from '../auth/authorize.js';
 import { hashPassword } from '../auth/passwords.js';
 import { deleteSessionsOfUser, sessionUserById } from '../auth/queries.js';
 import { Me } from '../auth/schemas.js';
@@ -61,7 +62,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
     },
   );
 
-  const admin = { onRequest: requireRole('admin') };
+  // What user management needs, checked when the headers arrive and again inside each write.
+  const ADMIN: WriteNeed = { roles: ['admin'] };
+  const admin = { onRequest: requireRole(...ADMIN.roles) };
 
   app.get(
     '/api/users',
@@ -88,12 +91,14 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
       },
     },
     async (request, reply) => {
-      const { organizationId } = principalOf(request);
+      const principal = principalOf(request);
+      const { organizationId } = principal;
       const clientId = request.body.clientId ?? null;
       checkClientAssignment(db, organizationId, request.body.role, clientId);
       if (emailTaken(db, request.body.email)) throw Conflict('A user with this e-mail address already exists');
       const passwordHash = await hashPassword(request.body.password);
       const user = await write(db, () => {
+        authorizeWrite(db, principal, ADMIN, clock.now());
         // Again under the write lock: the client may have gone while the password was hashed.
         checkClientAssignment(db, organizationId, request.body.role, clientId);
         if (emailTaken(db, request.body.email)) throw Conflict('A user with this e-mail address already exists');
@@ -121,7 +126,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
       },
     },
     async (request) => {
-      const { organizationId } = principalOf(request);
+      const principal = principalOf(request);
+      const { organizationId } = principal;
       const { id } = request.params;
       const body = request.body;
       const before = userById(db, organizationId, id);
@@ -132,6 +138,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
       checkClientAssignment(db, organizationId, role, clientId);
       const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
       return write(db, () => {
+        authorizeWrite(db, principal, ADMIN, clock.now());
         // Again under the write lock: the user or the client may have changed while the password was hashed.
         const current = userById(db, organizationId, id);
         if (current === undefined) throw NotFound('No user with this id');
@@ -161,11 +168,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
       },
     },
     async (request) => {
-      const { organizationId } = principalOf(request);
+      const principal = principalOf(request);
       await write(db, () => {
-        const user = userById(db, organizationId, request.params.id);
+        authorizeWrite(db, principal, ADMIN, clock.now());
+        const user = userById(db, principal.organizationId, request.params.id);
         if (user === undefined) throw NotFound('No user with this id');
-        if (user.role === 'admin' && countAdmins(db, organizationId) === 1) throw Conflict(LAST_ADMIN);
+        if (user.role === 'admin' && countAdmins(db, principal.organizationId) === 1) throw Conflict(LAST_ADMIN);
         deleteUser(db, user.id);
       });
       return { success: true as const };
