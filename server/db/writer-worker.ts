@@ -105,8 +105,17 @@ function receive(message: WriterRequest | RowsMessage): void {
   }
 }
 
+let closed = false;
+
 port.on('message', (message: WriterRequest | Connect | 'close') => {
+  // Node still delivers messages queued behind 'close': a channel listened to then would keep this
+  // thread alive for ever, so after 'close' a channel is closed and anything else dropped.
+  if (closed) {
+    if (message !== 'close' && message.kind === 'connect') message.port.close();
+    return;
+  }
   if (message === 'close') {
+    closed = true;
     rollbackImport(db);
     db.close();
     parser?.close();

@@ -198,6 +198,7 @@ export class Writer {
   private readonly running = new Set<Promise<unknown>>();
   private readonly checkpoints: NodeJS.Timeout;
   private nextId = 1;
+  private closed = false;
 
   constructor(
     store: Store,
@@ -223,6 +224,7 @@ export class Writer {
 
   /** Lets the jobs under way finish, then stops both threads. */
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.checkpoints);
     await Promise.allSettled([...this.running]);
     await Promise.all([this.writer.close(), this.parser.close()]);
@@ -230,13 +232,18 @@ export class Writer {
 
   /** Starts both threads now, so that the first import does not wait for them; a failure shows at that import. */
   warmUp(): void {
-    this.threads().catch((error: unknown) => this.log.warn({ err: error }, 'worker threads did not start'));
+    this.threads().catch((error: unknown) => {
+      if (!this.closed) this.log.warn({ err: error }, 'worker threads did not start');
+    });
   }
 
   /** Both threads, started, with a channel between them: a new one whenever either (re)started. */
   private async threads(): Promise<{ parser: Worker; writer: Worker }> {
     const [parser, writer] = await Promise.all([this.parser.start(), this.writer.start()]);
     if (this.connected?.[0] !== parser || this.connected[1] !== writer) {
+      // A close that came while the threads started must not be followed by a channel: Node still delivers
+      // a message queued behind 'close', and a writer listening on it never exits (the server's close hung).
+      if (this.closed) throw new Error('the database writer is closed');
       const { port1, port2 } = new MessageChannel();
       writer.postMessage({ kind: 'connect', port: port1 } satisfies Connect, [port1]);
       parser.postMessage({ kind: 'connect', port: port2 } satisfies Connect, [port2]);
