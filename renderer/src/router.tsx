@@ -33,6 +33,11 @@ export function useRoute(): Route {
   return routeOf(useSyncExternalStore(subscribe, () => window.location.pathname));
 }
 
+/** The address's query string ("?q=coffee"), kept in step like the path; "" when there is none. */
+export function useSearch(): string {
+  return useSyncExternalStore(subscribe, () => window.location.search);
+}
+
 export function navigate(path: string, options: { replace?: boolean } = {}): void {
   if (options.replace) window.history.replaceState(null, '', path);
   else window.history.pushState(null, '', path);

@@ -4,7 +4,6 @@ import { authorized, sessionState, subscribeSession } from './session.js';
 import type {
   ClientRow,
   CreatedClientBody,
-  LocationRow,
   NewClient,
   NewUser,
   Profile,
@@ -38,6 +37,7 @@ export const keys = {
   me: ['me'] as const,
   setup: ['setup'] as const,
   clients: ['clients'] as const,
+  // A client's LocationList (renderer/src/locations/use-location-list.ts), loaded by the locations worker.
   locations: (clientId: string) => ['locations', clientId] as const,
   users: ['users'] as const,
 };
@@ -101,30 +101,6 @@ export function useDeleteClient() {
         cache.invalidateQueries({ queryKey: keys.users }),
       ]);
     },
-  });
-}
-
-// Pages of this size keep each JSON parse on the main thread short while 100,000 rows load.
-const LOCATIONS_PAGE = 20_000;
-
-/** Every location of a client, fetched page by page. */
-async function fetchAllLocations(clientId: string, signal: AbortSignal): Promise<LocationRow[]> {
-  const rows: LocationRow[] = [];
-  let total = Infinity;
-  while (rows.length < total) {
-    const query = new URLSearchParams({ clientId, limit: String(LOCATIONS_PAGE), offset: String(rows.length) });
-    const { data, headers } = await authorized<LocationRow[]>(`/api/locations?${query}`, { signal });
-    total = Number(headers.get('X-Total-Count') ?? rows.length + data.length);
-    for (const row of data) rows.push(row);
-    if (data.length < LOCATIONS_PAGE) break;
-  }
-  return rows;
-}
-
-export function useLocations(clientId: string) {
-  return useQuery({
-    queryKey: keys.locations(clientId),
-    queryFn: ({ signal }) => fetchAllLocations(clientId, signal),
   });
 }
 

@@ -1,34 +1,42 @@
-import { healthOf, NO_PLACE_ID } from '../../../server/locations/health.js';
 import type { Health, LocationRow } from '../api/types.js';
 
-export const HEALTH_LABELS: Record<Health, string> = { green: 'Green', yellow: 'Yellow', red: 'Red' };
+export const HEALTH_LABELS: Record<Health, string> = {
+  green: 'Green',
+  yellow: 'Yellow',
+  red: 'Red',
+  closed: 'Closed',
+};
 
-// Google's documented example place id (Places API, "Place IDs"): it stands in for a place id that passes the rule.
-const SOME_PLACE_ID = 'ChIJN1t_tDeuEmsRUsoyG83frY4';
-
-/**
- * What lowers a listed location's score, by the server's own rule (server/locations/health.ts). The
- * list does not carry google_place_id, so whether its points were earned is read from the score.
- */
-export function healthIssuesOf(location: LocationRow): string[] {
-  const fields = {
-    address: location.address,
-    city: location.city,
-    state: location.state,
-    zip: location.zip,
-    country: location.country,
-  };
-  const withPlaceId = healthOf({ ...fields, google_place_id: SOME_PLACE_ID });
-  if (withPlaceId.score === location.health_score) return withPlaceId.issues;
-  // Missing or malformed: the list cannot tell which, so the words cover both.
-  return healthOf({ ...fields, google_place_id: null }).issues.map((issue) =>
-    issue === NO_PLACE_ID ? 'No valid Google place id' : issue,
-  );
+function Reasons({ score, issues, hints }: { score: number; issues?: readonly string[]; hints: readonly string[] }) {
+  if (issues && issues.length > 0) return <span className="health-issues">{issues.join(', ')}</span>;
+  if (hints.length > 0) {
+    return (
+      <span className="health-issues health-hints">
+        <span className="health-hint-label">To improve:</span> {hints.join(', ')}
+      </span>
+    );
+  }
+  return score === 100 ? <span className="health-issues muted">Complete</span> : null;
 }
 
-/** A green, yellow or red badge with the score; the reasons it is not 100 sit beside it. */
-export function HealthBadge({ status, score, issues }: { status: Health; score: number; issues: readonly string[] }) {
-  const explanation = issues.length > 0 ? issues.join('; ') : 'Complete';
+/**
+ * A green, yellow or red badge with the score, and beside it the server's reasons: issues when it is
+ * not green, hints (quieter) when it is green but not complete. The rule itself lives on the server only.
+ */
+export function HealthBadge({
+  status,
+  score,
+  issues,
+  hints = [],
+}: {
+  status: Health;
+  score: number;
+  issues?: readonly string[];
+  hints?: readonly string[];
+}) {
+  const reasons = issues && issues.length > 0 ? issues : hints;
+  const explanation =
+    reasons.length > 0 ? reasons.join('; ') : score === 100 ? 'Complete' : `${HEALTH_LABELS[status]}, score ${score}`;
   return (
     <span className="health" title={explanation}>
       <span className={`health-badge health-${status}`}>
@@ -36,9 +44,19 @@ export function HealthBadge({ status, score, issues }: { status: Health; score: 
         <span className="sr-only">{HEALTH_LABELS[status]}, score </span>
         {score}
       </span>
-      <span className="health-issues">
-        {issues.length > 0 ? issues.join(', ') : <span className="muted">Complete</span>}
-      </span>
+      <Reasons score={score} issues={issues} hints={hints} />
     </span>
+  );
+}
+
+/** A location's badge with the server's reasons. */
+export function LocationHealth({ location }: { location: LocationRow }) {
+  return (
+    <HealthBadge
+      status={location.health_status}
+      score={location.health_score}
+      issues={location.health_issues}
+      hints={location.health_hints}
+    />
   );
 }

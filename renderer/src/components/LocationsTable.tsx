@@ -1,127 +1,129 @@
-import { useRef } from 'react';
+import { useCallback, useEffect, useRef, type CSSProperties } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import type { LocationSort } from '../locations/order.js';
+import { LOCATION_COLUMNS, gridColumnsOf, totalWidthOf, useColumnWidths } from '../locations/column-widths.js';
+import { useRowFocus } from '../locations/use-row-focus.js';
 import type { LocationRow } from '../api/types.js';
-import { formatDate } from '../format.js';
-import { HealthBadge, healthIssuesOf } from './HealthBadge.js';
-import { SortHeader, type Sort } from './SortHeader.js';
+import { SortHeader } from './SortHeader.js';
+import { ColumnResizeHandle } from './ColumnResizeHandle.js';
+import { LocationsTableRow, ROW_HEIGHT } from './LocationsTableRow.js';
 
-export type LocationColumn = 'name' | 'address' | 'city' | 'state' | 'zip' | 'country' | 'health_score' | 'created_at';
-
-export const LOCATION_COLUMNS: { key: LocationColumn; label: string }[] = [
-  { key: 'name', label: 'Name' },
-  { key: 'address', label: 'Address' },
-  { key: 'city', label: 'City' },
-  { key: 'state', label: 'State' },
-  { key: 'zip', label: 'Postal code' },
-  { key: 'country', label: 'Country' },
-  { key: 'health_score', label: 'Health' },
-  { key: 'created_at', label: 'Created' },
-];
-
-const ROW_HEIGHT = 36;
-
-// The plain-text columns between the name and the health badge, in LOCATION_COLUMNS's order.
-const TEXT_COLUMNS = ['address', 'city', 'state', 'zip', 'country'] as const;
-
-function Text({ value }: { value: string | null }) {
-  return value === null ? <span className="muted">—</span> : <>{value}</>;
-}
+// The header row's height (styles.css, .locations-table .table-head .row): it stays on top of the rows.
+const HEAD_HEIGHT = 38;
 
 /**
- * A client's locations, only the rows in view in the DOM (TanStack Virtual), so 100,000 rows scroll
- * as smoothly as a hundred. The header stays put; every column sorts.
+ * A client's locations as a grid: only the rows in view are in the page (TanStack Virtual), so
+ * 100,000 rows scroll like a hundred. Every column sorts and can be widened; the rows are reached by
+ * keyboard (one Tab stop, then the arrows) and Enter or a click opens one.
  */
 export function LocationsTable({
   rows,
+  order,
   sort,
   onSort,
+  openId,
+  onOpen,
+  scope,
+  busy,
 }: {
+  /** Every loaded location, in arrival order. */
   rows: readonly LocationRow[];
-  sort: Sort<LocationColumn>;
-  onSort: (sort: Sort<LocationColumn>) => void;
+  /** The shown rows, as numbers into `rows`. */
+  order: Int32Array;
+  sort: LocationSort;
+  onSort: (sort: LocationSort) => void;
+  openId: string | null;
+  onOpen: (locationId: string) => void;
+  /** Changes with the filter and the sort: the list then starts again from its top. */
+  scope: string;
+  busy: boolean;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+  const [widths, resize] = useColumnWidths();
   // TanStack Virtual returns functions that React Compiler cannot memoize safely; this component does not rely on it.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count: order.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
+    scrollMargin: HEAD_HEIGHT,
+    scrollPaddingStart: HEAD_HEIGHT,
   });
+  const open = useCallback(
+    (index: number) => {
+      const location = rows[order[index] ?? -1];
+      if (location) onOpen(location.id);
+    },
+    [rows, order, onOpen],
+  );
+  const focus = useRowFocus({
+    count: order.length,
+    virtualizer,
+    body,
+    pageRows: () => Math.max(1, Math.floor(((scroller.current?.clientHeight ?? 0) - HEAD_HEIGHT) / ROW_HEIGHT) - 1),
+    scope,
+    onOpen: open,
+  });
+  useEffect(() => {
+    scroller.current?.scrollTo({ top: 0 });
+  }, [scope]);
+
   const items = virtualizer.getVirtualItems();
+  const drawn = items.some((item) => item.index === focus.active);
+  const tabStop = drawn ? focus.active : (virtualizer.range?.startIndex ?? 0);
+  const style = {
+    '--location-columns': gridColumnsOf(widths),
+    '--location-width': `${totalWidthOf(widths)}px`,
+  } as CSSProperties;
 
   return (
-    <div role="table" aria-label="Locations" aria-rowcount={rows.length + 1} className="table locations-table">
-      <div role="rowgroup" className="table-head">
-        <div role="row" aria-rowindex={1} className="row">
-          {LOCATION_COLUMNS.map((column) => (
-            <SortHeader
-              key={column.key}
-              label={column.label}
-              column={column.key}
-              sort={sort}
-              onSort={onSort}
-              className={`col-${column.key}`}
-            />
-          ))}
+    <div
+      role="grid"
+      aria-label="Locations"
+      aria-rowcount={order.length + 1}
+      aria-colcount={LOCATION_COLUMNS.length}
+      aria-readonly="true"
+      aria-busy={busy}
+      className="table locations-table"
+      style={style}
+    >
+      <div ref={scroller} className="table-scroll" data-testid="locations-scroll">
+        <div role="rowgroup" className="table-head">
+          <div role="row" aria-rowindex={1} className="row">
+            {LOCATION_COLUMNS.map((column) => (
+              <SortHeader key={column.key} label={column.label} column={column.key} sort={sort} onSort={onSort}>
+                <ColumnResizeHandle
+                  label={column.label}
+                  width={widths[column.key]}
+                  onResize={(width) => resize(column.key, width)}
+                />
+              </SortHeader>
+            ))}
+          </div>
         </div>
-      </div>
-      <div
-        ref={scroller}
-        className="table-scroll"
-        tabIndex={0}
-        aria-label="Locations, scrollable"
-        data-testid="locations-scroll"
-      >
         <div
+          ref={body}
           role="rowgroup"
           className="table-body"
-          style={{ height: virtualizer.getTotalSize(), position: 'relative' }}
+          style={{ height: virtualizer.getTotalSize() }}
+          onKeyDown={focus.onKeyDown}
+          onClick={focus.onClick}
+          onFocus={focus.onFocus}
         >
           {items.map((item) => {
-            const location = rows[item.index] as LocationRow;
+            const location = rows[order[item.index] ?? -1];
+            if (!location) return null;
             return (
-              <div
-                role="row"
-                aria-rowindex={item.index + 2}
-                className="row"
+              <LocationsTableRow
                 key={location.id}
-                data-testid="location-row"
-                style={{
-                  position: 'absolute',
-                  top: 0,
-                  left: 0,
-                  right: 0,
-                  height: ROW_HEIGHT,
-                  transform: `translateY(${item.start}px)`,
-                }}
-              >
-                <div role="cell" className="cell cell-strong col-name" title={location.name}>
-                  {location.name}
-                </div>
-                {TEXT_COLUMNS.map((key) => (
-                  <div
-                    key={key}
-                    role="cell"
-                    className={`cell col-${key}`}
-                    // An address can be longer than its column: the whole of it shows on hover.
-                    title={key === 'address' ? (location.address ?? undefined) : undefined}
-                  >
-                    <Text value={location[key]} />
-                  </div>
-                ))}
-                <div role="cell" className="cell col-health_score">
-                  <HealthBadge
-                    status={location.health_status}
-                    score={location.health_score}
-                    issues={healthIssuesOf(location)}
-                  />
-                </div>
-                <div role="cell" className="cell col-created_at">
-                  {formatDate(location.created_at)}
-                </div>
-              </div>
+                location={location}
+                index={item.index}
+                top={item.start - HEAD_HEIGHT}
+                tabbable={item.index === tabStop}
+                open={location.id === openId}
+              />
             );
           })}
         </div>

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+
 /** Which column a table is sorted by, and which way. */
 export interface Sort<K extends string> {
   key: K;
@@ -16,12 +18,15 @@ export function SortHeader<K extends string>({
   sort,
   onSort,
   className,
+  children,
 }: {
   label: string;
   column: K;
   sort: Sort<K>;
   onSort: (sort: Sort<K>) => void;
   className?: string;
+  /** More controls of the header, such as a resize handle. */
+  children?: ReactNode;
 }) {
   const active = sort.key === column;
   return (
@@ -32,6 +37,7 @@ export function SortHeader<K extends string>({
           {active ? (sort.direction === 'ascending' ? '▲' : '▼') : '↕'}
         </span>
       </button>
+      {children}
     </div>
   );
 }

@@ -1,0 +1,44 @@
+import type { ClientRow, RoleName } from '../api/types.js';
+import { Link, paths } from '../router.js';
+import { TEMPLATE_CSV } from './FileDropZone.js';
+
+/** The client page's title: the way back to the clients, the client's name and facts, an Admin's import buttons. */
+export function ClientHeader({ client, role, onImport }: { client: ClientRow; role: RoleName; onImport: () => void }) {
+  return (
+    <header className="page-header">
+      <div>
+        {role !== 'client_viewer' && (
+          <nav aria-label="Breadcrumb" className="breadcrumb">
+            <Link to={paths.clients}>Clients</Link> <span aria-hidden="true">/</span>
+          </nav>
+        )}
+        <h1 id="client-title">{client.name}</h1>
+        <p className="muted">
+          {[client.industry, client.website].filter(Boolean).join(' · ') || 'No industry or website recorded'}
+        </p>
+      </div>
+      <div className="page-actions">
+        {role === 'admin' && (
+          <>
+            <a className="button" href={TEMPLATE_CSV} download="locations-template.csv">
+              Template CSV
+            </a>
+            <button type="button" className="button button-primary" onClick={onImport}>
+              Import CSV
+            </button>
+          </>
+        )}
+      </div>
+    </header>
+  );
+}
+
+/** What a link to a deleted (or never existing) client shows. */
+export function ClientNotFound({ role }: { role: RoleName }) {
+  return (
+    <div className="empty-state">
+      <h1>This client does not exist</h1>
+      <p>It may have been deleted. {role !== 'client_viewer' && <Link to={paths.clients}>Back to the clients</Link>}</p>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { useCallback, useState, type ReactNode } from 'react';
+import { useMenuCommand } from '../desktop.js';
+import { ImportDialog } from './ImportDialog.js';
+import { useWindowFileDrop } from './use-window-file-drop.js';
+
+/**
+ * An Admin's ways into the import on a client's page: the page's buttons (`open`), a CSV dropped
+ * anywhere on the window, and the desktop menu's "Import CSV". `view` is the dialog and the drop overlay.
+ */
+export function useClientImport({
+  clientId,
+  clientName,
+  enabled,
+}: {
+  clientId: string;
+  clientName: string | undefined;
+  enabled: boolean;
+}): { open: (file: File | null) => void; view: ReactNode } {
+  const [importing, setImporting] = useState<{ file: File | null } | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const open = useCallback((file: File | null) => setImporting({ file }), []);
+  useWindowFileDrop(enabled && importing === null, open, setDragging);
+  const openFromMenu = useCallback(() => {
+    if (enabled) open(null);
+  }, [enabled, open]);
+  useMenuCommand('import-csv', openFromMenu);
+
+  const view =
+    clientName === undefined ? null : (
+      <>
+        {dragging && (
+          <div className="drop-overlay" aria-hidden="true">
+            <p>Drop the CSV to import it into {clientName}</p>
+          </div>
+        )}
+        {importing && (
+          <ImportDialog
+            clientId={clientId}
+            clientName={clientName}
+            initialFile={importing.file}
+            onClose={() => setImporting(null)}
+          />
+        )}
+      </>
+    );
+  return { open, view };
+}

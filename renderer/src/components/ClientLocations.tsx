@@ -1,0 +1,87 @@
+import { useCallback, useLayoutEffect, useState } from 'react';
+import type { LocationList } from '../locations/list.js';
+import type { LocationSort, ViewRequest } from '../locations/order.js';
+import type { TableAddress } from '../locations/url-state.js';
+import { useListState } from '../locations/use-location-list.js';
+import { exportLocations } from '../export/locations-csv.js';
+import { ErrorNotice } from './ErrorNotice.js';
+import { LocationsToolbar } from './LocationsToolbar.js';
+import { LocationsTable } from './LocationsTable.js';
+import { LocationPanel } from './LocationPanel.js';
+
+/**
+ * A client's locations once it has some: the toolbar, the table and the open location. What shows
+ * (search, health, sort, open location) lives in the address, so a reload or a link keeps it.
+ */
+export function ClientLocations({
+  list,
+  clientName,
+  address,
+  request,
+  onAddress,
+}: {
+  list: LocationList;
+  clientName: string;
+  address: TableAddress;
+  /** The rows `address` asks for. */
+  request: ViewRequest;
+  onAddress: (change: Partial<TableAddress>) => void;
+}) {
+  const state = useListState(list);
+  const [exportError, setExportError] = useState<unknown>(null);
+  const { sort, health, query } = request;
+  // Before paint, so that the first rows show in the first frame.
+  useLayoutEffect(() => list.show(request), [list, request]);
+
+  const onSort = useCallback((next: LocationSort) => onAddress({ sort: next }), [onAddress]);
+  const onOpen = useCallback((id: string) => onAddress({ location: id }), [onAddress]);
+  const closePanel = useCallback(() => {
+    const id = address.location;
+    onAddress({ location: null });
+    if (id) document.querySelector<HTMLElement>(`[data-location-id="${CSS.escape(id)}"]`)?.focus();
+  }, [address.location, onAddress]);
+
+  const exportShown = () => {
+    setExportError(null);
+    const rows = Array.from(state.order, (row) => state.rows[row]!);
+    exportLocations(rows, clientName).catch(setExportError);
+  };
+
+  const noMatch = state.loaded && state.shown !== null && state.order.length === 0;
+  return (
+    <>
+      <LocationsToolbar
+        search={address.search}
+        onSearch={(search) => onAddress({ search })}
+        health={health}
+        onHealth={(next) => onAddress({ health: next })}
+        shown={state.order.length}
+        received={state.rows.length}
+        total={state.total}
+        loaded={state.loaded}
+        onExport={exportShown}
+      />
+      <ErrorNotice error={exportError} />
+      {noMatch ? (
+        <div className="table-empty">
+          No location matches.{' '}
+          <button type="button" className="button-link" onClick={() => onAddress({ search: '', health: 'all' })}>
+            Clear the filters
+          </button>
+        </div>
+      ) : (
+        <LocationsTable
+          rows={state.rows}
+          order={state.order}
+          sort={sort}
+          onSort={onSort}
+          openId={address.location}
+          onOpen={onOpen}
+          scope={`${query}\u0000${health}\u0000${sort.key}\u0000${sort.direction}`}
+          busy={!state.loaded || state.shown !== state.requested}
+        />
+      )}
+      {address.location && <LocationPanel locationId={address.location} onClose={closePanel} />}
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+import { useCallback, useMemo } from 'react';
+import { navigate, useSearch } from '../router.js';
+import type { HealthFilter, LocationColumn, LocationSort, ViewRequest } from './order.js';
+import { LOCATION_COLUMNS } from './column-widths.js';
+
+/**
+ * What the client page shows, kept in its address so that a reload or a shared link opens the same
+ * view: `?q=oak&health=red&sort=-city&location=<id>` ("-" sorts descending; defaults are left out).
+ */
+export interface TableAddress {
+  /** The search text as typed. */
+  search: string;
+  health: HealthFilter;
+  sort: LocationSort;
+  /** The location open in the side panel. */
+  location: string | null;
+}
+
+export const DEFAULT_SORT: LocationSort = { key: 'name', direction: 'ascending' };
+
+const COLUMNS: readonly LocationColumn[] = LOCATION_COLUMNS.map((column) => column.key);
+const HEALTHS: readonly HealthFilter[] = ['all', 'green', 'yellow', 'red', 'closed'];
+
+function sortOf(text: string | null): LocationSort {
+  if (!text) return DEFAULT_SORT;
+  const descending = text.startsWith('-');
+  const key = (descending ? text.slice(1) : text) as LocationColumn;
+  if (!COLUMNS.includes(key)) return DEFAULT_SORT;
+  return { key, direction: descending ? 'descending' : 'ascending' };
+}
+
+export function tableAddressOf(search: string): TableAddress {
+  const params = new URLSearchParams(search);
+  const health = params.get('health') as HealthFilter | null;
+  return {
+    search: params.get('q') ?? '',
+    health: health !== null && HEALTHS.includes(health) ? health : 'all',
+    sort: sortOf(params.get('sort')),
+    location: params.get('location') || null,
+  };
+}
+
+export function searchOf(address: TableAddress): string {
+  const params = new URLSearchParams();
+  if (address.search) params.set('q', address.search);
+  if (address.health !== 'all') params.set('health', address.health);
+  const { key, direction } = address.sort;
+  if (key !== DEFAULT_SORT.key || direction !== DEFAULT_SORT.direction) {
+    params.set('sort', `${direction === 'descending' ? '-' : ''}${key}`);
+  }
+  if (address.location) params.set('location', address.location);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** The rows the address asks for: its search (lower-cased, trimmed), health and sort. */
+export function useViewRequest({ search, health, sort }: TableAddress): ViewRequest {
+  const query = search.trim().toLowerCase();
+  return useMemo(() => ({ sort, query, health }), [sort, query, health]);
+}
+
+/** The client page's view from the address, and a setter that replaces the address (no history entry per keystroke). */
+export function useTableAddress(): [TableAddress, (change: Partial<TableAddress>) => void] {
+  const search = useSearch();
+  const address = useMemo(() => tableAddressOf(search), [search]);
+  const change = useCallback((next: Partial<TableAddress>) => {
+    const current = tableAddressOf(window.location.search);
+    navigate(`${window.location.pathname}${searchOf({ ...current, ...next })}`, { replace: true });
+  }, []);
+  return [address, change];
+}
