@@ -1,0 +1,189 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, startServer, type RunningServer } from './server.js';
+import { signIn } from './dashboard.js';
+
+/**
+ * The client page's locations table (issue 9 §2b): natural sort, a filter that starts from the top,
+ * the view kept in the address, keyboard rows, the location panel, resizable columns, no axe violation.
+ */
+
+let server: RunningServer;
+let clientUrl: string;
+const CLIENT = 'Oakridge Pharmacy';
+const BRANCHES = 300;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  server = await startServer();
+  const token = await server.signIn(ADMIN.email, ADMIN.password);
+  const { id } = await server.api<{ id: string }>('POST', '/api/clients', { token, body: { name: CLIENT } });
+  clientUrl = `${server.url}/clients/${id}`;
+  const stores = ['Store 102', 'Store 15', 'Store 2', 'Store 10', 'Store 1'].map((name) => ({
+    name,
+    address: `${name.slice(6)} Oak Street`,
+    city: 'Springfield',
+    state: 'IL',
+    zip: '62701',
+    country: 'US',
+    google_place_id: `ChIJ${name.replace(' ', '').padEnd(24, 'x')}`,
+  }));
+  const branches = Array.from({ length: BRANCHES }, (_, i) => ({
+    name: `Branch ${String(i + 1).padStart(3, '0')} with a name long enough to need a wider column`,
+    city: ['Austin', 'Boise', 'Denver'][i % 3]!,
+    ...(i % 2 === 0 ? { address: `${i + 1} Main Street`, state: 'TX', zip: '73301', country: 'US' } : {}),
+  }));
+  await server.api('POST', '/api/locations/upload', { token, body: { clientId: id, rows: [...stores, ...branches] } });
+});
+test.afterAll(async () => {
+  await server.stop();
+});
+
+const rows = (page: Page) => page.getByTestId('location-row');
+const names = (page: Page, count: number) =>
+  rows(page).evaluateAll(
+    (elements, count) => elements.slice(0, count).map((row) => row.querySelector('[role="gridcell"]')!.textContent),
+    count,
+  );
+const scroller = (page: Page) => page.getByTestId('locations-scroll');
+
+async function openClient(page: Page): Promise<void> {
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(clientUrl);
+  await expect(page.getByTestId('shown-count')).toHaveText(`${BRANCHES + 5} locations`);
+}
+
+test('names sort naturally (Store 2 before Store 10 before Store 102), both ways', async ({ page }) => {
+  await openClient(page);
+  await page.getByRole('searchbox').fill('store');
+  await expect(page.getByTestId('shown-count')).toHaveText(`5 of ${BRANCHES + 5} locations`);
+  await expect.poll(() => names(page, 5)).toEqual(['Store 1', 'Store 2', 'Store 10', 'Store 15', 'Store 102']);
+  await page.getByRole('button', { name: 'Name' }).click();
+  await expect(page.getByRole('columnheader', { name: 'Name' })).toHaveAttribute('aria-sort', 'descending');
+  await expect.poll(() => names(page, 5)).toEqual(['Store 102', 'Store 15', 'Store 10', 'Store 2', 'Store 1']);
+  // The health reasons are the server's words, the same as the import preview's.
+  await expect(rows(page).first()).toContainText('To improve:');
+  await expect(rows(page).first()).toContainText('No phone number');
+});
+
+test('a changed filter shows its results from the top', async ({ page }) => {
+  await openClient(page);
+  await scroller(page).evaluate((element) => element.scrollTo(0, element.scrollHeight));
+  await expect(rows(page).filter({ hasText: 'Store 102' })).toBeVisible();
+  await page.getByRole('searchbox').fill('branch');
+  await expect(page.getByTestId('shown-count')).toHaveText(`${BRANCHES} of ${BRANCHES + 5} locations`);
+  await expect.poll(() => scroller(page).evaluate((element) => element.scrollTop)).toBe(0);
+  await expect(rows(page).first()).toContainText('Branch 001');
+  await expect(rows(page).first()).toBeInViewport();
+
+  await scroller(page).evaluate((element) => element.scrollTo(0, element.scrollHeight / 2));
+  await page.getByRole('combobox', { name: 'Health' }).selectOption('red');
+  await expect.poll(() => scroller(page).evaluate((element) => element.scrollTop)).toBe(0);
+  await expect(rows(page).first()).toContainText('Branch 002');
+});
+
+test('search, health, sort and the open location stay in the address across a reload', async ({ page }) => {
+  await openClient(page);
+  await page.getByRole('searchbox').fill('branch 01');
+  await page.getByRole('combobox', { name: 'Health' }).selectOption('red');
+  await page.getByRole('button', { name: 'City' }).click();
+  await page.getByRole('button', { name: 'City' }).click();
+  await expect(page.getByRole('columnheader', { name: 'City' })).toHaveAttribute('aria-sort', 'descending');
+  await rows(page).filter({ hasText: 'Branch 012' }).click();
+  await expect(page.getByTestId('location-panel').getByRole('heading')).toContainText('Branch 012');
+  const address = new URL(page.url());
+  expect(address.searchParams.get('q')).toBe('branch 01');
+  expect(address.searchParams.get('health')).toBe('red');
+  expect(address.searchParams.get('sort')).toBe('-city');
+  expect(address.searchParams.get('location')).toMatch(/^[0-9a-f-]{36}$/);
+
+  await page.reload();
+  await expect(page.getByRole('searchbox')).toHaveValue('branch 01');
+  await expect(page.getByRole('combobox', { name: 'Health' })).toHaveValue('red');
+  await expect(page.getByRole('columnheader', { name: 'City' })).toHaveAttribute('aria-sort', 'descending');
+  await expect(page.getByTestId('shown-count')).toHaveText(`5 of ${BRANCHES + 5} locations`);
+  // Branches 010-019 without an address (even numbers), by city from Denver down to Austin; a tie keeps import order.
+  await expect
+    .poll(() => names(page, 5).then((list) => list.map((name) => name?.slice(0, 10))))
+    .toEqual(['Branch 012', 'Branch 018', 'Branch 014', 'Branch 010', 'Branch 016']);
+  const panel = page.getByTestId('location-panel');
+  await expect(panel.getByRole('heading')).toContainText('Branch 012');
+  await expect(panel).toContainText('Denver');
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect(panel).toBeHidden();
+  expect(new URL(page.url()).searchParams.get('location')).toBeNull();
+});
+
+test('the keyboard reaches the rows, arrows move between them and Enter opens one', async ({ page }) => {
+  await openClient(page);
+  // The last header control is the Created column's width; the next Tab stop is the first row.
+  await page.getByRole('separator', { name: 'Width of the Created column' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(rows(page).first()).toBeFocused();
+  await expect(rows(page).first()).toContainText('Branch 001');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('[data-testid="location-row"]:focus')).toContainText('Branch 003');
+  await page.keyboard.press('End');
+  await expect(page.locator('[data-testid="location-row"]:focus')).toContainText('Store 102');
+  await expect(page.locator('[data-testid="location-row"]:focus')).toBeInViewport();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  const panel = page.getByTestId('location-panel');
+  await expect(panel.getByRole('heading', { name: 'Store 15' })).toBeFocused();
+  await expect(panel).toContainText('15 Oak Street');
+  await page.screenshot({ path: '/tmp/locations-panel.png' });
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(page.locator('[data-testid="location-row"]:focus')).toContainText('Store 15');
+  await page.keyboard.press('Home');
+  await expect(page.locator('[data-testid="location-row"]:focus')).toContainText('Branch 001');
+});
+
+test('a column widens by dragging its edge or with the arrow keys', async ({ page }) => {
+  await openClient(page);
+  const header = page.getByRole('columnheader', { name: 'Name' });
+  const cell = rows(page).first().getByRole('gridcell').first();
+  const before = (await header.boundingBox())!.width;
+  const cut = await cell.evaluate((element) => element.scrollWidth > element.clientWidth);
+  expect(cut).toBe(true);
+
+  const handle = page.getByRole('separator', { name: 'Width of the Name column' });
+  const box = (await handle.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 260, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(async () => Math.round((await header.boundingBox())!.width)).toBe(Math.round(before + 260));
+  await expect.poll(() => cell.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(false);
+
+  await handle.focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(handle).toHaveAttribute('aria-valuenow', String(Math.round(before + 260 - 32)));
+  await page.screenshot({ path: '/tmp/locations-resized.png' });
+  // The width is remembered: a reload keeps it.
+  await page.reload();
+  await expect(page.getByRole('separator', { name: 'Width of the Name column' })).toHaveAttribute(
+    'aria-valuenow',
+    String(Math.round(before + 260 - 32)),
+  );
+  await page.keyboard.press('Tab');
+  await page.getByRole('separator', { name: 'Width of the Name column' }).press('Enter');
+  await expect(page.getByRole('separator', { name: 'Width of the Name column' })).toHaveAttribute(
+    'aria-valuenow',
+    String(Math.round(before)),
+  );
+});
+
+test('the client page has no accessibility violation, with and without the location panel', async ({ page }) => {
+  await openClient(page);
+  await page.screenshot({ path: '/tmp/locations-table.png' });
+  const table = await new AxeBuilder({ page }).analyze();
+  expect(table.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  await rows(page).first().press('Enter');
+  await expect(page.getByTestId('location-panel')).toBeVisible();
+  const withPanel = await new AxeBuilder({ page }).analyze();
+  expect(withPanel.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+});
