@@ -15,6 +15,7 @@ import { openApi } from './http/openapi.js';
 import { compileValidator, validationDetails } from './http/validation.js';
 import { locationRoutes } from './locations/routes.js';
 import { userRoutes } from './users/routes.js';
+import { tokenRoutes } from './tokens/routes.js';
 
 export interface AppOptions {
   store: Store;
@@ -93,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(clientRoutes, context);
     await api.register(locationRoutes, context);
     await api.register(userRoutes, context);
+    await api.register(tokenRoutes, context);
   });
   if (options.dashboardDir) await app.register(dashboard, { root: options.dashboardDir });
   return app;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open.js';
 import { connectionCache } from '../db/cache.js';
 import { nowIso, statement } from '../db/sql.js';
-import type { Principal } from '../http/guards.js';
+import { sessionScopes, type Credential, type Principal } from '../http/guards.js';
+import { deleteApiToken, isApiTokenSecret, lookUpTokenPrincipal } from '../tokens/queries.js';
 import type { Role } from '../http/schemas.js';
 import type { SessionUser } from './schemas.js';
 import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, hashToken, newToken } from './tokens.js';
@@ -69,30 +70,33 @@ interface PrincipalRow {
 }
 
 /**
- * Who holds which access token, remembered between requests: most API calls then cost no hash and no
+ * Who holds which access token or API token, remembered between requests: most API calls then cost no hash and no
  * query. Every write of this connection that can end a session or change a user's role or client calls
  * principalsChanged; another connection's commit (the writer worker deleting a client) clears it too.
  * Expiry is checked on every hit.
  */
 const principals = (db: Db) => connectionCache<string, { principal: Principal; expiresAt: number }>(db, 'principals');
 
-/** Call after any write to sessions or users (revocation, role or client change, removal). */
+/** Call after any write to sessions, API tokens or users (revocation, role or client change, removal). */
 export function principalsChanged(db: Db): void {
   principals(db).clear();
 }
 
-/** The caller behind an access token, or undefined when it is unknown, revoked or expired. */
-export function principalByAccessToken(db: Db, accessToken: string, now: number): Principal | undefined {
+/**
+ * The caller behind a Bearer credential (a session's access token or an API token), or undefined when it
+ * is unknown, revoked or expired.
+ */
+export function principalByBearer(db: Db, bearer: string, now: number): Principal | undefined {
   const cache = principals(db);
-  const hit = cache.get(accessToken);
+  const hit = cache.get(bearer);
   if (hit !== undefined) {
     if (hit.expiresAt > now) return hit.principal;
-    cache.delete(accessToken);
+    cache.delete(bearer);
     return undefined;
   }
-  const found = lookUpPrincipal(db, accessToken, now);
+  const found = isApiTokenSecret(bearer) ? lookUpTokenPrincipal(db, bearer, now) : lookUpPrincipal(db, bearer, now);
   if (found === undefined) return undefined;
-  cache.set(accessToken, found);
+  cache.set(bearer, found);
   return found.principal;
 }
 
@@ -111,11 +115,12 @@ function lookUpPrincipal(
     expiresAt: row.access_expires_at,
     principal: {
       userId: row.user_id,
-      sessionId: row.session_id,
+      credential: { kind: 'session', id: row.session_id },
       organizationId: row.organization_id,
       email: row.email,
       role: row.role,
       clientId: row.client_id,
+      scopes: sessionScopes(row.role),
     },
   };
 }
@@ -171,6 +176,18 @@ export function rotateSession(db: Db, refreshToken: string, now: number): Refres
 
 export function deleteSession(db: Db, sessionId: string): void {
   statement(db, 'DELETE FROM sessions WHERE id = ?').run(sessionId);
+  principalsChanged(db);
+}
+
+/** Sign-out: ends the session, or revokes the API token, that the request came with. */
+export function endCredential(db: Db, credential: Credential): void {
+  if (credential.kind === 'session') deleteSession(db, credential.id);
+  else revokeApiToken(db, credential.id);
+}
+
+/** Revokes an API token: the next request with it gets 401. */
+export function revokeApiToken(db: Db, tokenId: string): void {
+  deleteApiToken(db, tokenId);
   principalsChanged(db);
 }
 

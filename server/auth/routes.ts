@@ -10,7 +10,7 @@ import { verifyAgainstNobody, verifyPassword } from './passwords.js';
 import {
   createSession,
   credentialsByEmail,
-  deleteSession,
+  endCredential,
   normalizeEmail,
   rotateSession,
   sessionUserById,
@@ -118,7 +118,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
       },
     },
     async (request) => {
-      await write(db, () => deleteSession(db, principalOf(request).sessionId));
+      await write(db, () => endCredential(db, principalOf(request).credential));
       return { success: true as const };
     },
   );

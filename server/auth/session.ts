@@ -1,7 +1,9 @@
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { AppContext } from '../app.js';
 import { Unauthorized } from '../http/errors.js';
-import { principalByAccessToken } from './queries.js';
+import { isApiTokenSecret } from '../tokens/queries.js';
+import { recordTokenUse } from '../tokens/usage.js';
+import { principalByBearer } from './queries.js';
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]{20,200})$/;
 
@@ -13,13 +15,22 @@ export function bearerToken(request: FastifyRequest): string {
   return match[1]!;
 }
 
-/** The onRequest hook of every /api route: a valid, unexpired access token or 401. */
+/** The onRequest hook of every /api route: a valid, unexpired access token or API token, or 401. */
 export function makeAuthenticate(context: AppContext): onRequestHookHandler {
+  const db = context.store.db;
   return async function authenticate(request) {
-    const principal = principalByAccessToken(context.store.db, bearerToken(request), context.clock.now());
+    const bearer = bearerToken(request);
+    const now = context.clock.now();
+    const principal = principalByBearer(db, bearer, now);
     if (principal === undefined) {
-      throw Unauthorized('The access token is invalid or has expired: refresh it or sign in again');
+      // An API token's 401 says nothing of why: unknown, revoked and expired look the same to a prober.
+      throw Unauthorized(
+        isApiTokenSecret(bearer)
+          ? 'The API token is not valid'
+          : 'The access token is invalid or has expired: refresh it or sign in again',
+      );
     }
+    if (principal.credential.kind === 'api_token') recordTokenUse(db, principal.credential.id, now);
     request.principal = principal;
   };
 }

@@ -5,7 +5,7 @@ import { authorizeWrite } from '../auth/authorize.js';
 import { write } from '../db/write.js';
 import { Invalid } from '../http/errors.js';
 import { textOrNull } from '../http/body.js';
-import { principalOf, requireRole } from '../http/guards.js';
+import { NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Page, Success } from '../http/schemas.js';
 import { clientById, insertClient, listClients } from './queries.js';
 import { Client, ClientParams, CreateClientBody, CreatedClient } from './schemas.js';
@@ -25,6 +25,7 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
   app.get(
     '/api/clients',
     {
+      onRequest: requireAccess(NEEDS.read),
       schema: {
         tags: ['clients'],
         summary: "The organization's clients (a Client Viewer's own client only), by name",
@@ -49,7 +50,7 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
   app.post(
     '/api/clients',
     {
-      onRequest: requireRole('admin'),
+      onRequest: requireAccess(NEEDS.createClient),
       schema: {
         tags: ['clients'],
         summary: 'Create a client (Admin)',
@@ -70,7 +71,7 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
       reply.code(201);
       const principal = principalOf(request);
       return write(db, () => {
-        authorizeWrite(db, principal, { roles: ['admin'] }, clock.now());
+        authorizeWrite(db, principal, NEEDS.createClient, clock.now());
         return insertClient(db, principal.organizationId, { name, industry, website }, clock.now());
       });
     },
@@ -79,7 +80,7 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
   app.delete(
     '/api/clients/:clientId',
     {
-      onRequest: requireRole('admin'),
+      onRequest: requireAccess(NEEDS.clients),
       schema: {
         tags: ['clients'],
         summary: 'Delete a client with its locations and Client Viewer accounts, permanently (Admin)',

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
 import { readBody } from '../http/body.js';
 import { Forbidden, Invalid, NotFound } from '../http/errors.js';
-import { canSeeClient, principalOf, requireRole } from '../http/guards.js';
+import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors } from '../http/schemas.js';
 import { compileValidator } from '../http/validation.js';
 import { isWholeList } from '../db/sql.js';
@@ -27,6 +27,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
   app.get(
     '/api/locations',
     {
+      onRequest: requireAccess(NEEDS.read),
       schema: {
         tags: ['locations'],
         summary: "A client's locations, in import order",
@@ -64,7 +65,9 @@ export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
     upload.post(
       '/api/locations/upload',
       {
-        onRequest: requireRole('admin'),
+        // Whole organization until the import's write checks the body's client against a client-limited
+        // token (authorizeWrite with need.clientId, in the writer): refused before the body is read meanwhile.
+        onRequest: requireAccess({ ...NEEDS.import, wholeOrganization: true }),
         bodyLimit: MAX_IMPORT_BYTES,
         // The body schema documents the request and is enforced by the worker, row by row.
         validatorCompiler: (route) => (route.httpPart === 'body' ? () => true : compileValidator(route)),

@@ -1,15 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
-import { authorizeWrite, type WriteNeed } from '../auth/authorize.js';
+import { authorizeWrite } from '../auth/authorize.js';
 import { hashPassword } from '../auth/passwords.js';
 import { deleteSessionsOfUser, sessionUserById } from '../auth/queries.js';
+import { deleteApiTokensOfUser } from '../tokens/queries.js';
 import { Me } from '../auth/schemas.js';
 import { clientById } from '../clients/queries.js';
 import type { Db } from '../db/open.js';
 import { write } from '../db/write.js';
 import { Conflict, Invalid, NotFound } from '../http/errors.js';
-import { principalOf, requireRole } from '../http/guards.js';
+import { NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Success, type Role } from '../http/schemas.js';
 import {
   countAdmins,
@@ -63,8 +64,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
   );
 
   // What user management needs, checked when the headers arrive and again inside each write.
-  const ADMIN: WriteNeed = { roles: ['admin'] };
-  const admin = { onRequest: requireRole(...ADMIN.roles) };
+  const ADMIN = NEEDS.admin;
+  const admin = { onRequest: requireAccess(ADMIN) };
 
   app.get(
     '/api/users',
@@ -151,6 +152,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
         updateUser(db, id, { email: body.email, passwordHash, role, clientId }, clock.now());
         if (passwordHash !== undefined || role !== current.role || clientId !== current.client_id)
           deleteSessionsOfUser(db, id);
+        // A new password may follow a leak: the user's API tokens go with it, as does a Client Viewer's
+        // when its client changes. A new role only narrows them, at once (README: "API tokens").
+        if (passwordHash !== undefined || clientId !== current.client_id) deleteApiTokensOfUser(db, id);
         return userById(db, organizationId, id)!;
       });
     },

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../../server/db/open.js';
 import { insertClient } from '../../server/clients/queries.js';
-import { insertOrganization } from '../../server/users/queries.js';
+import { insertOrganization, insertUser } from '../../server/users/queries.js';
 
 /** Every file below dir (recursively), as paths relative to dir, sorted. */
 export function filesUnder(dir: string): string[] {
@@ -74,6 +74,16 @@ export function addOtherOrganizationClient(
   const organizationId = insertOrganization(db, 'Other Agency', now);
   const { id } = insertClient(db, organizationId, { name, industry: null, website: null }, now);
   return { organizationId, clientId: id };
+}
+
+/** A second organization with one client and an Admin written directly (password hash 'x': it never signs in). */
+export function addOtherOrganizationAdmin(
+  db: Db,
+  now: number,
+): { organizationId: string; clientId: string; userId: string } {
+  const other = addOtherOrganizationClient(db, now);
+  const user = { organizationId: other.organizationId, email: 'outsider@example.com', passwordHash: 'x' };
+  return { ...other, userId: insertUser(db, { ...user, role: 'admin', clientId: null }, now).id };
 }
 
 export function rowCount(db: Db, table: string): number {

@@ -139,3 +139,60 @@ describe('authorization at the moment of the write', () => {
     expect(body.message).toMatch(/nothing was changed/);
   });
 });
+
+describe('authorization at the moment of the write, with an API token', () => {
+  async function tokenOfDoomedAdmin(scopes: string[]): Promise<{ id: string; tokenId: string; token: string }> {
+    const caller = await doomedAdmin();
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/tokens',
+      token: caller.token,
+      body: { name: 'doomed script', scopes },
+    });
+    const created = response.json<{ id: string; token: string }>();
+    return { id: caller.id, tokenId: created.id, token: created.token };
+  }
+
+  const TOKEN_LOSSES: [string, number, (caller: { id: string; tokenId: string }) => Promise<unknown> | void][] = [
+    [
+      'revoked by an Admin',
+      401,
+      ({ tokenId }) => t.request({ method: 'DELETE', url: `/api/tokens/${tokenId}`, token: boss }),
+    ],
+    ['its owner removed', 401, ({ id }) => t.request({ method: 'DELETE', url: `/api/users/${id}`, token: boss })],
+    [
+      'its owner demoted to Viewer',
+      403,
+      ({ id }) => t.request({ method: 'PATCH', url: `/api/users/${id}`, token: boss, body: { role: 'viewer' } }),
+    ],
+  ];
+
+  it.each(TOKEN_LOSSES)('POST /api/clients, token %s meanwhile -> %i, nothing written', async (_loss, status, lose) => {
+    const caller = await tokenOfDoomedAdmin(['clients']);
+    const pending = await wire.start({
+      method: 'POST',
+      path: '/api/clients',
+      token: caller.token,
+      body: { name: 'Planted' },
+    });
+    await lose(caller);
+    const before = dataSnapshot(t.store.db);
+    expectErrorBody(await pending.finish(), status);
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+  });
+
+  it('POST /api/users, token of an Admin revoked meanwhile -> 401, no user planted', async () => {
+    const caller = await tokenOfDoomedAdmin(['admin']);
+    const pending = await wire.start({
+      method: 'POST',
+      path: '/api/users',
+      token: caller.token,
+      body: { email: 'planted-by-token@example.com', password: 'a planted password', role: 'admin' },
+    });
+    await t.request({ method: 'DELETE', url: `/api/tokens/${caller.tokenId}`, token: boss });
+    expectErrorBody(await pending.finish(), 401);
+    expect(
+      t.store.db.prepare(`SELECT count(*) FROM users WHERE email = 'planted-by-token@example.com'`).pluck().get(),
+    ).toBe(0);
+  });
+});

@@ -289,6 +289,9 @@ describe('public routes', () => {
     'post /api/users',
     'patch /api/users/{id}',
     'delete /api/users/{id}',
+    'get /api/tokens',
+    'post /api/tokens',
+    'delete /api/tokens/{id}',
   ];
 
   it('GET /api/openapi.json without auth is an OpenAPI 3 document listing every route', async () => {

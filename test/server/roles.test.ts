@@ -1,19 +1,63 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertClient } from '../../server/clients/queries.js';
-import { insertUser } from '../../server/users/queries.js';
+import type { Scope } from '../../server/tokens/scopes.js';
 import type { TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
-import { addOtherOrganizationClient, rowCount } from '../helpers/data.js';
+import { addOtherOrganizationAdmin, rowCount } from '../helpers/data.js';
 import { buildSignedInApp } from '../helpers/users.js';
 
-type Caller = 'admin' | 'viewer' | 'client_viewer' | 'anonymous';
-const CALLERS: readonly Caller[] = ['admin', 'viewer', 'client_viewer', 'anonymous'];
+type SessionCaller = 'admin' | 'viewer' | 'client_viewer';
+/**
+ * API tokens (issue 10): the Admin's with each scope alone, the Admin's with every scope but admin
+ * limited to the own client, the Viewer's and the Client Viewer's with read, and a revoked one.
+ */
+type TokenCaller =
+  | 'token:read'
+  | 'token:import'
+  | 'token:clients'
+  | 'token:admin'
+  | 'token:own-client'
+  | 'token:viewer'
+  | 'token:client_viewer'
+  | 'token:revoked';
+type Caller = SessionCaller | 'anonymous' | TokenCaller;
+
+interface TokenSpec {
+  owner: SessionCaller;
+  scopes: Scope[];
+  ownClient?: boolean;
+}
+const TOKEN_SPECS: Record<TokenCaller, TokenSpec> = {
+  'token:read': { owner: 'admin', scopes: ['read'] },
+  'token:import': { owner: 'admin', scopes: ['import'] },
+  'token:clients': { owner: 'admin', scopes: ['clients'] },
+  'token:admin': { owner: 'admin', scopes: ['admin'] },
+  'token:own-client': { owner: 'admin', scopes: ['read', 'import', 'clients'], ownClient: true },
+  'token:viewer': { owner: 'viewer', scopes: ['read'] },
+  'token:client_viewer': { owner: 'client_viewer', scopes: ['read'] },
+  'token:revoked': { owner: 'admin', scopes: ['read', 'import', 'clients', 'admin'] },
+};
+const TOKEN_CALLERS = Object.keys(TOKEN_SPECS) as TokenCaller[];
+const CALLERS: readonly Caller[] = ['admin', 'viewer', 'client_viewer', 'anonymous', ...TOKEN_CALLERS];
 
 let t: TestApp;
-let tokens: Record<Exclude<Caller, 'anonymous'>, string>;
+let tokens: Record<SessionCaller, string>;
+const apiTokens = {} as Record<TokenCaller, string>;
 let ownClientId: string;
 let otherClientId: string;
+
+/** Makes an API token through POST /api/tokens, signed in as its owner. */
+async function makeApiToken(spec: TokenSpec): Promise<{ id: string; token: string }> {
+  const response = await t.request({
+    method: 'POST',
+    url: '/api/tokens',
+    token: tokens[spec.owner],
+    body: { name: 'role matrix', scopes: spec.scopes, ...(spec.ownClient ? { clientId: ownClientId } : {}) },
+  });
+  if (response.statusCode !== 201) throw new Error(`make token: ${response.statusCode} ${response.body}`);
+  return response.json<{ id: string; token: string }>();
+}
 
 beforeAll(async () => {
   const built = await buildSignedInApp({
@@ -25,16 +69,35 @@ beforeAll(async () => {
   tokens = built.tokens;
   ownClientId = built.clientIds['Own Client']!;
   otherClientId = await t.createClient(tokens.admin, 'Other Client');
+  for (const caller of TOKEN_CALLERS) {
+    const made = await makeApiToken(TOKEN_SPECS[caller]);
+    apiTokens[caller] = made.token;
+    if (caller === 'token:revoked')
+      await t.request({ method: 'DELETE', url: `/api/tokens/${made.id}`, token: tokens.admin });
+  }
 });
 afterAll(() => t.close());
 
-function tokenOf(caller: Caller): string | undefined {
-  return caller === 'anonymous' ? undefined : tokens[caller];
+function isTokenCaller(caller: Caller): caller is TokenCaller {
+  return caller.startsWith('token:');
 }
 
-/** A fresh session, for the requests that end the caller's own session. */
+function tokenOf(caller: Caller): string | undefined {
+  if (caller === 'anonymous') return undefined;
+  return isTokenCaller(caller) ? apiTokens[caller] : tokens[caller];
+}
+
+/** A fresh credential of the same kind, for the requests that end the caller's own session or token. */
 async function freshTokenOf(caller: Caller): Promise<string | undefined> {
-  return caller === 'anonymous' ? undefined : t.login(`${caller}@example.com`);
+  if (caller === 'anonymous' || caller === 'token:revoked') return tokenOf(caller);
+  if (isTokenCaller(caller)) return (await makeApiToken(TOKEN_SPECS[caller])).token;
+  return t.login(`${caller}@example.com`);
+}
+
+/** A token of the caller's user that the caller may revoke. */
+async function tokenIdFor(caller: Caller): Promise<string> {
+  const owner = caller === 'anonymous' ? 'admin' : isTokenCaller(caller) ? TOKEN_SPECS[caller].owner : caller;
+  return (await makeApiToken({ owner, scopes: ['read'] })).id;
 }
 
 function disposableClient(): string {
@@ -55,42 +118,57 @@ interface Endpoint {
   send(caller: Caller): Promise<{ statusCode: number; body: string; headers: Record<string, unknown> }>;
 }
 
+const NO_TOKEN = Object.fromEntries(TOKEN_CALLERS.map((caller) => [caller, 403])) as Record<TokenCaller, number>;
+/** Which token callers have a scope (a Viewer's or Client Viewer's token never has more than read). */
+function tokensWith(scope: Scope, status: number): Record<TokenCaller, number> {
+  const expected = { ...NO_TOKEN, 'token:revoked': 401 };
+  for (const caller of TOKEN_CALLERS) {
+    if (caller !== 'token:revoked' && TOKEN_SPECS[caller].scopes.includes(scope)) expected[caller] = status;
+  }
+  return expected;
+}
 const ALL_SIGNED_IN = { admin: 200, viewer: 200, client_viewer: 200, anonymous: 401 };
 const ADMIN_ONLY = { admin: 200, viewer: 403, client_viewer: 403, anonymous: 401 };
+const READ = { ...ALL_SIGNED_IN, ...tokensWith('read', 200) };
+const EVERY_TOKEN = Object.fromEntries(
+  TOKEN_CALLERS.map((caller) => [caller, caller === 'token:revoked' ? 401 : 200]),
+) as Record<TokenCaller, number>;
 
 const ENDPOINTS: Endpoint[] = [
   {
     name: 'GET /api/clients',
-    expected: ALL_SIGNED_IN,
+    expected: READ,
     send: (caller) => t.request({ method: 'GET', url: '/api/clients', token: tokenOf(caller) }),
   },
   {
     name: 'POST /api/clients',
-    expected: { ...ADMIN_ONLY, admin: 201 },
+    // A token limited to one client cannot make another.
+    expected: { ...ADMIN_ONLY, admin: 201, ...tokensWith('clients', 201), 'token:own-client': 403 },
     send: (caller) =>
       t.request({ method: 'POST', url: '/api/clients', token: tokenOf(caller), body: { name: 'Made By Role' } }),
   },
   {
-    name: 'DELETE /api/clients/:id',
-    expected: ADMIN_ONLY,
+    name: 'DELETE /api/clients/:id of another client',
+    expected: { ...ADMIN_ONLY, ...tokensWith('clients', 200), 'token:own-client': 403 },
     send: (caller) =>
       t.request({ method: 'DELETE', url: `/api/clients/${disposableClient()}`, token: tokenOf(caller) }),
   },
   {
     name: 'GET /api/locations of the own client',
-    expected: ALL_SIGNED_IN,
+    expected: READ,
     send: (caller) =>
       t.request({ method: 'GET', url: `/api/locations?clientId=${ownClientId}`, token: tokenOf(caller) }),
   },
   {
     name: 'GET /api/locations of another client',
-    expected: { ...ALL_SIGNED_IN, client_viewer: 403 },
+    expected: { ...READ, client_viewer: 403, 'token:client_viewer': 403, 'token:own-client': 403 },
     send: (caller) =>
       t.request({ method: 'GET', url: `/api/locations?clientId=${otherClientId}`, token: tokenOf(caller) }),
   },
   {
     name: 'POST /api/locations/upload',
-    expected: { ...ADMIN_ONLY, admin: 201 },
+    // A client-limited token imports nowhere until the import's write checks the body's client.
+    expected: { ...ADMIN_ONLY, admin: 201, ...tokensWith('import', 201), 'token:own-client': 403 },
     send: (caller) =>
       t.request({
         method: 'POST',
@@ -101,12 +179,12 @@ const ENDPOINTS: Endpoint[] = [
   },
   {
     name: 'GET /api/users',
-    expected: ADMIN_ONLY,
+    expected: { ...ADMIN_ONLY, ...tokensWith('admin', 200) },
     send: (caller) => t.request({ method: 'GET', url: '/api/users', token: tokenOf(caller) }),
   },
   {
     name: 'POST /api/users',
-    expected: { ...ADMIN_ONLY, admin: 201 },
+    expected: { ...ADMIN_ONLY, admin: 201, ...tokensWith('admin', 201) },
     send: (caller) =>
       t.request({
         method: 'POST',
@@ -117,7 +195,7 @@ const ENDPOINTS: Endpoint[] = [
   },
   {
     name: 'PATCH /api/users/:id',
-    expected: ADMIN_ONLY,
+    expected: { ...ADMIN_ONLY, ...tokensWith('admin', 200) },
     send: async (caller) => {
       const id = await t.addUser(uniqueEmail(), 'viewer');
       return t.request({
@@ -130,7 +208,7 @@ const ENDPOINTS: Endpoint[] = [
   },
   {
     name: 'DELETE /api/users/:id',
-    expected: ADMIN_ONLY,
+    expected: { ...ADMIN_ONLY, ...tokensWith('admin', 200) },
     send: async (caller) => {
       const id = await t.addUser(uniqueEmail(), 'viewer');
       return t.request({ method: 'DELETE', url: `/api/users/${id}`, token: tokenOf(caller) });
@@ -138,13 +216,40 @@ const ENDPOINTS: Endpoint[] = [
   },
   {
     name: 'GET /api/me',
-    expected: ALL_SIGNED_IN,
+    expected: { ...ALL_SIGNED_IN, ...EVERY_TOKEN },
     send: (caller) => t.request({ method: 'GET', url: '/api/me', token: tokenOf(caller) }),
   },
   {
-    name: 'POST /auth/logout',
-    expected: ALL_SIGNED_IN,
+    name: 'POST /auth/logout (a token: revokes it)',
+    expected: { ...ALL_SIGNED_IN, ...EVERY_TOKEN },
     send: async (caller) => t.request({ method: 'POST', url: '/auth/logout', token: await freshTokenOf(caller) }),
+  },
+  {
+    name: 'GET /api/tokens',
+    expected: { ...ALL_SIGNED_IN, ...tokensWith('admin', 200) },
+    send: (caller) => t.request({ method: 'GET', url: '/api/tokens', token: tokenOf(caller) }),
+  },
+  {
+    name: 'GET /api/tokens?all=true',
+    expected: { ...ADMIN_ONLY, ...tokensWith('admin', 200) },
+    send: (caller) => t.request({ method: 'GET', url: '/api/tokens?all=true', token: tokenOf(caller) }),
+  },
+  {
+    name: 'POST /api/tokens {scopes: [read]}',
+    expected: { admin: 201, viewer: 201, client_viewer: 201, anonymous: 401, ...tokensWith('admin', 201) },
+    send: (caller) =>
+      t.request({
+        method: 'POST',
+        url: '/api/tokens',
+        token: tokenOf(caller),
+        body: { name: 'made by role', scopes: ['read'] },
+      }),
+  },
+  {
+    name: "DELETE /api/tokens/:id of the caller's user",
+    expected: { ...ALL_SIGNED_IN, ...tokensWith('admin', 200) },
+    send: async (caller) =>
+      t.request({ method: 'DELETE', url: `/api/tokens/${await tokenIdFor(caller)}`, token: tokenOf(caller) }),
   },
 ];
 
@@ -161,6 +266,24 @@ describe('the role matrix', () => {
       else expect(response.statusCode, response.body).toBe(status);
     },
   );
+
+  it('every route of the API document is in the table', async () => {
+    const document = (await t.request({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<string, Record<string, unknown>>;
+    }>();
+    const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    const inTable = ENDPOINTS.map((endpoint) => endpoint.name.split(' ').slice(0, 2).join(' ').split('?')[0]);
+    const public_ = ['POST /auth/callback', 'POST /auth/refresh', 'GET /auth/setup', 'POST /auth/setup'];
+    for (const route of documented) {
+      if (public_.includes(route)) continue;
+      expect(
+        inTable.some((name) => name === route.replace(/:\w+/g, ':id')),
+        route,
+      ).toBe(true);
+    }
+  });
 
   it('a refused request changes nothing: POST /api/clients as viewer and as client_viewer', async () => {
     const before = rowCount(t.store.db, 'clients');
@@ -298,18 +421,7 @@ describe('users API rules', () => {
     let other: { organizationId: string; clientId: string };
     let outsiderId: string;
     beforeAll(async () => {
-      other = addOtherOrganizationClient(t.store.db, t.clock.now());
-      outsiderId = insertUser(
-        t.store.db,
-        {
-          organizationId: other.organizationId,
-          email: 'outsider@example.com',
-          passwordHash: 'x',
-          role: 'admin',
-          clientId: null,
-        },
-        t.clock.now(),
-      ).id;
+      ({ userId: outsiderId, ...other } = addOtherOrganizationAdmin(t.store.db, t.clock.now()));
     });
 
     it("GET /api/users does not list another organization's users", async () => {

@@ -1,0 +1,156 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../app.js';
+import { authorizeWrite } from '../auth/authorize.js';
+import { revokeApiToken } from '../auth/queries.js';
+import { clientById } from '../clients/queries.js';
+import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import { Forbidden, Invalid, NotFound } from '../http/errors.js';
+import { NEEDS, principalOf, requireAccess, roleLabel, type Principal } from '../http/guards.js';
+import { errors, Success } from '../http/schemas.js';
+import { apiTokenById, insertApiToken, listApiTokens } from './queries.js';
+import { ROLE_SCOPES, type Scope } from './scopes.js';
+import { withRecordedUse } from './usage.js';
+import {
+  ApiToken,
+  ApiTokenListQuery,
+  ApiTokenParams,
+  CreateApiTokenBody,
+  CreatedApiToken,
+  type CreateApiTokenBody as CreateBody,
+} from './schemas.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface TokenGrant {
+  name: string;
+  scopes: readonly Scope[];
+  clientId: string | null;
+}
+
+/**
+ * What a user may grant a token: scopes its role allows, a client of its organization, and never past a
+ * Client Viewer's own client. Returns the client limit to store. Used for POST /api/tokens and for a
+ * device request's approval.
+ */
+export function checkGrant(db: Db, principal: Principal, grant: TokenGrant): string | null {
+  const beyond = grant.scopes.filter((scope) => !ROLE_SCOPES[principal.role].includes(scope));
+  if (beyond.length > 0) {
+    throw Forbidden(`A ${roleLabel(principal.role)} cannot grant the ${beyond.join(' and ')} scope`);
+  }
+  if (grant.clientId !== null && clientById(db, principal.organizationId, grant.clientId) === undefined) {
+    throw Invalid('clientId does not name a client of your organization', [
+      { path: '/body/clientId', message: 'is not a client of your organization' },
+    ]);
+  }
+  if (principal.clientId !== null && grant.clientId !== null && grant.clientId !== principal.clientId) {
+    throw Forbidden('You can only make a token for your own client');
+  }
+  const clientId = principal.clientId ?? grant.clientId;
+  if (clientId !== null && grant.scopes.includes('admin')) {
+    throw Invalid('A token limited to one client cannot have the admin scope', [
+      { path: '/body/scopes', message: 'admin is for the whole organization' },
+    ]);
+  }
+  return clientId;
+}
+
+/** Inserts the token inside write(), after authorizeWrite; answers with its secret, the only time it is shown. */
+export function grantToken(db: Db, principal: Principal, grant: TokenGrant, expiresAt: number | null, now: number) {
+  const clientId = checkGrant(db, principal, grant);
+  const { id, secret } = insertApiToken(
+    db,
+    { userId: principal.userId, name: grant.name, scopes: grant.scopes, clientId, expiresAt },
+    now,
+  );
+  return { ...apiTokenById(db, principal.organizationId, id)!, token: secret };
+}
+
+function nameOf(body: CreateBody): string {
+  const name = body.name.trim();
+  if (name === '') throw Invalid('name must not be blank', [{ path: '/body/name', message: 'must not be blank' }]);
+  return name;
+}
+
+/** Issue 10, section 1: a user's API tokens (README: "API tokens"). */
+export const tokenRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock }) => {
+  const db = store.db;
+  const own = { onRequest: requireAccess(NEEDS.ownTokens) };
+
+  app.get(
+    '/api/tokens',
+    {
+      ...own,
+      schema: {
+        tags: ['tokens'],
+        summary: "The caller's API tokens, newest first; all=true: every token of the organization (Admin)",
+        querystring: ApiTokenListQuery,
+        response: { 200: Type.Array(ApiToken), ...errors(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      if (request.query.all && principal.role !== 'admin') {
+        throw Forbidden("Only Admin users can list the organization's tokens");
+      }
+      const tokens = listApiTokens(
+        db,
+        request.query.all ? { organizationId: principal.organizationId } : { userId: principal.userId },
+      );
+      return withRecordedUse(db, tokens);
+    },
+  );
+
+  app.post(
+    '/api/tokens',
+    {
+      ...own,
+      schema: {
+        tags: ['tokens'],
+        summary: 'Create an API token for the caller; its secret is in the answer, this once',
+        body: CreateApiTokenBody,
+        response: { 201: CreatedApiToken, ...errors(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const { body } = request;
+      const grant = { name: nameOf(body), scopes: body.scopes, clientId: body.clientId ?? null };
+      checkGrant(db, principal, grant);
+      const created = await write(db, () => {
+        const now = clock.now();
+        authorizeWrite(db, principal, NEEDS.ownTokens, now);
+        const expiresAt = body.expiresInDays == null ? null : now + body.expiresInDays * DAY_MS;
+        return grantToken(db, principal, grant, expiresAt, now);
+      });
+      reply.code(201);
+      return created;
+    },
+  );
+
+  app.delete(
+    '/api/tokens/:id',
+    {
+      ...own,
+      schema: {
+        tags: ['tokens'],
+        summary: 'Revoke an API token of the caller (an Admin: any of the organization); it stops working at once',
+        params: ApiTokenParams,
+        response: { 200: Success, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      await write(db, () => {
+        authorizeWrite(db, principal, NEEDS.ownTokens, clock.now());
+        const token = apiTokenById(db, principal.organizationId, request.params.id);
+        if (token === undefined || (token.user_id !== principal.userId && principal.role !== 'admin')) {
+          throw NotFound('No API token with this id');
+        }
+        revokeApiToken(db, token.id);
+      });
+      return { success: true as const };
+    },
+  );
+};
