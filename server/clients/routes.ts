@@ -13,7 +13,7 @@ import { Client, ClientParams, CreateClientBody, CreatedClient } from './schemas
 // A bare domain (example.com) or an http(s) address (https://www.example.com/shop).
 const WEBSITE = /^(https?:\/\/)?([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}(?::(\d{1,5}))?([/?#]\S*)?$/i;
 
-function isWebsite(value: string): boolean {
+export function isWebsite(value: string): boolean {
   const match = WEBSITE.exec(value);
   return match !== null && (match[4] === undefined || Number(match[4]) <= 65535);
 }

@@ -15,11 +15,33 @@ export function backupDatabase(db: Db, target: string): void {
   createPrivateEmptyFile(temporary);
   try {
     db.prepare('VACUUM INTO ?').run(temporary);
+    // On disk before it takes the final name, and the name on disk too: a crash or power loss never leaves
+    // a file called like a backup that holds only part of one.
+    fsyncFile(temporary);
     fs.renameSync(temporary, file);
+    // Windows cannot open a folder to flush it; NTFS journals the rename itself.
+    if (process.platform !== 'win32') fsyncFile(path.dirname(file));
   } catch (error) {
     fs.rmSync(temporary, { force: true });
     throw error;
   }
+}
+
+function fsyncFile(file: string): void {
+  const fd = fs.openSync(file, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** A backup's file name from its time, sortable and free of characters Windows refuses (`:`). */
+export function backupFileName(at: Date, prefix = 'agency-desk'): string {
+  return `${prefix}-${at
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replaceAll(':', '-')}.db`;
 }
 
 /**

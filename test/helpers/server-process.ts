@@ -28,6 +28,8 @@ export interface ServerProcessOptions {
   env?: Record<string, string | undefined>;
   /** The CLI command and its arguments; ['serve'] by default. */
   args?: string[];
+  /** Written to the child's standard input, which is then closed; without it, standard input is /dev/null. */
+  input?: string;
 }
 
 export interface ServerOutput {
@@ -56,7 +58,7 @@ export class ServerExitedError extends Error {
   }
 }
 
-function environment(options: ServerProcessOptions): NodeJS.ProcessEnv {
+export function environment(options: ServerProcessOptions): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   // Nothing of the test runner's own AGENCY_DESK_* setup leaks into the child.
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('AGENCY_DESK_')) env[name] = value;
@@ -83,8 +85,9 @@ function spawnCli(options: ServerProcessOptions): Spawned {
   const child = spawn(process.execPath, [CLI, ...(options.args ?? ['serve'])], {
     cwd: REPO_ROOT,
     env: environment(options),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (options.input !== undefined) child.stdin!.end(options.input);
   const output: ServerOutput = { stdout: '', stderr: '' };
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));

@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { backupDatabase, backupFileName } from '../db/backup.js';
+import type { Command } from './command.js';
+import { CliError } from './errors.js';
+import { withStore } from './store.js';
+
+const REASONS: Record<string, string> = {
+  ENOENT: 'its folder does not exist',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a folder',
+  ENOTDIR: 'a part of the path is not a folder',
+  ENOSPC: 'the disk is full',
+  EROFS: 'the disk is read-only',
+};
+
+/** Why a file could not be written, in words, without Node's code and the temporary file's name. */
+export function fileErrorInWords(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return (code !== undefined && REASONS[code]) || (error as Error).message.split('\n')[0]!;
+}
+
+/** A folder that exists gets a file named after the time; anything else is the file itself. */
+export function backupTarget(target: string, now: Date): string {
+  const resolved = path.resolve(target);
+  const isFolder = fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  return isFolder ? path.join(resolved, backupFileName(now)) : resolved;
+}
+
+export const backup: Command = {
+  name: 'backup',
+  summary: 'write an encrypted copy of the database (same key) to a file, or into a folder',
+  details:
+    'The copy is consistent even while the server runs (VACUUM INTO), written under a temporary name, flushed to disk and then renamed: it is complete or absent. Into a folder, the file is named agency-desk-<UTC time>.db.',
+  args: [{ name: 'TARGET', description: 'a file (replaced if it exists), or an existing folder' }],
+  async run({ args, config }) {
+    await withStore(config(), (store) => {
+      const file = backupTarget(args[0]!, new Date());
+      try {
+        backupDatabase(store.db, file);
+      } catch (error) {
+        throw new CliError(`Cannot write the backup to ${file}: ${fileErrorInWords(error)}`);
+      }
+      console.log(`Wrote an encrypted copy of the database to ${file}; it opens with the same key.`);
+    });
+  },
+};

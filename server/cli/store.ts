@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import type { Config } from '../config.js';
+import { headlessKey, type DatabaseKey } from '../db/key.js';
+import { openStore, type Store } from '../db/store.js';
+import { databaseFileIn } from '../start.js';
+import { CliError } from './errors.js';
+
+/** The headless key order (README: "Configuration"); a newly made db.key is reported on standard error. */
+export function keyFor(config: Config): DatabaseKey {
+  return headlessKey({
+    dbKey: config.dbKey,
+    keyFile: config.keyFile,
+    dataDir: config.dataDir,
+    databaseFile: databaseFileIn(config.dataDir),
+    log: (message) => console.error(message),
+  });
+}
+
+export function openExistingStore(config: Config): Store {
+  const file = databaseFileIn(config.dataDir);
+  if (!fs.existsSync(file))
+    throw new CliError(`There is no database in ${config.dataDir} yet: run "agency-desk serve" or "init" first`);
+  return openStore(file, keyFor(config));
+}
+
+/** Runs `work` on the data directory's database and closes it, whatever happens. */
+export async function withStore<T>(config: Config, work: (store: Store) => Promise<T> | T): Promise<T> {
+  const store = openExistingStore(config);
+  try {
+    return await work(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** The one organization of a database; the CLI acts in it. */
+export function theOrganization(store: Store): string {
+  const ids = store.db.prepare('SELECT id FROM organizations').pluck().all() as string[];
+  if (ids.length !== 1) throw new CliError('Create the organization first: agency-desk init');
+  return ids[0]!;
+}

@@ -1,0 +1,317 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyPassword } from '../../server/auth/passwords.js';
+import { createSession } from '../../server/auth/queries.js';
+import { parseKey } from '../../server/db/key.js';
+import { openDatabase } from '../../server/db/open.js';
+import { openStore } from '../../server/db/store.js';
+import { databaseFileIn } from '../../server/start.js';
+import { tempDir } from '../helpers/app.js';
+import { buildServer, randomHexKey, runCli } from '../helpers/server-process.js';
+import { runAtTerminal } from '../helpers/terminal.js';
+
+/**
+ * `agency-desk` as a new user meets it (issue 11 §4): the real CLI process over a real encrypted
+ * database, a real terminal for the password prompt.
+ */
+
+const COMMANDS = [
+  'serve',
+  'init',
+  'user add',
+  'user list',
+  'user remove',
+  'user reset-password',
+  'client add',
+  'client list',
+  'backup',
+];
+
+let dataDir: string;
+const hexKey = randomHexKey();
+const key = parseKey(hexKey, 'test');
+
+const cli = (args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}) =>
+  runCli({ dataDir, key: hexKey, args, ...options });
+
+/** Runs `work` on the CLI's database, opened with its key as the server would. */
+function inDatabase<T>(work: (db: ReturnType<typeof openStore>['db']) => T): T {
+  const store = openStore(databaseFileIn(dataDir), key);
+  try {
+    return work(store.db);
+  } finally {
+    store.close();
+  }
+}
+
+const userRow = (email: string) =>
+  inDatabase(
+    (db) =>
+      db.prepare('SELECT id, role, client_id, password_hash FROM users WHERE email = ?').get(email) as
+        { id: string; role: string; client_id: string | null; password_hash: string } | undefined,
+  );
+
+/** Every failure: exactly one line on standard error, "agency-desk: ...", never a stack. */
+function expectOneLineError(result: { stderr: string; stdout: string }, pattern: RegExp): void {
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(lines, result.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^agency-desk: /);
+  expect(lines[0]).toMatch(pattern);
+  expect(result.stderr).not.toMatch(/^\s+at /m);
+}
+
+beforeAll(async () => {
+  buildServer();
+  dataDir = tempDir('agency-desk-cli-');
+  const created = await cli(['init', '--email', 'admin@example.com', '--org', 'CLI Agency'], {
+    input: 'correct horse\n',
+  });
+  expect(created.code, created.stderr).toBe(0);
+});
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+describe('help and usage', () => {
+  it('with no arguments prints the commands on standard error and exits 2', async () => {
+    const result = await runCli({ dataDir, args: [] });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    for (const name of COMMANDS) expect(result.stderr).toContain(`  ${name} `);
+  });
+
+  it.each(COMMANDS)('%s --help explains the command and exits 0, without touching the database', async (name) => {
+    // No key at all: help never needs the configuration.
+    const result = await runCli({ dataDir: path.join(dataDir, 'nowhere'), args: [...name.split(' '), '--help'] });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^Usage: agency-desk ${name}\\b`));
+    expect(result.stdout).toContain('--help');
+    expect(fs.existsSync(path.join(dataDir, 'nowhere'))).toBe(false);
+  });
+
+  it('"help user add" is "user add --help"', async () => {
+    const [asked, flagged] = await Promise.all([cli(['help', 'user', 'add']), cli(['user', 'add', '-h'])]);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toBe(flagged.stdout);
+    expect(asked.stdout).toMatch(/Admin, Viewer or "Client Viewer"/);
+  });
+
+  it.each([
+    [['frobnicate'], /Unknown command "frobnicate"/],
+    [['user', 'promote'], /Unknown command "user promote"/],
+    [['user', 'add', '--email', 'x@example.com', '--role', 'viewer', '--colour', 'red'], /unknown option --colour/i],
+    [['user', 'add', '--role', 'viewer'], /user add needs --email/],
+    [['backup'], /backup needs TARGET/],
+    [['client', 'list', 'extra'], /unexpected argument "extra"/],
+  ])('%j is a usage error: exit 2, one line', async (args, message) => {
+    const result = await cli(args);
+    expect(result.code).toBe(2);
+    expectOneLineError(result, message);
+  });
+
+  it('init on a database that has accounts already is refused, one line', async () => {
+    const again = await cli(['init', '--email', 'second@example.com'], { input: 'correct horse\n' });
+    expect(again.code).toBe(1);
+    expectOneLineError(again, /already has accounts/);
+  });
+
+  it('a wrong key is one line, exit 1, and leaves the database as it was', async () => {
+    const before = fs.readFileSync(databaseFileIn(dataDir));
+    const result = await runCli({ dataDir, key: randomHexKey(), args: ['user', 'list'] });
+    expect(result.code).toBe(1);
+    expectOneLineError(result, /database key is wrong/);
+    expect(fs.readFileSync(databaseFileIn(dataDir)).equals(before)).toBe(true);
+  });
+});
+
+describe('users', () => {
+  it.each([
+    ['Viewer', 'viewer'],
+    ['admin', 'admin'],
+    ['ADMIN', 'admin'],
+    ['viewer', 'viewer'],
+  ])('user add --role %s adds a %s (the README writes roles that way)', async (written, role) => {
+    const email = `${written.replaceAll(' ', '-').toLowerCase()}-${role}-${Math.random().toString(36).slice(2)}@example.com`;
+    const result = await cli(['user', 'add', '--email', email, '--role', written], { input: 'a long password\n' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(userRow(email)?.role).toBe(role);
+  });
+
+  it('a Client Viewer gets a client made with "client add", whose id it prints alone', async () => {
+    const made = await cli(['client', 'add', '--name', '  Bluebird Coffee ', '--website', 'bluebird.example']);
+    expect(made.code, made.stderr).toBe(0);
+    const clientId = made.stdout.trim();
+    expect(clientId).toMatch(/^[0-9a-f-]{36}$/);
+    for (const [index, written] of ['Client Viewer', 'client_viewer', 'CLIENT-VIEWER'].entries()) {
+      const email = `cv-${index}@example.com`;
+      const result = await cli(['user', 'add', '--email', email, '--role', written, '--client', clientId], {
+        env: { AGENCY_DESK_USER_PASSWORD: 'a long password' },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('as Client Viewer');
+      expect(userRow(email)).toMatchObject({ role: 'client_viewer', client_id: clientId });
+    }
+    const listed = await cli(['client', 'list']);
+    expect(listed.stdout).toMatch(new RegExp(`${clientId}\\s+Bluebird Coffee\\s+0`));
+  });
+
+  it.each([
+    [['--role', 'boss'], /Unknown role "boss"/, 2],
+    [['--role', 'client viewer'], /--client is required for a Client Viewer/, 2],
+    [['--role', 'viewer', '--client', '5e55b24d-9bb7-4736-9386-cb30ded28838'], /refused for the other roles/, 2],
+    [['--role', 'client viewer', '--client', '5e55b24d-9bb7-4736-9386-cb30ded28838'], /No client with the id/, 1],
+    [['--role', 'viewer', '--email', 'not an address'], /email must match format/, 2],
+    [['--role', 'admin', '--email', 'ADMIN@example.com'], /already exists/, 1],
+  ])('user add %j is refused, one line, nothing added', async (extra, message, code) => {
+    const args = ['user', 'add', '--email', 'refused@example.com', ...extra];
+    const result = await cli(args, { input: 'a long password\n' });
+    expect(result.code).toBe(code);
+    expectOneLineError(result, message);
+    expect(userRow('refused@example.com')).toBeUndefined();
+  });
+
+  it('refuses a short password and an empty standard input, one line each', async () => {
+    const short = await cli(['user', 'add', '--email', 'short@example.com', '--role', 'viewer'], { input: 'short\n' });
+    expect(short.code).toBe(1);
+    expectOneLineError(short, /password must NOT have fewer than 8 characters/);
+    const none = await cli(['user', 'add', '--email', 'short@example.com', '--role', 'viewer'], { input: '' });
+    expect(none.code).toBe(1);
+    expectOneLineError(none, /No password/);
+    expect(userRow('short@example.com')).toBeUndefined();
+  });
+
+  it('at a terminal, asks for the password twice without echoing it', async () => {
+    const password = 'typed at a terminal';
+    const run = await runAtTerminal(
+      { dataDir, key: hexKey, args: ['user', 'add', '--email', 'typed@example.com', '--role', 'Viewer'] },
+      [
+        { after: /Password: $/, type: password },
+        { after: /Repeat the password: $/, type: password },
+      ],
+    );
+    expect(run.code, run.screen).toBe(0);
+    expect(run.screen).toContain('Added typed@example.com as Viewer');
+    expect(run.screen).not.toContain(password);
+    const row = userRow('typed@example.com')!;
+    expect(await verifyPassword(row.password_hash, password)).toBe(true);
+  });
+
+  it('at a terminal, two different passwords add nobody', async () => {
+    const run = await runAtTerminal(
+      { dataDir, key: hexKey, args: ['user', 'add', '--email', 'mistyped@example.com', '--role', 'viewer'] },
+      [
+        { after: /Password: $/, type: 'first password' },
+        { after: /Repeat the password: $/, type: 'second password' },
+      ],
+    );
+    expect(run.code).toBe(1);
+    expect(run.screen).toContain('agency-desk: The two passwords differ: nothing was changed');
+    expect(userRow('mistyped@example.com')).toBeUndefined();
+  });
+
+  it('user list shows each user with the role in words; --json is GET /api/users', async () => {
+    const table = await cli(['user', 'list']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^E-MAIL\s+ROLE\s+CLIENT\s+ID$/m);
+    expect(table.stdout).toMatch(/^admin@example\.com\s+Admin\s+[0-9a-f-]{36}$/m);
+    expect(table.stdout).toMatch(/^cv-0@example\.com\s+Client Viewer\s+Bluebird Coffee\s+/m);
+    const json = JSON.parse((await cli(['user', 'list', '--json'])).stdout) as Record<string, unknown>[];
+    expect(json.find((user) => user.email === 'admin@example.com')).toEqual({
+      id: expect.any(String),
+      email: 'admin@example.com',
+      role: 'admin',
+      client_id: null,
+      created_at: expect.stringMatching(/Z$/),
+    });
+  });
+
+  it('user reset-password sets the new password and ends the sessions: the way back in for a lost Admin', async () => {
+    const admin = userRow('admin@example.com')!;
+    inDatabase((db) => createSession(db, admin.id, Date.now()));
+    const result = await cli(['user', 'reset-password', '--email', 'Admin@Example.com'], {
+      input: 'a brand new password\n',
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const after = userRow('admin@example.com')!;
+    expect(await verifyPassword(after.password_hash, 'a brand new password')).toBe(true);
+    expect(await verifyPassword(after.password_hash, 'correct horse')).toBe(false);
+    expect(
+      inDatabase((db) => db.prepare('SELECT count(*) FROM sessions WHERE user_id = ?').pluck().get(admin.id)),
+    ).toBe(0);
+
+    const unknown = await cli(['user', 'reset-password', '--email', 'nobody@example.com'], { input: 'whatever123\n' });
+    expect(unknown.code).toBe(1);
+    expectOneLineError(unknown, /No user with the e-mail nobody@example.com/);
+  });
+
+  it('user remove removes a user, never the last Admin', async () => {
+    await cli(['user', 'add', '--email', 'leaving@example.com', '--role', 'viewer'], { input: 'a long password\n' });
+    const removed = await cli(['user', 'remove', '--email', 'leaving@example.com']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(userRow('leaving@example.com')).toBeUndefined();
+
+    // Remove every other Admin; the last one stays.
+    const admins = inDatabase(
+      (db) => db.prepare("SELECT email FROM users WHERE role = 'admin' ORDER BY email").pluck().all() as string[],
+    );
+    for (const email of admins.filter((email) => email !== 'admin@example.com')) {
+      expect((await cli(['user', 'remove', '--email', email])).code).toBe(0);
+    }
+    const last = await cli(['user', 'remove', '--email', 'admin@example.com']);
+    expect(last.code).toBe(1);
+    expectOneLineError(last, /is the last Admin/);
+    expect(userRow('admin@example.com')).toBeDefined();
+  });
+});
+
+describe('clients', () => {
+  it.each([
+    [['--name', '   '], /--name must not be blank/],
+    [['--name', 'Acme', '--website', 'not a website'], /--website must be a domain/],
+    [['--name', 'x'.repeat(201)], /name must NOT have more than 200 characters/],
+  ])('client add %j is refused like POST /api/clients', async (args, message) => {
+    const before = inDatabase((db) => db.prepare('SELECT count(*) FROM clients').pluck().get());
+    const result = await cli(['client', 'add', ...args]);
+    expect(result.code).toBe(2);
+    expectOneLineError(result, message);
+    expect(inDatabase((db) => db.prepare('SELECT count(*) FROM clients').pluck().get())).toBe(before);
+  });
+
+  it('client list --json is GET /api/clients', async () => {
+    const made = await cli(['client', 'add', '--name', 'Aardvark Books', '--industry', 'Retail']);
+    const clients = JSON.parse((await cli(['client', 'list', '--json'])).stdout) as Record<string, unknown>[];
+    expect(clients.find((client) => client.name === 'Aardvark Books')).toEqual({
+      id: made.stdout.trim(),
+      name: 'Aardvark Books',
+      industry: 'Retail',
+      website: null,
+      created_at: expect.stringMatching(/Z$/),
+      locations_count: 0,
+    });
+  });
+});
+
+describe('backup', () => {
+  it('into a folder names the file itself; the copy opens with the key only', async () => {
+    const folder = tempDir('agency-desk-cli-backups-');
+    const result = await cli(['backup', folder]);
+    expect(result.code, result.stderr).toBe(0);
+    const files = fs.readdirSync(folder);
+    expect(files).toEqual([expect.stringMatching(/^agency-desk-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.db$/)]);
+    const file = path.join(folder, files[0]!);
+    expect(result.stdout).toContain(file);
+    const copy = openDatabase(file, key);
+    expect(copy.prepare('SELECT name FROM organizations').pluck().get()).toBe('CLI Agency');
+    copy.close();
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    fs.rmSync(folder, { recursive: true });
+  });
+
+  it('into a missing folder is one line, exit 1, and writes nothing', async () => {
+    const folder = tempDir('agency-desk-cli-backups-');
+    const result = await cli(['backup', path.join(folder, 'missing', 'copy.db')]);
+    expect(result.code).toBe(1);
+    expectOneLineError(result, /Cannot write the backup to .*copy\.db: its folder does not exist/);
+    expect(fs.readdirSync(folder)).toEqual([]);
+    fs.rmSync(folder, { recursive: true });
+  });
+});
