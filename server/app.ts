@@ -6,7 +6,9 @@ import { makeAuthenticate } from './auth/session.js';
 import { ACCOUNT_RULE, ADDRESS_RULE, Throttle, Turns } from './auth/throttle.js';
 import { clientRoutes } from './clients/routes.js';
 import type { Store } from './db/store.js';
-import { Writer } from './db/writer.js';
+import { rescoreLocations } from './locations/rescore.js';
+import { DatabaseBusyError } from './db/write.js';
+import { Writer } from './store/writer.js';
 import { dashboard, sendDashboardPage } from './http/dashboard.js';
 import { errorBody, HttpError } from './http/errors.js';
 import { parseJson } from './http/body.js';
@@ -16,6 +18,7 @@ import { compileValidator, validationDetails } from './http/validation.js';
 import { locationRoutes } from './locations/routes.js';
 import { userRoutes } from './users/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
+import { deviceRoutes } from './device/routes.js';
 
 export interface AppOptions {
   store: Store;
@@ -60,9 +63,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('principal', null);
 
   const clock = options.clock ?? systemClock;
-  // The writer thread does the checkpoints (db/writer-worker.ts): this connection's event loop never
+  // The writer thread does the checkpoints (store/writer-worker.ts): this connection's event loop never
   // copies the pages of a big import into the database file.
   options.store.db.pragma('wal_autocheckpoint = 0');
+  // Locations stored under older rules (health, match key) are brought up to date before any request.
+  rescoreLocations(options.store.db);
   const context: AppContext = {
     store: options.store,
     clock,
@@ -89,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(openApi);
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   await app.register(authRoutes, context);
+  await app.register(deviceRoutes, context);
   await app.register(async (api) => {
     api.addHook('onRequest', makeAuthenticate(context));
     await api.register(clientRoutes, context);
@@ -119,6 +125,9 @@ function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): vo
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).headers(error.headers).send(error.toBody());
+    }
+    if (error instanceof DatabaseBusyError) {
+      return reply.code(503).header('retry-after', String(error.retryAfterSeconds)).send(errorBody(503, error.message));
     }
     if (error.validation) {
       const part = error.validationContext ?? 'body';

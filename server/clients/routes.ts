@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
 import { authorizeWrite } from '../auth/authorize.js';
 import { write } from '../db/write.js';
-import { Invalid } from '../http/errors.js';
+import { Invalid, NotFound } from '../http/errors.js';
 import { textOrNull } from '../http/body.js';
 import { NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Page, Success } from '../http/schemas.js';
@@ -88,17 +88,15 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
         response: { 200: Success, ...errors(400, 401, 403, 404) },
       },
     },
-    async (request, reply) => {
-      // A client with 100,000 locations takes a second or two to delete: the writer worker does it.
-      const result = await writer.run({
-        kind: 'delete-client',
-        organizationId: principalOf(request).organizationId,
+    async (request) => {
+      // A client with 100,000 locations takes a second or two to delete: the writer thread does it.
+      const { deleted } = await writer.write('deleteClient', {
+        principal: principalOf(request),
         clientId: request.params.clientId,
+        now: clock.now(),
       });
-      return reply
-        .code(result.statusCode as 200)
-        .type('application/json; charset=utf-8')
-        .send(result.payload as unknown as { success: true });
+      if (!deleted) throw NotFound('No client with this id');
+      return { success: true as const };
     },
   );
 };

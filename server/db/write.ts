@@ -1,10 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HttpError } from '../http/errors.js';
 import { BUSY_TIMEOUT_MS, type Db } from './open.js';
 
 // A write waits this long for the writer worker's transaction (a 100,000-row import holds the lock for
 // a second or two) before it gives up with 503.
 const WAIT_MS = 15_000;
+
+/** The database stayed locked by a long change for longer than a write waits: the API answers 503. */
+export class DatabaseBusyError extends Error {
+  override name = 'DatabaseBusyError';
+  readonly retryAfterSeconds = 5;
+}
 
 function isBusy(error: unknown): boolean {
   return (
@@ -28,9 +33,7 @@ export async function write<T>(db: Db, change: () => T): Promise<T> {
     } catch (error) {
       if (!isBusy(error)) throw error;
       if (Date.now() - started > WAIT_MS) {
-        throw new HttpError(503, 'The database is busy with a long change; try again in a moment', undefined, {
-          'retry-after': '5',
-        });
+        throw new DatabaseBusyError('The database is busy with a long change; try again in a moment');
       }
     } finally {
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);

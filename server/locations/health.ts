@@ -9,26 +9,37 @@ export interface HealthInput {
   zip: string | null;
   country: string | null;
   google_place_id: string | null;
+  phone: string | null;
+  primary_category: string | null;
+  website: string | null;
+  hours: object | null;
 }
 
 export interface Health {
   score: number;
   status: HealthStatus;
-  /** What lowers the score, in the dashboard's words; empty at 100. */
+  /** What lowers the score, in the dashboard's words; empty when green. */
   issues: string[];
+  /** For a green location: what would still raise the score. */
+  hints: string[];
 }
 
 /**
- * Points for each piece of a location's data that a maps listing needs (README: "Health").
- * A full postal address is green even without a place id (80); a name alone is red (0).
+ * Points for each piece of a location's data that a maps listing needs (README: "Health"). The spec's
+ * fields make 80, green: a complete postal address with a place id is green without the listing fields,
+ * and every field makes 100. A name alone is red (0).
  */
 export const HEALTH_POINTS = {
-  address: 25,
-  city: 15,
+  address: 20,
+  city: 10,
   state: 10,
-  zip: 15,
-  country: 15,
+  zip: 12,
+  country: 8,
   google_place_id: 20,
+  phone: 10,
+  primary_category: 5,
+  website: 3,
+  hours: 2,
 } as const;
 
 export const GREEN_FROM = 80;
@@ -78,28 +89,22 @@ const CHECKS: readonly { field: keyof typeof HEALTH_POINTS; issue(location: Heal
           ? null
           : 'Google place id looks malformed',
   },
+  { field: 'phone', issue: (l) => (l.phone === null ? 'No phone number' : null) },
+  { field: 'primary_category', issue: (l) => (l.primary_category === null ? 'No primary category' : null) },
+  { field: 'website', issue: (l) => (l.website === null ? 'No website' : null) },
+  { field: 'hours', issue: (l) => (l.hours === null ? 'No opening hours' : null) },
 ];
-
-/** The score alone, without building the explanation: the import's hot path. */
-export function healthScore(l: HealthInput): number {
-  // The same checks as CHECKS, written out without building any message (rules.test.ts holds them equal).
-  return (
-    (l.address !== null ? HEALTH_POINTS.address : 0) +
-    (l.city !== null ? HEALTH_POINTS.city : 0) +
-    (l.state !== null ? HEALTH_POINTS.state : 0) +
-    (l.country !== null ? HEALTH_POINTS.country : 0) +
-    (l.zip !== null && l.country !== null && zipFitsCountry(l.zip, l.country) ? HEALTH_POINTS.zip : 0) +
-    (l.google_place_id !== null && PLACE_ID.test(l.google_place_id) ? HEALTH_POINTS.google_place_id : 0)
-  );
-}
 
 export function healthOf(location: HealthInput): Health {
   let score = 0;
-  const issues: string[] = [];
+  const missing: string[] = [];
   for (const check of CHECKS) {
     const issue = check.issue(location);
     if (issue === null) score += HEALTH_POINTS[check.field];
-    else issues.push(issue);
+    else missing.push(issue);
   }
-  return { score, status: statusOf(score), issues };
+  const status = statusOf(score);
+  return status === 'green'
+    ? { score, status, issues: [], hints: missing }
+    : { score, status, issues: missing, hints: [] };
 }

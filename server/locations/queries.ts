@@ -1,15 +1,33 @@
 import type { Db } from '../db/open.js';
-import { pageParams, statement, type Page } from '../db/sql.js';
+import { nowIso, pageParams, statement, type Page } from '../db/sql.js';
+import type { LocationValues } from './fields.js';
+import type { Hours } from './hours.js';
+import type { LocationRow } from './record.js';
+import type { HealthStatus, LocationRecord } from './schemas.js';
 
-/** One location as JSON, written by SQLite: the Location schema's fields, in its order. */
+/**
+ * One location as JSON, written by SQLite: the Location schema's fields, in its order. A permanently
+ * closed location reads as "closed" rather than by its score; the notes are issues below green and
+ * hints at green.
+ */
 const LOCATION_JSON = `json_object(
   'id', id, 'name', name, 'address', address, 'city', city, 'state', state, 'zip', zip,
-  'country', country, 'health_score', health_score, 'health_status', health_status, 'created_at', created_at)`;
+  'country', country, 'health_score', health_score,
+  'health_status', CASE WHEN status = 'permanently_closed' THEN 'closed' ELSE health_status END,
+  'created_at', created_at, 'store_code', store_code, 'phone', phone, 'website', website,
+  'latitude', latitude, 'longitude', longitude, 'primary_category', primary_category,
+  'labels', json(labels), 'status', status, 'hours', json(hours),
+  'health_issues', json(CASE WHEN health_status = 'green' THEN '[]' ELSE health_notes END),
+  'health_hints', json(CASE WHEN health_status = 'green' THEN health_notes ELSE '[]' END),
+  'updated_at', updated_at)`;
+
+/** The whole record: the list's JSON with the client and the place id (GET /api/locations/:id). */
+const RECORD_JSON = `json_insert(${LOCATION_JSON}, '$.client_id', client_id, '$.google_place_id', google_place_id)`;
 
 /**
  * The client's locations as one JSON array text, built by SQLite itself: no row objects are made in
  * JavaScript and nothing is stringified, which is what makes listing 100,000 rows fast (README: "Speed").
- * The column list and order match the Location schema; import order (rowid) is the list's order.
+ * Import order (rowid) is the list's order.
  */
 export function locationsJson(db: Db, clientId: string, page: Page): string {
   return statement<[string, number, number], { json: string }>(
@@ -22,40 +40,184 @@ export function locationsJson(db: Db, clientId: string, page: Page): string {
 const CHUNK_ROWS = 5_000;
 
 /**
- * A client's locations in import (rowid) order, as JSON arrays of up to `pageRows` entries, each built
- * by SQLite from the expression `entry` and read only when wanted: a big client never makes one big
- * string, and the thread is free between pages.
- */
-export function* locationPages(db: Db, clientId: string, entry: string, pageRows: number): Generator<string> {
-  const page = statement<[string, number, number], { json: string; last: number | null }>(
-    db,
-    `SELECT json_group_array(${entry}) AS json, max(rid) AS last
-     FROM (SELECT rowid AS rid, * FROM locations WHERE client_id = ? AND rowid > ? ORDER BY rowid LIMIT ?)`,
-  );
-  for (let after = 0; ;) {
-    const { json, last } = page.get(clientId, after, pageRows)!;
-    if (last === null) return;
-    yield json;
-    after = last;
-  }
-}
-
-/**
- * The whole list as JSON text in pieces of CHUNK_ROWS rows (locationPages), read when the response is
- * ready for more. Pieces follow rowid, so locations imported meanwhile (appended) come at the end, whole.
+ * The whole list as JSON text in pieces of CHUNK_ROWS rows, each built by SQLite and read only when the
+ * response is ready for more: a big client never makes one big string, and the thread is free between
+ * pages. Pieces follow rowid, so locations imported meanwhile (appended) come at the end, whole.
  */
 export function* locationsJsonPieces(db: Db, clientId: string): Generator<string> {
+  const page = statement<[string, number, number], { json: string; last: number | null }>(
+    db,
+    `SELECT json_group_array(${LOCATION_JSON}) AS json, max(rid) AS last
+     FROM (SELECT rowid AS rid, * FROM locations WHERE client_id = ? AND rowid > ? ORDER BY rowid LIMIT ?)`,
+  );
   yield '[';
-  let first = true;
-  for (const json of locationPages(db, clientId, LOCATION_JSON, CHUNK_ROWS)) {
+  for (let after = 0, first = true; ; first = false) {
+    const { json, last } = page.get(clientId, after, CHUNK_ROWS)!;
+    if (last === null) break;
     yield first ? json.slice(1, -1) : `,${json.slice(1, -1)}`;
-    first = false;
+    after = last;
   }
   yield ']';
 }
 
+/** A location of the organization, whole, or undefined. */
+export function locationRecord(db: Db, organizationId: string, id: string): LocationRecord | undefined {
+  const json = statement<[string, string], string>(
+    db,
+    `SELECT ${RECORD_JSON} FROM locations
+     WHERE id = ? AND client_id IN (SELECT id FROM clients WHERE organization_id = ?)`,
+  )
+    .pluck()
+    .get(id, organizationId);
+  return json === undefined ? undefined : (JSON.parse(json) as LocationRecord);
+}
+
+/** A stored location as the rules read it, with its id and client. */
+export interface StoredLocation extends LocationValues {
+  id: string;
+  client_id: string;
+  health_score: number;
+  health_status: HealthStatus;
+}
+
+interface StoredColumns extends Omit<StoredLocation, 'labels' | 'hours'> {
+  labels: string | null;
+  hours: string | null;
+}
+
+const STORED_COLUMNS = `id, client_id, name, address, city, state, zip, country, google_place_id, store_code, phone,
+  website, latitude, longitude, primary_category, labels, status, hours, health_score, health_status`;
+
+function fromColumns(row: StoredColumns): StoredLocation {
+  return {
+    ...row,
+    labels: row.labels === null ? null : (JSON.parse(row.labels) as string[]),
+    hours: row.hours === null ? null : (JSON.parse(row.hours) as Hours),
+  };
+}
+
+/** The stored locations of these ids (a JSON array), of the organization's clients only. */
+export function storedLocations(db: Db, organizationId: string, idsJson: string): StoredLocation[] {
+  return statement<[string, string], StoredColumns>(
+    db,
+    `SELECT ${STORED_COLUMNS} FROM locations
+     WHERE id IN (SELECT value FROM json_each(?))
+       AND client_id IN (SELECT id FROM clients WHERE organization_id = ?)`,
+  )
+    .all(idsJson, organizationId)
+    .map(fromColumns);
+}
+
+/** Every location in rowid order, a page at a time: the rows after `afterRowid`. */
+export function storedLocationsPage(
+  db: Db,
+  afterRowid: number,
+  limit: number,
+): (StoredLocation & { rid: number; updated_at: string })[] {
+  return statement<[number, number], StoredColumns & { rid: number; updated_at: string }>(
+    db,
+    `SELECT rowid AS rid, updated_at, ${STORED_COLUMNS} FROM locations WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+  )
+    .all(afterRowid, limit)
+    .map((row) => ({ ...fromColumns(row), rid: row.rid, updated_at: row.updated_at }));
+}
+
+/** A row's columns in the order insertLocations reads them. */
+export function insertColumns(id: string, row: LocationRow): unknown[] {
+  return [
+    id,
+    row.name,
+    row.address,
+    row.city,
+    row.state,
+    row.zip,
+    row.country,
+    row.google_place_id,
+    row.store_code,
+    row.phone,
+    row.website,
+    row.latitude,
+    row.longitude,
+    row.primary_category,
+    row.labels === null ? null : JSON.stringify(row.labels),
+    row.status,
+    row.hours === null ? null : JSON.stringify(row.hours),
+    row.match_key,
+    row.health_score,
+    row.health_status,
+    JSON.stringify(row.health_notes),
+  ];
+}
+
+/**
+ * Inserts rows given as JSON `[[...insertColumns], ...]`. SQLite reads the JSON itself: one statement a
+ * piece of rows instead of one call from JavaScript a row (npm run bench). json_each keeps the array's
+ * order, so rowid order is the rows' order.
+ */
+export function insertLocations(db: Db, clientId: string, rowsJson: string, now: number): void {
+  statement(
+    db,
+    `INSERT INTO locations (id, client_id, name, address, city, state, zip, country, google_place_id, store_code,
+       phone, website, latitude, longitude, primary_category, labels, status, hours, match_key, health_score,
+       health_status, health_notes, created_at, updated_at)
+     SELECT value ->> 0, :clientId, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6,
+       value ->> 7, value ->> 8, value ->> 9, value ->> 10, value ->> 11, value ->> 12, value ->> 13, value ->> 14,
+       value ->> 15, value ->> 16, value ->> 17, value ->> 18, value ->> 19, value ->> 20, :now, :now
+     FROM json_each(:rows)`,
+  ).run({ clientId, now: nowIso(now), rows: rowsJson });
+}
+
+/** Writes every field of one location (its id and client stay). */
+export function updateLocation(db: Db, id: string, row: LocationRow, now: number): void {
+  const [, ...columns] = insertColumns(id, row);
+  statement(
+    db,
+    `UPDATE locations SET name = ?, address = ?, city = ?, state = ?, zip = ?, country = ?, google_place_id = ?,
+       store_code = ?, phone = ?, website = ?, latitude = ?, longitude = ?, primary_category = ?, labels = ?,
+       status = ?, hours = ?, match_key = ?, health_score = ?, health_status = ?, health_notes = ?, updated_at = ?
+     WHERE id = ?`,
+  ).run(...columns, nowIso(now), id);
+}
+
+/** Removes these locations; returns how many went from each client, so that the counts follow. */
+export function deleteLocations(db: Db, idsJson: string): Map<string, number> {
+  const byClient = statement<[string], { client_id: string; n: number }>(
+    db,
+    `SELECT client_id, count(*) AS n FROM locations WHERE id IN (SELECT value FROM json_each(?)) GROUP BY client_id`,
+  ).all(idsJson);
+  statement(db, 'DELETE FROM locations WHERE id IN (SELECT value FROM json_each(?))').run(idsJson);
+  const removed = new Map(byClient.map(({ client_id, n }) => [client_id, n]));
+  for (const [clientId, n] of removed) addToLocationsCount(db, clientId, -n);
+  return removed;
+}
+
+/** Which of these keys (a JSON array) already name a location of the client, by the column they match. */
+export function locationsByKey(
+  db: Db,
+  clientId: string,
+  column: 'id' | 'store_code' | 'google_place_id' | 'match_key',
+  keysJson: string,
+): Map<string, string> {
+  // The primary key, or the partial index on (client_id, column), answers each key; the first location
+  // (rowid) wins.
+  const rows = statement<[string, string], { key: string; id: string }>(
+    db,
+    `SELECT k.value AS key,
+       (SELECT id FROM locations WHERE client_id = ? AND ${column} = k.value ORDER BY rowid LIMIT 1) AS id
+     FROM json_each(?) k`,
+  ).all(clientId, keysJson);
+  const found = new Map<string, string>();
+  for (const { key, id } of rows) if (id !== null) found.set(key, id);
+  return found;
+}
+
 export function addToLocationsCount(db: Db, clientId: string, added: number): void {
-  statement(db, 'UPDATE clients SET locations_count = locations_count + ? WHERE id = ?').run(added, clientId);
+  if (added !== 0)
+    statement(db, 'UPDATE clients SET locations_count = locations_count + ? WHERE id = ?').run(added, clientId);
+}
+
+export function locationsCount(db: Db, clientId: string): number {
+  return statement<[string], number>(db, 'SELECT locations_count FROM clients WHERE id = ?').pluck().get(clientId) ?? 0;
 }
 
 export function clientOrganization(db: Db, clientId: string): string | undefined {

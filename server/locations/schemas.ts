@@ -1,12 +1,47 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ErrorDetail, Page, Timestamp, Uuid } from '../http/schemas.js';
 
-export const HealthStatus = Type.Union([Type.Literal('green'), Type.Literal('yellow'), Type.Literal('red')], {
-  description: 'green from 80, yellow from 50, red below (README: "Health")',
-});
+export const HealthStatus = Type.Union(
+  [Type.Literal('green'), Type.Literal('yellow'), Type.Literal('red'), Type.Literal('closed')],
+  {
+    description:
+      'green from 80, yellow from 50, red below; closed for a permanently closed location (README: "Health")',
+  },
+);
 export type HealthStatus = Static<typeof HealthStatus>;
 
 const Text = Type.Union([Type.String(), Type.Null()]);
+const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+
+export const LocationStatus = Type.Union(
+  [Type.Literal('open'), Type.Literal('temporarily_closed'), Type.Literal('permanently_closed')],
+  { description: 'open (default), temporarily_closed or permanently_closed' },
+);
+
+const Interval = Type.Tuple(
+  [Type.String({ pattern: '^\\d{2}:\\d{2}$' }), Type.String({ pattern: '^\\d{2}:\\d{2}$' })],
+  {
+    description: 'Opening and closing time, HH:MM; a closing time at or before the opening runs past midnight',
+  },
+);
+const Day = Type.Optional(Type.Array(Interval, { description: 'Empty: closed that day' }));
+export const Hours = Type.Object(
+  { mon: Day, tue: Day, wed: Day, thu: Day, fri: Day, sat: Day, sun: Day },
+  { additionalProperties: false, description: 'Regular weekly hours; a day left out is unknown' },
+);
+
+/** The listing fields (issue 9): additions to the spec's location, null when unknown. */
+const ListingFields = {
+  store_code: Type.Union([Type.String(), Type.Null()], { description: "The agency's own id for the location" }),
+  phone: Type.Union([Type.String(), Type.Null()], { description: 'E.164, e.g. +14155550100' }),
+  website: Type.Union([Type.String(), Type.Null()], { description: 'An http(s) URL' }),
+  latitude: NullableNumber,
+  longitude: NullableNumber,
+  primary_category: Text,
+  labels: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  status: LocationStatus,
+  hours: Type.Union([Hours, Type.Null()]),
+};
 
 export const Location = Type.Object({
   id: Uuid,
@@ -19,38 +54,102 @@ export const Location = Type.Object({
   health_score: Type.Integer({ minimum: 0, maximum: 100 }),
   health_status: HealthStatus,
   created_at: Timestamp,
+  ...ListingFields,
+  health_issues: Type.Array(Type.String(), { description: 'What lowers the score (empty when green)' }),
+  health_hints: Type.Array(Type.String(), { description: 'For a green location: what would raise it' }),
+  updated_at: Timestamp,
 });
 export type Location = Static<typeof Location>;
 
+/** One location whole: the list's fields and its Google place id (GET /api/locations/:id). */
+export const LocationRecord = Type.Composite([Location, Type.Object({ client_id: Uuid, google_place_id: Text })]);
+export type LocationRecord = Static<typeof LocationRecord>;
+
 export const LocationsQuery = Type.Composite([Type.Object({ clientId: Uuid }), Page], { additionalProperties: false });
 
-/** Field limits of one import row; values are strings, trimmed, and an empty optional value becomes null. */
-export const ROW_FIELDS = {
-  name: 200,
-  address: 500,
-  city: 120,
-  state: 120,
-  zip: 20,
-  country: 100,
-  google_place_id: 300,
-} as const;
-export type RowField = keyof typeof ROW_FIELDS;
+const optionalText = (maxLength: number, description?: string) =>
+  Type.Optional(Type.Union([Type.String({ maxLength, ...(description ? { description } : {}) }), Type.Null()]));
+const optionalNumber = (description: string) =>
+  Type.Optional(Type.Union([Type.Number(), Type.String({ maxLength: 40 }), Type.Null()], { description }));
 
-const optionalText = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
+/**
+ * One import row, and the fields of PATCH: text as it comes from a sheet (trimmed; blank is null), the
+ * listing fields also in their JSON forms. The rules of each field are in locations/fields.ts.
+ */
+const InputFields = {
+  address: optionalText(500),
+  city: optionalText(120),
+  state: optionalText(120),
+  zip: optionalText(20),
+  country: optionalText(100, 'A country name (7 languages) or an ISO 3166-1 code; stored as alpha-2'),
+  google_place_id: optionalText(300),
+  store_code: optionalText(200, 'At most 60 characters, no URL; unique within the client'),
+  phone: optionalText(50, 'Any national or international form; stored as E.164 using the country'),
+  website: optionalText(2048, 'An http(s) URL or a bare domain'),
+  latitude: optionalNumber('-90 to 90; text may use a decimal comma'),
+  longitude: optionalNumber('-180 to 180; text may use a decimal comma'),
+  primary_category: optionalText(100),
+  labels: Type.Optional(
+    Type.Union(
+      [Type.String({ maxLength: 1000 }), Type.Array(Type.String({ maxLength: 200 }), { maxItems: 50 }), Type.Null()],
+      {
+        description: 'At most 10 labels of 50 characters: an array, or one text separated by commas',
+      },
+    ),
+  ),
+  status: optionalText(
+    40,
+    'open, temporarily_closed or permanently_closed (also "Temporarily closed", CLOSED_TEMPORARILY ...)',
+  ),
+  hours: Type.Optional(
+    Type.Union(
+      [
+        Type.String({ maxLength: 1000, description: 'The week: "Mon-Fri 9:00-17:00, Sat 10:00-14:00, Sun closed"' }),
+        Type.Object(
+          {
+            mon: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Interval), Type.Null()])),
+            tue: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Interval), Type.Null()])),
+            wed: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Interval), Type.Null()])),
+            thu: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Interval), Type.Null()])),
+            fri: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Interval), Type.Null()])),
+            sat: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Interval), Type.Null()])),
+            sun: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Interval), Type.Null()])),
+          },
+          {
+            additionalProperties: false,
+            description: 'Per day: a text ("09:00-17:00", "9am-12pm, 1pm-5pm", "x" for closed) or intervals',
+          },
+        ),
+        Type.Null(),
+      ],
+      { description: 'Regular weekly hours (README: "Hours")' },
+    ),
+  ),
+};
 
 export const UploadRow = Type.Object(
   {
-    name: Type.String({ maxLength: ROW_FIELDS.name }),
-    address: optionalText(ROW_FIELDS.address),
-    city: optionalText(ROW_FIELDS.city),
-    state: optionalText(ROW_FIELDS.state),
-    zip: optionalText(ROW_FIELDS.zip),
-    country: optionalText(ROW_FIELDS.country),
-    google_place_id: optionalText(ROW_FIELDS.google_place_id),
+    id: Type.Optional(
+      Type.Union([Uuid, Type.Null()], {
+        description:
+          "A location id of the client, as the export writes it: in upsert and update the row updates that location when it exists (else the row's key decides)",
+      }),
+    ),
+    name: Type.String({ maxLength: 200 }),
+    ...InputFields,
   },
   { additionalProperties: false },
 );
 export type UploadRow = Static<typeof UploadRow>;
+/** The fields of an import row, as a file's columns fill them. */
+export type RowField = keyof UploadRow;
+
+/** PATCH /api/locations/:id: any field; null (or blank) clears it; the name cannot be cleared. */
+export const LocationPatch = Type.Object(
+  { name: Type.Optional(Type.String({ maxLength: 200 })), ...InputFields },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type LocationPatch = Static<typeof LocationPatch>;
 
 export const MAX_IMPORT_ROWS = 100_000;
 export const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
@@ -67,14 +166,29 @@ export const UploadBody = Type.Object(
 export type UploadBody = Static<typeof UploadBody>;
 
 export const DuplicatePolicy = Type.Union([Type.Literal('skip'), Type.Literal('keep')], {
-  description: 'skip (default): duplicates are not created; keep: every valid row is created',
+  description: 'In create mode: skip (default): duplicates are not created; keep: every valid row is created',
 });
 export type DuplicatePolicy = Static<typeof DuplicatePolicy>;
+
+export const ImportMode = Type.Union([Type.Literal('create'), Type.Literal('upsert'), Type.Literal('update')], {
+  description:
+    'create (default): new locations only; upsert: a row matching a location by its key updates it, the others ' +
+    'are created; update: only matching rows update, the others are reported. The key is the store code, else ' +
+    'the Google place id, else the name and address',
+});
+export type ImportMode = Static<typeof ImportMode>;
+
+export const BlankCells = Type.Union([Type.Literal('keep'), Type.Literal('clear')], {
+  description: 'In upsert and update: keep (default): a blank cell leaves the stored value; clear: it clears it',
+});
+export type BlankCells = Static<typeof BlankCells>;
 
 export const UploadQuery = Type.Object(
   {
     dryRun: Type.Optional(Type.Boolean({ description: 'Validate and normalize only; nothing is written' })),
     duplicates: Type.Optional(DuplicatePolicy),
+    mode: Type.Optional(ImportMode),
+    blanks: Type.Optional(BlankCells),
   },
   { additionalProperties: false },
 );
@@ -82,22 +196,54 @@ export type UploadQuery = Static<typeof UploadQuery>;
 
 export const ImportedLocation = Type.Object({ id: Uuid, name: Type.String(), city: Text, state: Text });
 
+const Totals = {
+  created: Type.Integer({ description: 'Locations created' }),
+  updated: Type.Integer({ description: 'Existing locations changed' }),
+  unchanged: Type.Integer({ description: 'Rows matching a location whose values were already the same' }),
+  skipped: Type.Integer({ description: 'Duplicates skipped, and in update mode rows that match no location' }),
+};
+
 export const UploadResponse = Type.Object({
   success: Type.Literal(true),
   count: Type.Integer({ description: 'Locations created' }),
-  locations: Type.Array(ImportedLocation),
+  locations: Type.Array(ImportedLocation, { description: 'The locations created' }),
+  ...Totals,
 });
 export type UploadResponse = Static<typeof UploadResponse>;
 
 export const DuplicateOf = Type.Object({
-  reason: Type.Union([Type.Literal('google_place_id'), Type.Literal('name_and_address')]),
+  reason: Type.Union([
+    Type.Literal('id'),
+    Type.Literal('store_code'),
+    Type.Literal('google_place_id'),
+    Type.Literal('name_and_address'),
+  ]),
   row: Type.Optional(Type.Integer({ description: 'An earlier row of the same request' })),
   location_id: Type.Optional(Uuid),
 });
 export type DuplicateOf = Static<typeof DuplicateOf>;
 
+export const RowAction = Type.Union(
+  [
+    Type.Literal('created'),
+    Type.Literal('updated'),
+    Type.Literal('unchanged'),
+    Type.Literal('skipped'),
+    Type.Literal('error'),
+  ],
+  { description: 'What the import does (or would do) with the row' },
+);
+export type RowAction = Static<typeof RowAction>;
+
+export const Change = Type.Object({ from: Type.Unknown(), to: Type.Unknown() });
+export const Changes = Type.Record(Type.String(), Change, { description: '{field: {from, to}}' });
+export type Changes = Static<typeof Changes>;
+
 export const PreviewRow = Type.Object({
   index: Type.Integer(),
+  action: RowAction,
+  location_id: Type.Union([Uuid, Type.Null()], { description: 'The location the row matches' }),
+  changes: Type.Union([Changes, Type.Null()], { description: 'For an update: each changed field' }),
   name: Type.String(),
   address: Text,
   city: Text,
@@ -105,10 +251,13 @@ export const PreviewRow = Type.Object({
   zip: Text,
   country: Text,
   google_place_id: Text,
+  ...ListingFields,
   health_score: Type.Integer(),
   health_status: HealthStatus,
   health_issues: Type.Array(Type.String()),
+  health_hints: Type.Array(Type.String()),
   duplicate_of: Type.Union([DuplicateOf, Type.Null()]),
+  skip_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why a row that is no duplicate is skipped' }),
 });
 export type PreviewRow = Static<typeof PreviewRow>;
 
@@ -117,7 +266,39 @@ export const DryRunResponse = Type.Object({
   valid: Type.Boolean({ description: 'false when any row is invalid: the import would answer 400' }),
   count: Type.Integer({ description: 'Locations the import would create' }),
   duplicates: Type.Integer({ description: 'Valid rows that are duplicates' }),
-  rows: Type.Array(PreviewRow, { description: 'Every valid row, normalized' }),
+  totals: Type.Object({ ...Totals, errors: Type.Integer({ description: 'Rows with errors' }) }),
+  rows: Type.Array(PreviewRow, {
+    description: 'Every row: valid ones as they would be stored, invalid ones (action "error") as sent',
+  }),
   errors: Type.Array(ErrorDetail, { description: 'Every invalid field, by row index' }),
 });
 export type DryRunResponse = Static<typeof DryRunResponse>;
+
+export const LocationParams = Type.Object({ id: Uuid });
+export const LocationIds = Type.Array(Uuid, { minItems: 1, maxItems: MAX_IMPORT_ROWS, uniqueItems: true });
+
+export const DeleteLocationsBody = Type.Object({ ids: LocationIds }, { additionalProperties: false });
+
+/** PATCH /api/locations: the same values on many (the fields a bulk edit makes sense for). */
+export const BulkEditBody = Type.Object(
+  {
+    ids: LocationIds,
+    set: Type.Object(
+      {
+        status: InputFields.status,
+        primary_category: InputFields.primary_category,
+        labels: InputFields.labels,
+        website: InputFields.website,
+        hours: InputFields.hours,
+        country: InputFields.country,
+        state: InputFields.state,
+        city: InputFields.city,
+      },
+      { additionalProperties: false, minProperties: 1 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type BulkEditBody = Static<typeof BulkEditBody>;
+
+export const CountResponse = Type.Object({ success: Type.Literal(true), count: Type.Integer() });

@@ -8,7 +8,7 @@ import ts from 'typescript';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { openDatabase } from '../../server/db/open.js';
-import { outsideAsar } from '../../server/db/writer.js';
+import { outsideAsar } from '../../server/db/thread.js';
 import { randomKey, tempDir } from '../helpers/app.js';
 
 const cleanups: (() => void)[] = [];
@@ -102,7 +102,7 @@ describe('electron-builder.yml', () => {
     'dist/main/preload.cjs',
     'dist/main/unlock-preload.cjs',
     'dist/server/cli.js',
-    'dist/server/db/writer-worker.js',
+    'dist/server/store/writer-worker.js',
     'dist/renderer/index.html',
     'dist/renderer/assets/index-abc123.js',
   ])('ships %s', (file) => {
@@ -129,10 +129,10 @@ describe('electron-builder.yml', () => {
     'node_modules/better-sqlite3-multiple-ciphers/build/Release/better_sqlite3.node',
     'node_modules/argon2/prebuilds/linux-x64/argon2.glibc.node',
     'package.json',
-    'dist/server/db/writer-worker.js',
+    'dist/server/store/writer-worker.js',
     'dist/server/db/open.js',
-    'dist/server/locations/import-worker.js',
-    'dist/server/locations/import-job.js',
+    'dist/server/locations/import.js',
+    'node_modules/libphonenumber-js/min/index.js',
     'node_modules/better-sqlite3-multiple-ciphers/lib/index.js',
     'node_modules/bindings/bindings.js',
     'node_modules/@sinclair/typebox/build/esm/index.mjs',
@@ -151,16 +151,16 @@ describe('electron-builder.yml', () => {
 
   it.each([
     [
-      'file:///C:/Program%20Files/Agency%20Desk/resources/app.asar/dist/server/db/writer-worker.js',
-      'file:///C:/Program%20Files/Agency%20Desk/resources/app.asar.unpacked/dist/server/db/writer-worker.js',
+      'file:///C:/Program%20Files/Agency%20Desk/resources/app.asar/dist/server/store/writer-worker.js',
+      'file:///C:/Program%20Files/Agency%20Desk/resources/app.asar.unpacked/dist/server/store/writer-worker.js',
     ],
     [
-      'file:///opt/agency-desk/dist/server/db/writer-worker.js',
-      'file:///opt/agency-desk/dist/server/db/writer-worker.js',
+      'file:///opt/agency-desk/dist/server/store/writer-worker.js',
+      'file:///opt/agency-desk/dist/server/store/writer-worker.js',
     ],
     [
-      'file:///home/me/app.asar.unpacked/dist/server/db/writer-worker.js',
-      'file:///home/me/app.asar.unpacked/dist/server/db/writer-worker.js',
+      'file:///home/me/app.asar.unpacked/dist/server/store/writer-worker.js',
+      'file:///home/me/app.asar.unpacked/dist/server/store/writer-worker.js',
     ],
   ])('the writer worker at %s starts from %s', (inApp, started) => {
     expect(outsideAsar(new URL(inApp)).href).toBe(started);
@@ -175,11 +175,8 @@ describe('electron-builder.yml', () => {
     openDatabase(file, key, { create: true }).close();
 
     // The URLs the packaged app computes (import.meta.url inside app.asar), moved out of the archive:
-    // the writer thread and the import's parser thread.
-    for (const script of [
-      ['db', 'writer-worker.js'],
-      ['locations', 'import-worker.js'],
-    ]) {
+    // the writer thread.
+    for (const script of [['store', 'writer-worker.js']]) {
       const inAsar = pathToFileURL(path.join(resources, 'app.asar', 'dist', 'server', ...script));
       const url = outsideAsar(inAsar);
       expect(fileURLToPath(url)).toBe(path.join(unpackedDir, 'dist', 'server', ...script));

@@ -13,7 +13,16 @@ import { buildTestApp, randomKey, tempDir, type TestApp } from '../helpers/app.j
 import { fileDigests, filesUnder, plaintextHits, rowCount } from '../helpers/data.js';
 
 const LATEST = migrations.at(-1)!.version;
-const TABLES = ['api_tokens', 'clients', 'locations', 'organizations', 'rotated_refresh_tokens', 'sessions', 'users'];
+const TABLES = [
+  'api_tokens',
+  'clients',
+  'locations',
+  'organizations',
+  'rotated_refresh_tokens',
+  'rule_versions',
+  'sessions',
+  'users',
+];
 
 const dirs: string[] = [];
 function freshDir(): string {

@@ -29,7 +29,14 @@ interface DryRunBody {
   valid: boolean;
   count: number;
   duplicates: number;
-  rows: { index: number; name: string; country: string | null; health_score: number; duplicate_of: unknown }[];
+  rows: {
+    index: number;
+    action: string;
+    name: string;
+    country: string | null;
+    health_score: number;
+    duplicate_of: unknown;
+  }[];
   errors: { path: string; row: number; field: string; message: string }[];
 }
 
@@ -42,6 +49,15 @@ const FULL_ROW = {
   zip: '2009',
   country: 'AU',
   google_place_id: PLACE_ID,
+};
+
+/** The listing fields of issue 9, complete. */
+const LISTING = {
+  store_code: 'SYD-1',
+  phone: '(02) 9374 4000',
+  website: 'www.example.com.au',
+  primary_category: 'Software company',
+  hours: 'Mon-Fri 9:00-17:00',
 };
 
 let t: TestApp;
@@ -91,7 +107,7 @@ describe('GET /api/locations', () => {
     await imported(clientId, [FULL_ROW, { name: 'Zeta' }, { name: 'Alpha', city: 'Paris' }, { name: 'Mu' }]);
   });
 
-  it('returns the locations in import order with exactly the documented fields, never google_place_id', async () => {
+  it("returns the locations in import order with the spec's fields and the listing fields, never google_place_id", async () => {
     const response = await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin });
     expect(response.statusCode).toBe(200);
     expect(response.body).not.toContain('google_place_id');
@@ -104,11 +120,23 @@ describe('GET /api/locations', () => {
         'city',
         'country',
         'created_at',
+        'health_hints',
+        'health_issues',
         'health_score',
         'health_status',
+        'hours',
         'id',
+        'labels',
+        'latitude',
+        'longitude',
         'name',
+        'phone',
+        'primary_category',
         'state',
+        'status',
+        'store_code',
+        'updated_at',
+        'website',
         'zip',
       ]);
     }
@@ -196,12 +224,21 @@ describe('GET /api/locations', () => {
 });
 
 describe('POST /api/locations/upload', () => {
-  it('-> 201 {success, count, locations: [{id, name, city, state}]} exactly', async () => {
+  it('-> 201 {success, count, locations: [{id, name, city, state}]} and the totals', async () => {
     const clientId = await t.createClient(admin, 'Upload Shape');
     const response = await upload({ clientId, rows: [FULL_ROW, { name: 'Second' }] });
     expect(response.statusCode).toBe(201);
     const body = response.json<UploadBody>();
-    expect(Object.keys(body).sort()).toEqual(['count', 'locations', 'success']);
+    expect(Object.keys(body).sort()).toEqual([
+      'count',
+      'created',
+      'locations',
+      'skipped',
+      'success',
+      'unchanged',
+      'updated',
+    ]);
+    expect(body).toMatchObject({ created: 2, updated: 0, unchanged: 0, skipped: 0 });
     expect(body.success).toBe(true);
     expect(body.count).toBe(2);
     expect(body.locations).toEqual([
@@ -226,7 +263,15 @@ describe('POST /api/locations/upload', () => {
 
   it('an empty rows array -> 201 with count 0', async () => {
     const clientId = await t.createClient(admin, 'Empty Import');
-    expect(await imported(clientId, [])).toEqual({ success: true, count: 0, locations: [] });
+    expect(await imported(clientId, [])).toEqual({
+      success: true,
+      count: 0,
+      locations: [],
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      skipped: 0,
+    });
   });
 
   it('one bad row among many -> 400 listing every bad row by index and field, and nothing is written', async () => {
@@ -429,7 +474,9 @@ describe('POST /api/locations/upload', () => {
       expect(body.valid).toBe(false);
       expect(body.count).toBe(0);
       expect(body.errors).toEqual([expect.objectContaining({ row: INCOMING.length, field: 'country' })]);
-      expect(body.rows.map((row) => row.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 8]);
+      // Every row, in order; the invalid one with action "error".
+      expect(body.rows.map((row) => row.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(body.rows[7]).toMatchObject({ index: 7, action: 'error' });
       expect(body.rows.at(-1)).toMatchObject({ name: 'Fresh', country: 'FR' });
       // By now every incoming row but the name-only one (a name alone is no evidence) is a duplicate.
       expect(body.duplicates).toBe(INCOMING.length - 1);
@@ -535,27 +582,40 @@ describe('POST /api/locations/upload', () => {
       expect(await storedRow({ name: 'Bare' })).toMatchObject({ health_score: 0, health_status: 'red' });
     });
 
-    it('a full valid row with a plausible place id -> 100, green', async () => {
-      expect(await storedRow(FULL_ROW)).toMatchObject({ health_score: 100, health_status: 'green' });
+    it("a row complete in the spec's fields, with a plausible place id -> 80, still green", async () => {
+      expect(await storedRow(FULL_ROW)).toMatchObject({
+        health_score: 80,
+        health_status: 'green',
+        health_issues: [],
+        health_hints: ['No phone number', 'No primary category', 'No website', 'No opening hours'],
+      });
     });
 
-    it('a full postal address without a place id -> 80, green', async () => {
-      const { google_place_id: _omitted, ...row } = FULL_ROW;
-      expect(await storedRow(row)).toMatchObject({ health_score: 80, health_status: 'green' });
+    it('a row complete in every field -> 100, green, with nothing to raise', async () => {
+      expect(await storedRow({ ...FULL_ROW, ...LISTING })).toMatchObject({
+        health_score: 100,
+        health_status: 'green',
+        health_issues: [],
+        health_hints: [],
+      });
+    });
+
+    it('a permanently closed location reads "closed", not by its score', async () => {
+      expect(await storedRow({ name: 'Gone', status: 'Permanently closed' })).toMatchObject({
+        health_score: 0,
+        health_status: 'closed',
+        status: 'permanently_closed',
+      });
     });
 
     it.each([
-      ['address, city and state', { name: 'Y1', address: '1 Main St', city: 'Springfield', state: 'IL' }, 50],
+      ['a full postal address without a place id', { ...FULL_ROW, name: 'Y0', google_place_id: null }, 60],
       [
         'address, city, country and place id',
         { name: 'Y2', address: '1 Main St', city: 'Sydney', country: 'AU', google_place_id: PLACE_ID },
-        75,
+        58,
       ],
-      [
-        'everything but a zip that does not fit and no place id',
-        { ...FULL_ROW, zip: 'ABCDE', google_place_id: null },
-        65,
-      ],
+      ['everything but a zip that does not fit', { ...FULL_ROW, zip: 'ABCDE' }, 68],
     ])('%s -> yellow', async (_case, row, score) => {
       expect(await storedRow(row)).toMatchObject({ health_score: score, health_status: 'yellow' });
     });
@@ -563,17 +623,17 @@ describe('POST /api/locations/upload', () => {
     it('a zip that does not fit the country lowers the score', async () => {
       const fitting = await storedRow({ ...FULL_ROW, country: 'US', zip: '94043' });
       const unfitting = await storedRow({ ...FULL_ROW, country: 'US', zip: 'SW1A 1AA' });
-      expect(fitting.health_score).toBe(100);
+      expect(fitting.health_score).toBe(80);
       expect(unfitting.health_score).toBeLessThan(fitting.health_score);
     });
 
     it('a malformed place id lowers the score', async () => {
-      expect((await storedRow({ ...FULL_ROW, google_place_id: 'not a place id' })).health_score).toBeLessThan(100);
+      expect((await storedRow({ ...FULL_ROW, google_place_id: 'not a place id' })).health_score).toBeLessThan(80);
     });
 
     it('below 50 -> red', async () => {
       expect(await storedRow({ name: 'R', address: '1 Main St', city: 'Springfield' })).toMatchObject({
-        health_score: 40,
+        health_score: 30,
         health_status: 'red',
       });
     });

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteClient } from '../../server/clients/queries.js';
-import { addExisting, checkImport, parseImport, type ParsedImport } from '../../server/locations/import-job.js';
-import { DuplicateIndex } from '../../server/locations/import-plan.js';
-import { commitImport, insertRows, openImport } from '../../server/locations/import-write.js';
+import { importLocations, type ImportRequest } from '../../server/locations/import.js';
+import { deleteLocations } from '../../server/locations/queries.js';
 import { preparedSql } from '../../server/db/sql.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
@@ -47,30 +46,32 @@ describe('the query plans of the app', () => {
     await t.request({ method: 'POST', url: '/auth/refresh', body: { refresh_token: tokens.refresh_token } });
     await t.request({ method: 'POST', url: '/auth/refresh', body: { refresh_token: tokens.refresh_token } });
     await t.request({ method: 'GET', url: '/auth/setup' });
-    // The worker threads' jobs, run on this connection so that their statements are here too.
+    // The writer thread's writes, run on this connection so that their statements are here too: an
+    // import into an empty client, then create and upsert imports that match existing locations.
     const db = t.store.db;
-    const body = new TextEncoder().encode(JSON.stringify({ clientId, rows: [{ name: 'A', address: '1 Main St' }] }));
-    const parsed = parseImport(body) as ParsedImport;
-    const duplicates = new DuplicateIndex();
-    const opened = openImport(
-      db,
-      { organizationId: t.organizationId, clientId, write: true, now: Date.now() },
-      (json) => addExisting(duplicates, json),
-    );
-    if ('statusCode' in opened || opened.opened === undefined) throw new Error('the import did not open');
-    const { opened: open } = opened;
-    const checked = checkImport(
-      parsed.rows,
-      duplicates,
-      'skip',
-      (json) => {
-        insertRows(db, open, json);
-        return true;
-      },
-      () => undefined,
-    );
-    expect(checked).toEqual({ count: 1, pieces: 1 });
-    commitImport(db, open, 1);
+    const rows = [
+      { name: 'A', address: '1 Main St', store_code: 'A-1', google_place_id: 'ChIJN1t_tDeuEmsRUsoyG83frY4' },
+      { name: 'B', address: '2 Main St', phone: '+1 415 555 0100', country: 'US' },
+    ];
+    const importing = (mode: ImportRequest['mode'], dryRun = false) =>
+      importLocations(db, {
+        organizationId: t.organizationId,
+        body: new TextEncoder().encode(JSON.stringify({ clientId, rows })),
+        dryRun,
+        duplicates: 'skip',
+        mode,
+        blanks: 'keep',
+        now: Date.now(),
+      });
+    expect(importing('create').statusCode).toBe(201);
+    expect(importing('create').statusCode).toBe(201);
+    rows[1]!.phone = '+1 415 555 0199';
+    expect(importing('upsert').statusCode).toBe(201);
+    expect(importing('update', true).statusCode).toBe(200);
+    const [first] = (await request('GET', `/api/locations?clientId=${clientId}`)).json<{ id: string }[]>();
+    await request('GET', `/api/locations/${first!.id}`);
+    await request('PATCH', `/api/locations/${first!.id}`, { phone: '+1 415 555 0123' });
+    deleteLocations(db, JSON.stringify([first!.id]));
     deleteClient(db, t.organizationId, clientId);
     await request('POST', '/auth/logout');
     statements = preparedSql(t.store.db);

@@ -1,5 +1,6 @@
 import type { Db } from '../open.js';
 import { init } from './0001-init.js';
+import { listingFields } from './0002-listing-fields.js';
 import { apiTokens } from './0003-api-tokens.js';
 
 export interface Migration {
@@ -9,4 +10,4 @@ export interface Migration {
 }
 
 /** In order; a migration, once released, is never edited (add a new one). */
-export const migrations: readonly Migration[] = [init, apiTokens];
+export const migrations: readonly Migration[] = [init, listingFields, apiTokens];

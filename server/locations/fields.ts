@@ -1,0 +1,253 @@
+import { parsePhoneNumberWithError, ParseError, type CountryCode } from 'libphonenumber-js';
+import { textOrNull } from '../http/body.js';
+import { countryCode } from './country.js';
+import { HOURS_FORMS, HoursError, dayIntervals, orderedHours, weekHours, DAYS, type Hours } from './hours.js';
+
+/**
+ * The rules of each field of a location (README: "Location fields"), shared by the import, PATCH and
+ * bulk edit: each takes what a row or a body carries and returns the stored value, or throws FieldError
+ * with the reason in a person's words.
+ */
+export class FieldError extends Error {}
+
+export const STATUSES = ['open', 'temporarily_closed', 'permanently_closed'] as const;
+export type LocationStatus = (typeof STATUSES)[number];
+
+/** Every stored field of a location but its id, client and timestamps. */
+export interface LocationValues {
+  name: string;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  country: string | null;
+  google_place_id: string | null;
+  store_code: string | null;
+  phone: string | null;
+  website: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  primary_category: string | null;
+  labels: string[] | null;
+  status: LocationStatus;
+  hours: Hours | null;
+}
+export type LocationField = keyof LocationValues;
+
+/** The fields in their order: the list's, the export's, the diff's. */
+export const LOCATION_FIELDS: readonly LocationField[] = [
+  'name',
+  'store_code',
+  'address',
+  'city',
+  'state',
+  'zip',
+  'country',
+  'google_place_id',
+  'phone',
+  'website',
+  'latitude',
+  'longitude',
+  'primary_category',
+  'labels',
+  'status',
+  'hours',
+];
+
+// Google Business Profile's limits (bulk upload spreadsheet guide): store codes under 60 characters
+// with no URL; at most 10 labels of 50 characters.
+export const MAX_STORE_CODE = 60;
+export const MAX_LABELS = 10;
+export const MAX_LABEL = 50;
+export const MAX_CATEGORY = 100;
+
+function storeCode(text: string): string {
+  if (text.length > MAX_STORE_CODE) throw new FieldError(`must be at most ${MAX_STORE_CODE} characters`);
+  if (/[<>]/.test(text) || /^[a-z][a-z0-9+.-]*:\/\/|^www\./i.test(text))
+    throw new FieldError('must not contain < or > or be a URL');
+  return text;
+}
+
+function phone(text: string, country: string | null): string {
+  try {
+    const number = parsePhoneNumberWithError(text, { defaultCountry: (country ?? undefined) as CountryCode });
+    if (!number.isPossible())
+      throw new FieldError(`"${text}" has the wrong number of digits for ${number.country ?? 'its country'}`);
+    return number.number;
+  } catch (error) {
+    if (error instanceof FieldError) throw error;
+    const reason = error instanceof ParseError ? error.message : 'NOT_A_NUMBER';
+    throw new FieldError(phoneReason(text, reason, country));
+  }
+}
+
+function phoneReason(text: string, reason: string, country: string | null): string {
+  switch (reason) {
+    case 'INVALID_COUNTRY':
+      return country === null
+        ? `"${text}" needs a country: give the location's country or write the number as +<country code> ...`
+        : `"${text}" is not a phone number of ${country}`;
+    case 'TOO_SHORT':
+      return `"${text}" is too short to be a phone number`;
+    case 'TOO_LONG':
+      return `"${text}" is too long to be a phone number`;
+    default:
+      return `"${text}" is not a phone number`;
+  }
+}
+
+// A bare domain (example.com) or an http(s) address (https://www.example.com/shop).
+const WEBSITE = /^(https?:\/\/)?([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}(?::(\d{1,5}))?([/?#]\S*)?$/i;
+
+export function isWebsite(value: string): boolean {
+  const match = WEBSITE.exec(value);
+  return match !== null && (match[4] === undefined || Number(match[4]) <= 65535);
+}
+
+/** A website as a URL: a bare domain gets https://. */
+function website(text: string): string {
+  if (!isWebsite(text)) throw new FieldError('must be a domain such as example.com or an http(s) address');
+  return new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`).href;
+}
+
+function coordinate(value: string | number, limit: number): number {
+  const number = typeof value === 'number' ? value : Number(value.replace(/^([+-]?\d+),(\d+)$/, '$1.$2'));
+  if (typeof value === 'string' && !/^[+-]?(\d+([.,]\d+)?|\.\d+)$/.test(value))
+    throw new FieldError(`"${value}" is not a number`);
+  if (!Number.isFinite(number) || Math.abs(number) > limit)
+    throw new FieldError(`must be a number from -${limit} to ${limit}`);
+  return number;
+}
+
+function labels(value: string | string[]): string[] | null {
+  const list = (typeof value === 'string' ? value.split(',') : value)
+    .map((label) => label.trim())
+    .filter((label) => label !== '');
+  if (list.length > MAX_LABELS)
+    throw new FieldError(`has ${list.length} labels; a location takes at most ${MAX_LABELS}`);
+  const long = list.find((label) => label.length > MAX_LABEL);
+  if (long !== undefined) throw new FieldError(`"${long.slice(0, 20)}…" is longer than ${MAX_LABEL} characters`);
+  return list.length === 0 ? null : [...new Set(list)];
+}
+
+const STATUS_WORDS: Record<string, LocationStatus> = {
+  open: 'open',
+  opened: 'open',
+  operational: 'open',
+  active: 'open',
+  temporarily_closed: 'temporarily_closed',
+  closed_temporarily: 'temporarily_closed',
+  temporarily_close: 'temporarily_closed',
+  permanently_closed: 'permanently_closed',
+  closed_permanently: 'permanently_closed',
+};
+
+function status(text: string): LocationStatus {
+  const word = text.toLowerCase().replace(/[\s-]+/g, '_');
+  const value = STATUS_WORDS[word];
+  if (value === undefined) throw new FieldError(`must be one of ${STATUSES.join(', ')}`);
+  return value;
+}
+
+/** Hours as a week in one text, or an object of days each with a text or intervals. */
+function hours(value: string | Record<string, unknown>): Hours | null {
+  try {
+    if (typeof value === 'string') return orderedHours(weekHours(value));
+    const week: Hours = {};
+    for (const [key, day] of Object.entries(value)) {
+      if (!(DAYS as readonly string[]).includes(key)) throw new HoursError(`"${key}" is not a day (mon ... sun)`);
+      if (day === null || day === undefined || (typeof day === 'string' && day.trim() === '')) continue;
+      week[key as keyof Hours] = typeof day === 'string' ? dayIntervals(day) : intervalsOf(day as string[][]);
+    }
+    return orderedHours(week);
+  } catch (error) {
+    if (error instanceof HoursError) throw new FieldError(`${error.message}: write hours as ${HOURS_FORMS}`);
+    throw error;
+  }
+}
+
+// A high surrogate not followed by a low one, or a low one not after a high one (JSON's "\ud800").
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A day given as intervals [["09:00", "17:00"], ...]: each read as a range; none is a closed day. */
+function intervalsOf(day: string[][]): Hours[keyof Hours] {
+  return day.length === 0 ? [] : dayIntervals(day.map((interval) => interval.join('-')).join(','));
+}
+
+/** A text field's value, trimmed; null when blank. Text must be well-formed Unicode, never rewritten. */
+function text(value: string, maxLength: number): string | null {
+  if (LONE_SURROGATE.test(value)) throw new FieldError('is not valid Unicode (it holds a lone surrogate)');
+  const trimmed = textOrNull(value);
+  if (trimmed !== null && trimmed.length > maxLength) throw new FieldError(`is longer than ${maxLength} characters`);
+  return trimmed;
+}
+
+/** Limits of the plain text fields, after trimming. */
+export const TEXT_LIMITS = {
+  name: 200,
+  address: 500,
+  city: 120,
+  state: 120,
+  zip: 20,
+  country: 100,
+  google_place_id: 300,
+  store_code: 200,
+  phone: 50,
+  website: 2048,
+  primary_category: MAX_CATEGORY,
+} as const;
+
+type Raw = string | number | string[] | Record<string, unknown> | null | undefined;
+
+/**
+ * One field's stored value from what was sent: undefined when absent, null when blank. `country` is the
+ * location's country (alpha-2) for the phone rule.
+ */
+export function fieldValue(field: LocationField, raw: Raw, country: string | null): unknown {
+  if (raw === undefined) return undefined;
+  if (raw === null) return null;
+  if (typeof raw === 'string') {
+    const limit = (TEXT_LIMITS as Record<string, number>)[field] ?? 2000;
+    const value = text(raw, limit);
+    if (value === null) return null;
+    return fromText(field, value, country);
+  }
+  if (field === 'latitude') return coordinate(raw as number, 90);
+  if (field === 'longitude') return coordinate(raw as number, 180);
+  if (field === 'labels') return labels((raw as string[]).map((label) => wellFormed(label)));
+  if (field === 'hours') return hours(raw as Record<string, unknown>);
+  throw new FieldError('must be text or null');
+}
+
+function wellFormed(value: string): string {
+  if (LONE_SURROGATE.test(value)) throw new FieldError('is not valid Unicode (it holds a lone surrogate)');
+  return value;
+}
+
+function fromText(field: LocationField, value: string, country: string | null): unknown {
+  switch (field) {
+    case 'country': {
+      const code = countryCode(value);
+      if (code === null) throw new FieldError(`"${value}" is not a country name or ISO code`);
+      return code;
+    }
+    case 'store_code':
+      return storeCode(value);
+    case 'phone':
+      return phone(value, country);
+    case 'website':
+      return website(value);
+    case 'latitude':
+      return coordinate(value, 90);
+    case 'longitude':
+      return coordinate(value, 180);
+    case 'labels':
+      return labels(value);
+    case 'status':
+      return status(value);
+    case 'hours':
+      return hours(value);
+    default:
+      return value;
+  }
+}

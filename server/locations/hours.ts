@@ -1,0 +1,142 @@
+/**
+ * Regular weekly opening hours (README: "Hours"): `{ mon: [["09:00", "17:00"]], ..., sun: [] }`. A day
+ * with intervals is open then; an empty day is closed; a day left out is unknown. A closing time at or
+ * before the opening time runs past midnight ("18:00"-"02:00"); "24:00" closes at the end of the day.
+ */
+export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Day = (typeof DAYS)[number];
+export type Interval = [string, string];
+export type Hours = Partial<Record<Day, Interval[]>>;
+
+export class HoursError extends Error {}
+
+export const HOURS_FORMS =
+  'e.g. "Mon-Fri 9:00-17:00, Sat 10:00-14:00, Sun closed", or per day "09:00-12:00,13:00-17:00", "9am-5pm", "x" (closed)';
+
+// English and OpenStreetMap-style names and abbreviations, as sheets write them.
+const DAY_NAMES: Record<string, Day> = {};
+for (const [day, names] of [
+  ['mon', 'mo mon mon. monday'],
+  ['tue', 'tu tue tue. tues tues. tuesday'],
+  ['wed', 'we wed wed. weds wednesday'],
+  ['thu', 'th thu thu. thur thurs thurs. thursday'],
+  ['fri', 'fr fri fri. friday'],
+  ['sat', 'sa sat sat. saturday'],
+  ['sun', 'su sun sun. sunday'],
+] as const) {
+  for (const name of names.split(' ')) DAY_NAMES[name] = day;
+}
+
+const CLOSED = /^(x|closed|close|geschlossen|fermé|ferme|cerrado|chiuso|gesloten)$/i;
+const ALL_DAY = /^(24 ?h(ours|rs)?|open 24 hours|24\/7|00:00\s*-\s*24:00|0:00\s*-\s*24:00)$/i;
+// 9 | 09 | 9:30 | 9.30 | 17h | 17h30 | 9am | 9:30 pm | 12 noon | midnight
+const TIME = /^(\d{1,2})(?:[:.h](\d{2})?)?\s*(am|pm|a\.m\.|p\.m\.|a|p)?$/i;
+
+function time(text: string): string {
+  const word = text.trim().toLowerCase();
+  if (word === 'noon') return '12:00';
+  if (word === 'midnight') return '24:00';
+  const match = TIME.exec(word);
+  if (match === null) throw new HoursError(`"${text.trim()}" is not a time`);
+  let hour = Number(match[1]);
+  const minute = Number(match[2] ?? '0');
+  const meridiem = match[3]?.[0];
+  if (meridiem !== undefined) {
+    if (hour < 1 || hour > 12) throw new HoursError(`"${text.trim()}" is not a time`);
+    hour = (hour % 12) + (meridiem === 'p' ? 12 : 0);
+  }
+  if (hour > 24 || minute > 59 || (hour === 24 && minute > 0)) throw new HoursError(`"${text.trim()}" is not a time`);
+  return `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+}
+
+const RANGE = /\s*(?:-|–|—|to|until|bis|à)\s*/i;
+
+/** One day's value: "09:00-17:00", "9am-12pm, 1pm-5pm", "x", "closed", "24 hours". */
+export function dayIntervals(text: string): Interval[] {
+  const value = text.trim();
+  if (CLOSED.test(value)) return [];
+  if (ALL_DAY.test(value)) return [['00:00', '24:00']];
+  return value.split(/\s*(?:,|;|&|\band\b|\/)\s*/i).map((part) => {
+    const ends = part.split(RANGE);
+    if (ends.length !== 2 || ends[0] === '' || ends[1] === '')
+      throw new HoursError(`"${part}" is not a time range such as 09:00-17:00`);
+    const open = time(ends[0]!);
+    const close = time(ends[1]!);
+    if (open === close) throw new HoursError(`"${part}" opens and closes at the same time`);
+    return [open === '24:00' ? '00:00' : open, close === '00:00' ? '24:00' : close] as Interval;
+  });
+}
+
+function dayOf(word: string): Day | undefined {
+  return DAY_NAMES[word.trim().toLowerCase()];
+}
+
+/** "Mon-Fri", "Mon, Wed & Fri", "Sa": the days, in week order from the first. */
+function daysOf(text: string): Day[] {
+  const days: Day[] = [];
+  for (const part of text.split(/\s*(?:,|&|\band\b|\+)\s*/i)) {
+    const ends = part.split(/\s*(?:-|–|—|to|through|thru)\s*/i);
+    const first = dayOf(ends[0]!);
+    const last = ends.length === 2 ? dayOf(ends[1]!) : first;
+    if (first === undefined || last === undefined || ends.length > 2) throw new HoursError(`"${part}" is not a day`);
+    for (let at = DAYS.indexOf(first); ; at = (at + 1) % 7) {
+      days.push(DAYS[at]!);
+      if (DAYS[at] === last) break;
+    }
+  }
+  return days;
+}
+
+const DAY_WORD =
+  '(?:mo(?:n(?:day)?)?|tu(?:e(?:s(?:day)?)?)?|we(?:d(?:s|nesday)?)?|th(?:u(?:r(?:s(?:day)?)?)?)?|fr(?:i(?:day)?)?|sa(?:t(?:urday)?)?|su(?:n(?:day)?)?)\\.?';
+const DAY_SEPARATOR = '\\s*(?:-|–|—|to|through|thru|,|&|and|\\+)\\s*';
+/** A run of days that starts a group: "Mon-Fri", "Sat & Sun", "Monday:". */
+const DAY_RUN = new RegExp(`\\b${DAY_WORD}(?:${DAY_SEPARATOR}${DAY_WORD})*(?![a-z])\\s*:?`, 'gi');
+
+/** The week in one text, "Mon-Fri 9:00-17:00, Sat 10:00-14:00, Sun closed" (README: "Hours"). */
+export function weekHours(text: string): Hours {
+  const hours: Hours = {};
+  const value = text
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/^(daily|every ?day|all week|7 days)\b:?/i, 'Mon-Sun');
+  if (value === '') return hours;
+  const runs = [...value.matchAll(DAY_RUN)];
+  if (runs.length === 0 || runs[0]!.index !== 0) throw new HoursError(`"${value}" does not start with a day`);
+  runs.forEach((run, i) => {
+    const end = i + 1 < runs.length ? runs[i + 1]!.index : value.length;
+    const times = value
+      .slice(run.index + run[0].length, end)
+      .trim()
+      .replace(/[,;|]$/, '')
+      .trim();
+    if (times === '') throw new HoursError(`no hours after "${run[0].trim()}"`);
+    const intervals = dayIntervals(times);
+    for (const day of daysOf(run[0].replace(/:$/, ''))) hours[day] = intervals;
+  });
+  return hours;
+}
+
+/** Hours in their stored order (Monday first), or null when no day is known. */
+export function orderedHours(hours: Hours): Hours | null {
+  const ordered: Hours = {};
+  let known = false;
+  for (const day of DAYS) {
+    const intervals = hours[day];
+    if (intervals === undefined) continue;
+    ordered[day] = [...intervals].sort((a, b) => a[0].localeCompare(b[0]));
+    known = true;
+  }
+  return known ? ordered : null;
+}
+
+/** Hours as one line, the form weekHours reads back: "Mon 09:00-17:00; Tue 09:00-17:00; Sun closed". */
+export function hoursText(hours: Hours): string {
+  const label = (day: Day) => day[0]!.toUpperCase() + day.slice(1);
+  return DAYS.filter((day) => hours[day] !== undefined)
+    .map((day) => {
+      const intervals = hours[day]!;
+      return `${label(day)} ${intervals.length === 0 ? 'closed' : intervals.map(([a, b]) => `${a}-${b}`).join(',')}`;
+    })
+    .join('; ');
+}

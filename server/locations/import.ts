@@ -1,0 +1,442 @@
+import type { Db } from '../db/open.js';
+import { SortedUuids } from '../db/uuid.js';
+import type { ErrorDetail } from '../http/errors.js';
+import { fieldValue, FieldError, LOCATION_FIELDS, type LocationField, type LocationValues } from './fields.js';
+import { healthOf } from './health.js';
+import { parseImportBody, type Refusal } from './import-body.js';
+import {
+  addToLocationsCount,
+  clientOrganization,
+  locationsCount,
+  insertColumns,
+  insertLocations,
+  locationsByKey,
+  storedLocations,
+  updateLocation,
+  type StoredLocation,
+} from './queries.js';
+import { derived, emptyValues, matchKey, sameValue, type LocationRow } from './record.js';
+import { normalizeRow, rowError, type NormalizedRow } from './rows.js';
+import type {
+  BlankCells,
+  Changes,
+  DuplicateOf,
+  DuplicatePolicy,
+  ImportMode,
+  PreviewRow,
+  RowAction,
+} from './schemas.js';
+
+/** An import as the writer thread runs it: one request, one synchronous transaction, one answer. */
+export interface ImportRequest {
+  organizationId: string;
+  /** The raw body: parsed on the writer thread, never on the server's event loop. */
+  body: Uint8Array;
+  dryRun: boolean;
+  duplicates: DuplicatePolicy;
+  mode: ImportMode;
+  blanks: BlankCells;
+  now: number;
+  /** Called first inside the write transaction: throws when the caller lost the right meanwhile. */
+  authorize?: (db: Db, clientId: string) => void;
+}
+
+/** The import's answer, as JSON text for the route to send (UploadResponse, or DryRunResponse). */
+export type ImportOutcome = { statusCode: 200 | 201; json: string } | Refusal;
+
+/** Thrown inside the transaction to roll it back with this answer. */
+class Refused extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message);
+  }
+}
+
+/** Rows decided a piece at a time: enough that SQLite's per-statement cost vanishes. */
+const PIECE_ROWS = 1_000;
+
+type Key = { kind: DuplicateOf['reason']; value: string };
+
+/** What the import does with one valid row. */
+interface Decision {
+  row: NormalizedRow;
+  action: RowAction;
+  location: StoredLocation | undefined;
+  result: LocationRow | undefined;
+  changes: Changes | null;
+  duplicateOf: DuplicateOf | null;
+  skipReason: string | null;
+}
+
+/**
+ * Imports locations for a client (README: "Import rules"), all or nothing, in one transaction: rows are
+ * checked and normalized, matched against the client's locations in SQL on indexed keys (store code,
+ * place id, folded name and address) and against the file's earlier rows, then created or updated a
+ * piece at a time. Any invalid row rolls everything back and answers 400 with every error. A dry run
+ * reads in one snapshot and writes nothing.
+ */
+export function importLocations(db: Db, request: ImportRequest): ImportOutcome {
+  const parsed = parseImportBody(request.body);
+  if ('statusCode' in parsed) return parsed;
+  const plan = new ImportPlan(db, request, parsed.clientId, parsed.rows.length);
+  const run = () => plan.run(parsed.rows);
+  try {
+    return request.dryRun ? db.transaction(run)() : db.transaction(run).immediate();
+  } catch (error) {
+    if (error instanceof Refused) return error.refusal;
+    throw error;
+  }
+}
+
+class ImportPlan {
+  private readonly ids: SortedUuids;
+  private readonly byId = new Map<string, number>();
+  private readonly byStoreCode = new Map<string, number>();
+  private readonly byPlace = new Map<string, number>();
+  private readonly byMatchKey = new Map<string, number>();
+  /** Existing locations already matched by a row: a second row matching one is a duplicate of the first. */
+  private readonly matched = new Map<string, number>();
+  private readonly errors: ErrorDetail[] = [];
+  private badRows = 0;
+  private hasExisting = false;
+  private readonly totals = { created: 0, updated: 0, unchanged: 0, skipped: 0, duplicates: 0 };
+  /** The answer's array entries (created locations, or a dry run's rows), as JSON. */
+  private readonly entries: string[] = [];
+  /** A dry run's rows come in row order: the index of each entry. */
+  private readonly entryRows: number[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly request: ImportRequest,
+    private readonly clientId: string,
+    rowCount: number,
+  ) {
+    this.ids = new SortedUuids(Math.max(rowCount, 1));
+  }
+
+  run(rows: unknown[]): ImportOutcome {
+    const { db, request, clientId } = this;
+    if (clientOrganization(db, clientId) !== request.organizationId) {
+      throw new Refused({ statusCode: 404, message: 'No client with this id' });
+    }
+    if (!request.dryRun) request.authorize?.(db, clientId);
+    this.hasExisting = locationsCount(db, clientId) > 0;
+    for (let start = 0; start < rows.length; start += PIECE_ROWS) {
+      const piece: NormalizedRow[] = [];
+      const end = Math.min(start + PIECE_ROWS, rows.length);
+      for (let index = start; index < end; index++) {
+        const row = normalizeRow(rows[index], index, request.mode !== 'create');
+        // Each raw row is let go once read: 100,000 rows never sit in memory twice.
+        rows[index] = undefined;
+        if (Array.isArray(row)) this.invalid(index, row);
+        else piece.push(row);
+      }
+      this.decidePiece(piece);
+    }
+    return this.answer(rows.length);
+  }
+
+  private invalid(index: number, details: ErrorDetail[]): void {
+    this.errors.push(...details);
+    this.badRows++;
+    if (this.request.dryRun) this.previewed(index, errorPreview(index));
+  }
+
+  private decidePiece(piece: NormalizedRow[]): void {
+    const existing = this.existingMatches(piece);
+    const decisions: Decision[] = [];
+    for (const row of piece) {
+      const decision = this.decide(row, existing);
+      if (decision !== undefined) decisions.push(decision);
+    }
+    this.completeUpdates(decisions);
+    this.apply(decisions);
+  }
+
+  /**
+   * The keys a row is matched on, in order. In create mode every key finds duplicates. In upsert and
+   * update: the location id an export wrote, when it names a location of the client, then the row's
+   * key: its store code, else its place id, else its name and address (README: "Import modes").
+   */
+  private keysOf(row: NormalizedRow): Key[] {
+    const keys = this.keysOfAll(row);
+    if (this.request.mode === 'create') return keys;
+    return row.id === null ? keys.slice(0, 1) : keys.slice(0, 2);
+  }
+
+  /** The client's existing locations this piece's keys name, found in SQL on the indexed columns. */
+  private existingMatches(piece: NormalizedRow[]): Record<Key['kind'], Map<string, string>> {
+    const found = { id: new Map(), store_code: new Map(), google_place_id: new Map(), name_and_address: new Map() };
+    if (!this.hasExisting) return found;
+    const wanted: Record<Key['kind'], string[]> = { id: [], store_code: [], google_place_id: [], name_and_address: [] };
+    for (const row of piece) for (const key of this.keysOf(row)) wanted[key.kind].push(key.value);
+    const columns = {
+      id: 'id',
+      store_code: 'store_code',
+      google_place_id: 'google_place_id',
+      name_and_address: 'match_key',
+    } as const;
+    for (const kind of Object.keys(wanted) as Key['kind'][]) {
+      if (wanted[kind].length > 0)
+        found[kind] = locationsByKey(this.db, this.clientId, columns[kind], JSON.stringify(wanted[kind]));
+    }
+    return found;
+  }
+
+  private inFile(kind: Key['kind']): Map<string, number> {
+    return {
+      id: this.byId,
+      store_code: this.byStoreCode,
+      google_place_id: this.byPlace,
+      name_and_address: this.byMatchKey,
+    }[kind];
+  }
+
+  /** What to do with a valid row; undefined when it is an error after all (a repeated store code). */
+  private decide(row: NormalizedRow, existing: Record<Key['kind'], Map<string, string>>): Decision | undefined {
+    const keys = this.keysOf(row);
+    const code = row.input.store_code;
+    const earlierCode = code == null ? undefined : this.byStoreCode.get(code);
+    if (earlierCode !== undefined) {
+      const message = `the store code "${code}" is also on row ${earlierCode}; store codes are unique within a client`;
+      this.errors.push(rowError(earlierCode, 'store_code', message.replace(`row ${earlierCode}`, `row ${row.index}`)));
+      this.invalid(row.index, [rowError(row.index, 'store_code', message)]);
+      return undefined;
+    }
+    for (const key of keys) {
+      const seen = this.inFile(key.kind).get(key.value);
+      if (seen !== undefined) return this.duplicate(row, { reason: key.kind, row: seen });
+      const id = existing[key.kind].get(key.value);
+      if (id !== undefined) return this.matchedExisting(row, key, id);
+    }
+    this.remember(row, this.keysOfAll(row));
+    if (this.request.mode === 'update') return this.skip(row, null, 'No location of the client matches its key');
+    return {
+      row,
+      action: 'created',
+      location: undefined,
+      result: undefined,
+      changes: null,
+      duplicateOf: null,
+      skipReason: null,
+    };
+  }
+
+  private keysOfAll({ id, input }: NormalizedRow): Key[] {
+    const keys: Key[] = [];
+    if (id !== null) keys.push({ kind: 'id', value: id });
+    if (input.store_code != null) keys.push({ kind: 'store_code', value: input.store_code });
+    if (input.google_place_id != null) keys.push({ kind: 'google_place_id', value: input.google_place_id });
+    const key = input.name != null && input.address != null ? matchKey(input.name, input.address) : null;
+    if (key !== null) keys.push({ kind: 'name_and_address', value: key });
+    return keys;
+  }
+
+  private remember(row: NormalizedRow, keys: Key[]): void {
+    for (const key of keys) if (!this.inFile(key.kind).has(key.value)) this.inFile(key.kind).set(key.value, row.index);
+  }
+
+  private matchedExisting(row: NormalizedRow, key: Key, id: string): Decision | undefined {
+    if (this.request.mode === 'create') {
+      if (key.kind === 'store_code') {
+        if (this.request.duplicates === 'keep') {
+          const message = `the store code "${key.value}" is already used by location ${id}: import with mode=upsert to update it`;
+          this.invalid(row.index, [rowError(row.index, 'store_code', message)]);
+          return undefined;
+        }
+      }
+      return this.duplicate(row, { reason: key.kind, location_id: id });
+    }
+    const earlier = this.matched.get(id);
+    if (earlier !== undefined) return this.duplicate(row, { reason: key.kind, row: earlier });
+    this.matched.set(id, row.index);
+    this.remember(row, this.keysOfAll(row));
+    // The stored location is read for the piece at once (completeUpdates).
+    return {
+      row,
+      action: 'updated',
+      location: { id } as StoredLocation,
+      result: undefined,
+      changes: null,
+      duplicateOf: null,
+      skipReason: null,
+    };
+  }
+
+  private duplicate(row: NormalizedRow, of: DuplicateOf): Decision {
+    this.totals.duplicates++;
+    if (this.request.mode === 'create' && this.request.duplicates === 'keep') {
+      this.remember(row, this.keysOfAll(row));
+      return {
+        row,
+        action: 'created',
+        location: undefined,
+        result: undefined,
+        changes: null,
+        duplicateOf: of,
+        skipReason: null,
+      };
+    }
+    return this.skip(row, of, null);
+  }
+
+  private skip(row: NormalizedRow, of: DuplicateOf | null, reason: string | null): Decision {
+    return {
+      row,
+      action: 'skipped',
+      location: undefined,
+      result: undefined,
+      changes: null,
+      duplicateOf: of,
+      skipReason: reason,
+    };
+  }
+
+  /** Reads the matched locations of the piece in one statement, and works out each update. */
+  private completeUpdates(decisions: Decision[]): void {
+    const updates = decisions.filter((decision) => decision.action === 'updated');
+    if (updates.length > 0) {
+      const ids = JSON.stringify(updates.map((decision) => decision.location!.id));
+      const stored = new Map(storedLocations(this.db, this.request.organizationId, ids).map((l) => [l.id, l]));
+      for (const decision of updates) decision.location = stored.get(decision.location!.id)!;
+    }
+    for (const decision of decisions) {
+      // A skipped row is shown in the dry run as it would have been created.
+      if (decision.action === 'skipped' && !this.request.dryRun) continue;
+      const values = this.valuesOf(decision);
+      if (values === undefined) continue;
+      decision.result = derived(values);
+      if (decision.location !== undefined) {
+        decision.changes = changesBetween(decision.location, values);
+        if (decision.changes === null) decision.action = 'unchanged';
+      }
+    }
+  }
+
+  /** The values the row leaves the location with; undefined (and an error) when its phone cannot be read. */
+  private valuesOf(decision: Decision): LocationValues | undefined {
+    const { row, location } = decision;
+    const values: LocationValues = location === undefined ? emptyValues(row.input.name!) : { ...location };
+    const clear = location === undefined || this.request.blanks === 'clear';
+    for (const field of LOCATION_FIELDS) {
+      const value = row.input[field];
+      if (value === undefined || (value === null && !clear)) continue;
+      (values as unknown as Record<LocationField, unknown>)[field] = value ?? (field === 'status' ? 'open' : null);
+    }
+    if (row.phoneText !== null) {
+      try {
+        values.phone = fieldValue('phone', row.phoneText, values.country) as string;
+      } catch (error) {
+        if (!(error instanceof FieldError)) throw error;
+        if (decision.action === 'skipped') return values;
+        decision.action = 'error';
+        this.invalid(row.index, [rowError(row.index, 'phone', error.message)]);
+        return undefined;
+      }
+    }
+    return values;
+  }
+
+  /** Writes the piece (unless the import is already refused, or a dry run) and adds it to the answer. */
+  private apply(decisions: Decision[]): void {
+    const write = !this.request.dryRun && this.badRows === 0;
+    const live = decisions.filter((decision) => decision.action !== 'error');
+    const newIds = this.ids.take(live.filter((decision) => decision.action === 'created').length);
+    const created: unknown[][] = [];
+    for (const decision of live) {
+      this.totals[decision.action as keyof ImportPlan['totals']]++;
+      let id = decision.location?.id ?? null;
+      if (decision.action === 'created') {
+        id = newIds[created.length]!;
+        created.push(insertColumns(id, decision.result!));
+        const { name, city, state } = decision.result!;
+        if (!this.request.dryRun) this.entries.push(JSON.stringify({ id, name, city, state }));
+      } else if (decision.action === 'updated' && write) {
+        updateLocation(this.db, id!, decision.result!, this.request.now);
+      }
+      if (this.request.dryRun) this.previewed(decision.row.index, preview(decision, id));
+    }
+    if (write && created.length > 0) insertLocations(this.db, this.clientId, JSON.stringify(created), this.request.now);
+  }
+
+  private previewed(index: number, row: PreviewRow): void {
+    this.entries.push(JSON.stringify(row));
+    this.entryRows.push(index);
+  }
+
+  /** A dry run's rows in row order (an invalid row is listed as it is read, the others a piece later). */
+  private previewJson(): string {
+    const order = this.entryRows.map((_, at) => at).sort((a, b) => this.entryRows[a]! - this.entryRows[b]!);
+    return order.map((at) => this.entries[at]).join(',');
+  }
+
+  private answer(rowCount: number): ImportOutcome {
+    const { created, updated, unchanged, skipped, duplicates } = this.totals;
+    if (this.request.dryRun) {
+      const totals = { created, updated, unchanged, skipped, errors: this.badRows };
+      // DryRunResponse, in its order.
+      const head = `{"dry_run":true,"valid":${this.badRows === 0},"count":${this.badRows === 0 ? created : 0},"duplicates":${duplicates},"totals":${JSON.stringify(totals)},"rows":[`;
+      const errors = JSON.stringify(this.errors.sort((a, b) => a.row! - b.row!));
+      return { statusCode: 200, json: `${head}${this.previewJson()}],"errors":${errors}}` };
+    }
+    if (this.badRows > 0) {
+      throw new Refused({
+        statusCode: 400,
+        message: `${this.badRows} of ${rowCount} rows are not valid; nothing was imported`,
+        details: this.errors.sort((a, b) => a.row! - b.row!),
+      });
+    }
+    addToLocationsCount(this.db, this.clientId, created);
+    // UploadResponse, in its order.
+    const head = `{"success":true,"count":${created},"locations":[`;
+    return {
+      statusCode: 201,
+      json: `${head}${this.entries.join(',')}],"created":${created},"updated":${updated},"unchanged":${unchanged},"skipped":${skipped}}`,
+    };
+  }
+}
+
+/** Each field the row changes: {field: {from, to}}, or null when it changes none. */
+function changesBetween(stored: LocationValues, values: LocationValues): Changes | null {
+  let changes: Changes | null = null;
+  for (const field of LOCATION_FIELDS) {
+    if (sameValue(stored[field], values[field])) continue;
+    changes ??= {};
+    changes[field] = { from: stored[field], to: values[field] };
+  }
+  return changes;
+}
+
+function preview(decision: Decision, locationId: string | null): PreviewRow {
+  const { match_key: _key, health_notes: _notes, health_score, ...fields } = decision.result!;
+  const health = healthOf(fields);
+  return {
+    index: decision.row.index,
+    action: decision.action,
+    location_id: locationId,
+    changes: decision.changes,
+    ...fields,
+    health_score,
+    health_status: fields.status === 'permanently_closed' ? 'closed' : health.status,
+    health_issues: health.issues,
+    health_hints: health.hints,
+    duplicate_of: decision.duplicateOf,
+    skip_reason: decision.skipReason,
+  };
+}
+
+function errorPreview(index: number): PreviewRow {
+  const health = healthOf(emptyValues(''));
+  return {
+    index,
+    action: 'error',
+    location_id: null,
+    changes: null,
+    ...emptyValues(''),
+    health_score: health.score,
+    health_status: health.status,
+    health_issues: health.issues,
+    health_hints: health.hints,
+    duplicate_of: null,
+    skip_reason: null,
+  };
+}

@@ -1,0 +1,73 @@
+import type { LocationValues } from './fields.js';
+import { healthOf } from './health.js';
+import type { HealthStatus } from './schemas.js';
+
+/**
+ * The version of the rules whose results are stored with each location: the health score and notes,
+ * the match key. Raise it when either changes: at start the server recomputes every location
+ * (locations/rescore.ts).
+ */
+export const RULE_VERSION = 1;
+
+function folded(value: string): string {
+  return value.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * What duplicates and upserts match a location on when it has neither store code nor place id: its name
+ * and address without case or extra spaces (README: "Import rules"). A name alone is no evidence: two
+ * "Main Street Cafe" rows may be two places, so a location without an address has no key.
+ */
+export function matchKey(name: string, address: string | null): string | null {
+  return address === null ? null : `${folded(name)}\u0000${folded(address)}`;
+}
+
+/** A location's values with what is computed from them: what a row of the table holds. */
+export interface LocationRow extends LocationValues {
+  health_score: number;
+  /** The score's status; the list reads "closed" for a permanently closed location. */
+  health_status: Exclude<HealthStatus, 'closed'>;
+  /** What lowers the score, or, when green, what would raise it. */
+  health_notes: string[];
+  match_key: string | null;
+}
+
+export function derived(values: LocationValues): LocationRow {
+  const health = healthOf(values);
+  return {
+    ...values,
+    health_score: health.score,
+    health_status: health.status as LocationRow['health_status'],
+    health_notes: health.status === 'green' ? health.hints : health.issues,
+    match_key: matchKey(values.name, values.address),
+  };
+}
+
+/** Values as a location without any of the listing fields: what a row that says nothing of them holds. */
+export function emptyValues(name: string): LocationValues {
+  return {
+    name,
+    address: null,
+    city: null,
+    state: null,
+    zip: null,
+    country: null,
+    google_place_id: null,
+    store_code: null,
+    phone: null,
+    website: null,
+    latitude: null,
+    longitude: null,
+    primary_category: null,
+    labels: null,
+    status: 'open',
+    hours: null,
+  };
+}
+
+/** Two values of a field are the same (labels and hours compare as JSON). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}

@@ -1,0 +1,130 @@
+import type { TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import type { ErrorDetail } from '../http/errors.js';
+import { fieldValue, FieldError, LOCATION_FIELDS, type LocationField, type LocationValues } from './fields.js';
+import { UploadRow } from './schemas.js';
+
+/**
+ * What a row (or a PATCH body) says of each field: undefined when it leaves the field out, null when
+ * its cell is blank, else the value as it would be stored.
+ */
+export type RowInput = { [F in LocationField]?: LocationValues[F] | null };
+
+/** A normalized row of an import, with its index and, when its phone waits for the stored country, its text. */
+export interface NormalizedRow {
+  index: number;
+  /** The location id the row names (lower case), as an export writes it. */
+  id: string | null;
+  input: RowInput;
+  /** A national phone number on a row without a country: read with the matched location's country. */
+  phoneText: string | null;
+}
+
+const rowChecker = TypeCompiler.Compile(UploadRow);
+
+export function rowError(index: number, field: string, message: string): ErrorDetail {
+  return { path: field === '' ? `/rows/${index}` : `/rows/${index}/${field}`, row: index, field, message };
+}
+
+const TYPE_WORDS: Partial<Record<string, string>> = {
+  latitude: 'must be a number, or text holding one',
+  longitude: 'must be a number, or text holding one',
+  labels: 'must be text separated by commas, or a list of texts',
+  hours: 'must be text such as "Mon-Fri 9:00-17:00", or an object of days (mon ... sun)',
+};
+
+function maxLengthOf(schema: TSchema, value: unknown): number | undefined {
+  const members = (schema.anyOf as TSchema[] | undefined) ?? [schema];
+  if (typeof value !== 'string') return undefined;
+  return members.find((member) => member.type === 'string')?.maxLength as number | undefined;
+}
+
+/** One of TypeBox's errors in a person's words, for the field it is about. */
+export function wordedError(error: ValueError): { field: string; message: string } {
+  const field = error.path.split('/')[1] ?? '';
+  switch (error.type) {
+    case ValueErrorType.ObjectAdditionalProperties:
+      return { field, message: `"${field}" is not a field of a location` };
+    case ValueErrorType.ObjectRequiredProperty:
+      return { field, message: 'is required' };
+    case ValueErrorType.ObjectMinProperties:
+      return { field, message: 'must name at least one field' };
+    case ValueErrorType.Object:
+      return { field, message: field === '' ? 'must be an object with at least a name' : 'must be an object' };
+    case ValueErrorType.StringMaxLength:
+      return { field, message: `is longer than ${error.schema.maxLength as number} characters` };
+    case ValueErrorType.String:
+      return { field, message: 'must be text' };
+    case ValueErrorType.ArrayMaxItems:
+      return { field, message: `has more than ${error.schema.maxItems as number} items` };
+    case ValueErrorType.Union: {
+      const max = maxLengthOf(error.schema, error.value);
+      if (max !== undefined && (error.value as string).length > max)
+        return { field, message: `is longer than ${max} characters` };
+      return { field, message: TYPE_WORDS[field] ?? 'must be text or null' };
+    }
+    default:
+      return { field, message: error.message };
+  }
+}
+
+/** One message per wrong field, worded from the schema's errors. */
+export function schemaErrors(errors: Iterable<ValueError>, detail: (field: string, message: string) => ErrorDetail) {
+  const details: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    const { field, message } = wordedError(error);
+    // A type error on a required field follows its "is required": one message a field.
+    if (seen.has(field)) continue;
+    seen.add(field);
+    details.push(detail(field, message));
+  }
+  return details;
+}
+
+/**
+ * Reads each field of a checked row or body by its rule (locations/fields.ts). `deferPhone`: a national
+ * phone number on a row without a country is kept as text for the matched location's country.
+ */
+export function readFields(
+  raw: Record<string, unknown>,
+  onError: (field: string, message: string) => void,
+  deferPhone: boolean,
+): { input: RowInput; phoneText: string | null } {
+  const input: Record<string, unknown> = {};
+  const read = (field: LocationField, value: unknown, country: string | null) => {
+    try {
+      const stored = fieldValue(field, value as never, country);
+      if (stored !== undefined) input[field] = stored;
+    } catch (error) {
+      if (!(error instanceof FieldError)) throw error;
+      onError(field, error.message);
+    }
+  };
+  read('country', raw.country, null);
+  const country = (input.country as string | null | undefined) ?? null;
+  const phoneText = deferPhone && country === null ? nationalPhone(raw.phone) : null;
+  for (const field of LOCATION_FIELDS) {
+    if (field === 'country' || (field === 'phone' && phoneText !== null)) continue;
+    read(field, raw[field], country);
+  }
+  if (input.name === null) onError('name', 'is required');
+  return { input: input as RowInput, phoneText };
+}
+
+/** A phone number written without its country code ("(415) 555-0100"), or null. */
+function nationalPhone(value: unknown): string | null {
+  if (typeof value !== 'string' || /^\s*(\+|00)/.test(value) || value.trim() === '') return null;
+  return value.trim();
+}
+
+/** Checks and normalizes one import row (README: "Import rules"); returns it or its errors. */
+export function normalizeRow(raw: unknown, index: number, deferPhone: boolean): NormalizedRow | ErrorDetail[] {
+  const detail = (field: string, message: string) => rowError(index, field, message);
+  if (!rowChecker.Check(raw)) return schemaErrors(rowChecker.Errors(raw), detail);
+  const errors: ErrorDetail[] = [];
+  const { input, phoneText } = readFields(raw, (field, message) => errors.push(detail(field, message)), deferPhone);
+  if (errors.length > 0) return errors;
+  return { index, id: typeof raw.id === 'string' ? raw.id.toLowerCase() : null, input, phoneText };
+}

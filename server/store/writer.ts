@@ -1,0 +1,77 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Store } from '../db/store.js';
+import { outsideAsar, RequestThread } from '../db/thread.js';
+import { HttpError } from '../http/errors.js';
+import type { WriteAnswer, WriteKind, WriteMessage, Writes } from './writes.js';
+import type { WorkerData } from './writer-worker.js';
+
+const fromSources = import.meta.url.endsWith('.ts');
+const WORKER_URL = outsideAsar(new URL(`./writer-worker${fromSources ? '.ts' : '.js'}`, import.meta.url));
+
+// An import parses its body (up to 32 MiB) and keeps its rows' keys on this thread: a bounded heap makes
+// V8 collect early instead of growing the process by the garbage of every row (npm run bench, peak RSS).
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 };
+
+/** How often the writer thread checkpoints what the server's own connection wrote. */
+const CHECKPOINT_EVERY_MS = 30_000;
+
+/**
+ * The main thread's side of the writer thread: `write(kind, request)` sends one typed request and
+ * resolves with its one reply (Signal Desktop's shape). A refusal (4xx) comes back as the HttpError it
+ * was; an unexpected failure is logged and answered as a 500 that says nothing was changed, since the
+ * write was one transaction that rolled back.
+ */
+export class Writer {
+  private readonly thread: RequestThread<WriteMessage, WriteAnswer>;
+  private readonly running = new Set<Promise<unknown>>();
+  private readonly checkpoints: NodeJS.Timeout;
+
+  constructor(
+    store: Store,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    const workerData: WorkerData = { file: store.file, key: store.key, nativeBinding: store.nativeBinding };
+    this.thread = new RequestThread<WriteMessage, WriteAnswer>(
+      WORKER_URL,
+      workerData,
+      RESOURCE_LIMITS,
+      (id, code) => ({ id, ok: false, failure: `the writer thread stopped (exit code ${code})` }),
+      (error) => log.error({ err: error }, 'writer thread error'),
+    );
+    this.checkpoints = setInterval(() => {
+      // A checkpoint is for a thread already running: it never starts one.
+      if (this.thread.started) this.write('checkpoint', {}).catch(() => undefined);
+    }, CHECKPOINT_EVERY_MS).unref();
+  }
+
+  async write<K extends WriteKind>(
+    kind: K,
+    request: Writes[K]['request'],
+    transfer: ArrayBuffer[] = [],
+  ): Promise<Writes[K]['reply']> {
+    const answer = this.thread.request({ kind, request } as Omit<WriteMessage, 'id'>, transfer);
+    this.running.add(answer);
+    try {
+      const result = await answer;
+      if (result.ok) return result.reply as Writes[K]['reply'];
+      if ('refusal' in result)
+        throw new HttpError(result.refusal.statusCode, result.refusal.message, result.refusal.details);
+      this.log.error({ failure: result.failure, kind }, 'write failed');
+      throw new HttpError(500, 'The change failed; nothing was changed');
+    } finally {
+      this.running.delete(answer);
+    }
+  }
+
+  /** Starts the thread now, so that the first import does not wait for it; a failure shows at that import. */
+  warmUp(): void {
+    this.thread.start().catch((error: unknown) => this.log.warn({ err: error }, 'writer thread did not start'));
+  }
+
+  /** Lets the writes under way finish, then stops the thread. */
+  async close(): Promise<void> {
+    clearInterval(this.checkpoints);
+    await Promise.allSettled([...this.running]);
+    await this.thread.close();
+  }
+}

@@ -1,0 +1,46 @@
+import type { ErrorDetail } from '../http/errors.js';
+import type { Principal } from '../http/guards.js';
+import type { ImportOutcome, ImportRequest } from '../locations/import.js';
+import type { BulkEditBody } from '../locations/schemas.js';
+
+/**
+ * The writes done on the writer thread (store/writer-worker.ts), each one typed request and one reply,
+ * each one synchronous transaction there: the long ones (an import of 100,000 rows, the deletion of a
+ * client of 100,000 locations, a bulk change of thousands) that would block the server's event loop.
+ * The caller's right is checked again inside each write's transaction (auth/authorize.ts).
+ */
+export interface Writes {
+  importLocations: {
+    request: Omit<ImportRequest, 'authorize'> & { principal: Principal };
+    reply: ImportOutcome;
+  };
+  deleteClient: {
+    request: { principal: Principal; clientId: string; now: number };
+    reply: { deleted: boolean };
+  };
+  deleteLocations: {
+    request: { principal: Principal; ids: string[]; now: number };
+    reply: { count: number };
+  };
+  editLocations: {
+    request: { principal: Principal; ids: string[]; set: BulkEditBody['set']; now: number };
+    reply: { count: number };
+  };
+  /** Copies the WAL into the database file: the writer thread is the only connection that does. */
+  checkpoint: { request: Record<string, never>; reply: null };
+}
+
+export type WriteKind = keyof Writes;
+
+/** To the writer thread. */
+export interface WriteMessage<K extends WriteKind = WriteKind> {
+  id: number;
+  kind: K;
+  request: Writes[K]['request'];
+}
+
+/** From the writer thread: the reply, a refusal in the API's words (a 4xx), or an unexpected failure. */
+export type WriteAnswer =
+  | { id: number; ok: true; reply: unknown }
+  | { id: number; ok: false; refusal: { statusCode: number; message: string; details?: ErrorDetail[] } }
+  | { id: number; ok: false; failure: string };

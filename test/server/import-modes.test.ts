@@ -1,0 +1,485 @@
+import { Value } from '@sinclair/typebox/value';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DryRunResponse, Location, LocationRecord, UploadResponse } from '../../server/locations/schemas.js';
+import type { TestApp } from '../helpers/app.js';
+import { expectErrorBody } from '../helpers/assertions.js';
+import { dataSnapshot } from '../helpers/data.js';
+import { buildSignedInApp } from '../helpers/users.js';
+
+/**
+ * Issue 9: the listing fields, the three import modes, the blank-cell rule and the diff, over the real
+ * server and encrypted database. Every answer is also checked against the schema the OpenAPI document
+ * shows (the writer thread writes them as text).
+ */
+
+type Row = Record<string, unknown>;
+interface Preview {
+  index: number;
+  action: string;
+  location_id: string | null;
+  changes: Record<string, { from: unknown; to: unknown }> | null;
+  duplicate_of: { reason: string; row?: number; location_id?: string } | null;
+  skip_reason: string | null;
+  [field: string]: unknown;
+}
+interface DryRun {
+  valid: boolean;
+  count: number;
+  totals: { created: number; updated: number; unchanged: number; skipped: number; errors: number };
+  rows: Preview[];
+  errors: { row: number; field: string; message: string }[];
+}
+
+let t: TestApp;
+let admin: string;
+let viewer: string;
+
+beforeAll(async () => {
+  ({
+    t,
+    tokens: { admin, viewer },
+  } = await buildSignedInApp({ admin: 'admin', viewer: 'viewer' }));
+});
+afterAll(() => t.close());
+
+async function upload(clientId: string, rows: Row[], query = '') {
+  const response = await t.request({
+    method: 'POST',
+    url: `/api/locations/upload${query}`,
+    token: admin,
+    body: { clientId, rows },
+  });
+  if (response.statusCode === 201) expect(Value.Check(UploadResponse, response.json())).toBe(true);
+  if (response.statusCode === 200) expect(Value.Errors(DryRunResponse, response.json()).First()).toBeUndefined();
+  return response;
+}
+
+async function imported(clientId: string, rows: Row[], query = '') {
+  const response = await upload(clientId, rows, query);
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<{ count: number; created: number; updated: number; unchanged: number; skipped: number }>();
+}
+
+async function dryRun(clientId: string, rows: Row[], query = '') {
+  const response = await upload(clientId, rows, `?dryRun=true${query.replace('?', '&')}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<DryRun>();
+}
+
+async function list(clientId: string): Promise<Row[]> {
+  const response = await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin });
+  expect(response.statusCode).toBe(200);
+  const rows = response.json<Row[]>();
+  for (const row of rows) expect(Value.Errors(Location, row).First()).toBeUndefined();
+  return rows;
+}
+
+async function record(id: string, token = admin) {
+  return t.request({ method: 'GET', url: `/api/locations/${id}`, token });
+}
+
+const STORE = {
+  name: 'Bluebird Downtown',
+  store_code: 'BB-001',
+  address: '12 Main St',
+  city: 'Springfield',
+  state: 'IL',
+  zip: '62701',
+  country: 'United States',
+  google_place_id: 'ChIJN1t_tDeuEmsRUsoyG83frY4',
+  phone: '(217) 555-0142',
+  website: 'bluebird.example',
+  latitude: '39,7817',
+  longitude: '-89.6501',
+  primary_category: 'Coffee shop',
+  labels: 'downtown, flagship',
+  status: 'Open',
+  hours: 'Mon-Fri 7:00-19:00, Sat 8:00-14:00, Sun closed',
+};
+
+describe('the listing fields', () => {
+  it('are stored normalized and listed: E.164 phone, URL, numbers, labels, status, hours', async () => {
+    const clientId = await t.createClient(admin, 'Fields');
+    await imported(clientId, [STORE]);
+    const [location] = await list(clientId);
+    expect(location).toMatchObject({
+      store_code: 'BB-001',
+      country: 'US',
+      phone: '+12175550142',
+      website: 'https://bluebird.example/',
+      latitude: 39.7817,
+      longitude: -89.6501,
+      primary_category: 'Coffee shop',
+      labels: ['downtown', 'flagship'],
+      status: 'open',
+      hours: {
+        mon: [['07:00', '19:00']],
+        fri: [['07:00', '19:00']],
+        sat: [['08:00', '14:00']],
+        sun: [],
+      },
+      health_score: 100,
+      health_status: 'green',
+    });
+    expect(location).not.toHaveProperty('google_place_id');
+    const whole = await record(location!.id as string);
+    expect(whole.statusCode).toBe(200);
+    expect(Value.Check(LocationRecord, whole.json())).toBe(true);
+    expect(whole.json()).toMatchObject({ google_place_id: STORE.google_place_id, client_id: clientId });
+  });
+
+  it('take the JSON forms too: numbers, label lists, per-day hours of the GBP sheet', async () => {
+    const clientId = await t.createClient(admin, 'JSON forms');
+    await imported(clientId, [
+      {
+        name: 'A',
+        country: 'DE',
+        phone: '+49 30 1234567',
+        latitude: 52.52,
+        longitude: 13.405,
+        labels: ['Berlin', 'Mitte'],
+        hours: { mon: '09:00-12:00,13:00-18:00', tue: '9am-6pm', sat: 'x', sun: null },
+        status: 'CLOSED_TEMPORARILY',
+      },
+    ]);
+    expect((await list(clientId))[0]).toMatchObject({
+      phone: '+49301234567',
+      latitude: 52.52,
+      labels: ['Berlin', 'Mitte'],
+      hours: {
+        mon: [
+          ['09:00', '12:00'],
+          ['13:00', '18:00'],
+        ],
+        tue: [['09:00', '18:00']],
+        sat: [],
+      },
+      status: 'temporarily_closed',
+    });
+  });
+
+  it.each([
+    ['store_code', 'x'.repeat(61), /at most 60/],
+    ['store_code', 'https://example.com/store', /URL/],
+    ['phone', '12', /wrong number of digits for US/],
+    ['phone', 'call us', /not a phone number/],
+    ['website', 'not a site', /domain/],
+    ['latitude', '91', /-90 to 90/],
+    ['longitude', 'east', /not a number/],
+    ['primary_category', 'c'.repeat(101), /longer than 100/],
+    ['labels', Array.from({ length: 11 }, (_, i) => `l${i}`).join(','), /at most 10/],
+    ['labels', 'x'.repeat(51), /longer than 50/],
+    ['status', 'closed', /open, temporarily_closed, permanently_closed/],
+    ['hours', 'whenever', /write hours as/],
+    ['hours', 'Mon 25:00-26:00', /not a time/],
+    ['name', 'x\ud800y', /lone surrogate/],
+    ['city', '\udc00', /lone surrogate/],
+  ])('%s %j -> 400 naming the row and field, nothing written', async (field, value, message) => {
+    const clientId = await t.createClient(admin, `Bad ${field}`);
+    const before = dataSnapshot(t.store.db);
+    const response = await upload(clientId, [
+      { name: 'Fine', country: 'US' },
+      { name: 'Bad', country: 'US', [field]: value },
+    ]);
+    const error = expectErrorBody(response, 400);
+    expect(error.details).toEqual([
+      expect.objectContaining({ row: 1, field, message: expect.stringMatching(message) }),
+    ]);
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+  });
+
+  it('two rows of one file with the same store code -> 400 naming both rows', async () => {
+    const clientId = await t.createClient(admin, 'Twice');
+    const response = await upload(clientId, [
+      { name: 'A', store_code: 'S1' },
+      { name: 'B', store_code: 'S2' },
+      { name: 'C', store_code: 'S1' },
+    ]);
+    const error = expectErrorBody(response, 400);
+    expect(error.details?.map((detail) => [detail.row, detail.field])).toEqual([
+      [0, 'store_code'],
+      [2, 'store_code'],
+    ]);
+    expect(error.details?.[0]?.message).toMatch(/also on row 2/);
+  });
+});
+
+describe('import modes', () => {
+  it('create (default) skips a row whose store code, place id or name and address exists', async () => {
+    const clientId = await t.createClient(admin, 'Create');
+    await imported(clientId, [STORE]);
+    const again = await dryRun(clientId, [
+      { name: 'Other', store_code: 'BB-001' },
+      { name: 'Other', google_place_id: STORE.google_place_id },
+      { name: ' bluebird  DOWNTOWN', address: '12 main st' },
+      { name: 'Fresh' },
+    ]);
+    expect(again.rows.map((row) => [row.action, row.duplicate_of?.reason ?? null])).toEqual([
+      ['skipped', 'store_code'],
+      ['skipped', 'google_place_id'],
+      ['skipped', 'name_and_address'],
+      ['created', null],
+    ]);
+    expect(again.totals).toEqual({ created: 1, updated: 0, unchanged: 0, skipped: 3, errors: 0 });
+  });
+
+  it('upsert updates the location a row matches by its key and creates the others; the answer counts both', async () => {
+    const clientId = await t.createClient(admin, 'Upsert');
+    await imported(clientId, [STORE, { name: 'Second', store_code: 'BB-002', phone: '+1 217 555 0100' }]);
+    const answer = await imported(
+      clientId,
+      [
+        { name: 'Bluebird Downtown', store_code: 'BB-001', phone: '217-555-0199' },
+        { name: 'Second', store_code: 'BB-002', phone: '+1 217 555 0100' },
+        { name: 'Third', store_code: 'BB-003' },
+      ],
+      '?mode=upsert',
+    );
+    expect(answer).toMatchObject({ count: 1, created: 1, updated: 1, unchanged: 1, skipped: 0 });
+    const rows = await list(clientId);
+    expect(rows.map((row) => [row.store_code, row.phone])).toEqual([
+      ['BB-001', '+12175550199'],
+      ['BB-002', '+12175550100'],
+      ['BB-003', null],
+    ]);
+    // The blank-cell rule: fields the rows left out kept their values.
+    expect(rows[0]).toMatchObject({ website: 'https://bluebird.example/', city: 'Springfield' });
+  });
+
+  it('the dry run of an upsert shows each change {from, to}, and writes nothing', async () => {
+    const clientId = await t.createClient(admin, 'Diff');
+    await imported(clientId, [STORE]);
+    const before = dataSnapshot(t.store.db);
+    const preview = await dryRun(
+      clientId,
+      [{ ...STORE, phone: '217 555 0111', status: 'permanently closed' }],
+      '?mode=upsert',
+    );
+    const [row] = preview.rows;
+    expect(row).toMatchObject({ action: 'updated', health_status: 'closed' });
+    expect(row!.location_id).toBe((await list(clientId))[0]!.id);
+    expect(row!.changes).toEqual({
+      phone: { from: '+12175550142', to: '+12175550111' },
+      status: { from: 'open', to: 'permanently_closed' },
+    });
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+  });
+
+  it('update only updates: a row that matches nothing is reported, not created', async () => {
+    const clientId = await t.createClient(admin, 'Update');
+    await imported(clientId, [STORE]);
+    const preview = await dryRun(
+      clientId,
+      [
+        { name: 'Nobody', store_code: 'NOPE' },
+        { ...STORE, city: 'Chatham' },
+      ],
+      '?mode=update',
+    );
+    expect(preview.rows.map((row) => row.action)).toEqual(['skipped', 'updated']);
+    expect(preview.rows[0]!.skip_reason).toMatch(/No location/);
+    const answer = await imported(
+      clientId,
+      [
+        { name: 'Nobody', store_code: 'NOPE' },
+        { ...STORE, city: 'Chatham' },
+      ],
+      '?mode=update',
+    );
+    expect(answer).toMatchObject({ created: 0, updated: 1, skipped: 1, count: 0 });
+    expect((await list(clientId)).map((row) => row.city)).toEqual(['Chatham']);
+  });
+
+  it('blank cells keep the stored value by default; blanks=clear clears them (never the name)', async () => {
+    const clientId = await t.createClient(admin, 'Blanks');
+    await imported(clientId, [STORE]);
+    const blanked = { name: 'Bluebird Downtown', store_code: 'BB-001', phone: '', website: '  ', labels: '' };
+    expect(await imported(clientId, [blanked], '?mode=upsert')).toMatchObject({ unchanged: 1, updated: 0 });
+    expect(await imported(clientId, [blanked], '?mode=upsert&blanks=clear')).toMatchObject({ updated: 1 });
+    expect((await list(clientId))[0]).toMatchObject({ phone: null, website: null, labels: null, city: 'Springfield' });
+  });
+
+  it("a national phone number on a row without a country is read with the matched location's country", async () => {
+    const clientId = await t.createClient(admin, 'Phone country');
+    await imported(clientId, [{ name: 'Paris', store_code: 'P1', country: 'FR' }]);
+    await imported(clientId, [{ name: 'Paris', store_code: 'P1', phone: '01 42 68 53 00' }], '?mode=upsert');
+    expect((await list(clientId))[0]!.phone).toBe('+33142685300');
+  });
+
+  it("the key order: store code, else place id, else name and address; the exported id first when it is the client's", async () => {
+    const clientId = await t.createClient(admin, 'Keys');
+    await imported(clientId, [
+      { name: 'Coded', store_code: 'K1', google_place_id: 'ChIJaaaaaaaaaaaaaaaaaaaa' },
+      { name: 'Placed', google_place_id: 'ChIJbbbbbbbbbbbbbbbbbbbb', address: '1 Elm' },
+      { name: 'Addressed', address: '2 Elm' },
+      { name: 'Named only' },
+    ]);
+    const [, , , named] = await list(clientId);
+    const preview = await dryRun(
+      clientId,
+      [
+        // The store code is the key: a new code with a known place id is a new location.
+        { name: 'Coded', store_code: 'K9', google_place_id: 'ChIJaaaaaaaaaaaaaaaaaaaa' },
+        { name: 'Placed', google_place_id: 'ChIJbbbbbbbbbbbbbbbbbbbb', city: 'Oslo' },
+        { name: 'ADDRESSED', address: '2  elm', city: 'Oslo' },
+        { id: named!.id, name: 'Named only', city: 'Oslo' },
+        { id: '00000000-0000-4000-8000-000000000000', name: 'Unknown id' },
+      ],
+      '?mode=upsert',
+    );
+    expect(preview.rows.map((row) => row.action)).toEqual(['created', 'updated', 'updated', 'updated', 'created']);
+  });
+
+  it('a second row matching a location another row already updates is skipped as its duplicate', async () => {
+    const clientId = await t.createClient(admin, 'Twice matched');
+    await imported(clientId, [{ name: 'One', store_code: 'T1', google_place_id: 'ChIJcccccccccccccccccccc' }]);
+    const preview = await dryRun(
+      clientId,
+      [
+        { name: 'One', store_code: 'T1', city: 'A' },
+        { name: 'One again', google_place_id: 'ChIJcccccccccccccccccccc', city: 'B' },
+      ],
+      '?mode=upsert',
+    );
+    expect(preview.rows.map((row) => [row.action, row.duplicate_of])).toEqual([
+      ['updated', null],
+      ['skipped', { reason: 'google_place_id', row: 0 }],
+    ]);
+  });
+
+  it('export -> re-import as upsert round-trips with zero changes', async () => {
+    const clientId = await t.createClient(admin, 'Round trip');
+    await imported(clientId, [STORE, { name: 'Bare' }, { name: 'Kiosk', address: 'Gate 4', labels: 'a,b' }]);
+    const ids = (await list(clientId)).map((row) => row.id as string);
+    const records = await Promise.all(ids.map(async (id) => (await record(id)).json<Row>()));
+    const rows = records.map(
+      ({
+        id,
+        name,
+        store_code,
+        address,
+        city,
+        state,
+        zip,
+        country,
+        google_place_id,
+        phone,
+        website,
+        latitude,
+        longitude,
+        primary_category,
+        labels,
+        status,
+        hours,
+      }) => ({
+        id,
+        name,
+        store_code,
+        address,
+        city,
+        state,
+        zip,
+        country,
+        google_place_id,
+        phone,
+        website,
+        latitude,
+        longitude,
+        primary_category,
+        labels,
+        status,
+        hours,
+      }),
+    );
+    expect(await imported(clientId, rows, '?mode=upsert')).toMatchObject({ created: 0, updated: 0, unchanged: 3 });
+  });
+
+  it.each(['?mode=merge', '?blanks=drop', '?dryRun=maybe'])('%s -> 400', async (query) => {
+    const clientId = await t.createClient(admin, `Query ${query}`);
+    expectErrorBody(await upload(clientId, [{ name: 'A' }], query), 400);
+  });
+});
+
+describe('one location: GET, PATCH, DELETE', () => {
+  let clientId: string;
+  let id: string;
+  beforeAll(async () => {
+    clientId = await t.createClient(admin, 'Editing');
+    await imported(clientId, [STORE, { name: 'Neighbour', store_code: 'BB-002' }]);
+    id = (await list(clientId))[0]!.id as string;
+  });
+
+  const patch = (body: unknown, token = admin, target = id) =>
+    t.request({ method: 'PATCH', url: `/api/locations/${target}`, token, body });
+
+  it("PATCH changes fields by the import's rules and recomputes health", async () => {
+    const response = await patch({ phone: '217.555.0177', primary_category: null, status: 'temporarily closed' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(Value.Check(LocationRecord, response.json())).toBe(true);
+    expect(response.json()).toMatchObject({
+      phone: '+12175550177',
+      primary_category: null,
+      status: 'temporarily_closed',
+      health_score: 95,
+      health_hints: ['No primary category'],
+    });
+  });
+
+  it.each([
+    [{ name: '' }, 'name'],
+    [{ phone: 'abc' }, 'phone'],
+    [{ hours: 'sometimes' }, 'hours'],
+    [{ color: 'blue' }, 'color'],
+    [{}, ''],
+  ])('PATCH %j -> 400 naming the field, nothing written', async (body, field) => {
+    const before = dataSnapshot(t.store.db);
+    const error = expectErrorBody(await patch(body), 400);
+    expect(error.details?.[0]?.path).toBe(field === '' ? '/body' : `/body/${field}`);
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+  });
+
+  it("PATCH to another location's store code -> 409", async () => {
+    expectErrorBody(await patch({ store_code: 'BB-002' }), 409);
+  });
+
+  it('as a Viewer -> 403; an unknown id -> 404', async () => {
+    expectErrorBody(await patch({ city: 'X' }, viewer), 403);
+    expectErrorBody(await patch({ city: 'X' }, admin, '00000000-0000-4000-8000-000000000000'), 404);
+    expectErrorBody(await record('00000000-0000-4000-8000-000000000000'), 404);
+    expect((await record(id, viewer)).statusCode).toBe(200);
+  });
+
+  it('bulk edit sets the same values on many in one request; one foreign id fails it all', async () => {
+    const ids = (await list(clientId)).map((row) => row.id as string);
+    const edit = (body: unknown) => t.request({ method: 'PATCH', url: '/api/locations', token: admin, body });
+    const bad = await edit({ ids: [...ids, '00000000-0000-4000-8000-000000000000'], set: { labels: 'x' } });
+    expectErrorBody(bad, 404);
+    expectErrorBody(await edit({ ids, set: { status: 'gone' } }), 400);
+    const done = await edit({ ids, set: { status: 'permanently_closed', labels: ['closing'] } });
+    expect(done.json()).toEqual({ success: true, count: 2 });
+    expect((await list(clientId)).map((row) => [row.status, row.health_status, row.labels])).toEqual([
+      ['permanently_closed', 'closed', ['closing']],
+      ['permanently_closed', 'closed', ['closing']],
+    ]);
+  });
+
+  it('DELETE one, and POST /api/locations/delete many in one transaction; counts follow', async () => {
+    const other = await t.createClient(admin, 'Deleting');
+    await imported(other, [{ name: 'A' }, { name: 'B' }, { name: 'C' }]);
+    const [a, b, c] = (await list(other)).map((row) => row.id as string);
+    expect((await t.request({ method: 'DELETE', url: `/api/locations/${a}`, token: admin })).json()).toEqual({
+      success: true,
+    });
+    expectErrorBody(await t.request({ method: 'DELETE', url: `/api/locations/${a}`, token: admin }), 404);
+    const many = (ids: string[], token = admin) =>
+      t.request({ method: 'POST', url: '/api/locations/delete', token, body: { ids } });
+    expectErrorBody(await many([b!, c!], viewer), 403);
+    expectErrorBody(await many([b!, '00000000-0000-4000-8000-000000000000']), 404);
+    expect((await list(other)).length).toBe(2);
+    expect((await many([b!, c!])).json()).toEqual({ success: true, count: 2 });
+    const clients = (await t.request({ method: 'GET', url: '/api/clients', token: admin })).json<
+      { id: string; locations_count: number }[]
+    >();
+    expect(clients.find((client) => client.id === other)?.locations_count).toBe(0);
+  });
+});

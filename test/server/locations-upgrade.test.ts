@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.js';
+import { migrate } from '../../server/db/migrate.js';
+import { migrations } from '../../server/db/migrations/index.js';
+import { openDatabase } from '../../server/db/open.js';
+import { openStore } from '../../server/db/store.js';
+import { databaseFileIn } from '../../server/start.js';
+import { randomKey, tempDir } from '../helpers/app.js';
+
+/**
+ * A database of the first release (schema version 1: the spec's seven fields) opened by this one: the
+ * listing fields are added empty, and at start every location is scored by the current rule and gets
+ * the key an import matches it by, so that a re-import of the same sheet finds it.
+ */
+const dir = tempDir('agency-desk-upgrade-');
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('upgrading a version 1 database with locations', () => {
+  it('keeps every value, rescores, and matches the old rows on re-import', async () => {
+    const file = databaseFileIn(dir);
+    const key = randomKey();
+    const old = openDatabase(file, key, { create: true });
+    migrate(
+      old,
+      migrations.filter((migration) => migration.version === 1),
+    );
+    const now = '2026-01-01T00:00:00.000Z';
+    old.prepare("INSERT INTO organizations VALUES ('o1', 'Old Agency', ?)").run(now);
+    old
+      .prepare(
+        "INSERT INTO clients (id, organization_id, name, created_at, locations_count) VALUES ('00000000-0000-4000-8000-0000000000c1', 'o1', 'Old', ?, 2)",
+      )
+      .run(now);
+    const insert = old.prepare(
+      `INSERT INTO locations (id, client_id, name, address, city, state, zip, country, google_place_id, health_score,
+         health_status, created_at) VALUES (?, '00000000-0000-4000-8000-0000000000c1', ?, ?, 'Springfield', 'IL', '62701', 'US', ?, 100, 'green', ?)`,
+    );
+    insert.run('00000000-0000-4000-8000-000000000001', 'Café  Ümlaut', '1 Main St', 'ChIJN1t_tDeuEmsRUsoyG83frY4', now);
+    insert.run('00000000-0000-4000-8000-000000000002', 'No Place', '2 Main St', null, now);
+    old.close();
+
+    const store = openStore(file, key);
+    const app = await buildApp({ store, logger: false, dashboardDir: null });
+    try {
+      const rows = store.db
+        .prepare(
+          'SELECT name, health_score, health_status, health_notes, match_key, status, updated_at FROM locations ORDER BY rowid',
+        )
+        .all();
+      expect(rows).toEqual([
+        {
+          name: 'Café  Ümlaut',
+          health_score: 80,
+          health_status: 'green',
+          health_notes: JSON.stringify(['No phone number', 'No primary category', 'No website', 'No opening hours']),
+          match_key: 'café ümlaut\u00001 main st',
+          status: 'open',
+          updated_at: now,
+        },
+        expect.objectContaining({ name: 'No Place', health_score: 60, health_status: 'yellow' }),
+      ]);
+      expect(store.db.prepare("SELECT version FROM rule_versions WHERE feature = 'locations'").pluck().get()).toBe(1);
+      // The match key of an old row finds it: the same name and address in another case is a duplicate.
+      const { importLocations } = await import('../../server/locations/import.js');
+      const answer = importLocations(store.db, {
+        organizationId: 'o1',
+        body: new TextEncoder().encode(
+          JSON.stringify({
+            clientId: '00000000-0000-4000-8000-0000000000c1',
+            rows: [{ name: 'CAFÉ ÜMLAUT', address: '1 main st' }],
+          }),
+        ),
+        dryRun: true,
+        duplicates: 'skip',
+        mode: 'create',
+        blanks: 'keep',
+        now: Date.now(),
+      });
+      expect('json' in answer && JSON.parse(answer.json).rows[0].duplicate_of).toEqual({
+        reason: 'name_and_address',
+        location_id: '00000000-0000-4000-8000-000000000001',
+      });
+    } finally {
+      await app.close();
+      store.close();
+    }
+  });
+});
