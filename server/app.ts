@@ -4,7 +4,7 @@ import { systemClock, type Clock } from './auth/tokens.js';
 import { authRoutes } from './auth/routes.js';
 import { makeAuthenticate } from './auth/session.js';
 import { ACCOUNT_RULE, ADDRESS_RULE, Throttle, Turns } from './auth/throttle.js';
-import { clientRoutes } from './clients/routes.js';
+import { clientEditRoutes, clientRoutes } from './clients/routes.js';
 import type { Store } from './db/store.js';
 import { rescoreLocations } from './locations/rescore.js';
 import { DatabaseBusyError } from './db/write.js';
@@ -98,6 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (api) => {
     api.addHook('onRequest', makeAuthenticate(context));
     await api.register(clientRoutes, context);
+    await api.register(clientEditRoutes, context);
     await api.register(locationRoutes, context);
     await api.register(userRoutes, context);
     await api.register(tokenRoutes, context);

@@ -74,6 +74,21 @@ export function insertClient(
   return { id, name: client.name };
 }
 
+/** Changes the fields given; false when the client is not the organization's. */
+export function updateClient(db: Db, organizationId: string, id: string, fields: Partial<NewClient>): boolean {
+  const current = clientById(db, organizationId, id);
+  if (current === undefined) return false;
+  const next = { name: current.name, industry: current.industry, website: current.website, ...fields };
+  statement(db, 'UPDATE clients SET name = ?, industry = ?, website = ? WHERE id = ?').run(
+    next.name,
+    next.industry,
+    next.website,
+    id,
+  );
+  clientsChanged(db);
+  return true;
+}
+
 /**
  * Removes the client; the schema's ON DELETE CASCADE removes its locations and its Client Viewer
  * accounts with their sessions in the same statement, so their tokens stop working at once.

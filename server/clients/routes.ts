@@ -7,16 +7,9 @@ import { Invalid, NotFound } from '../http/errors.js';
 import { textOrNull } from '../http/body.js';
 import { NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Page, Success } from '../http/schemas.js';
-import { clientById, insertClient, listClients } from './queries.js';
-import { Client, ClientParams, CreateClientBody, CreatedClient } from './schemas.js';
-
-// A bare domain (example.com) or an http(s) address (https://www.example.com/shop).
-const WEBSITE = /^(https?:\/\/)?([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}(?::(\d{1,5}))?([/?#]\S*)?$/i;
-
-export function isWebsite(value: string): boolean {
-  const match = WEBSITE.exec(value);
-  return match !== null && (match[4] === undefined || Number(match[4]) <= 65535);
-}
+import { isWebsite } from '../locations/fields.js';
+import { clientById, insertClient, listClients, updateClient } from './queries.js';
+import { Client, ClientParams, CreateClientBody, CreatedClient, UpdateClientBody } from './schemas.js';
 
 /** Spec 4.2-4.4: list, create and delete the organization's clients. */
 export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock, writer }) => {
@@ -59,15 +52,7 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
       },
     },
     async (request, reply) => {
-      const name = request.body.name.trim();
-      if (name === '') throw Invalid('name must not be blank', [{ path: '/body/name', message: 'must not be blank' }]);
-      const website = textOrNull(request.body.website);
-      if (website !== null && !isWebsite(website)) {
-        throw Invalid('website must be a domain such as example.com or an http(s) address', [
-          { path: '/body/website', message: 'must be a domain such as example.com or an http(s) address' },
-        ]);
-      }
-      const industry = textOrNull(request.body.industry);
+      const { name = '', industry = null, website = null } = clientFields(request.body);
       reply.code(201);
       const principal = principalOf(request);
       return write(db, () => {
@@ -97,6 +82,73 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
       });
       if (!deleted) throw NotFound('No client with this id');
       return { success: true as const };
+    },
+  );
+};
+
+/** A client's fields as sent: the name not blank, the website a domain or an http(s) address. */
+function clientFields(body: { name?: string; industry?: string | null; website?: string | null }) {
+  const fields: { name?: string; industry?: string | null; website?: string | null } = {};
+  if (body.name !== undefined) {
+    fields.name = body.name.trim();
+    if (fields.name === '')
+      throw Invalid('name must not be blank', [{ path: '/body/name', message: 'must not be blank' }]);
+  }
+  if (body.website !== undefined) {
+    fields.website = textOrNull(body.website);
+    if (fields.website !== null && !isWebsite(fields.website)) {
+      throw Invalid('website must be a domain such as example.com or an http(s) address', [
+        { path: '/body/website', message: 'must be a domain such as example.com or an http(s) address' },
+      ]);
+    }
+  }
+  if (body.industry !== undefined) fields.industry = textOrNull(body.industry);
+  return fields;
+}
+
+/** Issue 9 §2: one client, read and edited. */
+export const clientEditRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock }) => {
+  const db = store.db;
+
+  app.get(
+    '/api/clients/:clientId',
+    {
+      onRequest: requireAccess(NEEDS.read),
+      schema: {
+        tags: ['clients'],
+        summary: 'One client',
+        params: ClientParams,
+        response: { 200: Client, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const client = clientById(db, principalOf(request).organizationId, request.params.clientId);
+      if (client === undefined) throw NotFound('No client with this id');
+      return client;
+    },
+  );
+
+  app.patch(
+    '/api/clients/:clientId',
+    {
+      onRequest: requireAccess(NEEDS.clients),
+      schema: {
+        tags: ['clients'],
+        summary: "Change a client's name, industry or website (Admin)",
+        params: ClientParams,
+        body: UpdateClientBody,
+        response: { 200: Client, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const { clientId } = request.params;
+      const fields = clientFields(request.body);
+      return write(db, () => {
+        authorizeWrite(db, principal, { ...NEEDS.clients, clientId }, clock.now());
+        if (!updateClient(db, principal.organizationId, clientId, fields)) throw NotFound('No client with this id');
+        return clientById(db, principal.organizationId, clientId)!;
+      });
     },
   );
 };

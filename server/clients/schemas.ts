@@ -29,3 +29,13 @@ export const CreatedClient = Type.Object({ id: Uuid, name: Type.String() });
 export type CreatedClient = Static<typeof CreatedClient>;
 
 export const ClientParams = Type.Object({ clientId: Uuid });
+
+export const UpdateClientBody = Type.Object(
+  {
+    name: Type.Optional(CreateClientBody.properties.name),
+    industry: CreateClientBody.properties.industry,
+    website: CreateClientBody.properties.website,
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateClientBody = Static<typeof UpdateClientBody>;

@@ -483,3 +483,29 @@ describe('one location: GET, PATCH, DELETE', () => {
     expect(clients.find((client) => client.id === other)?.locations_count).toBe(0);
   });
 });
+
+describe('one client: GET and PATCH', () => {
+  it('PATCH changes the name, industry and website; GET reads it; the rules are those of POST', async () => {
+    const clientId = await t.createClient(admin, 'Renamed Soon');
+    const patchClient = (body: unknown, token = admin) =>
+      t.request({ method: 'PATCH', url: `/api/clients/${clientId}`, token, body });
+    const response = await patchClient({ name: '  Bluebird Coffee  ', website: 'bluebird.example', industry: null });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ id: clientId, name: 'Bluebird Coffee', website: 'bluebird.example' });
+    const read = await t.request({ method: 'GET', url: `/api/clients/${clientId}`, token: viewer });
+    expect(read.json()).toMatchObject({ name: 'Bluebird Coffee', industry: null });
+    expectErrorBody(await patchClient({ name: '  ' }), 400);
+    expectErrorBody(await patchClient({ website: 'nope' }), 400);
+    expectErrorBody(await patchClient({}), 400);
+    expectErrorBody(await patchClient({ name: 'X' }, viewer), 403);
+    expectErrorBody(
+      await t.request({
+        method: 'PATCH',
+        url: '/api/clients/00000000-0000-4000-8000-000000000000',
+        token: admin,
+        body: { name: 'X' },
+      }),
+      404,
+    );
+  });
+});
