@@ -1,5 +1,5 @@
 import { listClients, insertClient } from '../clients/queries.js';
-import { isWebsite } from '../clients/routes.js';
+import { isWebsite } from '../locations/fields.js';
 import { CreateClientBody } from '../clients/schemas.js';
 import { write } from '../db/write.js';
 import { textOrNull } from '../http/body.js';
