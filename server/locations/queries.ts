@@ -21,18 +21,23 @@ const LOCATION_JSON = `json_object(
   'health_hints', json(CASE WHEN health_status = 'green' THEN health_notes ELSE '[]' END),
   'updated_at', updated_at)`;
 
+/** The list's entry with its place id (?include=google_place_id, for an export). */
+const LOCATION_WITH_PLACE_JSON = `json_insert(${LOCATION_JSON}, '$.google_place_id', google_place_id)`;
+
 /** The whole record: the list's JSON with the client and the place id (GET /api/locations/:id). */
 const RECORD_JSON = `json_insert(${LOCATION_JSON}, '$.client_id', client_id, '$.google_place_id', google_place_id)`;
+
+const entryOf = (withPlace: boolean) => (withPlace ? LOCATION_WITH_PLACE_JSON : LOCATION_JSON);
 
 /**
  * The client's locations as one JSON array text, built by SQLite itself: no row objects are made in
  * JavaScript and nothing is stringified, which is what makes listing 100,000 rows fast (README: "Speed").
  * Import order (rowid) is the list's order.
  */
-export function locationsJson(db: Db, clientId: string, page: Page): string {
+export function locationsJson(db: Db, clientId: string, page: Page, withPlace = false): string {
   return statement<[string, number, number], { json: string }>(
     db,
-    `SELECT coalesce(json_group_array(${LOCATION_JSON}), '[]') AS json
+    `SELECT coalesce(json_group_array(${entryOf(withPlace)}), '[]') AS json
      FROM (SELECT * FROM locations WHERE client_id = ? ORDER BY rowid LIMIT ? OFFSET ?)`,
   ).get(clientId, ...pageParams(page))!.json;
 }
@@ -44,10 +49,10 @@ const CHUNK_ROWS = 5_000;
  * response is ready for more: a big client never makes one big string, and the thread is free between
  * pages. Pieces follow rowid, so locations imported meanwhile (appended) come at the end, whole.
  */
-export function* locationsJsonPieces(db: Db, clientId: string): Generator<string> {
+export function* locationsJsonPieces(db: Db, clientId: string, withPlace = false): Generator<string> {
   const page = statement<[string, number, number], { json: string; last: number | null }>(
     db,
-    `SELECT json_group_array(${LOCATION_JSON}) AS json, max(rid) AS last
+    `SELECT json_group_array(${entryOf(withPlace)}) AS json, max(rid) AS last
      FROM (SELECT rowid AS rid, * FROM locations WHERE client_id = ? AND rowid > ? ORDER BY rowid LIMIT ?)`,
   );
   yield '[';

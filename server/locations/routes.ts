@@ -50,9 +50,10 @@ export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
       if (client === undefined) throw NotFound('No client with this id');
       if (!canSeeClient(principal, client.id)) throw Forbidden('You can only see the locations of your own client');
       // SQLite writes the JSON (locations/queries.ts); test/server/locations-schema.test.ts holds it to the schema.
+      const withPlace = request.query.include === 'google_place_id';
       const json = isWholeList(request.query)
-        ? Readable.from(locationsJsonPieces(db, client.id), { objectMode: false })
-        : locationsJson(db, client.id, request.query);
+        ? Readable.from(locationsJsonPieces(db, client.id, withPlace), { objectMode: false })
+        : locationsJson(db, client.id, request.query, withPlace);
       return reply
         .header('x-total-count', client.locations_count)
         .type('application/json; charset=utf-8')

@@ -45,6 +45,7 @@ const ListingFields = {
 
 export const Location = Type.Object({
   id: Uuid,
+  google_place_id: Type.Optional(Text),
   name: Type.String(),
   address: Text,
   city: Text,
@@ -65,7 +66,21 @@ export type Location = Static<typeof Location>;
 export const LocationRecord = Type.Composite([Location, Type.Object({ client_id: Uuid, google_place_id: Text })]);
 export type LocationRecord = Static<typeof LocationRecord>;
 
-export const LocationsQuery = Type.Composite([Type.Object({ clientId: Uuid }), Page], { additionalProperties: false });
+export const LocationsQuery = Type.Composite(
+  [
+    Type.Object({
+      clientId: Uuid,
+      include: Type.Optional(
+        Type.Literal('google_place_id', {
+          description:
+            "Adds each location's google_place_id (left out of the list by default, as the spec says): for an export",
+        }),
+      ),
+    }),
+    Page,
+  ],
+  { additionalProperties: false },
+);
 
 const optionalText = (maxLength: number, description?: string) =>
   Type.Optional(Type.Union([Type.String({ maxLength, ...(description ? { description } : {}) }), Type.Null()]));

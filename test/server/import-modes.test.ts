@@ -509,3 +509,21 @@ describe('one client: GET and PATCH', () => {
     );
   });
 });
+
+describe('GET /api/locations?include=google_place_id', () => {
+  it('adds the place id for an export; the list leaves it out by default', async () => {
+    const clientId = await t.createClient(admin, 'Export ids');
+    await imported(clientId, [STORE, { name: 'No place' }]);
+    const url = `/api/locations?clientId=${clientId}&include=google_place_id`;
+    for (const page of ['', '&limit=1']) {
+      const rows = (await t.request({ method: 'GET', url: `${url}${page}`, token: admin })).json<Row[]>();
+      expect(rows[0]).toMatchObject({ google_place_id: STORE.google_place_id });
+      for (const row of rows) expect(Value.Errors(Location, row).First()).toBeUndefined();
+    }
+    expect((await list(clientId))[0]).not.toHaveProperty('google_place_id');
+    expectErrorBody(
+      await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}&include=phone`, token: admin }),
+      400,
+    );
+  });
+});
