@@ -1,5 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { processIsAlive } from '../server/backups/running.js';
+
+export { processIsAlive };
 
 /**
  * The runtime file that lets local scripts find the running app, after Jupyter's
@@ -94,15 +97,5 @@ function parseRuntimeInfo(text: string | null): RuntimeInfo | null {
     return { url: value.url, pid: value.pid as number, started_at: value.started_at };
   } catch {
     return null;
-  }
-}
-
-/** Signal 0 checks existence without touching the process; EPERM means it exists under another user. */
-export function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

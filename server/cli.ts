@@ -3,6 +3,7 @@ import { backup } from './cli/backup.js';
 import { clientAdd, clientList } from './cli/clients.js';
 import { commandHelp, findCommand, overallHelp, parseCommandArgs, type Command } from './cli/command.js';
 import { CliError, Interrupted, UsageError } from './cli/errors.js';
+import { restore } from './cli/restore.js';
 import { serve } from './cli/serve.js';
 import { init, userAdd, userList, userRemove, userResetPassword } from './cli/users.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -23,6 +24,7 @@ const COMMANDS: readonly Command[] = [
   clientAdd,
   clientList,
   backup,
+  restore,
 ];
 
 /** Errors a person can act on: their message says it all. Anything else is a fault, its stack in debug. */

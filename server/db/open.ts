@@ -20,6 +20,8 @@ export class WrongKeyError extends Error {
 export interface OpenOptions {
   /** Create the file when it does not exist (the server's own connection); workers never create. */
   create?: boolean;
+  /** Reads only, and leaves the file exactly as it is (a backup being listed or checked): no WAL switch. */
+  readOnly?: boolean;
   /** Decrypted pages kept in memory; the writer, which walks the indexes of 100,000-row inserts, wants more. */
   cacheMiB?: number;
   /**
@@ -54,7 +56,7 @@ export function openDatabase(file: string, key: DatabaseKey, options: OpenOption
       }
       throw error;
     }
-    db.pragma('journal_mode = WAL');
+    if (!options.readOnly) db.pragma('journal_mode = WAL');
     // NORMAL is durable in WAL mode except for the last transactions on power loss (SQLite docs, "WAL").
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
@@ -70,10 +72,11 @@ export function openDatabase(file: string, key: DatabaseKey, options: OpenOption
 }
 
 function openWithDriver(file: string, options: OpenOptions): Db {
-  if (options.nativeBinding === undefined) return new Database(file, { fileMustExist: !options.create });
+  const readonly = options.readOnly ?? false;
+  if (options.nativeBinding === undefined) return new Database(file, { fileMustExist: !options.create, readonly });
   const { nativeBinding } = options;
   try {
-    return new Database(file, { fileMustExist: !options.create, nativeBinding });
+    return new Database(file, { fileMustExist: !options.create, readonly, nativeBinding });
   } catch (error) {
     // A missing file, or one built for another runtime (NODE_MODULE_VERSION): name the file at fault.
     if ((error as { code?: string }).code?.startsWith('SQLITE_')) throw error;

@@ -26,6 +26,7 @@ const COMMANDS = [
   'client add',
   'client list',
   'backup',
+  'restore',
 ];
 
 let dataDir: string;

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { backupFileName } from '../db/backup.js';
+
+/** `<data dir>/backups`: the automatic backups, and the database a restore replaced. */
+export function backupsDirIn(dataDir: string): string {
+  return path.join(dataDir, 'backups');
+}
+
+/** Made by the server on its schedule; only these are ever deleted by the rotation. */
+export const AUTOMATIC = 'auto';
+/** The database as it was just before a restore replaced it: kept until the user deletes it. */
+export const BEFORE_RESTORE = 'before-restore';
+export type BackupKind = typeof AUTOMATIC | typeof BEFORE_RESTORE;
+
+const NAME = /^(auto|before-restore)-(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ)\.db$/;
+
+export interface BackupFile {
+  name: string;
+  file: string;
+  kind: BackupKind;
+  /** When it was made, from its name. */
+  at: Date;
+  size: number;
+}
+
+export function newBackupFile(dataDir: string, kind: BackupKind, at: Date): string {
+  const dir = backupsDirIn(dataDir);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return path.join(dir, backupFileName(at, kind));
+}
+
+/** The backup a name means, or undefined: never a path outside the folder, a partial file or a stranger. */
+export function parseBackupName(dataDir: string, name: string): Omit<BackupFile, 'size'> | undefined {
+  const match = NAME.exec(name);
+  if (match === null) return undefined;
+  const at = new Date(match[2]!.replace(/T(\d\d)-(\d\d)-(\d\d)Z$/, 'T$1:$2:$3Z'));
+  return { name, file: path.join(backupsDirIn(dataDir), name), kind: match[1] as BackupKind, at };
+}
+
+/** Whole backups only (a temporary `.partial-<pid>` file of a backup under way is not one), newest first. */
+export function listBackupFiles(dataDir: string): BackupFile[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(backupsDirIn(dataDir));
+  } catch {
+    return [];
+  }
+  return names
+    .flatMap((name) => {
+      const parsed = parseBackupName(dataDir, name);
+      const stat = parsed && fs.statSync(parsed.file, { throwIfNoEntry: false });
+      return parsed && stat?.isFile() ? [{ ...parsed, size: stat.size }] : [];
+    })
+    .sort((a, b) => b.at.getTime() - a.at.getTime() || b.name.localeCompare(a.name));
+}

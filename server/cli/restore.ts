@@ -1,0 +1,79 @@
+import { newBackupFile, BEFORE_RESTORE } from '../backups/folder.js';
+import { runningServers } from '../backups/running.js';
+import { parseKey, type DatabaseKey } from '../db/key.js';
+import { restoreDatabase, RestoreError } from '../db/restore.js';
+import { databaseFileIn } from '../start.js';
+import fs from 'node:fs';
+import type { Command } from './command.js';
+import { CliError, UsageError } from './errors.js';
+import { askHidden } from './password.js';
+import { keyFor } from './store.js';
+
+/** The backup's own key, when it is not this installation's: from a file, or typed (or piped) once. */
+async function backupKey(options: Record<string, string | boolean | undefined>): Promise<DatabaseKey | undefined> {
+  if (options['key-file'] !== undefined && options['ask-key']) {
+    throw new UsageError('restore takes --key-file or --ask-key, not both');
+  }
+  if (typeof options['key-file'] === 'string') {
+    const file = options['key-file'];
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new CliError(`Cannot read the key file ${file}: ${(error as Error).message.split('\n')[0]}`);
+    }
+    return parseKey(text, file);
+  }
+  if (!options['ask-key']) return undefined;
+  if (process.stdin.isTTY) {
+    const [typed] = await askHidden(process.stdin, process.stderr, [
+      "The backup's key (passphrase or 64 hex digits): ",
+    ]);
+    return parseKey(typed!, 'the key typed');
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return parseKey(Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '', 'standard input');
+}
+
+export const restore: Command = {
+  name: 'restore',
+  summary: 'replace the database by a backup (the server must be stopped)',
+  details:
+    "The backup is checked first: it must open with the key and pass SQLite's integrity check, or nothing changes. The current database is then kept in <data dir>/backups/before-restore-<UTC time>.db, and the backup takes its place in one rename. A backup made under another key (another machine, the desktop app) is re-encrypted to this installation's key.",
+  args: [{ name: 'FILE', description: 'the backup to restore (it is only read)' }],
+  options: {
+    'key-file': {
+      type: 'string',
+      value: 'FILE',
+      description: "a file holding the backup's key, when it is not this installation's",
+    },
+    'ask-key': { type: 'boolean', description: "ask for the backup's key (or read it from standard input)" },
+  },
+  async run({ args, options, config: readConfig }) {
+    const config = readConfig();
+    const running = runningServers(config.dataDir);
+    if (running.length > 0) {
+      throw new CliError(`Agency Desk is running on this data (process ${running.join(', ')}): stop it, then restore`);
+    }
+    const sourceKey = await backupKey(options);
+    const liveFile = databaseFileIn(config.dataDir);
+    fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+    try {
+      const result = restoreDatabase({
+        liveFile,
+        liveKey: keyFor(config),
+        source: args[0]!,
+        sourceKey,
+        keepPreviousAs: newBackupFile(config.dataDir, BEFORE_RESTORE, new Date()),
+      });
+      console.log(
+        `Restored ${args[0]} (${result.counts.clients} clients, ${result.counts.locations} locations).` +
+          (result.previous ? ` The previous database is kept in ${result.previous}.` : ''),
+      );
+    } catch (error) {
+      if (error instanceof RestoreError) throw new CliError(`${error.message}. Nothing was changed.`);
+      throw error;
+    }
+  },
+};

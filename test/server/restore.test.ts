@@ -1,0 +1,240 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { listBackupFiles } from '../../server/backups/folder.js';
+import { insertClient } from '../../server/clients/queries.js';
+import { parseKey } from '../../server/db/key.js';
+import { openDatabase } from '../../server/db/open.js';
+import { openStore } from '../../server/db/store.js';
+import { databaseFileIn } from '../../server/start.js';
+import { insertOrganization } from '../../server/users/queries.js';
+import { tempDir } from '../helpers/app.js';
+import { buildServer, CLI, environment, randomHexKey, REPO_ROOT, runCli } from '../helpers/server-process.js';
+
+/**
+ * `agency-desk restore FILE` (issue 11 §3): the real CLI over real encrypted databases. A good backup
+ * comes back whole; anything else is refused in one line with the live database byte for byte as it was.
+ */
+
+const hexKey = randomHexKey();
+const key = parseKey(hexKey, 'test');
+let root: string;
+let dataDir: string;
+let liveFile: string;
+let goodBackup: string;
+
+const cli = (args: string[], options: { input?: string; key?: string } = {}) =>
+  runCli({ dataDir, key: hexKey, args, ...options });
+
+const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+function clientNames(file = liveFile, withKey = key): string[] {
+  const db = openDatabase(file, withKey, { readOnly: true });
+  try {
+    return db.prepare('SELECT name FROM clients ORDER BY name').pluck().all() as string[];
+  } finally {
+    db.close();
+  }
+}
+
+function addClient(name: string): void {
+  const store = openStore(liveFile, key);
+  // The organization of whatever database is live now (a restore may have brought another).
+  const organizationId = store.db.prepare('SELECT id FROM organizations').pluck().get() as string;
+  insertClient(store.db, organizationId, { name, industry: null, website: null }, Date.now());
+  store.close();
+}
+
+/** A database of its own, under its own key, with one client: a backup from another machine. */
+function foreignBackup(foreignHex: string): string {
+  const file = path.join(root, `foreign-${foreignHex.slice(0, 6)}.db`);
+  const store = openStore(file, parseKey(foreignHex, 'foreign'));
+  const org = insertOrganization(store.db, 'Elsewhere', Date.now());
+  insertClient(store.db, org, { name: 'From Another Machine', industry: null, website: null }, Date.now());
+  store.db.prepare('VACUUM INTO ?').run(`${file}.copy`);
+  store.close();
+  fs.renameSync(`${file}.copy`, file);
+  return file;
+}
+
+beforeAll(async () => {
+  buildServer();
+  root = tempDir('agency-desk-restore-');
+  dataDir = path.join(root, 'data');
+  liveFile = databaseFileIn(dataDir);
+  fs.mkdirSync(dataDir);
+  const store = openStore(liveFile, key);
+  insertOrganization(store.db, 'Restore Agency', Date.now());
+  store.close();
+  addClient('In The Backup');
+  goodBackup = path.join(root, 'good.db');
+  expect((await cli(['backup', goodBackup])).code).toBe(0);
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+/** The data directory holds the live database and the backups folder, nothing half-done. */
+function expectNoLeftovers(): void {
+  expect(fs.readdirSync(dataDir).filter((name) => name.includes('restoring'))).toEqual([]);
+}
+
+function expectOneLine(stderr: string, pattern: RegExp): void {
+  const lines = stderr.trimEnd().split('\n');
+  expect(lines, stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(pattern);
+  expect(lines[0]).toMatch(/Nothing was changed\.$/);
+}
+
+describe('restore of a good backup', () => {
+  beforeEach(() => addClient(`Added Later ${Date.now()}`));
+
+  it('brings the backup back, and keeps the database it replaced in backups/', async () => {
+    const replaced = clientNames();
+    expect(replaced.length).toBeGreaterThan(1);
+    const result = await cli(['restore', goodBackup]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/Restored .*good\.db \(1 clients, 0 locations\)/);
+    expect(fs.existsSync(`${liveFile}-wal`)).toBe(false);
+    expect(clientNames()).toEqual(['In The Backup']);
+    const kept = listBackupFiles(dataDir).find((backup) => backup.kind === 'before-restore')!;
+    expect(result.stdout).toContain(kept.file);
+    expect(clientNames(kept.file)).toEqual(replaced);
+    // The backup itself is only read.
+    expect(clientNames(goodBackup)).toEqual(['In The Backup']);
+    expectNoLeftovers();
+  });
+
+  it('re-encrypts a backup made under another key (--key-file) to this installation’s key', async () => {
+    const foreignHex = randomHexKey();
+    const keyFile = path.join(root, 'foreign.key');
+    fs.writeFileSync(keyFile, `${foreignHex}\n`);
+    const foreign = foreignBackup(foreignHex);
+    const before = sha256(liveFile);
+    const refused = await cli(['restore', foreign]);
+    expect(refused.code).toBe(1);
+    expectOneLine(refused.stderr, /does not open with this key/);
+    expect(sha256(liveFile)).toBe(before);
+
+    const result = await cli(['restore', foreign, '--key-file', keyFile]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(clientNames(liveFile, key)).toEqual(['From Another Machine']);
+  });
+
+  it('takes the backup’s key from standard input with --ask-key', async () => {
+    const foreignHex = randomHexKey();
+    const result = await cli(['restore', foreignBackup(foreignHex), '--ask-key'], { input: `${foreignHex}\n` });
+    expect(result.code, result.stderr).toBe(0);
+    expect(clientNames()).toEqual(['From Another Machine']);
+  });
+});
+
+describe('restore refuses, and the live database stays byte for byte', () => {
+  let before: string;
+  beforeEach(() => {
+    before = sha256(liveFile);
+  });
+
+  const cases: [string, () => string, RegExp][] = [
+    ['a file that does not exist', () => path.join(root, 'missing.db'), /does not exist/],
+    ['an empty file', () => write('empty.db', Buffer.alloc(0)), /is empty/],
+    ['a text file', () => write('notes.db', Buffer.from('not a database at all\n')), /truncated or is not a database/],
+    ['a backup cut in the middle of a page', () => write('cut.db', head(goodBackup, 10_000)), /truncated/],
+    ['a backup cut at a page boundary', () => write('cut-page.db', head(goodBackup, 8192)), /damaged or truncated/],
+    ['random bytes of a whole number of pages', () => write('noise.db', randomPages(4)), /does not open with this key/],
+    ['a plain SQLite file', () => plainSqlite(), /plain, unencrypted SQLite file/],
+  ];
+
+  it.each(cases)('%s', async (_name, make, message) => {
+    const result = await cli(['restore', make()]);
+    expect(result.code).toBe(1);
+    expectOneLine(result.stderr, message);
+    expect(sha256(liveFile)).toBe(before);
+    expectNoLeftovers();
+  });
+
+  it('a backup under another key, restored without it', async () => {
+    const result = await cli(['restore', goodBackup], { key: randomHexKey() });
+    expect(result.code).toBe(1);
+    // The live database does not open with that key either: nothing may be touched.
+    expect(result.stderr).toMatch(/agency-desk: /);
+    expect(sha256(liveFile)).toBe(before);
+  });
+
+  it('while Agency Desk runs on the data (its discovery file names a live process)', async () => {
+    const runtime = path.join(dataDir, 'runtime');
+    fs.mkdirSync(runtime, { recursive: true });
+    const discovery = path.join(runtime, `agency-desk-${process.pid}.json`);
+    fs.writeFileSync(discovery, JSON.stringify({ url: 'http://127.0.0.1:1', pid: process.pid, started_at: 'x' }));
+    try {
+      const result = await cli(['restore', goodBackup]);
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toBe(
+        `agency-desk: Agency Desk is running on this data (process ${process.pid}): stop it, then restore`,
+      );
+      expect(sha256(liveFile)).toBe(before);
+    } finally {
+      fs.rmSync(discovery);
+    }
+    // A discovery file whose process is gone is no obstacle.
+    fs.writeFileSync(path.join(runtime, 'agency-desk-999999999.json'), '{}');
+    expect((await cli(['restore', goodBackup])).code).toBe(0);
+  });
+});
+
+describe('a backup killed halfway', () => {
+  it('leaves no file under the backup’s name; its partial file is refused; an earlier backup restores', async () => {
+    // Enough data for VACUUM INTO to take a while (an extra table the app ignores).
+    const store = openStore(liveFile, key);
+    store.db.exec('CREATE TABLE IF NOT EXISTS ballast (x BLOB)');
+    const insert = store.db.prepare('INSERT INTO ballast VALUES (randomblob(4000))');
+    store.db.transaction(() => {
+      for (let i = 0; i < 12_000; i += 1) insert.run();
+    })();
+    store.close();
+    const target = path.join(root, 'killed', 'backup.db');
+    fs.mkdirSync(path.dirname(target));
+    const child = spawn(process.execPath, [CLI, 'backup', target], {
+      cwd: REPO_ROOT,
+      env: environment({ dataDir, key: hexKey }),
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const partial = `${target}.partial-${child.pid}`;
+    await expect
+      .poll(() => fs.statSync(partial, { throwIfNoEntry: false })?.size ?? 0, { interval: 2, timeout: 30_000 })
+      .toBeGreaterThan(0);
+    child.kill('SIGKILL');
+    await exited;
+    expect(fs.existsSync(target)).toBe(false);
+
+    const before = sha256(liveFile);
+    const refused = await cli(['restore', partial]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/truncated|damaged|does not open/);
+    expect(sha256(liveFile)).toBe(before);
+
+    const restored = await cli(['restore', goodBackup]);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(clientNames()).toEqual(['In The Backup']);
+  });
+});
+
+function write(name: string, bytes: Buffer): string {
+  const file = path.join(root, name);
+  fs.writeFileSync(file, bytes);
+  return file;
+}
+
+function head(file: string, bytes: number): Buffer {
+  return fs.readFileSync(file).subarray(0, bytes);
+}
+
+function randomPages(count: number): Buffer {
+  return Buffer.from(Array.from({ length: count * 4096 }, () => Math.floor(Math.random() * 256)));
+}
+
+/** The first page of an unencrypted SQLite file: what another tool, or a careless copy, leaves. */
+function plainSqlite(): string {
+  return write('plain-sqlite.db', Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(4096 - 16)]));
+}
