@@ -3,14 +3,12 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
 import { authorizeWrite } from '../auth/authorize.js';
 import { revokeApiToken } from '../auth/queries.js';
-import { clientById } from '../clients/queries.js';
-import type { Db } from '../db/open.js';
 import { write } from '../db/write.js';
 import { Forbidden, Invalid, NotFound } from '../http/errors.js';
-import { NEEDS, principalOf, requireAccess, roleLabel, type Principal } from '../http/guards.js';
+import { NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Success } from '../http/schemas.js';
-import { apiTokenById, insertApiToken, listApiTokens } from './queries.js';
-import { ROLE_SCOPES, type Scope } from './scopes.js';
+import { checkGrant, grantToken } from './grant.js';
+import { apiTokenById, listApiTokens } from './queries.js';
 import { withRecordedUse } from './usage.js';
 import {
   ApiToken,
@@ -22,50 +20,6 @@ import {
 } from './schemas.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-export interface TokenGrant {
-  name: string;
-  scopes: readonly Scope[];
-  clientId: string | null;
-}
-
-/**
- * What a user may grant a token: scopes its role allows, a client of its organization, and never past a
- * Client Viewer's own client. Returns the client limit to store. Used for POST /api/tokens and for a
- * device request's approval.
- */
-export function checkGrant(db: Db, principal: Principal, grant: TokenGrant): string | null {
-  const beyond = grant.scopes.filter((scope) => !ROLE_SCOPES[principal.role].includes(scope));
-  if (beyond.length > 0) {
-    throw Forbidden(`A ${roleLabel(principal.role)} cannot grant the ${beyond.join(' and ')} scope`);
-  }
-  if (grant.clientId !== null && clientById(db, principal.organizationId, grant.clientId) === undefined) {
-    throw Invalid('clientId does not name a client of your organization', [
-      { path: '/body/clientId', message: 'is not a client of your organization' },
-    ]);
-  }
-  if (principal.clientId !== null && grant.clientId !== null && grant.clientId !== principal.clientId) {
-    throw Forbidden('You can only make a token for your own client');
-  }
-  const clientId = principal.clientId ?? grant.clientId;
-  if (clientId !== null && grant.scopes.includes('admin')) {
-    throw Invalid('A token limited to one client cannot have the admin scope', [
-      { path: '/body/scopes', message: 'admin is for the whole organization' },
-    ]);
-  }
-  return clientId;
-}
-
-/** Inserts the token inside write(), after authorizeWrite; answers with its secret, the only time it is shown. */
-export function grantToken(db: Db, principal: Principal, grant: TokenGrant, expiresAt: number | null, now: number) {
-  const clientId = checkGrant(db, principal, grant);
-  const { id, secret } = insertApiToken(
-    db,
-    { userId: principal.userId, name: grant.name, scopes: grant.scopes, clientId, expiresAt },
-    now,
-  );
-  return { ...apiTokenById(db, principal.organizationId, id)!, token: secret };
-}
 
 function nameOf(body: CreateBody): string {
   const name = body.name.trim();

@@ -285,6 +285,13 @@ describe('public routes', () => {
     'delete /api/clients/{clientId}',
     'get /api/locations',
     'post /api/locations/upload',
+    'get /api/locations/{id}',
+    'patch /api/locations/{id}',
+    'patch /api/locations',
+    'delete /api/locations/{id}',
+    'post /api/locations/delete',
+    'get /api/clients/{clientId}',
+    'patch /api/clients/{clientId}',
     'get /api/users',
     'post /api/users',
     'patch /api/users/{id}',
@@ -292,6 +299,11 @@ describe('public routes', () => {
     'get /api/tokens',
     'post /api/tokens',
     'delete /api/tokens/{id}',
+    'post /auth/device',
+    'post /auth/token',
+    'get /api/device',
+    'post /api/device/approve',
+    'post /api/device/deny',
   ];
 
   it('GET /api/openapi.json without auth is an OpenAPI 3 document listing every route', async () => {

@@ -100,6 +100,17 @@ async function tokenIdFor(caller: Caller): Promise<string> {
   return (await makeApiToken({ owner, scopes: ['read'] })).id;
 }
 
+/** A new location of a client, imported by the Admin; its id. */
+async function newLocation(clientId: string): Promise<string> {
+  const response = await t.request({
+    method: 'POST',
+    url: '/api/locations/upload',
+    token: tokens.admin,
+    body: { clientId, rows: [{ name: `Branch ${randomUUID()}` }] },
+  });
+  return response.json<{ locations: { id: string }[] }>().locations[0]!.id;
+}
+
 function disposableClient(): string {
   return insertClient(
     t.store.db,
@@ -134,6 +145,12 @@ const EVERY_TOKEN = Object.fromEntries(
   TOKEN_CALLERS.map((caller) => [caller, caller === 'token:revoked' ? 401 : 200]),
 ) as Record<TokenCaller, number>;
 
+/** The location writes, each on a location of the own client and of another one. */
+const LOCATION_TARGETS: { where: string; clientId: () => string; exceptions: Partial<Record<Caller, number>> }[] = [
+  { where: 'the own client', clientId: () => ownClientId, exceptions: {} },
+  { where: 'another client', clientId: () => otherClientId, exceptions: { 'token:own-client': 403 } },
+];
+
 const ENDPOINTS: Endpoint[] = [
   {
     name: 'GET /api/clients',
@@ -167,8 +184,7 @@ const ENDPOINTS: Endpoint[] = [
   },
   {
     name: 'POST /api/locations/upload',
-    // A client-limited token imports nowhere until the import's write checks the body's client.
-    expected: { ...ADMIN_ONLY, admin: 201, ...tokensWith('import', 201), 'token:own-client': 403 },
+    expected: { ...ADMIN_ONLY, admin: 201, ...tokensWith('import', 201) },
     send: (caller) =>
       t.request({
         method: 'POST',
@@ -177,6 +193,110 @@ const ENDPOINTS: Endpoint[] = [
         body: { clientId: ownClientId, rows: [{ name: `Branch ${randomUUID()}` }] },
       }),
   },
+  {
+    name: 'POST /api/locations/upload into another client',
+    // The body's client is checked inside the write: a client-limited token imports only into its own.
+    expected: { ...ADMIN_ONLY, admin: 201, ...tokensWith('import', 201), 'token:own-client': 403 },
+    send: (caller) =>
+      t.request({
+        method: 'POST',
+        url: '/api/locations/upload',
+        token: tokenOf(caller),
+        body: { clientId: otherClientId, rows: [{ name: `Branch ${randomUUID()}` }] },
+      }),
+  },
+  {
+    name: 'GET /api/clients/:id of the own client',
+    expected: READ,
+    send: (caller) => t.request({ method: 'GET', url: `/api/clients/${ownClientId}`, token: tokenOf(caller) }),
+  },
+  {
+    name: 'GET /api/clients/:id of another client',
+    expected: { ...READ, client_viewer: 403, 'token:client_viewer': 403, 'token:own-client': 403 },
+    send: (caller) => t.request({ method: 'GET', url: `/api/clients/${otherClientId}`, token: tokenOf(caller) }),
+  },
+  {
+    name: 'PATCH /api/clients/:id of the own client',
+    expected: { ...ADMIN_ONLY, ...tokensWith('clients', 200) },
+    send: (caller) =>
+      t.request({
+        method: 'PATCH',
+        url: `/api/clients/${ownClientId}`,
+        token: tokenOf(caller),
+        body: { industry: 'Coffee' },
+      }),
+  },
+  {
+    name: 'PATCH /api/clients/:id of another client',
+    expected: { ...ADMIN_ONLY, ...tokensWith('clients', 200), 'token:own-client': 403 },
+    send: (caller) =>
+      t.request({
+        method: 'PATCH',
+        url: `/api/clients/${otherClientId}`,
+        token: tokenOf(caller),
+        body: { industry: 'Tea' },
+      }),
+  },
+  {
+    name: 'GET /api/locations/:id of the own client',
+    expected: READ,
+    send: async (caller) =>
+      t.request({ method: 'GET', url: `/api/locations/${await newLocation(ownClientId)}`, token: tokenOf(caller) }),
+  },
+  {
+    name: 'GET /api/locations/:id of another client',
+    expected: { ...READ, client_viewer: 403, 'token:client_viewer': 403, 'token:own-client': 403 },
+    send: async (caller) =>
+      t.request({ method: 'GET', url: `/api/locations/${await newLocation(otherClientId)}`, token: tokenOf(caller) }),
+  },
+  ...LOCATION_TARGETS.flatMap(({ where, clientId, exceptions }): Endpoint[] => {
+    const expected = { ...ADMIN_ONLY, ...tokensWith('import', 200), ...exceptions };
+    return [
+      {
+        name: `PATCH /api/locations/:id of ${where}`,
+        expected,
+        send: async (caller) =>
+          t.request({
+            method: 'PATCH',
+            url: `/api/locations/${await newLocation(clientId())}`,
+            token: tokenOf(caller),
+            body: { city: 'Lisbon' },
+          }),
+      },
+      {
+        name: `PATCH /api/locations of ${where}`,
+        expected,
+        send: async (caller) =>
+          t.request({
+            method: 'PATCH',
+            url: '/api/locations',
+            token: tokenOf(caller),
+            body: { ids: [await newLocation(clientId())], set: { city: 'Porto' } },
+          }),
+      },
+      {
+        name: `DELETE /api/locations/:id of ${where}`,
+        expected,
+        send: async (caller) =>
+          t.request({
+            method: 'DELETE',
+            url: `/api/locations/${await newLocation(clientId())}`,
+            token: tokenOf(caller),
+          }),
+      },
+      {
+        name: `POST /api/locations/delete of ${where}`,
+        expected,
+        send: async (caller) =>
+          t.request({
+            method: 'POST',
+            url: '/api/locations/delete',
+            token: tokenOf(caller),
+            body: { ids: [await newLocation(clientId())] },
+          }),
+      },
+    ];
+  }),
   {
     name: 'GET /api/users',
     expected: { ...ADMIN_ONLY, ...tokensWith('admin', 200) },
@@ -251,6 +371,33 @@ const ENDPOINTS: Endpoint[] = [
     send: async (caller) =>
       t.request({ method: 'DELETE', url: `/api/tokens/${await tokenIdFor(caller)}`, token: tokenOf(caller) }),
   },
+  {
+    name: 'GET /api/device',
+    expected: { ...ALL_SIGNED_IN, ...tokensWith('admin', 200) },
+    send: (caller) => t.request({ method: 'GET', url: '/api/device', token: tokenOf(caller) }),
+  },
+  ...(['approve', 'deny'] as const).map((decision): Endpoint => ({
+    name: `POST /api/device/${decision} of a read request`,
+    expected: { ...ALL_SIGNED_IN, ...tokensWith('admin', 200) },
+    send: async (caller) => {
+      // Within the flood limits: spaced (20 a minute) and answered (10 pending) whatever the caller did.
+      t.clock.advance(3_100);
+      const asked = await t.request({
+        method: 'POST',
+        url: '/auth/device',
+        body: { client_name: 'role matrix', scope: 'read' },
+      });
+      const body = { user_code: asked.json<{ user_code: string }>().user_code };
+      const response = await t.request({
+        method: 'POST',
+        url: `/api/device/${decision}`,
+        token: tokenOf(caller),
+        body,
+      });
+      await t.request({ method: 'POST', url: '/api/device/deny', token: tokens.admin, body });
+      return response;
+    },
+  })),
 ];
 
 const MATRIX = ENDPOINTS.flatMap((endpoint) =>
@@ -275,7 +422,14 @@ describe('the role matrix', () => {
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
     );
     const inTable = ENDPOINTS.map((endpoint) => endpoint.name.split(' ').slice(0, 2).join(' ').split('?')[0]);
-    const public_ = ['POST /auth/callback', 'POST /auth/refresh', 'GET /auth/setup', 'POST /auth/setup'];
+    const public_ = [
+      'POST /auth/callback',
+      'POST /auth/refresh',
+      'GET /auth/setup',
+      'POST /auth/setup',
+      'POST /auth/device',
+      'POST /auth/token',
+    ];
     for (const route of documented) {
       if (public_.includes(route)) continue;
       expect(

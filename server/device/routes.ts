@@ -1,0 +1,245 @@
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyError, FastifyReply } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../app.js';
+import { authorizeWrite } from '../auth/authorize.js';
+import { sessionUserById } from '../auth/queries.js';
+import { makeAuthenticate } from '../auth/session.js';
+import { clientById } from '../clients/queries.js';
+import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import { HttpError, Invalid, NotFound, TooManyRequests } from '../http/errors.js';
+import { canSeeClient, NEEDS, principalOf, requireAccess, type Principal } from '../http/guards.js';
+import { errors, Success } from '../http/schemas.js';
+import { checkGrant, grantToken, type Owner } from '../tokens/grant.js';
+import { parseScopes, ROLE_SCOPES, scopesInWords, scopeString } from '../tokens/scopes.js';
+import { DeviceRequests, type DeviceRequest } from './requests.js';
+import {
+  DEVICE_GRANT_TYPE,
+  DeviceAccessToken,
+  DeviceAuthorization,
+  DeviceAuthorizationBody,
+  DeviceTokenBody,
+  OAuthError,
+  PendingDeviceRequest,
+  UserCodeBody,
+} from './schemas.js';
+
+// The two OAuth endpoints take small bodies only (issue 13: unauthenticated routes hold little memory).
+const OAUTH_BODY_LIMIT = 4096;
+
+function oauthError(reply: FastifyReply, error: OAuthError['error'], description: string): OAuthError {
+  reply.code(400);
+  return { error, error_description: description };
+}
+
+/** RFC 6749 §5.2 on the token endpoint: every refused request is a 400 with an OAuth error code. */
+function oauthErrorHandler(error: FastifyError | HttpError, _request: unknown, reply: FastifyReply) {
+  const status = error.statusCode ?? 500;
+  if (status >= 500) throw error;
+  return reply.code(400).send({ error: 'invalid_request', error_description: error.message });
+}
+
+/** What a person may approve: scopes its role allows, on a client it sees. */
+function mayApprove(db: Db, principal: Principal, request: DeviceRequest): boolean {
+  if (!request.scopes.every((scope) => ROLE_SCOPES[principal.role].includes(scope))) return false;
+  if (request.clientId === null) return true;
+  return (
+    clientById(db, principal.organizationId, request.clientId) !== undefined &&
+    canSeeClient(principal, request.clientId)
+  );
+}
+
+function shown(db: Db, principal: Principal, request: DeviceRequest): PendingDeviceRequest {
+  const client = request.clientId === null ? undefined : clientById(db, principal.organizationId, request.clientId);
+  const where = client !== undefined ? client.name : principal.clientId !== null ? 'your client' : 'all clients';
+  return {
+    user_code: request.userCode,
+    client_name: request.clientName,
+    scopes: request.scopes,
+    client: client === undefined ? null : { id: client.id, name: client.name },
+    description: `A script called "${request.clientName}" asks to ${scopesInWords(request.scopes)} on ${where}`,
+    created_at: new Date(request.createdAt).toISOString(),
+    expires_at: new Date(request.expiresAt).toISOString(),
+  };
+}
+
+/** The approver as the database has them now: the token is made with their rights at that moment. */
+function ownerNow(db: Db, userId: string): Owner | undefined {
+  const user = sessionUserById(db, userId);
+  if (user === undefined) return undefined;
+  return { userId, organizationId: user.organization_id, role: user.role, clientId: user.client_id };
+}
+
+/** Issue 10, section 2: a script asks, a person approves (OAuth 2.0 device authorization grant, RFC 8628). */
+export const deviceRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
+  const db = context.store.db;
+  const { clock } = context;
+  const requests = new DeviceRequests(clock);
+
+  // OAuth clients send forms (RFC 6749 §4.1.3); scripts written against this API send JSON. Both, here only.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.post(
+    '/auth/device',
+    {
+      bodyLimit: OAUTH_BODY_LIMIT,
+      schema: {
+        tags: ['device'],
+        summary: 'A script asks for an API token; a signed-in person approves it in the dashboard (RFC 8628)',
+        body: DeviceAuthorizationBody,
+        response: { 200: DeviceAuthorization, ...errors(400, 415, 429) },
+      },
+    },
+    async (request) => {
+      const scopes = parseScopes(request.body.scope);
+      if (scopes === undefined || scopes.length === 0) {
+        throw Invalid('scope must name one or more of read, import, clients, admin, separated by spaces', [
+          { path: '/body/scope', message: 'must be space-separated scopes: read import clients admin' },
+        ]);
+      }
+      const clientName = request.body.client_name.trim();
+      if (clientName === '') {
+        throw Invalid('client_name must not be blank', [{ path: '/body/client_name', message: 'must not be blank' }]);
+      }
+      const made = requests.create({ clientName, scopes, clientId: request.body.clientId ?? null });
+      if (made.kind === 'flooded') {
+        throw TooManyRequests(
+          'Too many device requests are waiting: approve or deny them, or try later',
+          made.retryAfterSeconds,
+        );
+      }
+      const base = `http://${request.headers.host}/device`;
+      return {
+        device_code: made.deviceCode,
+        user_code: made.request.userCode,
+        verification_uri: base,
+        verification_uri_complete: `${base}?user_code=${made.request.userCode}`,
+        expires_in: Math.round((made.request.expiresAt - made.request.createdAt) / 1000),
+        interval: made.request.interval,
+      };
+    },
+  );
+
+  app.post(
+    '/auth/token',
+    {
+      bodyLimit: OAUTH_BODY_LIMIT,
+      errorHandler: oauthErrorHandler,
+      schema: {
+        tags: ['device'],
+        summary: 'Poll for the token of a device request (RFC 8628 §3.4, answers as §3.5 and RFC 6749 §5)',
+        body: DeviceTokenBody,
+        response: { 200: DeviceAccessToken, 400: OAuthError },
+      },
+    },
+    async (request, reply) => {
+      if (request.body.grant_type !== DEVICE_GRANT_TYPE) {
+        return oauthError(reply, 'unsupported_grant_type', `grant_type must be ${DEVICE_GRANT_TYPE}`);
+      }
+      const outcome = requests.poll(request.body.device_code);
+      switch (outcome.kind) {
+        case 'approved':
+          break;
+        case 'authorization_pending':
+          return oauthError(reply, outcome.kind, 'Waiting for a person to approve the request in Agency Desk');
+        case 'slow_down':
+          return oauthError(reply, outcome.kind, 'Polling too fast: wait 5 more seconds between polls');
+        case 'access_denied':
+          return oauthError(reply, outcome.kind, 'The request was denied');
+        case 'expired_token':
+          return oauthError(reply, outcome.kind, 'The request expired: ask again');
+        default:
+          return oauthError(reply, 'invalid_grant', 'This device code is not valid');
+      }
+      // Once: a second poll, even one already under way, finds the code used.
+      requests.finish(outcome.request);
+      const { request: asked } = outcome;
+      const created = await write(db, () => {
+        const owner = ownerNow(db, outcome.approver.userId);
+        if (owner === undefined) return undefined;
+        try {
+          return grantToken(
+            db,
+            owner,
+            { name: asked.clientName, scopes: asked.scopes, clientId: asked.clientId },
+            null,
+            clock.now(),
+          );
+        } catch (error) {
+          // The approver lost the right to give these scopes since approving.
+          if (error instanceof HttpError && error.statusCode < 500) return undefined;
+          throw error;
+        }
+      });
+      if (created === undefined) return oauthError(reply, 'access_denied', 'The approver can no longer grant this');
+      return { access_token: created.token, token_type: 'bearer' as const, scope: scopeString(created.scopes) };
+    },
+  );
+
+  await app.register(async (plugin) => {
+    const api = plugin.withTypeProvider<TypeBoxTypeProvider>();
+    // The dashboard's routes take JSON only, as every /api route.
+    api.removeContentTypeParser('application/x-www-form-urlencoded');
+    api.addHook('onRequest', makeAuthenticate(context));
+    api.addHook('onRequest', requireAccess(NEEDS.ownTokens));
+
+    api.get(
+      '/api/device',
+      {
+        schema: {
+          tags: ['device'],
+          summary: 'Device requests waiting for the caller to approve or deny, oldest first',
+          querystring: Type.Object(
+            { user_code: Type.Optional(Type.String({ maxLength: 20 })) },
+            { additionalProperties: false },
+          ),
+          response: { 200: Type.Array(PendingDeviceRequest), ...errors(400, 401, 403) },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const wanted = request.query.user_code;
+        const pending =
+          wanted === undefined
+            ? requests.pending()
+            : [requests.pendingByUserCode(wanted)].filter((r) => r !== undefined);
+        return pending.filter((asked) => mayApprove(db, principal, asked)).map((asked) => shown(db, principal, asked));
+      },
+    );
+
+    for (const decision of ['approve', 'deny'] as const) {
+      api.post(
+        `/api/device/${decision}`,
+        {
+          schema: {
+            tags: ['device'],
+            summary:
+              decision === 'approve'
+                ? 'Approve a device request: the script gets an API token of the caller'
+                : 'Deny a device request: the script gets access_denied',
+            body: UserCodeBody,
+            response: { 200: Success, ...errors(400, 401, 403, 404) },
+          },
+        },
+        async (request) => {
+          const principal = principalOf(request);
+          const asked = requests.pendingByUserCode(request.body.user_code);
+          if (asked === undefined || !mayApprove(db, principal, asked)) {
+            throw NotFound('No device request waiting with this code: it may have expired or been answered');
+          }
+          authorizeWrite(db, principal, NEEDS.ownTokens, clock.now());
+          if (decision === 'deny') {
+            requests.deny(asked);
+          } else {
+            checkGrant(db, principal, { name: asked.clientName, scopes: asked.scopes, clientId: asked.clientId });
+            requests.approve(asked, { userId: principal.userId });
+          }
+          return { success: true as const };
+        },
+      );
+    }
+  });
+};
