@@ -35,6 +35,7 @@ export function ClientLocations({
 
   const onSort = useCallback((next: LocationSort) => onAddress({ sort: next }), [onAddress]);
   const onOpen = useCallback((id: string) => onAddress({ location: id }), [onAddress]);
+  const onRange = useCallback((start: number, end: number) => list.need(start, end), [list]);
   const closePanel = useCallback(() => {
     const id = address.location;
     onAddress({ location: null });
@@ -43,11 +44,13 @@ export function ClientLocations({
 
   const exportShown = () => {
     setExportError(null);
-    const rows = Array.from(state.order, (row) => state.rows[row]!);
-    exportLocations(rows, clientName).catch(setExportError);
+    list
+      .exportRows()
+      .then((rows) => exportLocations(rows, clientName))
+      .catch(setExportError);
   };
 
-  const noMatch = state.loaded && state.shown !== null && state.order.length === 0;
+  const noMatch = state.loaded && state.shown !== null && state.count === 0;
   return (
     <>
       <LocationsToolbar
@@ -55,8 +58,8 @@ export function ClientLocations({
         onSearch={(search) => onAddress({ search })}
         health={health}
         onHealth={(next) => onAddress({ health: next })}
-        shown={state.order.length}
-        received={state.rows.length}
+        shown={state.count}
+        received={state.received}
         total={state.total}
         loaded={state.loaded}
         onExport={exportShown}
@@ -72,7 +75,8 @@ export function ClientLocations({
       ) : (
         <LocationsTable
           rows={state.rows}
-          order={state.order}
+          count={state.count}
+          onRange={onRange}
           sort={sort}
           onSort={onSort}
           openId={address.location}

@@ -5,17 +5,22 @@ import type { LocationRow } from '../api/types.js';
 import { LocationHealth } from './HealthBadge.js';
 
 /**
- * The location a panel shows, from the client's loaded list; `loading` while the list may still
- * bring it. (GET /api/locations/:id will answer this for the editor.)
+ * The location a panel shows, from the client's list (the rows in view, else asked of the locations
+ * worker); `loading` while the list may still bring it. (GET /api/locations/:id will answer this for the editor.)
  */
 function useLocationRecord(locationId: string): { location: LocationRow | undefined; loading: boolean } {
-  const state = useListState(useShownLocationList());
-  const location = useMemo(
-    () => state.rows.find((row) => row.id === locationId),
-    // The rows array grows in place: each new state may hold the location.
-    [state, locationId],
+  const list = useShownLocationList();
+  const state = useListState(list);
+  const inView = useMemo(
+    () => Array.from(state.rows.values()).find((row) => row.id === locationId),
+    [state.rows, locationId],
   );
-  return { location, loading: !state.loaded };
+  const found = state.found.get(locationId);
+  const missing = inView === undefined && !found;
+  useEffect(() => {
+    if (missing) list?.find(locationId);
+  }, [list, locationId, missing, state.loaded]);
+  return { location: inView ?? found ?? undefined, loading: !state.loaded };
 }
 
 function Field({ label, children }: { label: string; children: ReactNode }) {

@@ -18,7 +18,8 @@ const HEAD_HEIGHT = 38;
  */
 export function LocationsTable({
   rows,
-  order,
+  count,
+  onRange,
   sort,
   onSort,
   openId,
@@ -26,10 +27,12 @@ export function LocationsTable({
   scope,
   busy,
 }: {
-  /** Every loaded location, in arrival order. */
-  rows: readonly LocationRow[];
-  /** The shown rows, as numbers into `rows`. */
-  order: Int32Array;
+  /** The shown rows held by the page, by place (the others are being fetched). */
+  rows: ReadonlyMap<number, LocationRow>;
+  /** How many rows the table shows. */
+  count: number;
+  /** The places [start, end) in view, whenever they change. */
+  onRange: (start: number, end: number) => void;
   sort: LocationSort;
   onSort: (sort: LocationSort) => void;
   openId: string | null;
@@ -44,22 +47,22 @@ export function LocationsTable({
   // TanStack Virtual returns functions that React Compiler cannot memoize safely; this component does not rely on it.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
-    count: order.length,
+    count,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
+    overscan: 6,
     scrollMargin: HEAD_HEIGHT,
     scrollPaddingStart: HEAD_HEIGHT,
   });
   const open = useCallback(
     (index: number) => {
-      const location = rows[order[index] ?? -1];
+      const location = rows.get(index);
       if (location) onOpen(location.id);
     },
-    [rows, order, onOpen],
+    [rows, onOpen],
   );
   const focus = useRowFocus({
-    count: order.length,
+    count,
     virtualizer,
     body,
     pageRows: () => Math.max(1, Math.floor(((scroller.current?.clientHeight ?? 0) - HEAD_HEIGHT) / ROW_HEIGHT) - 1),
@@ -71,6 +74,9 @@ export function LocationsTable({
   }, [scope]);
 
   const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = (items[items.length - 1]?.index ?? -1) + 1;
+  useEffect(() => onRange(first, last), [first, last, onRange]);
   const drawn = items.some((item) => item.index === focus.active);
   const tabStop = drawn ? focus.active : (virtualizer.range?.startIndex ?? 0);
   const style = {
@@ -82,7 +88,7 @@ export function LocationsTable({
     <div
       role="grid"
       aria-label="Locations"
-      aria-rowcount={order.length + 1}
+      aria-rowcount={count + 1}
       aria-colcount={LOCATION_COLUMNS.length}
       aria-readonly="true"
       aria-busy={busy}
@@ -113,16 +119,16 @@ export function LocationsTable({
           onFocus={focus.onFocus}
         >
           {items.map((item) => {
-            const location = rows[order[item.index] ?? -1];
-            if (!location) return null;
+            const location = rows.get(item.index);
             return (
               <LocationsTableRow
-                key={location.id}
+                // Keyed by place: the focused row keeps its element while its location arrives or changes.
+                key={item.index}
                 location={location}
                 index={item.index}
                 top={item.start - HEAD_HEIGHT}
                 tabbable={item.index === tabStop}
-                open={location.id === openId}
+                open={location !== undefined && location.id === openId}
               />
             );
           })}

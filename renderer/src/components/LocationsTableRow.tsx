@@ -23,7 +23,8 @@ export const LocationsTableRow = memo(function LocationsTableRow({
   tabbable,
   open,
 }: {
-  location: LocationRow;
+  /** Undefined while its row is on its way from the locations worker. */
+  location: LocationRow | undefined;
   /** Its place in the shown rows, from 0. */
   index: number;
   top: number;
@@ -39,11 +40,19 @@ export const LocationsTableRow = memo(function LocationsTableRow({
       aria-selected={open}
       tabIndex={tabbable ? 0 : -1}
       data-index={index}
-      data-location-id={location.id}
-      data-testid="location-row"
+      data-location-id={location?.id}
+      data-testid={location ? 'location-row' : 'pending-row'}
       className={`row location-row${open ? ' row-open' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
     >
+      {location ? <LocationCells location={location} /> : <div role="gridcell" className="cell muted" />}
+    </div>
+  );
+});
+
+function LocationCells({ location }: { location: LocationRow }) {
+  return (
+    <>
       <div role="gridcell" className="cell cell-strong" title={location.name}>
         {location.name}
       </div>
@@ -58,6 +67,6 @@ export const LocationsTableRow = memo(function LocationsTableRow({
       <div role="gridcell" className="cell">
         {formatDate(location.created_at)}
       </div>
-    </div>
+    </>
   );
-});
+}

@@ -6,21 +6,40 @@ import type { FromListWorker, ToListWorker } from './protocol.js';
 
 // Enough rows to fill the first screen, few enough to parse in a millisecond on the page's thread.
 const FIRST_PAGE = 100;
+// Rows asked for beyond each end of what shows, so that scrolling finds them already there.
+const MARGIN = 80;
+// Past this many rows held, the page keeps only the latest window.
+const MAX_HELD = 2_000;
 
 export interface ListState {
-  /** Every location received so far, in the server's (import) order. */
-  rows: readonly LocationRow[];
-  /** How many locations the client has (the first page's X-Total-Count). */
+  /** How many locations the client has (the first page's X-Total-Count, then what arrived). */
   total: number;
+  received: number;
   loaded: boolean;
   counts: Record<Health, number>;
-  /** The shown rows, as numbers into `rows`, for `shown`. */
-  order: Int32Array;
-  /** The request `order` answers; `requested` differs while the worker works on a new one. */
+  /** How many rows the view shows, and those held here, by place. */
+  count: number;
+  rows: ReadonlyMap<number, LocationRow>;
+  /** The request the rows answer; `requested` differs while the worker works on a new one. */
   shown: ViewRequest | null;
   requested: ViewRequest | null;
+  /** Locations looked up by id (null: not in the list). */
+  found: ReadonlyMap<string, LocationRow | null>;
   error: ApiError | null;
 }
+
+export const emptyListState = (): ListState => ({
+  total: 0,
+  received: 0,
+  loaded: false,
+  counts: { green: 0, yellow: 0, red: 0, closed: 0 },
+  count: 0,
+  rows: new Map(),
+  shown: null,
+  requested: null,
+  found: new Map(),
+  error: null,
+});
 
 let worker: Worker | null = null;
 const open = new Map<number, LocationList>();
@@ -52,61 +71,53 @@ const sameRequest = (a: ViewRequest | null, b: ViewRequest) =>
 
 let lastId = 0;
 
-export const emptyListState = (): ListState => ({
-  rows: [],
-  total: 0,
-  loaded: false,
-  counts: { green: 0, yellow: 0, red: 0, closed: 0 },
-  order: new Int32Array(0),
-  shown: null,
-  requested: null,
-  error: null,
-});
-
 /**
- * One client's locations as the page holds them: the first page fetched here, the rest loaded, sorted
- * and filtered by the locations worker (list.worker.ts). An external store for useSyncExternalStore.
+ * One client's locations as the page holds them: the first page fetched here (the first rows show
+ * from it), the rest loaded, sorted and filtered by the locations worker (list.worker.ts), which
+ * sends only the rows around what the table shows. An external store for useSyncExternalStore.
  */
 export class LocationList {
   readonly id = ++lastId;
   private state = emptyListState();
-  private readonly rows: LocationRow[] = [];
   private readonly listeners = new Set<() => void>();
   private seq = 0;
+  private version = -1;
+  private visible = { start: 0, end: 0 };
+  private wanted = { start: 0, end: 0 };
+  private asking = false;
   // Answers views from the first page until the worker has answered once.
   private firstPage: LocationIndex | null = new LocationIndex();
-  private whenDone: { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void };
+  private exporting: { rows: LocationRow[]; resolve: (rows: LocationRow[]) => void } | null = null;
+  private readonly whenLoaded: Promise<void>;
+  private settle!: { resolve: () => void; reject: (error: unknown) => void };
 
   constructor(readonly clientId: string) {
-    let resolve!: () => void;
-    let reject!: (error: unknown) => void;
-    const promise = new Promise<void>((yes, no) => {
-      resolve = yes;
-      reject = no;
+    this.whenLoaded = new Promise<void>((resolve, reject) => {
+      this.settle = { resolve, reject };
     });
-    promise.catch(() => undefined);
-    this.whenDone = { promise, resolve, reject };
+    this.whenLoaded.catch(() => undefined);
   }
 
-  /** Fetches the first page (the first rows show from it, in `request`'s view) and hands the rest to the worker. */
+  /** Fetches the first page, shows `request`'s view of it, and hands the rest to the worker. */
   async open(request: ViewRequest, signal?: AbortSignal): Promise<void> {
     const query = new URLSearchParams({ clientId: this.clientId, limit: String(FIRST_PAGE), offset: '0' });
     const { data, headers } = await authorized<LocationRow[]>(`/api/locations?${query}`, { signal });
-    const total = Number(headers.get('X-Total-Count') ?? data.length);
-    this.append(data);
+    const total = Math.max(Number(headers.get('X-Total-Count') ?? data.length), data.length);
     this.firstPage?.add(data);
+    const counts = { ...this.state.counts };
+    for (const row of data) counts[row.health_status]++;
+    this.update({ total, received: data.length, counts });
     open.set(this.id, this);
     post({ type: 'load', listId: this.id, clientId: this.clientId, first: data, total });
-    this.update({ total: Math.max(total, data.length), rows: this.rows });
     this.show(request);
   }
 
   /** Resolves once every row has arrived. */
   loaded(): Promise<void> {
-    return this.whenDone.promise;
+    return this.whenLoaded;
   }
 
-  /** Forgets the list in the worker; its rows stay readable here. */
+  /** Forgets the list in the worker. */
   drop(): void {
     if (!open.delete(this.id)) return;
     post({ type: 'drop', listId: this.id });
@@ -119,46 +130,88 @@ export class LocationList {
 
   snapshot = (): ListState => this.state;
 
-  /** Asks for the rows `request` shows; the answer comes into the state's `order`. */
+  /** Asks for the rows `request` shows, from the top. */
   show(request: ViewRequest): void {
     if (sameRequest(this.state.requested, request)) return;
     const seq = ++this.seq;
-    if (this.firstPage) this.update({ requested: request, shown: request, order: this.firstPage.view(request) });
-    else this.update({ requested: request });
-    if (open.has(this.id)) post({ type: 'view', listId: this.id, seq, request });
+    this.asking = false;
+    const size = Math.max(this.wanted.end - this.wanted.start, 2 * MARGIN);
+    this.wanted = { start: 0, end: size };
+    if (this.firstPage) {
+      const order = this.firstPage.view(request);
+      const rows = new Map(Array.from(order, (row, place) => [place, this.firstPage!.rows[row]!] as const));
+      this.update({ requested: request, shown: request, count: order.length, rows });
+    } else {
+      this.update({ requested: request });
+    }
+    if (open.has(this.id)) post({ type: 'view', listId: this.id, seq, request, size });
+  }
+
+  /** The table shows places [start, end): the rows around them are asked for when not held. */
+  need(start: number, end: number): void {
+    this.visible = { start, end };
+    this.wanted = { start: Math.max(0, start - MARGIN), end: end + MARGIN };
+    if (this.asking || this.firstPage || this.holds(start, Math.min(end, this.state.count))) return;
+    this.asking = true;
+    post({ type: 'range', listId: this.id, seq: this.seq, ...this.wanted });
+  }
+
+  /** Looks a location up by id, loaded or not yet; the answer comes into `found`. */
+  find(locationId: string): void {
+    if (open.has(this.id)) post({ type: 'find', listId: this.id, locationId });
+  }
+
+  /** Every row the current view shows, in its order. */
+  exportRows(): Promise<LocationRow[]> {
+    return new Promise((resolve) => {
+      this.exporting = { rows: [], resolve };
+      post({ type: 'export', listId: this.id });
+    });
   }
 
   receive(message: FromListWorker): void {
-    switch (message.type) {
-      case 'rows':
-        // Shown with the view that follows each page: one render per page, not per piece.
-        this.append(message.rows);
-        return;
-      case 'view':
-        if (message.seq !== this.seq) return;
-        this.firstPage = null;
-        this.update({ order: message.order, shown: this.state.requested, rows: this.rows });
-        return;
-      case 'loaded':
-        this.update({ loaded: true, total: this.rows.length, rows: this.rows });
-        this.whenDone.resolve();
-        return;
-      case 'failed': {
-        const error = fromErrorInfo({ details: [], retryAfter: null, ...message.error });
-        this.update({ error });
-        this.whenDone.reject(error);
-        return;
-      }
+    if (message.type === 'window') this.receiveWindow(message);
+    else if (message.type === 'found') {
+      this.update({ found: new Map(this.state.found).set(message.locationId, message.location) });
+    } else if (message.type === 'export' && this.exporting) {
+      for (const row of message.rows) this.exporting.rows.push(row);
+      if (message.done) this.exporting.resolve(this.exporting.rows);
+      if (message.done) this.exporting = null;
+    } else if (message.type === 'failed') {
+      const error = fromErrorInfo({ details: [], retryAfter: null, ...message.error });
+      this.update({ error });
+      this.settle.reject(error);
     }
   }
 
-  private append(rows: readonly LocationRow[]): void {
-    const counts = { ...this.state.counts };
-    for (const row of rows) {
-      this.rows.push(row);
-      counts[row.health_status]++;
-    }
-    this.state = { ...this.state, counts };
+  private receiveWindow(message: Extract<FromListWorker, { type: 'window' }>): void {
+    if (message.seq !== this.seq) return;
+    this.asking = false;
+    this.firstPage = null;
+    const fresh = message.version !== this.version || this.state.rows.size > MAX_HELD;
+    this.version = message.version;
+    const rows = fresh ? new Map<number, LocationRow>() : new Map(this.state.rows);
+    // Rows already held keep their object, so the table does not draw them again.
+    message.rows.forEach((row, offset) => {
+      if (fresh || !rows.has(message.start + offset)) rows.set(message.start + offset, row);
+    });
+    const { received, loaded, counts, count } = message;
+    this.update({
+      rows,
+      count,
+      received,
+      loaded,
+      counts,
+      total: loaded ? received : Math.max(this.state.total, received),
+      shown: this.state.requested,
+    });
+    if (loaded) this.settle.resolve();
+    this.need(this.visible.start, this.visible.end);
+  }
+
+  private holds(start: number, end: number): boolean {
+    for (let place = start; place < end; place++) if (!this.state.rows.has(place)) return false;
+    return true;
   }
 
   private update(change: Partial<ListState>): void {

@@ -1,23 +1,48 @@
 import type { ApiErrorInfo } from '../api/http.js';
-import type { LocationRow } from '../api/types.js';
+import type { Health, LocationRow } from '../api/types.js';
 import type { ViewRequest } from './order.js';
 
 /**
- * The messages between the page and the locations worker, which loads a client's locations page by
- * page, parses them and sorts and filters them, so that the page only ever shows rows.
+ * The messages between the page and the locations worker. The worker holds a client's whole list
+ * (loaded page by page, sorted and filtered there); the page holds only the rows around what it
+ * shows, asked for by place in the current view.
  */
 export type ToListWorker =
-  /** Start a list with the rows the page already has; the worker loads the rest from `clientId`'s list. */
+  /** Start a list with the rows the page already has; the worker loads the rest of `clientId`'s list. */
   | { type: 'load'; listId: number; clientId: string; first: LocationRow[]; total: number }
-  /** The rows to show from now on, re-sent as more rows arrive. */
-  | { type: 'view'; listId: number; seq: number; request: ViewRequest }
+  /** The rows to show from now on (view number `seq`); the worker answers with its first `size` rows. */
+  | { type: 'view'; listId: number; seq: number; request: ViewRequest; size: number }
+  /** The places [start, end) of view `seq` that the page wants. */
+  | { type: 'range'; listId: number; seq: number; start: number; end: number }
+  | { type: 'find'; listId: number; locationId: string }
+  /** Every row the current view shows, for the CSV export. */
+  | { type: 'export'; listId: number }
   | { type: 'drop'; listId: number }
   | { type: 'token'; token: string | null };
 
+export interface ListProgress {
+  /** Rows received from the server so far, and whether that is all of them. */
+  received: number;
+  loaded: boolean;
+  counts: Record<Health, number>;
+}
+
 export type FromListWorker =
-  /** The next rows in arrival order: the page appends them, and views number rows in that order. */
-  | { type: 'rows'; listId: number; rows: LocationRow[] }
-  | { type: 'view'; listId: number; seq: number; order: Int32Array; rowCount: number }
-  | { type: 'loaded'; listId: number }
+  /**
+   * Rows of view `seq` from place `start` on. `version` changes whenever the places move (a new view,
+   * or more rows arrived): rows of an older version are then no longer where they were.
+   */
+  | ({
+      type: 'window';
+      listId: number;
+      seq: number;
+      version: number;
+      /** How many rows the view shows. */
+      count: number;
+      start: number;
+      rows: LocationRow[];
+    } & ListProgress)
+  | { type: 'found'; listId: number; locationId: string; location: LocationRow | null }
+  | { type: 'export'; listId: number; rows: LocationRow[]; done: boolean }
   | { type: 'failed'; listId: number; error: ApiErrorInfo | { status: 0; message: string } }
   | { type: 'need-token'; renew: boolean };
