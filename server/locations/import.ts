@@ -355,7 +355,7 @@ class ImportPlan {
       }
       if (this.request.dryRun) this.previewed(decision.row.index, preview(decision, id));
     }
-    if (write && created.length > 0) insertLocations(this.db, this.clientId, JSON.stringify(created), this.request.now);
+    if (write && created.length > 0) insertLocations(this.db, this.clientId, created, this.request.now);
   }
 
   private previewed(index: number, row: PreviewRow): void {

@@ -9,8 +9,12 @@ import type { HealthStatus } from './schemas.js';
  */
 export const RULE_VERSION = 1;
 
+// Runs of white space, or white space other than a single space: most names and addresses have none.
+const UNUSUAL_SPACE = /\s\s|[^\S ]|^ | $/;
+
 function folded(value: string): string {
-  return value.toLowerCase().replace(/\s+/g, ' ').trim();
+  const lower = value.toLowerCase();
+  return UNUSUAL_SPACE.test(lower) ? lower.replace(/\s+/g, ' ').trim() : lower;
 }
 
 /**
@@ -32,15 +36,15 @@ export interface LocationRow extends LocationValues {
   match_key: string | null;
 }
 
+/** The values with what is computed from them; `values` becomes the row (no copy: an import makes 100,000). */
 export function derived(values: LocationValues): LocationRow {
   const health = healthOf(values);
-  return {
-    ...values,
-    health_score: health.score,
-    health_status: health.status as LocationRow['health_status'],
-    health_notes: health.status === 'green' ? health.hints : health.issues,
-    match_key: matchKey(values.name, values.address),
-  };
+  const row = values as LocationRow;
+  row.health_score = health.score;
+  row.health_status = health.status as LocationRow['health_status'];
+  row.health_notes = health.status === 'green' ? health.hints : health.issues;
+  row.match_key = matchKey(values.name, values.address);
+  return row;
 }
 
 /** Values as a location without any of the listing fields: what a row that says nothing of them holds. */
