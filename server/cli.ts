@@ -5,6 +5,7 @@ import { commandHelp, findCommand, overallHelp, parseCommandArgs, type Command }
 import { CliError, Interrupted, UsageError } from './cli/errors.js';
 import { restore } from './cli/restore.js';
 import { serve } from './cli/serve.js';
+import { url } from './cli/url.js';
 import { init, userAdd, userList, userRemove, userResetPassword } from './cli/users.js';
 import { ConfigError, loadConfig } from './config.js';
 import { KeyError } from './db/key.js';
@@ -25,6 +26,7 @@ const COMMANDS: readonly Command[] = [
   clientList,
   backup,
   restore,
+  url,
 ];
 
 /** Errors a person can act on: their message says it all. Anything else is a fault, its stack in debug. */

@@ -1,4 +1,5 @@
 import { ConfigError, isLoopbackHost, type Config } from '../config.js';
+import { agencyDeskVersion, writeRuntimeFile } from '../discovery.js';
 import { checkBootstrapAdmin } from '../users/bootstrap.js';
 import { anyUserExists } from '../users/queries.js';
 import { startServer } from '../start.js';
@@ -37,8 +38,17 @@ export const serve: Command = {
       port: config.port,
       logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
       admin: config.admin,
+      backupSchedule: config.backups,
+    });
+    // Scripts find the server through this file (README: "Finding the server"); a clean stop removes it.
+    const removeDiscoveryFile = writeRuntimeFile(config.dataDir, {
+      url: server.url,
+      pid: process.pid,
+      started_at: new Date().toISOString(),
+      version: agencyDeskVersion(),
     });
     stop = (signal) => {
+      removeDiscoveryFile();
       console.error(`${signal}: finishing requests and closing the database...`);
       server.close().then(
         () => process.exit(0),
