@@ -1,0 +1,74 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Static } from '@sinclair/typebox';
+import type { BulkEditBody, CountResponse, LocationPatch, LocationRecord } from '../../../server/locations/schemas.js';
+import type { Client, UpdateClientBody } from '../../../server/clients/schemas.js';
+import { keys } from './queries.js';
+import { authorized } from './session.js';
+
+/** Issue 9 §2: one location read and edited, many deleted or edited at once, a client edited. */
+
+export type LocationWhole = Static<typeof LocationRecord>;
+export type LocationChange = Static<typeof LocationPatch>;
+export type BulkChange = Static<typeof BulkEditBody>;
+
+const locationKey = (id: string) => ['location', id] as const;
+const path = (id: string) => `/api/locations/${encodeURIComponent(id)}`;
+
+export function useLocation(id: string) {
+  return useQuery({
+    queryKey: locationKey(id),
+    queryFn: async () => (await authorized<LocationWhole>(path(id))).data,
+  });
+}
+
+/** After a change, the record and the client's list (and its counts) are read again. */
+function useRefresh() {
+  const cache = useQueryClient();
+  return (clientId: string | undefined) =>
+    Promise.all([
+      cache.invalidateQueries({ queryKey: ['location'] }),
+      cache.invalidateQueries({ queryKey: clientId ? keys.locations(clientId) : ['locations'] }),
+      cache.invalidateQueries({ queryKey: keys.clients }),
+    ]);
+}
+
+export function useUpdateLocation(id: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: async (change: LocationChange) =>
+      (await authorized<LocationWhole>(path(id), { method: 'PATCH', json: change })).data,
+    onSuccess: (location) => refresh(location.client_id),
+  });
+}
+
+export function useDeleteLocations(clientId: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: async (ids: string[]) =>
+      (await authorized<Static<typeof CountResponse>>('/api/locations/delete', { method: 'POST', json: { ids } })).data,
+    onSuccess: () => refresh(clientId),
+  });
+}
+
+export function useBulkEdit(clientId: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: async (body: BulkChange) =>
+      (await authorized<Static<typeof CountResponse>>('/api/locations', { method: 'PATCH', json: body })).data,
+    onSuccess: () => refresh(clientId),
+  });
+}
+
+export function useUpdateClient(clientId: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: async (change: Static<typeof UpdateClientBody>) =>
+      (
+        await authorized<Static<typeof Client>>(`/api/clients/${encodeURIComponent(clientId)}`, {
+          method: 'PATCH',
+          json: change,
+        })
+      ).data,
+    onSuccess: () => refresh(clientId),
+  });
+}

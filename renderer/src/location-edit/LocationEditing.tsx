@@ -1,0 +1,30 @@
+import { useState } from 'react';
+import { useLocation } from '../api/location-queries.js';
+import { sessionState } from '../api/session.js';
+import { LocationEditor } from './LocationEditor.js';
+
+/**
+ * In a location's panel: "Edit" for an Admin, which opens the location's whole record (its place id
+ * included) as a form; the panel's read-only fields show otherwise.
+ */
+export function LocationEditing({ locationId, children }: { locationId: string; children: React.ReactNode }) {
+  const [editing, setEditing] = useState(false);
+  const isAdmin = sessionState().session?.user.role === 'admin';
+  const record = useLocation(locationId);
+  if (!isAdmin) return <>{children}</>;
+  if (!editing) {
+    return (
+      <>
+        <button type="button" className="button" onClick={() => setEditing(true)} disabled={!record.data}>
+          Edit location
+        </button>
+        {children}
+      </>
+    );
+  }
+  return record.data ? (
+    <LocationEditor key={record.data.updated_at} location={record.data} onDone={() => setEditing(false)} />
+  ) : (
+    <p className="muted">Loading the location…</p>
+  );
+}

@@ -1,0 +1,84 @@
+import { useState, type FormEvent } from 'react';
+import { ApiError } from '../api/http.js';
+import { useUpdateLocation, type LocationWhole } from '../api/location-queries.js';
+import { TextField } from '../components/TextField.js';
+import { changeOf, draftOf, EDITABLE, fieldErrors, HINTS, type Draft, type EditableField } from './draft.js';
+
+const STATUSES = [
+  ['open', 'Open'],
+  ['temporarily_closed', 'Temporarily closed'],
+  ['permanently_closed', 'Permanently closed'],
+] as const;
+
+/**
+ * A location's fields as a form (Admin). Only what the person changed is sent; the server checks each
+ * field by the import's rules and its words show under the field. Saving recomputes the health.
+ */
+export function LocationEditor({ location, onDone }: { location: LocationWhole; onDone: () => void }) {
+  const initial = draftOf(location);
+  const [draft, setDraft] = useState<Draft>(initial);
+  const [errors, setErrors] = useState<Partial<Record<EditableField, string>>>({});
+  const [notice, setNotice] = useState<string | null>(null);
+  const update = useUpdateLocation(location.id);
+  const change = changeOf(draft, initial);
+  const changed = Object.keys(change).length;
+
+  const set = (field: EditableField) => (value: string) => {
+    setDraft((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setNotice(null);
+    try {
+      await update.mutateAsync(change);
+      onDone();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const byField = fieldErrors(error.details);
+      if (error.status === 409) byField.store_code = error.message;
+      setErrors(byField);
+      setNotice(Object.keys(byField).length > 0 ? 'Some fields need a fix before saving.' : error.message);
+    }
+  }
+
+  return (
+    <form className="location-editor" onSubmit={save} aria-label={`Edit ${location.name}`} noValidate>
+      {EDITABLE.map(([field, label]) => (
+        <TextField
+          key={field}
+          label={label}
+          value={draft[field]}
+          onValue={set(field)}
+          hint={HINTS[field]}
+          error={errors[field]}
+          required={field === 'name'}
+        />
+      ))}
+      <label className="field">
+        <span>Status</span>
+        <select value={draft.status} onChange={(event) => set('status')(event.target.value)}>
+          {STATUSES.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {notice && (
+        <p className="field-error" role="alert">
+          {notice}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="button" className="button button-quiet" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="button button-primary" disabled={changed === 0 || update.isPending}>
+          {update.isPending ? 'Saving…' : changed === 0 ? 'Save' : `Save ${changed} change${changed === 1 ? '' : 's'}`}
+        </button>
+      </div>
+    </form>
+  );
+}
