@@ -2,6 +2,8 @@ import fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { systemClock, type Clock } from './auth/tokens.js';
 import { authRoutes } from './auth/routes.js';
+import { Backups, DEFAULT_SCHEDULE, type BackupSchedule } from './backups/backups.js';
+import { backupRoutes } from './backups/routes.js';
 import { makeAuthenticate } from './auth/session.js';
 import { ACCOUNT_RULE, ADDRESS_RULE, Throttle, Turns } from './auth/throttle.js';
 import { clientEditRoutes, clientRoutes } from './clients/routes.js';
@@ -31,6 +33,8 @@ export interface AppOptions {
   warmWriter?: boolean;
   /** Host names besides loopback that the server answers (a configured non-loopback listen address). */
   extraHosts?: readonly string[];
+  /** Automatic backups on this schedule (the served app); without it, only "Back up now" makes one. */
+  backupSchedule?: BackupSchedule;
 }
 
 /** What every feature plugin receives. */
@@ -80,6 +84,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   app.addHook('onClose', async () => context.writer.close());
   if (options.warmWriter) app.addHook('onReady', async () => context.writer.warmUp());
+  const backups = new Backups(options.store, options.backupSchedule ?? DEFAULT_SCHEDULE, app.log);
+  app.addHook('onClose', async () => backups.close());
+  if (options.backupSchedule) app.addHook('onReady', async () => backups.start());
 
   registerLocalhostGuard(app, options.extraHosts ?? []);
   registerJsonParser(app);
@@ -102,6 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(locationRoutes, context);
     await api.register(userRoutes, context);
     await api.register(tokenRoutes, context);
+    await api.register(backupRoutes, { ...context, backups });
   });
   if (options.dashboardDir) await app.register(dashboard, { root: options.dashboardDir });
   return app;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import envPaths from 'env-paths';
+import { DEFAULT_SCHEDULE, type BackupSchedule } from './backups/backups.js';
 
 /** Every AGENCY_DESK_* variable, parsed and validated once at start (README: "Configuration"). */
 export interface Config {
@@ -15,6 +16,8 @@ export interface Config {
   /** Set when only one of the two was given: `serve` refuses that; `init` reads the password alone. */
   adminHalfGiven: boolean;
   logLevel: string;
+  /** Automatic backups in <data dir>/backups; null when AGENCY_DESK_BACKUPS=off. */
+  backups: BackupSchedule | null;
 }
 
 export class ConfigError extends Error {
@@ -38,6 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`AGENCY_DESK_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   }
+  const backups = backupSchedule(env);
   const email = env.AGENCY_DESK_ADMIN_EMAIL;
   const password = env.AGENCY_DESK_ADMIN_PASSWORD;
   return {
@@ -52,7 +56,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     adminHalfGiven: (email === undefined) !== (password === undefined),
     logLevel,
+    backups,
   };
+}
+
+/** A whole number of `name`, from `min` to `max`; an empty or absent variable is the default. */
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const text = env[name];
+  const value = text ? Number(text) : fallback;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not "${text}"`);
+  }
+  return value;
+}
+
+function backupSchedule(env: NodeJS.ProcessEnv): BackupSchedule | null {
+  const switch_ = env.AGENCY_DESK_BACKUPS || 'on';
+  if (!['on', 'off'].includes(switch_)) throw new ConfigError('AGENCY_DESK_BACKUPS must be on or off');
+  const schedule = {
+    keepDaily: wholeNumber(env, 'AGENCY_DESK_BACKUP_KEEP_DAILY', DEFAULT_SCHEDULE.keepDaily, 1, 1000),
+    keepWeekly: wholeNumber(env, 'AGENCY_DESK_BACKUP_KEEP_WEEKLY', DEFAULT_SCHEDULE.keepWeekly, 0, 1000),
+    everyMs:
+      wholeNumber(env, 'AGENCY_DESK_BACKUP_EVERY_MINUTES', DEFAULT_SCHEDULE.everyMs / 60_000, 1, 525_600) * 60_000,
+  };
+  return switch_ === 'off' ? null : schedule;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;

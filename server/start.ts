@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { deleteExpiredSessions } from './auth/queries.js';
+import type { BackupSchedule } from './backups/backups.js';
 import { isLoopbackHost } from './config.js';
 import type { DatabaseKey } from './db/key.js';
 import { openStore, type Store } from './db/store.js';
@@ -24,6 +25,8 @@ export interface StartOptions {
   admin?: BootstrapAdmin;
   /** The database driver's addon to load instead of node_modules' own (OpenOptions.nativeBinding). */
   nativeBinding?: string | undefined;
+  /** Automatic backups in <data dir>/backups on this schedule; null or absent: none. */
+  backupSchedule?: BackupSchedule | null;
 }
 
 export interface RunningServer {
@@ -69,6 +72,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       dashboardDir: dashboardDir !== null && fs.existsSync(path.join(dashboardDir, 'index.html')) ? dashboardDir : null,
       extraHosts: isLoopbackHost(host) ? [] : [host],
       warmWriter: true,
+      backupSchedule: options.backupSchedule ?? undefined,
     });
     const port = await listen(app, host, options.port ?? 4870, options.fallbackToFreePort ?? false);
     const urlHost = host.includes(':') ? `[${host}]` : host;

@@ -17,17 +17,19 @@ export function backupDatabase(db: Db, target: string): void {
     db.prepare('VACUUM INTO ?').run(temporary);
     // On disk before it takes the final name, and the name on disk too: a crash or power loss never leaves
     // a file called like a backup that holds only part of one.
-    fsyncFile(temporary);
+    flushToDisk(temporary);
     fs.renameSync(temporary, file);
-    // Windows cannot open a folder to flush it; NTFS journals the rename itself.
-    if (process.platform !== 'win32') fsyncFile(path.dirname(file));
+    flushToDisk(path.dirname(file));
   } catch (error) {
     fs.rmSync(temporary, { force: true });
     throw error;
   }
 }
 
-function fsyncFile(file: string): void {
+/** fsync, so that a rename after it never names a file whose bytes are not on disk yet. */
+export function flushToDisk(file: string): void {
+  // Windows cannot open a folder to flush it; NTFS journals the rename itself.
+  if (process.platform === 'win32' && fs.statSync(file).isDirectory()) return;
   const fd = fs.openSync(file, 'r');
   try {
     fs.fsyncSync(fd);

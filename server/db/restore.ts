@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { backupDatabase } from './backup.js';
+import { backupDatabase, flushToDisk } from './backup.js';
 import { keyPragmaValue, type DatabaseKey } from './key.js';
 import { migrations } from './migrations/index.js';
 import { openDatabase, WrongKeyError, type Db } from './open.js';
@@ -94,17 +94,6 @@ function checkOpened(db: Db): DatabaseCounts {
   return countsOf(db);
 }
 
-/** fsync, so that a rename after it never names a file whose bytes are not on disk yet. */
-function flush(file: string): void {
-  if (process.platform === 'win32' && fs.statSync(file).isDirectory()) return;
-  const fd = fs.openSync(file, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 const removeWithSidecars = (file: string) => {
   for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(`${file}${suffix}`, { force: true });
 };
@@ -146,12 +135,12 @@ export function restoreDatabase(request: RestoreRequest): RestoreResult {
     fs.chmodSync(candidate, 0o600);
     const counts = checkCandidate(candidate, sourceKey);
     if (keyPragmaValue(sourceKey) !== keyPragmaValue(liveKey)) rekeyCandidate(candidate, sourceKey, liveKey);
-    flush(candidate);
+    flushToDisk(candidate);
     const previous = keepPrevious(liveFile, liveKey, request.keepPreviousAs);
     // The old database's WAL and shared memory belong to it: read with the new file they would corrupt it.
     for (const suffix of ['-wal', '-shm']) fs.rmSync(`${liveFile}${suffix}`, { force: true });
     fs.renameSync(candidate, liveFile);
-    flush(path.dirname(liveFile));
+    flushToDisk(path.dirname(liveFile));
     return { counts, previous };
   } finally {
     removeWithSidecars(candidate);

@@ -1,0 +1,33 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Timestamp } from '../http/schemas.js';
+
+const Count = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+  description: 'null when the backup does not open with the current key (made before a passphrase switch)',
+});
+
+export const Backup = Type.Object({
+  name: Type.String({ description: 'The file name in <data dir>/backups; names the backup in the URLs below' }),
+  kind: Type.Union([Type.Literal('auto'), Type.Literal('before-restore')], {
+    description: 'auto: made on schedule or by "Back up now"; before-restore: the database a restore replaced',
+  }),
+  created_at: Timestamp,
+  size: Type.Integer({ minimum: 0, description: 'Bytes' }),
+  clients: Count,
+  locations: Count,
+});
+export type Backup = Static<typeof Backup>;
+
+// The names listBackupFiles accepts (server/backups/folder.ts): never a path, never a partial file.
+export const BackupParams = Type.Object({
+  name: Type.String({
+    pattern: '^(auto|before-restore)-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\dZ\\.db$',
+    maxLength: 64,
+  }),
+});
+
+// Sent as a stream of the file's bytes: the schema documents it, Fastify never serializes a stream.
+export const BackupFile = Type.Unsafe<NodeJS.ReadableStream>({
+  type: 'string',
+  format: 'binary',
+  description: 'The encrypted database file (SQLCipher 4, the same key as the live database)',
+});

@@ -1,0 +1,219 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Backups } from '../../server/backups/backups.js';
+import { backupsDirIn, listBackupFiles } from '../../server/backups/folder.js';
+import { backupsToRemove } from '../../server/backups/rotation.js';
+import { ConfigError, loadConfig } from '../../server/config.js';
+import { backupFileName } from '../../server/db/backup.js';
+import { openDatabase, WrongKeyError } from '../../server/db/open.js';
+import { openStore } from '../../server/db/store.js';
+import { databaseFileIn } from '../../server/start.js';
+import { insertOrganization } from '../../server/users/queries.js';
+import { randomKey, tempDir } from '../helpers/app.js';
+import { expectErrorBody } from '../helpers/assertions.js';
+import { plaintextHits } from '../helpers/data.js';
+import { buildSignedInApp, type SignedInApp } from '../helpers/users.js';
+
+/** Automatic backups (issue 11 §3): the rotation, the schedule, and the Admin API over the real database. */
+
+const DAY = 24 * 60 * 60 * 1000;
+const at = (iso: string) => ({ at: new Date(iso), name: iso });
+
+describe('the retention policy (7 daily, 4 weekly by default)', () => {
+  it('keeps the newest backup of each of the last 7 days and of each of the last 4 weeks', () => {
+    // One backup a day at noon for 60 days up to Sunday 2026-03-01, and a second one on the last day.
+    const daily = Array.from({ length: 60 }, (_, i) =>
+      at(new Date(Date.parse('2026-03-01T12:00:00Z') - i * DAY).toISOString()),
+    );
+    const backups = [at('2026-03-01T18:00:00.000Z'), ...daily];
+    const kept = backups.filter(
+      (backup) => !backupsToRemove(backups, { keepDaily: 7, keepWeekly: 4 }).includes(backup),
+    );
+    expect(kept.map((backup) => backup.name.slice(0, 16)).sort()).toEqual(
+      [
+        // Sundays, the newest of the three weeks before this one (Monday 2026-02-23 to Sunday 2026-03-01).
+        '2026-02-08T12:00',
+        '2026-02-15T12:00',
+        '2026-02-22T12:00',
+        // The last seven days; on the last one the newer of its two.
+        '2026-02-23T12:00',
+        '2026-02-24T12:00',
+        '2026-02-25T12:00',
+        '2026-02-26T12:00',
+        '2026-02-27T12:00',
+        '2026-02-28T12:00',
+        '2026-03-01T18:00',
+      ].sort(),
+    );
+  });
+
+  it('counts only periods that have a backup: a machine off for a month keeps its old ones', () => {
+    const backups = [at('2026-01-01T09:00:00.000Z'), at('2026-01-02T09:00:00.000Z'), at('2026-03-01T09:00:00.000Z')];
+    expect(backupsToRemove(backups, { keepDaily: 7, keepWeekly: 4 })).toEqual([]);
+    expect(backupsToRemove(backups, { keepDaily: 1, keepWeekly: 0 })).toEqual(backups.slice(0, 2));
+  });
+});
+
+describe('the configuration', () => {
+  it('reads the schedule and the retention from AGENCY_DESK_BACKUP_*', () => {
+    expect(loadConfig({}).backups).toEqual({ keepDaily: 7, keepWeekly: 4, everyMs: DAY });
+    const config = loadConfig({
+      AGENCY_DESK_BACKUP_KEEP_DAILY: '3',
+      AGENCY_DESK_BACKUP_KEEP_WEEKLY: '0',
+      AGENCY_DESK_BACKUP_EVERY_MINUTES: '90',
+    });
+    expect(config.backups).toEqual({ keepDaily: 3, keepWeekly: 0, everyMs: 90 * 60_000 });
+    expect(loadConfig({ AGENCY_DESK_BACKUPS: 'off' }).backups).toBeNull();
+  });
+
+  it.each([
+    ['AGENCY_DESK_BACKUP_KEEP_DAILY', '0'],
+    ['AGENCY_DESK_BACKUP_KEEP_DAILY', 'seven'],
+    ['AGENCY_DESK_BACKUP_KEEP_WEEKLY', '-1'],
+    ['AGENCY_DESK_BACKUP_EVERY_MINUTES', '1.5'],
+    ['AGENCY_DESK_BACKUPS', 'sometimes'],
+  ])('%s=%s stops the server with a message', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+  });
+});
+
+describe('the schedule', () => {
+  let dataDir: string;
+  const key = randomKey();
+  const silent = Fastify({ logger: false }).log;
+
+  beforeAll(() => {
+    dataDir = tempDir('agency-desk-schedule-');
+    const store = openStore(databaseFileIn(dataDir), key);
+    insertOrganization(store.db, 'Scheduled Agency', Date.now());
+    store.close();
+  });
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('makes one at start when there is none, then one each interval; none at start when the last is recent', async () => {
+    const store = openStore(databaseFileIn(dataDir), key);
+    const backups = new Backups(store, { keepDaily: 7, keepWeekly: 4, everyMs: 2_500 }, silent);
+    const seen = new Set<string>();
+    const look = () => listBackupFiles(dataDir).forEach((backup) => seen.add(backup.name));
+    backups.start();
+    await expect.poll(() => (look(), seen.size), { interval: 20, timeout: 20_000 }).toBe(1);
+    await expect.poll(() => (look(), seen.size), { interval: 20, timeout: 20_000 }).toBe(2);
+    await backups.close();
+    // Both on one day: the retention keeps that day's newest only.
+    expect(listBackupFiles(dataDir).map((backup) => backup.name)).toEqual([[...seen].sort().at(-1)]);
+
+    // A restart right after: the newest is recent, nothing is made at start.
+    const again = new Backups(store, { keepDaily: 7, keepWeekly: 4, everyMs: 60_000 }, silent);
+    again.start();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await again.close();
+    expect(listBackupFiles(dataDir)).toHaveLength(1);
+    store.close();
+  });
+
+  it('applies the retention to automatic backups only, and clears leftovers of backups killed halfway', async () => {
+    const store = openStore(databaseFileIn(dataDir), key);
+    const dir = backupsDirIn(dataDir);
+    const sample = listBackupFiles(dataDir)[0]!.file;
+    for (let day = 1; day <= 40; day += 1) {
+      fs.copyFileSync(sample, path.join(dir, backupFileName(new Date(Date.now() - day * DAY), 'auto')));
+    }
+    const beforeRestore = path.join(dir, backupFileName(new Date(Date.now() - 300 * DAY), 'before-restore'));
+    fs.copyFileSync(sample, beforeRestore);
+    const stale = path.join(dir, 'auto-x.db.partial-999999999');
+    fs.writeFileSync(stale, 'half');
+    const backups = new Backups(store, { keepDaily: 7, keepWeekly: 4, everyMs: DAY }, silent);
+    await backups.backUpNow();
+    await backups.close();
+    store.close();
+    const automatic = listBackupFiles(dataDir).filter((backup) => backup.kind === 'auto');
+    // Today's newest and six more days, then the newest of three earlier weeks.
+    expect(automatic.length).toBeGreaterThanOrEqual(9);
+    expect(automatic.length).toBeLessThanOrEqual(10);
+    expect(fs.existsSync(beforeRestore)).toBe(true);
+    expect(fs.existsSync(stale)).toBe(false);
+  });
+});
+
+describe('/api/backups', () => {
+  let s: SignedInApp<'admin' | 'viewer'> & { clientIds: Record<string, string> };
+  const MARKER = 'ZQXBACKUPMARKER';
+
+  beforeAll(async () => {
+    s = await buildSignedInApp({ admin: 'admin', viewer: 'viewer' });
+    const clientId = await s.t.createClient(s.tokens.admin, `${MARKER} Coffee`);
+    const rows = Array.from({ length: 300 }, (_, i) => ({ name: `${MARKER} Branch ${i}`, city: 'Leeds' }));
+    const upload = await s.t.request({
+      method: 'POST',
+      url: '/api/locations/upload',
+      token: s.tokens.admin,
+      body: { clientId, rows },
+    });
+    expect(upload.statusCode, upload.body).toBe(201);
+  });
+  afterAll(() => s.t.close());
+
+  const get = (url: string, token?: string) => s.t.request({ method: 'GET', url, token });
+  const backUpNow = (token?: string) => s.t.request({ method: 'POST', url: '/api/backups', token });
+
+  it('POST makes an encrypted backup with its counts, with no plaintext, that opens with the key only', async () => {
+    expect((await get('/api/backups', s.tokens.admin)).json()).toEqual([]);
+    const made = await backUpNow(s.tokens.admin);
+    expect(made.statusCode, made.body).toBe(201);
+    const backup = made.json<{ name: string; size: number }>();
+    expect(backup).toEqual({
+      name: expect.stringMatching(/^auto-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.db$/),
+      kind: 'auto',
+      created_at: expect.stringMatching(/Z$/),
+      size: expect.any(Number),
+      clients: 1,
+      locations: 300,
+    });
+    const file = path.join(backupsDirIn(s.t.dataDir), backup.name);
+    expect(fs.statSync(file).size).toBe(backup.size);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(plaintextHits(backupsDirIn(s.t.dataDir), [MARKER, 'Leeds', 'admin@example.com'])).toEqual([]);
+    const copy = openDatabase(file, s.t.key, { readOnly: true });
+    expect(copy.prepare('SELECT count(*) FROM locations').pluck().get()).toBe(300);
+    copy.close();
+    expect(() => openDatabase(file, randomKey(), { readOnly: true })).toThrow(WrongKeyError);
+    expect((await get('/api/backups', s.tokens.admin)).json()).toEqual([backup]);
+  });
+
+  it('requests go on while a backup is made: one sent meanwhile is answered first', async () => {
+    const order: string[] = [];
+    const backup = backUpNow(s.tokens.admin).then((response) => order.push(`backup ${response.statusCode}`));
+    const list = get('/api/clients', s.tokens.admin).then((response) => order.push(`clients ${response.statusCode}`));
+    await Promise.all([backup, list]);
+    expect(order).toEqual(['clients 200', 'backup 201']);
+  });
+
+  it('GET /api/backups/:name/download sends the encrypted file', async () => {
+    const [backup] = (await get('/api/backups', s.tokens.admin)).json<{ name: string }[]>();
+    const response = await get(`/api/backups/${backup!.name}/download`, s.tokens.admin);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/octet-stream');
+    expect(response.headers['content-disposition']).toBe(`attachment; filename="${backup!.name}"`);
+    expect(response.rawPayload.equals(fs.readFileSync(path.join(backupsDirIn(s.t.dataDir), backup!.name)))).toBe(true);
+  });
+
+  it.each([
+    ['an unknown backup', '/api/backups/auto-2001-01-01T00-00-00Z.db/download', 404],
+    ['a path', `/api/backups/${encodeURIComponent('../agency-desk.db')}/download`, 400],
+    ['a partial file', '/api/backups/auto-2001-01-01T00-00-00Z.db.partial-1/download', 400],
+    ['the live database', '/api/backups/agency-desk.db/download', 400],
+  ])('download of %s is a JSON %s', async (_name, url, status) => {
+    expectErrorBody(await get(url, s.tokens.admin), status);
+  });
+
+  it.each([
+    ['GET', '/api/backups'],
+    ['POST', '/api/backups'],
+    ['GET', '/api/backups/auto-2001-01-01T00-00-00Z.db/download'],
+  ] as const)('%s %s as viewer -> 403, without a token -> 401', async (method, url) => {
+    expectErrorBody(await s.t.request({ method, url, token: s.tokens.viewer }), 403);
+    expectErrorBody(await s.t.request({ method, url }), 401);
+  });
+});
