@@ -12,7 +12,7 @@ async function uploadRowsOf(name: string) {
   return { table, mapping, rows: rowsOf(table).map((cells) => uploadRowOf(cells, mapping)) };
 }
 
-describe('the fixture files through decode, parse and mapping', () => {
+describe('the GBP fixture through decode, parse and mapping', () => {
   it('a Google Business Profile bulk sheet', async () => {
     const { table, rows } = await uploadRowsOf('gbp-bulk-upload.csv');
     expect(table.delimiter).toBe(',');
@@ -25,13 +25,22 @@ describe('the fixture files through decode, parse and mapping', () => {
       state: 'WA',
       zip: '98101',
       country: 'US',
+      store_code: 'SEA-001',
+      latitude: '47.6097',
+      longitude: '-122.3422',
+      phone: '(206) 555-0101',
+      website: 'https://northwind.example/seattle',
+      primary_category: 'Coffee shop',
+      labels: 'pnw',
     });
     expect(rows[2]?.name).toBe('Northwind Coffee "The Pearl"');
     expect(rows[5]).toMatchObject({ name: 'Northwind Coffee Mission', country: 'United States' });
     // The empty line is skipped, and later rows keep their own line numbers.
     expect(table.lines).toEqual([2, 3, 4, 5, 6, 8]);
   });
+});
 
+describe('the fixture files through decode, parse and mapping', () => {
   it('a Windows-1252 export', async () => {
     const { rows } = await uploadRowsOf('windows-1252.csv');
     // The ’ (0x92) is left to a pattern: Node's TextDecoder gets it wrong (see decode.test.ts).

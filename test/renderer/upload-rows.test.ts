@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planRequests, uploadBody, uploadRowOf, utf8Length } from '../../renderer/src/import/upload-rows.js';
+import type { ColumnMapping } from '../../renderer/src/import/header-mapping.js';
+import {
+  planRequests,
+  rowValueText,
+  uploadBody,
+  uploadRowOf,
+  utf8Length,
+} from '../../renderer/src/import/upload-rows.js';
 
 describe('uploadRowOf', () => {
   it('sends the mapped fields only, joins address columns with ", " and leaves empty values out', () => {
@@ -21,6 +28,59 @@ describe('uploadRowOf', () => {
       zip: '',
     });
     expect(row).toEqual({ name: 'Downtown', city: 'Austin' });
+  });
+});
+
+describe('uploadRowOf: the listing fields', () => {
+  const gbp: ColumnMapping = ['store_code', 'name', 'phone', 'hours_sun', 'hours_mon', 'hours_tue', 'hours_sat'];
+
+  it("joins the GBP sheet's per-day hours columns into hours {day: text}, as they are (the server reads them)", () => {
+    expect(
+      uploadRowOf(['SEA-1', 'Pike', '(206) 555-0101', 'x', '09:00-17:00', '09:00-12:00,13:00-17:00', ''], gbp),
+    ).toEqual({
+      store_code: 'SEA-1',
+      name: 'Pike',
+      phone: '(206) 555-0101',
+      hours: { sun: 'x', mon: '09:00-17:00', tue: '09:00-12:00,13:00-17:00' },
+    });
+  });
+
+  it('leaves the hours out when every day is blank, and a whole-week column goes as its text', () => {
+    expect(uploadRowOf(['S', 'Pike', '', '', '', '', ''], gbp)).toEqual({ store_code: 'S', name: 'Pike' });
+    expect(uploadRowOf(['Pike', 'Mon-Fri 9-17'], ['name', 'hours'])).toEqual({ name: 'Pike', hours: 'Mon-Fri 9-17' });
+  });
+
+  it('with blanks "clear", sends a mapped blank cell as "" so the server clears it; unmapped fields stay out', () => {
+    expect(uploadRowOf(['S', 'Pike', ' ', '', '', '', ''], gbp, undefined, 'clear')).toEqual({
+      store_code: 'S',
+      name: 'Pike',
+      phone: ' ',
+      hours: '',
+    });
+    expect(uploadRowOf(['Pike', '', ''], ['name', 'address', 'address'], undefined, 'clear')).toEqual({
+      name: 'Pike',
+      address: '',
+    });
+  });
+
+  it('never sends a blank location id, which is a key and not a value', () => {
+    expect(uploadRowOf(['', 'Pike'], ['id', 'name'], undefined, 'clear')).toEqual({ name: 'Pike' });
+    const id = '6f1c2a9e-8d4b-4e57-9a63-0c1d2e3f4a5b';
+    expect(uploadRowOf([id, 'Pike'], ['id', 'name'])).toEqual({ id, name: 'Pike' });
+  });
+
+  it("joins Uberall's house number to the street with a space, before the other address columns", () => {
+    const mapping: ColumnMapping = ['name', 'address', 'street_number', 'address'];
+    expect(uploadRowOf(['Optik', 'Hauptstraße', '12', '2. OG'], mapping)).toMatchObject({
+      address: 'Hauptstraße 12, 2. OG',
+    });
+    expect(uploadRowOf(['Optik', '', '12', ''], mapping)).toMatchObject({ address: '12' });
+  });
+
+  it('a fixed hours value replaces the per-day columns; the problem card shows them as one week line', () => {
+    const cells = ['S', 'Pike', '', 'x', 'nine to five', '', ''];
+    expect(rowValueText(uploadRowOf(cells, gbp).hours)).toBe('Sun x; Mon nine to five');
+    expect(uploadRowOf(cells, gbp, { hours: 'Mon 09:00-17:00; Sun closed' }).hours).toBe('Mon 09:00-17:00; Sun closed');
   });
 });
 

@@ -1,6 +1,6 @@
 import { TEXT_ENCODINGS, type TextEncodingName } from '../import/encodings.js';
 import {
-  FIELDS,
+  TARGETS,
   FIELD_LABELS,
   isKnownButNotImported,
   nameColumnOf,
@@ -12,24 +12,10 @@ import { formatBytes, formatCount, plural } from '../format.js';
 
 const DELIMITER_NAMES: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe' };
 
-/** The file's columns beside the fields they feed; each mapping can be changed. */
-export function ColumnMapper({
-  file,
-  mapping,
-  check,
-  onRemap,
-  onEncoding,
-}: {
-  file: FileSummary;
-  mapping: ColumnMapping;
-  check: MappingCheck | null;
-  onRemap: (column: number, target: ColumnTarget) => void;
-  onEncoding: (encoding: TextEncodingName) => void;
-}) {
-  const hasName = nameColumnOf(mapping) >= 0;
-  const addressColumns = mapping.filter((target) => target === 'address').length;
+/** What was read: name, size, rows, delimiter, encoding (changeable), and lines that did not parse cleanly. */
+function FileFacts({ file, onEncoding }: { file: FileSummary; onEncoding: (encoding: TextEncodingName) => void }) {
   return (
-    <div className="mapper">
+    <>
       <div className="file-facts">
         <span data-testid="file-facts">
           <strong>{file.name}</strong> · {formatBytes(file.size)} · {plural(file.rowCount, 'row')} ·{' '}
@@ -61,6 +47,81 @@ export function ColumnMapper({
           {file.problemCount > 20 && <p>…and {formatCount(file.problemCount - 20)} more.</p>}
         </div>
       )}
+    </>
+  );
+}
+
+/** One column of the file: its header, its first values, and the field it feeds. */
+function MappingRow({
+  header,
+  column,
+  samples,
+  target,
+  onRemap,
+}: {
+  header: string;
+  column: number;
+  samples: string[][];
+  target: ColumnTarget;
+  onRemap: (column: number, target: ColumnTarget) => void;
+}) {
+  const id = `map-column-${column}`;
+  return (
+    <tr className={target ? '' : 'unmapped'}>
+      <th scope="row">
+        <label htmlFor={id}>{header || <span className="muted">(no header, column {column + 1})</span>}</label>
+      </th>
+      <td className="samples">
+        {samples
+          .map((row) => row[column] ?? '')
+          .filter((value) => value.trim() !== '')
+          .slice(0, 3)
+          .map((value, index) => (
+            <span key={index} className="sample" title={value}>
+              {value}
+            </span>
+          ))}
+      </td>
+      <td>
+        <select
+          id={id}
+          value={target ?? ''}
+          onChange={(event) => onRemap(column, (event.target.value || null) as ColumnTarget)}
+        >
+          <option value="">Don’t import</option>
+          {TARGETS.map((field) => (
+            <option key={field} value={field}>
+              {FIELD_LABELS[field]}
+            </option>
+          ))}
+        </select>
+        {!target && isKnownButNotImported(header) && (
+          <small className="muted block">Agency Desk does not store this.</small>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** The file's columns beside the fields they feed; each mapping can be changed. */
+export function ColumnMapper({
+  file,
+  mapping,
+  check,
+  onRemap,
+  onEncoding,
+}: {
+  file: FileSummary;
+  mapping: ColumnMapping;
+  check: MappingCheck | null;
+  onRemap: (column: number, target: ColumnTarget) => void;
+  onEncoding: (encoding: TextEncodingName) => void;
+}) {
+  const hasName = nameColumnOf(mapping) >= 0;
+  const addressColumns = mapping.filter((target) => target === 'address').length;
+  return (
+    <div className="mapper">
+      <FileFacts file={file} onEncoding={onEncoding} />
 
       {!hasName && (
         <div className="notice notice-error" role="alert">
@@ -86,47 +147,16 @@ export function ColumnMapper({
           </tr>
         </thead>
         <tbody>
-          {file.headers.map((header, column) => {
-            const target = mapping[column] ?? null;
-            const id = `map-column-${column}`;
-            return (
-              <tr key={column} className={target ? '' : 'unmapped'}>
-                <th scope="row">
-                  <label htmlFor={id}>
-                    {header || <span className="muted">(no header, column {column + 1})</span>}
-                  </label>
-                </th>
-                <td className="samples">
-                  {file.samples
-                    .map((row) => row[column] ?? '')
-                    .filter((value) => value.trim() !== '')
-                    .slice(0, 3)
-                    .map((value, index) => (
-                      <span key={index} className="sample" title={value}>
-                        {value}
-                      </span>
-                    ))}
-                </td>
-                <td>
-                  <select
-                    id={id}
-                    value={target ?? ''}
-                    onChange={(event) => onRemap(column, (event.target.value || null) as ColumnTarget)}
-                  >
-                    <option value="">Don’t import</option>
-                    {FIELDS.map((field) => (
-                      <option key={field} value={field}>
-                        {FIELD_LABELS[field]}
-                      </option>
-                    ))}
-                  </select>
-                  {!target && isKnownButNotImported(header) && (
-                    <small className="muted block">Agency Desk does not store this.</small>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
+          {file.headers.map((header, column) => (
+            <MappingRow
+              key={column}
+              header={header}
+              column={column}
+              samples={file.samples}
+              target={mapping[column] ?? null}
+              onRemap={onRemap}
+            />
+          ))}
         </tbody>
       </table>
       {addressColumns > 1 && (

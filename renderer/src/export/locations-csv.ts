@@ -1,16 +1,35 @@
+import { authorized } from '../api/session.js';
 import type { LocationRow } from '../api/types.js';
+import { cellText } from './location-cells.js';
 
-const EXPORT_COLUMNS = [
-  'name',
-  'address',
-  'city',
-  'state',
-  'zip',
-  'country',
-  'health_score',
-  'health_status',
-  'created_at',
-] as const;
+/**
+ * The export's columns, every field of a location: headers the import maps back to their fields by
+ * itself (import/header-mapping.ts), so export -> edit -> re-import as an update round-trips. The last
+ * four are read only: the import says it does not store them.
+ */
+export const EXPORT_COLUMNS = [
+  ['Location id', 'id'],
+  ['Store code', 'store_code'],
+  ['Name', 'name'],
+  ['Address', 'address'],
+  ['City', 'city'],
+  ['State / province', 'state'],
+  ['Postal code', 'zip'],
+  ['Country', 'country'],
+  ['Google place id', 'google_place_id'],
+  ['Phone', 'phone'],
+  ['Website', 'website'],
+  ['Latitude', 'latitude'],
+  ['Longitude', 'longitude'],
+  ['Primary category', 'primary_category'],
+  ['Labels', 'labels'],
+  ['Status', 'status'],
+  ['Hours', 'hours'],
+  ['Health score', 'health_score'],
+  ['Health status', 'health_status'],
+  ['Created', 'created_at'],
+  ['Updated', 'updated_at'],
+] as const satisfies readonly (readonly [string, keyof LocationRow])[];
 
 /** A file name from the client's name that every operating system accepts. */
 export function exportFileName(clientName: string, date = new Date()): string {
@@ -19,17 +38,41 @@ export function exportFileName(clientName: string, date = new Date()): string {
 }
 
 /**
- * Saves rows as a CSV download. papaparse loads only when someone exports; values that a spreadsheet
- * would run as a formula (=, +, -, @) are escaped (OWASP "CSV Injection").
+ * The CSV file of rows, the export's pure part. papaparse loads only when someone exports; values that
+ * a spreadsheet would run as a formula (=, +, -, @) are escaped (OWASP "CSV Injection").
  */
-export async function exportLocations(rows: readonly LocationRow[], clientName: string): Promise<void> {
+export async function locationsCsv(rows: readonly LocationRow[]): Promise<string> {
   const { default: Papa } = await import('papaparse');
   const csv = Papa.unparse(
-    { fields: [...EXPORT_COLUMNS], data: rows.map((row) => EXPORT_COLUMNS.map((column) => row[column] ?? '')) },
+    {
+      fields: EXPORT_COLUMNS.map(([header]) => header),
+      data: rows.map((row) => EXPORT_COLUMNS.map(([, field]) => cellText(field, row[field]))),
+    },
     { escapeFormulae: true },
   );
   // A byte order mark makes Excel read the file as UTF-8.
-  const url = URL.createObjectURL(new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }));
+  return `\uFEFF${csv}`;
+}
+
+/** The rows with their Google place ids, which the list leaves out unless asked (`include=google_place_id`). */
+async function withPlaceIds(rows: readonly LocationRow[], clientId: string): Promise<LocationRow[]> {
+  const query = new URLSearchParams({ clientId, include: 'google_place_id' });
+  const { data } = await authorized<LocationRow[]>(`/api/locations?${query}`);
+  const placeIds = new Map(data.map((row) => [row.id, row.google_place_id ?? null]));
+  return rows.map((row) => ({ ...row, google_place_id: placeIds.get(row.id) ?? null }));
+}
+
+/**
+ * Saves rows as a CSV download, every field and the place id included (fetched for `clientId`; without
+ * it the column stays empty).
+ */
+export async function exportLocations(
+  rows: readonly LocationRow[],
+  clientName: string,
+  clientId?: string,
+): Promise<void> {
+  const csv = await locationsCsv(clientId ? await withPlaceIds(rows, clientId) : rows);
+  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
   const link = document.createElement('a');
   link.href = url;
   link.download = exportFileName(clientName);

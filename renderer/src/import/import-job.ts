@@ -1,18 +1,29 @@
-import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, type RowField } from '../../../server/locations/schemas.js';
-import { ApiError, toErrorInfo } from '../api/http.js';
-import type { DryRun, DuplicateHandling, Health, Imported } from '../api/types.js';
+import {
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_ROWS,
+  type Changes,
+  type RowAction,
+  type RowField,
+} from '../../../server/locations/schemas.js';
+import { ApiError, toErrorInfo, type ApiErrorInfo } from '../api/http.js';
+import type { DryRun, DryRunRow, DuplicateHandling, Health, Imported } from '../api/types.js';
 import { decodeInto, type ByteSource, type TextEncodingName } from './decode.js';
 import { mapHeaders, nameColumnOf, type ColumnMapping } from './header-mapping.js';
 import { CsvParser, rowCountOf, valuesOf, type CsvTable } from './parse-csv.js';
 import {
+  DEFAULT_CHOICE,
   MAX_LISTED,
   type CheckReport,
-  type DuplicateRow,
   type FromWorker,
+  type ImportChoice,
   type ImportStage,
+  type ImportSummary,
+  type ListedRow,
   type MappingCheck,
   type ProblemRow,
   type SampleRow,
+  type SkippedRow,
+  type Totals,
 } from './protocol.js';
 import { planRequests, uploadBody, uploadRowOf, type RowEdits } from './upload-rows.js';
 
@@ -26,11 +37,26 @@ export interface JobPorts {
 // A little under the server's limit, so the request line and headers never tip a body over it.
 const LIMITS = { rows: MAX_IMPORT_ROWS, bytes: MAX_IMPORT_BYTES - 64 * 1024 };
 const SAMPLE_ROWS = 20;
-const HEALTH_CODES: Health[] = ['green', 'yellow', 'red'];
+const HEALTH_CODES: Health[] = ['green', 'yellow', 'red', 'closed'];
+const ACTIONS: RowAction[] = ['created', 'updated', 'unchanged', 'skipped', 'error'];
 
 interface DuplicateMark {
-  reason: DuplicateRow['reason'];
+  reason: NonNullable<DryRunRow['duplicate_of']>['reason'];
   ofRow: number | null;
+}
+
+/** The query of a dry run or an import: the mode and blank-cell rule the user chose. */
+export function uploadQuery(choice: ImportChoice, extra: Record<string, string>): string {
+  return `/api/locations/upload?${new URLSearchParams({ ...extra, mode: choice.mode, blanks: choice.blanks })}`;
+}
+
+/** The counts of an import so far, summed over its requests' answers. */
+interface Written {
+  imported: number;
+  updated: number;
+  unchanged: number;
+  skipped: number;
+  sent: number;
 }
 
 /**
@@ -45,9 +71,14 @@ export class ImportJob {
   private readonly leftOut = new Set<number>();
   private readonly errors = new Map<number, ProblemRow['errors']>();
   private readonly duplicates = new Map<number, DuplicateMark>();
+  private readonly skipReasons = new Map<number, string>();
+  private readonly changes = new Map<number, Changes>();
   /** Per row: 0 not checked or invalid, else 1 + index in HEALTH_CODES. */
   private health = new Uint8Array(0);
+  /** Per row: 0 not checked, else 1 + index in ACTIONS (the server's answer). */
+  private actions = new Uint8Array(0);
   private samples: SampleRow[] = [];
+  private choice: ImportChoice = DEFAULT_CHOICE;
 
   constructor(private readonly ports: JobPorts) {}
 
@@ -118,28 +149,44 @@ export class ImportJob {
   private resetChecks(): void {
     this.edits.clear();
     this.leftOut.clear();
-    this.errors.clear();
-    this.duplicates.clear();
     this.health = new Uint8Array(this.rowCount());
-    this.samples = [];
+    this.actions = new Uint8Array(this.rowCount());
+    this.forgetChecks(null);
   }
 
-  /** The server's dry run over every row not left out, in as many requests as the limits need. */
-  async check(clientId: string): Promise<void> {
-    this.clientId = clientId;
-    const rows = this.includedRows();
-    for (const row of rows) {
-      this.errors.delete(row);
-      this.duplicates.delete(row);
-      this.health[row] = 0;
+  /** Forgets what the server said about `row`, or about every row (null). */
+  private forgetChecks(row: number | null): void {
+    for (const marks of [this.errors, this.duplicates, this.skipReasons, this.changes]) {
+      if (row === null) marks.clear();
+      else marks.delete(row);
     }
-    this.samples = [];
+    if (row === null) {
+      this.health.fill(0);
+      this.actions.fill(0);
+      this.samples = [];
+    } else {
+      this.health[row] = 0;
+      this.actions[row] = 0;
+      this.samples = this.samples.filter((sample) => sample.row !== row);
+    }
+  }
+
+  /**
+   * The server's dry run over every row not left out, in as many requests as the limits need, with
+   * the mode and blank-cell rule the user chose (a new choice checks every row again).
+   */
+  async check(clientId: string, choice: ImportChoice = DEFAULT_CHOICE): Promise<void> {
+    this.clientId = clientId;
+    this.choice = choice;
+    this.forgetChecks(null);
+    const rows = this.includedRows();
     const rowJson = rows.map((row) => this.rowJson(row));
     const ranges = planRequests(rowJson, clientId, LIMITS);
+    const path = uploadQuery(choice, { dryRun: 'true', duplicates: 'skip' });
     let checked = 0;
     for (const [index, [start, end]] of ranges.entries()) {
       const body = uploadBody(clientId, rowJson.slice(start, end));
-      const answer = await this.send<DryRun>('checking', '/api/locations/upload?dryRun=true&duplicates=skip', body, {
+      const answer = await this.send<DryRun>('checking', path, body, {
         index,
         count: ranges.length,
         before: checked,
@@ -153,37 +200,37 @@ export class ImportJob {
     this.ports.send({ type: 'checked', report: this.report(ranges.length) });
   }
 
-  private absorbDryRun(answer: DryRun, sent: readonly number[]): void {
+  private absorbDryRun(answer: Pick<DryRun, 'rows' | 'errors'>, sent: readonly number[]): void {
     for (const preview of answer.rows) {
       const row = sent[preview.index];
-      if (row === undefined) continue;
-      this.health[row] = 1 + HEALTH_CODES.indexOf(preview.health_status);
-      const duplicate = preview.duplicate_of;
-      if (duplicate) {
-        const ofRow = duplicate.row === undefined ? null : (sent[duplicate.row] ?? null);
-        this.duplicates.set(row, { reason: duplicate.reason, ofRow });
-      } else if (this.samples.length < SAMPLE_ROWS) {
-        const {
-          index: _index,
-          health_score,
-          health_status,
-          health_issues,
-          duplicate_of: _duplicate,
-          ...values
-        } = preview;
-        this.samples.push({
-          line: this.lineOf(row),
-          values,
-          health: health_status,
-          healthScore: health_score,
-          issues: health_issues,
-        });
-      }
+      if (row !== undefined) this.absorbRow(row, preview, sent);
     }
-    for (const error of answer.errors) {
+    this.absorbErrors(answer.errors, sent);
+  }
+
+  /** One row of the dry run: its action, and what the preview lists for it. */
+  private absorbRow(row: number, preview: DryRunRow, sent: readonly number[]): void {
+    this.actions[row] = 1 + ACTIONS.indexOf(preview.action);
+    if (preview.action === 'error') return;
+    this.health[row] = 1 + HEALTH_CODES.indexOf(preview.health_status);
+    const duplicate = preview.duplicate_of;
+    if (duplicate) {
+      const ofRow = duplicate.row === undefined ? null : (sent[duplicate.row] ?? null);
+      this.duplicates.set(row, { reason: duplicate.reason, ofRow });
+    }
+    if (preview.skip_reason !== null) this.skipReasons.set(row, preview.skip_reason);
+    if (preview.action === 'updated' && preview.changes) this.changes.set(row, preview.changes);
+    if (preview.action === 'created' && this.samples.length < SAMPLE_ROWS) {
+      this.samples.push({ row, line: this.lineOf(row), location: preview });
+    }
+  }
+
+  private absorbErrors(errors: DryRun['errors'], sent: readonly number[]): void {
+    for (const error of errors) {
       const row = error.row === undefined ? undefined : sent[error.row];
       if (row === undefined) continue;
       this.health[row] = 0;
+      this.actions[row] = 1 + ACTIONS.indexOf('error');
       const list = this.errors.get(row) ?? [];
       list.push({ field: (error.field ?? null) as RowField | null, message: error.message });
       this.errors.set(row, list);
@@ -195,12 +242,10 @@ export class ImportJob {
     const edits = { ...this.edits.get(row), [field]: value };
     this.edits.set(row, edits);
     if (!this.clientId) return;
-    this.errors.delete(row);
-    this.duplicates.delete(row);
-    this.health[row] = 0;
+    this.forgetChecks(row);
     const answer = await this.send<DryRun>(
       'checking',
-      '/api/locations/upload?dryRun=true&duplicates=skip',
+      uploadQuery(this.choice, { dryRun: 'true', duplicates: 'skip' }),
       uploadBody(this.clientId, [this.rowJson(row)]),
       { index: 0, count: 1, before: 0, rows: 1, total: 1 },
     );
@@ -219,36 +264,39 @@ export class ImportJob {
     this.ports.send({ type: 'checked', report: this.report(this.requestCount()) });
   }
 
-  /** The real import, request after request; the summary says what was created and what was not. */
-  async import(clientId: string, duplicates: DuplicateHandling): Promise<void> {
+  /**
+   * The real import, request after request, each all or nothing on the server, with the mode and
+   * blank-cell rule of the preview; the summary adds up the answers.
+   */
+  async import(clientId: string, duplicates: DuplicateHandling, choice: ImportChoice = this.choice): Promise<void> {
+    this.choice = choice;
     const rows = this.includedRows();
     const rowJson = rows.map((row) => this.rowJson(row));
     const ranges = planRequests(rowJson, clientId, LIMITS);
-    let imported = 0;
-    let sent = 0;
+    const path = uploadQuery(choice, { duplicates });
+    const written: Written = { imported: 0, updated: 0, unchanged: 0, skipped: 0, sent: 0 };
     for (const [index, [start, end]] of ranges.entries()) {
       const answer = await this.send<Imported>(
         'importing',
-        `/api/locations/upload?duplicates=${duplicates}`,
+        path,
         uploadBody(clientId, rowJson.slice(start, end)),
-        { index, count: ranges.length, before: sent, rows: end - start, total: rows.length },
-        index > 0 ? { imported, sent, rowsNotSent: rows.length - start } : undefined,
+        { index, count: ranges.length, before: written.sent, rows: end - start, total: rows.length },
+        index > 0 ? { written: { ...written }, rowsNotSent: rows.length - start } : undefined,
         rows.slice(start, end),
       );
       if (!answer) return;
-      imported += answer.count;
-      sent += end - start;
+      written.imported += answer.count;
+      written.updated += answer.updated;
+      written.unchanged += answer.unchanged;
+      written.skipped += answer.skipped;
+      written.sent += end - start;
     }
-    this.ports.send({
-      type: 'imported',
-      summary: {
-        imported,
-        leftOut: this.leftOut.size,
-        duplicates: sent - imported,
-        requests: ranges.length,
-        failure: null,
-      },
-    });
+    this.ports.send({ type: 'imported', summary: this.summary(written, ranges.length, null) });
+  }
+
+  private summary(written: Written, requests: number, failure: ImportSummary['failure']): ImportSummary {
+    const { sent: _sent, ...counts } = written;
+    return { ...counts, leftOut: this.leftOut.size, requests, failure };
   }
 
   /**
@@ -261,7 +309,7 @@ export class ImportJob {
     path: string,
     body: string,
     batch: { index: number; count: number; before: number; rows: number; total: number },
-    partial?: { imported: number; sent: number; rowsNotSent: number },
+    partial?: { written: Written; rowsNotSent: number },
     sentRows?: readonly number[],
   ): Promise<T | undefined> {
     const onProgress = (loaded: number, size: number) =>
@@ -278,26 +326,23 @@ export class ImportJob {
       const failure = error instanceof ApiError ? error : new ApiError(0, String(error));
       if (stage === 'importing' && failure.status === 400 && sentRows) {
         // The server found rows it will not take: show them in the preview like the dry run would.
-        this.absorbDryRun(
-          { dry_run: true, valid: false, count: 0, duplicates: 0, rows: [], errors: failure.details },
-          sentRows,
-        );
+        this.absorbErrors(failure.details, sentRows);
         this.ports.send({ type: 'checked', report: this.report(this.requestCount()) });
       }
-      if (partial) {
-        this.ports.send({
-          type: 'imported',
-          summary: {
-            imported: partial.imported,
-            leftOut: this.leftOut.size,
-            duplicates: partial.sent - partial.imported,
-            requests: batch.count,
-            failure: { request: batch.index + 1, error: toErrorInfo(failure), rowsNotSent: partial.rowsNotSent },
-          },
-        });
-      } else this.ports.send({ type: 'failed', stage, error: toErrorInfo(failure) });
+      this.reportFailure(stage, toErrorInfo(failure), batch, partial);
       return undefined;
     }
+  }
+
+  private reportFailure(
+    stage: ImportStage,
+    error: ApiErrorInfo,
+    batch: { index: number; count: number },
+    partial?: { written: Written; rowsNotSent: number },
+  ): void {
+    if (!partial) return this.ports.send({ type: 'failed', stage, error });
+    const failure = { request: batch.index + 1, error, rowsNotSent: partial.rowsNotSent };
+    this.ports.send({ type: 'imported', summary: this.summary(partial.written, batch.count, failure) });
   }
 
   private async withToken<T>(call: (token: string) => Promise<T>): Promise<T> {
@@ -331,7 +376,7 @@ export class ImportJob {
   }
 
   private rowJson(row: number): string {
-    return JSON.stringify(uploadRowOf(this.valuesOf(row), this.mapping, this.edits.get(row)));
+    return JSON.stringify(uploadRowOf(this.valuesOf(row), this.mapping, this.edits.get(row), this.choice.blanks));
   }
 
   private rowCount(): number {
@@ -347,46 +392,76 @@ export class ImportJob {
   }
 
   private report(requests: number): CheckReport {
-    const health: Record<Health, number> = { green: 0, yellow: 0, red: 0 };
-    let ready = 0;
-    this.health.forEach((code, row) => {
-      if (code === 0 || this.leftOut.has(row) || this.duplicates.has(row)) return;
-      ready++;
-      health[HEALTH_CODES[code - 1] as Health]++;
+    const totals: Totals = { created: 0, updated: 0, unchanged: 0, skipped: 0, error: 0 };
+    const health: Record<Health, number> = { green: 0, yellow: 0, red: 0, closed: 0 };
+    this.actions.forEach((code, row) => {
+      if (code === 0 || this.leftOut.has(row)) return;
+      const action = ACTIONS[code - 1] as RowAction;
+      totals[action]++;
+      const writes = action === 'created' || action === 'updated';
+      if (writes && this.health[row]) health[HEALTH_CODES[this.health[row] - 1] as Health]++;
     });
-    const problemRows = [...this.errors.keys()].sort((a, b) => a - b);
-    const duplicateRows = [...this.duplicates.keys()].sort((a, b) => a - b);
+    const listed = (rows: Iterable<number>) => [...rows].sort((a, b) => a - b).slice(0, MAX_LISTED);
+    const included = (rows: Iterable<number>) => [...rows].filter((row) => !this.leftOut.has(row));
+    const unchanged = this.rowsWith('unchanged', MAX_LISTED);
     return {
       rowCount: this.rowCount(),
       requests,
       limits: { rows: MAX_IMPORT_ROWS, bytes: MAX_IMPORT_BYTES },
-      ready,
-      duplicates: duplicateRows.filter((row) => !this.leftOut.has(row)).length,
+      choice: this.choice,
+      totals,
       leftOut: this.leftOut.size,
-      problemCount: problemRows.filter((row) => !this.leftOut.has(row)).length,
       health,
-      problems: problemRows.slice(0, MAX_LISTED).map((row) => ({
-        row,
-        line: this.lineOf(row),
-        values: uploadRowOf(this.valuesOf(row), this.mapping, this.edits.get(row)),
-        errors: this.errors.get(row) ?? [],
-        leftOut: this.leftOut.has(row),
+      problems: listed(this.errors.keys()).map((row) => this.problemRow(row)),
+      skipped: listed(new Set([...this.duplicates.keys(), ...this.skipReasons.keys()])).map((row) =>
+        this.skippedRow(row),
+      ),
+      updated: listed(included(this.changes.keys())).map((row) => ({
+        ...this.listedRow(row),
+        changes: this.changes.get(row) as Changes,
       })),
-      duplicateRows: duplicateRows.slice(0, MAX_LISTED).map((row) => {
-        const values = uploadRowOf(this.valuesOf(row), this.mapping, this.edits.get(row));
-        const mark = this.duplicates.get(row) as DuplicateMark;
-        return {
-          row,
-          line: this.lineOf(row),
-          name: values.name,
-          address: values.address ?? null,
-          city: values.city ?? null,
-          reason: mark.reason,
-          ofLine: mark.ofRow === null ? null : this.lineOf(mark.ofRow),
-          leftOut: this.leftOut.has(row),
-        };
-      }),
-      samples: this.samples,
+      unchanged: unchanged.map((row) => this.listedRow(row)),
+      samples: this.samples.filter((sample) => !this.leftOut.has(sample.row)),
+    };
+  }
+
+  /** The first `limit` rows (not left out) the server gave `action`. */
+  private rowsWith(action: RowAction, limit: number): number[] {
+    const code = 1 + ACTIONS.indexOf(action);
+    const rows: number[] = [];
+    for (let row = 0; row < this.actions.length && rows.length < limit; row++) {
+      if (this.actions[row] === code && !this.leftOut.has(row)) rows.push(row);
+    }
+    return rows;
+  }
+
+  private uploadRow(row: number) {
+    return uploadRowOf(this.valuesOf(row), this.mapping, this.edits.get(row), this.choice.blanks);
+  }
+
+  private listedRow(row: number): ListedRow {
+    const values = this.uploadRow(row);
+    const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : null);
+    return { row, line: this.lineOf(row), name: values.name, address: text(values.address), city: text(values.city) };
+  }
+
+  private problemRow(row: number): ProblemRow {
+    return {
+      row,
+      line: this.lineOf(row),
+      values: this.uploadRow(row),
+      errors: this.errors.get(row) ?? [],
+      leftOut: this.leftOut.has(row),
+    };
+  }
+
+  private skippedRow(row: number): SkippedRow {
+    const mark = this.duplicates.get(row);
+    return {
+      ...this.listedRow(row),
+      duplicate: mark ? { reason: mark.reason, ofLine: mark.ofRow === null ? null : this.lineOf(mark.ofRow) } : null,
+      skipReason: this.skipReasons.get(row) ?? null,
+      leftOut: this.leftOut.has(row),
     };
   }
 

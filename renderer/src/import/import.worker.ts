@@ -41,13 +41,13 @@ async function handle(message: ToWorker): Promise<void> {
     case 'map':
       return job.map(message.mapping);
     case 'check':
-      return job.check(message.clientId);
+      return job.check(message.clientId, message.choice);
     case 'fix':
       return job.fix(message.row, message.field, message.value);
     case 'leave-out':
       return job.leave(message.rows, message.leftOut);
     case 'import':
-      return job.import(message.clientId, message.duplicates);
+      return job.import(message.clientId, message.duplicates, message.choice);
     case 'token':
       pendingToken?.(message.token);
       pendingToken = null;

@@ -1,6 +1,6 @@
-import type { RowField } from '../../../server/locations/schemas.js';
+import type { BlankCells, Changes, ImportMode, RowAction, RowField } from '../../../server/locations/schemas.js';
 import type { ApiErrorInfo } from '../api/http.js';
-import type { DuplicateHandling, Health, ImportRow } from '../api/types.js';
+import type { DryRunRow, Duplicate, DuplicateHandling, Health, ImportRow } from '../api/types.js';
 import type { TextEncodingName } from './encodings.js';
 import type { ColumnMapping } from './header-mapping.js';
 import type { LineProblem } from './parse-csv.js';
@@ -40,24 +40,42 @@ export interface ProblemRow {
   leftOut: boolean;
 }
 
-export interface DuplicateRow {
+/** What the import does with rows that match a stored location, and with blank cells (`?mode=&blanks=`). */
+export interface ImportChoice {
+  mode: ImportMode;
+  blanks: BlankCells;
+}
+export const DEFAULT_CHOICE: ImportChoice = { mode: 'create', blanks: 'keep' };
+
+/** A row of the file, named the way the user knows it. */
+export interface ListedRow {
   row: number;
   line: number;
   name: string;
   address: string | null;
   city: string | null;
-  reason: 'google_place_id' | 'name_and_address';
-  /** The earlier line of the file it repeats, or null when it repeats one of the client's locations. */
-  ofLine: number | null;
+}
+
+/** A row the import skips: a duplicate (of an earlier line or of a stored location), or, in update mode, a row that matches nothing. */
+export interface SkippedRow extends ListedRow {
+  duplicate: { reason: Duplicate['reason']; ofLine: number | null } | null;
+  /** The server's words for a skip that is no duplicate. */
+  skipReason: string | null;
   leftOut: boolean;
 }
 
+/** A row that updates a stored location: each changed field, from its stored value to the row's. */
+export interface UpdatedRow extends ListedRow {
+  changes: Changes;
+}
+
+export type Totals = Record<RowAction, number>;
+
+/** A row the import creates, as the server's dry run normalized it. */
 export interface SampleRow {
+  row: number;
   line: number;
-  values: ImportRow;
-  health: Health;
-  healthScore: number;
-  issues: string[];
+  location: DryRunRow;
 }
 
 export interface CheckReport {
@@ -65,38 +83,45 @@ export interface CheckReport {
   /** Requests the import will take, and the server's limits that decide it. */
   requests: number;
   limits: { rows: number; bytes: number };
-  /** Valid rows that are not duplicates and not left out. */
-  ready: number;
-  duplicates: number;
+  /** The mode and blank-cell rule the dry run was asked with. */
+  choice: ImportChoice;
+  /** The server's action for each row not left out: created, updated, unchanged, skipped, error. */
+  totals: Totals;
   leftOut: number;
-  problemCount: number;
+  /** Health of the rows the import creates or updates. */
   health: Record<Health, number>;
   /** Rows with problems, the first MAX_LISTED of them. */
   problems: ProblemRow[];
-  duplicateRows: DuplicateRow[];
-  /** The first valid rows as the server normalized them. */
+  skipped: SkippedRow[];
+  updated: UpdatedRow[];
+  unchanged: ListedRow[];
+  /** The first rows to create, as the server normalized them. */
   samples: SampleRow[];
 }
 
 export interface ImportSummary {
+  /** Locations created (the answers' `count`). */
   imported: number;
+  updated: number;
+  unchanged: number;
+  /** Rows the server skipped: duplicates, and in update mode rows that match nothing. */
+  skipped: number;
   leftOut: number;
-  duplicates: number;
   requests: number;
   /** Set when a request failed after others succeeded. */
   failure: { request: number; error: ApiErrorInfo; rowsNotSent: number } | null;
 }
 
-/** How many problem or duplicate rows cross to the page at most; the rest are counted, and can be left out in one go. */
+/** How many problem, skipped, updated or unchanged rows cross to the page at most; the rest are counted, and can be left out in one go. */
 export const MAX_LISTED = 2_000;
 
 export type ToWorker =
   | { type: 'read'; file: File; encoding?: TextEncodingName }
   | { type: 'map'; mapping: ColumnMapping }
-  | { type: 'check'; clientId: string }
+  | { type: 'check'; clientId: string; choice: ImportChoice }
   | { type: 'fix'; row: number; field: RowField; value: string }
   | { type: 'leave-out'; rows: number[] | 'problems' | 'duplicates'; leftOut: boolean }
-  | { type: 'import'; clientId: string; duplicates: DuplicateHandling }
+  | { type: 'import'; clientId: string; duplicates: DuplicateHandling; choice: ImportChoice }
   | { type: 'token'; token: string | null };
 
 export type FromWorker =

@@ -1,5 +1,5 @@
-import type { RowField, UploadRow } from '../../../server/locations/schemas.js';
-import type { ColumnMapping } from './header-mapping.js';
+import type { BlankCells, RowField, UploadRow } from '../../../server/locations/schemas.js';
+import { DAY_HOURS, isDayHours, type ColumnMapping } from './header-mapping.js';
 
 /** Values the user typed over a row's mapped values in the preview, by field. */
 export type RowEdits = Partial<Record<RowField, string>>;
@@ -10,29 +10,68 @@ export interface RequestLimits {
   bytes: number;
 }
 
+type DayTexts = Partial<Record<(typeof DAY_HOURS)[keyof typeof DAY_HOURS], string>>;
+
+/** The cells of one row gathered per field, before they become an upload row. */
+interface Gathered {
+  values: Partial<Record<RowField, string>>;
+  address: string[];
+  streetNumber: string;
+  days: DayTexts;
+  /** Fields a mapped column feeds, blank or not. */
+  mapped: Set<RowField>;
+}
+
+function gather(cells: readonly string[], mapping: ColumnMapping): Gathered {
+  const row: Gathered = { values: {}, address: [], streetNumber: '', days: {}, mapped: new Set() };
+  mapping.forEach((target, column) => {
+    if (target === null) return;
+    const value = cells[column] ?? '';
+    const filled = value.trim() !== '';
+    if (target === 'street_number' || target === 'address') row.mapped.add('address');
+    else row.mapped.add(isDayHours(target) ? 'hours' : target);
+    if (target === 'address' && filled) row.address.push(value.trim());
+    else if (target === 'street_number') row.streetNumber = value.trim();
+    else if (isDayHours(target)) {
+      if (filled) row.days[DAY_HOURS[target]] = value;
+    } else if (target !== 'address') row.values[target] = value;
+  });
+  return row;
+}
+
+/** The address: its columns joined with ", ", a house number after the street ("Hauptstraße 12"). */
+function addressOf({ address, streetNumber }: Gathered): string {
+  const [street, ...rest] = address;
+  if (streetNumber === '') return address.join(', ');
+  return [street === undefined ? streetNumber : `${street} ${streetNumber}`, ...rest].join(', ');
+}
+
 /**
  * One upload row from a file row: only the mapped fields, several address columns joined with ", ",
- * empty optional values left out. The name is always sent, even blank, so the server's dry run can
- * flag it; trimming and every other rule stay on the server.
+ * per-day hours columns as `hours: {mon: "09:00-17:00", ...}` (the server reads the texts). A blank
+ * cell is left out, or sent as "" when `blanks` is "clear" so that the server clears the stored value.
+ * The name is always sent, even blank, so the server's dry run can flag it; the location id only when
+ * it is there (it is a key, never cleared); every other rule stays on the server.
  */
-export function uploadRowOf(cells: readonly string[], mapping: ColumnMapping, edits?: RowEdits): UploadRow {
-  const row: UploadRow = { name: '' };
-  const addressParts: string[] = [];
-  mapping.forEach((field, column) => {
-    if (field === null) return;
-    const value = cells[column] ?? '';
-    if (field === 'address') {
-      if (value.trim() !== '') addressParts.push(value.trim());
-    } else if (field === 'name') row.name = value;
-    else if (value.trim() !== '') row[field] = value;
-  });
-  if (addressParts.length > 0) row.address = addressParts.join(', ');
-  if (edits) {
-    for (const [field, value] of Object.entries(edits) as [RowField, string][]) {
-      if (field === 'name') row.name = value;
-      else if (value.trim() === '') delete row[field];
-      else row[field] = value;
-    }
+export function uploadRowOf(
+  cells: readonly string[],
+  mapping: ColumnMapping,
+  edits?: RowEdits,
+  blanks: BlankCells = 'keep',
+): UploadRow {
+  const gathered = gather(cells, mapping);
+  const values: Partial<Record<RowField, unknown>> = { ...gathered.values };
+  if (gathered.mapped.has('address')) values.address = addressOf(gathered);
+  if (gathered.mapped.has('hours') && !('hours' in gathered.values)) {
+    values.hours = Object.keys(gathered.days).length > 0 ? gathered.days : '';
+  }
+  for (const [field, value] of Object.entries(edits ?? {})) values[field as RowField] = value;
+  const row: UploadRow = { name: typeof values.name === 'string' ? values.name : '' };
+  for (const [field, value] of Object.entries(values) as [RowField, unknown][]) {
+    if (field === 'name') continue;
+    const blank = typeof value === 'string' && value.trim() === '';
+    if (blank && (blanks === 'keep' || field === 'id')) continue;
+    (row as Record<string, unknown>)[field] = value;
   }
   return row;
 }
@@ -79,4 +118,28 @@ export function planRequests(rowJson: readonly string[], clientId: string, limit
   }
   if (rowJson.length > start) ranges.push([start, rowJson.length]);
   return ranges;
+}
+
+const DAY_LABELS: Record<string, string> = {
+  mon: 'Mon',
+  tue: 'Tue',
+  wed: 'Wed',
+  thu: 'Thu',
+  fri: 'Fri',
+  sat: 'Sat',
+  sun: 'Sun',
+};
+
+/**
+ * A value of an upload row as the text a user edits: per-day hours as one week line ("Mon 09:00-17:00;
+ * Sat x"), which the server reads like a "Hours" column.
+ */
+export function rowValueText(value: UploadRow[keyof UploadRow]): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.join(', ');
+  return Object.entries(value)
+    .filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+    .map(([day, text]) => `${DAY_LABELS[day] ?? day} ${text}`)
+    .join('; ');
 }

@@ -5,14 +5,16 @@ import { accessToken } from '../api/session.js';
 import type { DuplicateHandling } from '../api/types.js';
 import type { TextEncodingName } from './encodings.js';
 import { remapColumn, type ColumnMapping, type ColumnTarget } from './header-mapping.js';
-import type {
-  CheckReport,
-  FileSummary,
-  FromWorker,
-  ImportStage,
-  ImportSummary,
-  MappingCheck,
-  ToWorker,
+import {
+  DEFAULT_CHOICE,
+  type CheckReport,
+  type FileSummary,
+  type ImportChoice,
+  type FromWorker,
+  type ImportStage,
+  type ImportSummary,
+  type MappingCheck,
+  type ToWorker,
 } from './protocol.js';
 
 export type ImportStep = 'choose' | 'reading' | 'mapping' | 'checking' | 'preview' | 'importing' | 'done';
@@ -36,8 +38,10 @@ export interface ImportState {
   /** Why the file was not accepted; nothing was sent. */
   rejection: string | null;
   error: ApiError | null;
-  /** A row being checked again after the user fixed a cell. */
+  /** A row being checked again after the user fixed a cell, or every row after a new choice. */
   busy: boolean;
+  /** The mode and blank-cell rule of the preview, sent with the dry run and the import. */
+  choice: ImportChoice;
 }
 
 const INITIAL: ImportState = {
@@ -52,6 +56,7 @@ const INITIAL: ImportState = {
   rejection: null,
   error: null,
   busy: false,
+  choice: DEFAULT_CHOICE,
 };
 
 type Action =
@@ -59,22 +64,45 @@ type Action =
   | { type: 'remapped'; mapping: ColumnMapping }
   | { type: 'step'; step: ImportStep }
   | { type: 'busy' }
+  | { type: 'choose'; choice: ImportChoice }
   | { type: 'leaving'; rows: number[] | 'problems' | 'duplicates'; leftOut: boolean }
   | { type: 'reset' }
   | FromWorker;
 
 function reduce(state: ImportState, action: Action): ImportState {
+  return isFromWorker(action) ? receive(state, action) : act(state, action);
+}
+
+const WORKER_MESSAGES = new Set<string>([
+  'progress',
+  'rejected',
+  'read',
+  'mapped',
+  'checked',
+  'imported',
+  'failed',
+  'need-token',
+]);
+function isFromWorker(action: Action): action is FromWorker {
+  return WORKER_MESSAGES.has(action.type);
+}
+
+/** The page's own actions. */
+function act(state: ImportState, action: Exclude<Action, FromWorker>): ImportState {
   switch (action.type) {
+    // The mode chosen stays for the next file of the same dialog.
     case 'reset':
-      return INITIAL;
+      return { ...INITIAL, choice: state.choice };
     case 'reading':
-      return { ...INITIAL, step: 'reading', fileName: action.fileName };
+      return { ...INITIAL, choice: state.choice, step: 'reading', fileName: action.fileName };
     case 'remapped':
       return { ...state, mapping: action.mapping, report: null };
     case 'step':
       return { ...state, step: action.step, error: null, progress: null };
     case 'busy':
       return { ...state, busy: true, error: null };
+    case 'choose':
+      return { ...state, choice: action.choice, busy: true, error: null };
     case 'leaving': {
       // The checkbox answers at once; the worker's report brings the counts a moment later.
       if (!state.report) return state;
@@ -86,14 +114,26 @@ function reduce(state: ImportState, action: Action): ImportState {
         report: {
           ...state.report,
           problems: state.report.problems.map((p) => (hit(p.row, 'problems') ? { ...p, leftOut } : p)),
-          duplicateRows: state.report.duplicateRows.map((d) => (hit(d.row, 'duplicates') ? { ...d, leftOut } : d)),
+          skipped: state.report.skipped.map((d) => (hit(d.row, 'duplicates') ? { ...d, leftOut } : d)),
         },
       };
     }
+  }
+}
+
+/** Where the step goes back to when a stage fails. */
+function stepAfterFailure(state: ImportState, stage: ImportStage): ImportStep {
+  if (stage === 'checking') return state.report ? 'preview' : 'mapping';
+  return stage === 'importing' ? 'preview' : 'choose';
+}
+
+/** The worker's messages. */
+function receive(state: ImportState, action: FromWorker): ImportState {
+  switch (action.type) {
     case 'progress':
       return { ...state, progress: action };
     case 'rejected':
-      return { ...INITIAL, rejection: action.message, fileName: state.fileName };
+      return { ...INITIAL, choice: state.choice, rejection: action.message, fileName: state.fileName };
     case 'read':
       return {
         ...state,
@@ -108,24 +148,21 @@ function reduce(state: ImportState, action: Action): ImportState {
     case 'checked':
       return {
         ...state,
-        step: state.step === 'importing' ? 'preview' : state.step === 'checking' ? 'preview' : state.step,
+        step: state.step === 'importing' || state.step === 'checking' ? 'preview' : state.step,
         report: action.report,
         busy: false,
         progress: null,
       };
     case 'imported':
       return { ...state, step: 'done', summary: action.summary, progress: null };
-    case 'failed': {
-      const back: ImportStep =
-        action.stage === 'checking'
-          ? state.report
-            ? 'preview'
-            : 'mapping'
-          : action.stage === 'importing'
-            ? 'preview'
-            : 'choose';
-      return { ...state, step: back, error: fromErrorInfo(action.error), busy: false, progress: null };
-    }
+    case 'failed':
+      return {
+        ...state,
+        step: stepAfterFailure(state, action.stage),
+        error: fromErrorInfo(action.error),
+        busy: false,
+        progress: null,
+      };
     case 'need-token':
       return state;
   }
@@ -184,10 +221,23 @@ export function useImport(clientId: string) {
     [post],
   );
 
+  // The choice the worker holds, so a check and the import use the latest one even between renders.
+  const choice = useRef<ImportChoice>(DEFAULT_CHOICE);
+
   const check = useCallback(() => {
     dispatch({ type: 'step', step: 'checking' });
-    post({ type: 'check', clientId });
+    post({ type: 'check', clientId, choice: choice.current });
   }, [clientId, post]);
+
+  /** A new mode or blank-cell rule: the dry run runs again over every row while the preview stays. */
+  const choose = useCallback(
+    (next: ImportChoice) => {
+      choice.current = next;
+      dispatch({ type: 'choose', choice: next });
+      post({ type: 'check', clientId, choice: next });
+    },
+    [clientId, post],
+  );
 
   const fix = useCallback(
     (row: number, field: RowField, value: string) => {
@@ -208,7 +258,7 @@ export function useImport(clientId: string) {
   const start = useCallback(
     (duplicates: DuplicateHandling) => {
       dispatch({ type: 'step', step: 'importing' });
-      post({ type: 'import', clientId, duplicates });
+      post({ type: 'import', clientId, duplicates, choice: choice.current });
     },
     [clientId, post],
   );
@@ -216,5 +266,5 @@ export function useImport(clientId: string) {
   const reset = useCallback(() => dispatch({ type: 'reset' }), []);
   const backToMapping = useCallback(() => dispatch({ type: 'step', step: 'mapping' }), []);
 
-  return { state, read, remap, check, fix, leave, start, reset, backToMapping };
+  return { state, read, remap, check, choose, fix, leave, start, reset, backToMapping };
 }

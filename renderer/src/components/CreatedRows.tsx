@@ -1,0 +1,49 @@
+import type { SampleRow } from '../import/protocol.js';
+import { formatCount } from '../format.js';
+import { HealthBadge } from './HealthBadge.js';
+
+/** The first rows the import adds, as the server will save them (normalized country, E.164 phone ...). */
+export function CreatedRows({ samples }: { samples: SampleRow[] }) {
+  return (
+    <section aria-labelledby="samples-title" className="preview-section">
+      <h3 id="samples-title">First new locations, as they will be saved</h3>
+      <table className="simple-table" data-testid="samples">
+        <thead>
+          <tr>
+            <th scope="col">Line</th>
+            <th scope="col">Name</th>
+            <th scope="col">Address</th>
+            <th scope="col">City</th>
+            <th scope="col">State</th>
+            <th scope="col">Postal code</th>
+            <th scope="col">Country</th>
+            <th scope="col">Phone</th>
+            <th scope="col">Health</th>
+          </tr>
+        </thead>
+        <tbody>
+          {samples.map(({ row, line, location }) => (
+            <tr key={row}>
+              <td>{formatCount(line)}</td>
+              <td>{location.name}</td>
+              <td>{location.address}</td>
+              <td>{location.city}</td>
+              <td>{location.state}</td>
+              <td>{location.zip}</td>
+              <td>{location.country}</td>
+              <td>{location.phone}</td>
+              <td>
+                <HealthBadge
+                  status={location.health_status}
+                  score={location.health_score}
+                  issues={location.health_issues}
+                  hints={location.health_hints}
+                />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

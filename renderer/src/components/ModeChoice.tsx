@@ -1,0 +1,99 @@
+import type { BlankCells, ImportMode } from '../../../server/locations/schemas.js';
+import type { ImportChoice } from '../import/protocol.js';
+
+interface Option<T extends string> {
+  value: T;
+  label: string;
+  detail?: string;
+}
+
+const MODES: Option<ImportMode>[] = [
+  {
+    value: 'create',
+    label: 'Add new locations only',
+    detail: 'Rows that repeat a location of this client are skipped.',
+  },
+  {
+    value: 'upsert',
+    label: 'Update matching locations and add the rest',
+    detail: 'A row matches by its store code, else its Google place id, else its name and address.',
+  },
+  {
+    value: 'update',
+    label: 'Only update matching locations',
+    detail: 'Rows that match no location are skipped, not added.',
+  },
+];
+
+const BLANKS: Option<BlankCells>[] = [
+  { value: 'keep', label: 'Keep the stored value' },
+  { value: 'clear', label: 'Clear the stored value' },
+];
+
+/** One question answered by radio buttons. */
+function RadioGroup<T extends string>({
+  legend,
+  name,
+  options,
+  value,
+  onChange,
+}: {
+  legend: string;
+  name: string;
+  options: Option<T>[];
+  value: T;
+  onChange: (value: T) => void;
+}) {
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      {options.map((option) => (
+        <label key={option.value} className="radio">
+          <input
+            type="radio"
+            name={name}
+            value={option.value}
+            checked={value === option.value}
+            onChange={() => onChange(option.value)}
+          />
+          <span>
+            {option.label}
+            {option.detail && <small className="muted block">{option.detail}</small>}
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** What the import does with rows that match a location, and with empty cells; a change checks the rows again. */
+export function ModeChoice({
+  choice,
+  disabled,
+  onChoose,
+}: {
+  choice: ImportChoice;
+  disabled: boolean;
+  onChoose: (choice: ImportChoice) => void;
+}) {
+  return (
+    <fieldset className="mode-choice" disabled={disabled}>
+      <RadioGroup
+        legend="What should the import do?"
+        name="import-mode"
+        options={MODES}
+        value={choice.mode}
+        onChange={(mode) => onChoose({ ...choice, mode })}
+      />
+      {choice.mode !== 'create' && (
+        <RadioGroup
+          legend="Empty cells in the file"
+          name="import-blanks"
+          options={BLANKS}
+          value={choice.blanks}
+          onChange={(blanks) => onChoose({ ...choice, blanks })}
+        />
+      )}
+    </fieldset>
+  );
+}

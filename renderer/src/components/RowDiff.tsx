@@ -1,0 +1,46 @@
+import { useState } from 'react';
+import type { Changes, RowField } from '../../../server/locations/schemas.js';
+import { cellText } from '../export/location-cells.js';
+import { ROW_FIELD_LABELS } from '../import/header-mapping.js';
+import type { UpdatedRow } from '../import/protocol.js';
+import { formatCount } from '../format.js';
+import { PAGE, ShowMore } from './ShowMore.js';
+
+/** Each field a row changes: its stored value, struck through, and the file's. */
+export function RowDiff({ changes }: { changes: Changes }) {
+  return (
+    <dl className="row-diff">
+      {Object.entries(changes).map(([field, { from, to }]) => (
+        <div key={field} data-field={field}>
+          <dt>{ROW_FIELD_LABELS[field as RowField] ?? field}</dt>
+          <dd>
+            <del>{cellText(field, from) || '(empty)'}</del>
+            <span aria-label="becomes"> → </span>
+            <ins>{cellText(field, to) || '(empty)'}</ins>
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The rows that update a stored location, each with its changes. */
+export function UpdatedRows({ rows, total }: { rows: UpdatedRow[]; total: number }) {
+  const [shown, setShown] = useState(PAGE);
+  return (
+    <section aria-labelledby="updated-title" className="preview-section">
+      <h3 id="updated-title">Updates</h3>
+      <ul className="updated-rows" data-testid="updated-rows">
+        {rows.slice(0, shown).map((row) => (
+          <li key={row.row} data-line={row.line}>
+            <span className="problem-line">Line {formatCount(row.line)}</span> <strong>{row.name}</strong>
+            {row.city && <span className="muted"> · {row.city}</span>}
+            <RowDiff changes={row.changes} />
+          </li>
+        ))}
+      </ul>
+      {total > rows.length && <p className="muted small">The first {formatCount(rows.length)} are listed.</p>}
+      <ShowMore total={rows.length} shown={shown} onMore={setShown} />
+    </section>
+  );
+}
