@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ColumnMapping } from '../../renderer/src/import/header-mapping.js';
 import {
+  cellValue,
   planRequests,
   rowValueText,
   uploadBody,
@@ -81,6 +82,18 @@ describe('uploadRowOf: the listing fields', () => {
     const cells = ['S', 'Pike', '', 'x', 'nine to five', '', ''];
     expect(rowValueText(uploadRowOf(cells, gbp).hours)).toBe('Sun x; Mon nine to five');
     expect(uploadRowOf(cells, gbp, { hours: 'Mon 09:00-17:00; Sun closed' }).hours).toBe('Mon 09:00-17:00; Sun closed');
+  });
+});
+
+describe('cellValue', () => {
+  it("undoes the export's formula escaping, and only that", () => {
+    expect(cellValue("'+12175550142")).toBe('+12175550142');
+    expect(cellValue("'-89.6501")).toBe('-89.6501');
+    expect(cellValue('\'=HYPERLINK(\n"http://evil.example")')).toBe('=HYPERLINK(\n"http://evil.example")');
+    expect(cellValue("' @x")).toBe(' @x');
+    expect(cellValue("'s-Hertogenbosch")).toBe("'s-Hertogenbosch");
+    expect(cellValue("O'Brien's")).toBe("O'Brien's");
+    expect(cellValue(undefined)).toBe('');
   });
 });
 

@@ -22,11 +22,22 @@ interface Gathered {
   mapped: Set<RowField>;
 }
 
+// The export's formula escaping (OWASP "CSV Injection"): a quote before =, +, -, @, tab or CR.
+const ESCAPED_FORMULA = /^'(?=\s*[=+\-@\t\r])/;
+
+/**
+ * A cell's value with the export's formula escaping undone, so that an exported phone "'+12175550142"
+ * or longitude "'-89.65" is read back as it was stored. The import never evaluates a value.
+ */
+export function cellValue(cell: string | undefined): string {
+  return cell === undefined ? '' : cell.replace(ESCAPED_FORMULA, '');
+}
+
 function gather(cells: readonly string[], mapping: ColumnMapping): Gathered {
   const row: Gathered = { values: {}, address: [], streetNumber: '', days: {}, mapped: new Set() };
   mapping.forEach((target, column) => {
     if (target === null) return;
-    const value = cells[column] ?? '';
+    const value = cellValue(cells[column]);
     const filled = value.trim() !== '';
     if (target === 'street_number' || target === 'address') row.mapped.add('address');
     else row.mapped.add(isDayHours(target) ? 'hours' : target);
