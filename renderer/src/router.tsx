@@ -2,12 +2,17 @@ import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from
 
 /** The dashboard's pages, from the address bar. The server answers every non-API path with index.html. */
 export type Route =
-  { page: 'clients' } | { page: 'client'; clientId: string } | { page: 'users' } | { page: 'not-found' };
+  | { page: 'clients' }
+  | { page: 'client'; clientId: string }
+  | { page: 'users' }
+  | { page: 'tokens' }
+  | { page: 'not-found' };
 
 export const paths = {
   clients: '/clients',
   client: (clientId: string) => `/clients/${encodeURIComponent(clientId)}`,
   users: '/users',
+  tokens: '/tokens',
 };
 
 export function routeOf(pathname: string): Route {
@@ -15,6 +20,8 @@ export function routeOf(pathname: string): Route {
   const client = /^\/clients\/([^/]+)\/?$/.exec(pathname);
   if (client?.[1]) return { page: 'client', clientId: decodeURIComponent(client[1]) };
   if (pathname === '/users' || pathname === '/users/') return { page: 'users' };
+  // /device is where a script's verification_uri sends the person (RFC 8628): its requests are on this page.
+  if (['/tokens', '/tokens/', '/device', '/device/'].includes(pathname)) return { page: 'tokens' };
   return { page: 'not-found' };
 }
 

@@ -2,15 +2,18 @@ import { useEffect } from 'react';
 import { ROLE_LABELS } from '../api/types.js';
 import { signOut, type Session } from '../api/session.js';
 import { useProfile } from '../api/queries.js';
-import { Link, navigate, paths, useRoute } from '../router.js';
+import { Link, navigate, paths, useRoute, useSearch } from '../router.js';
 import { ClientsPage } from '../pages/ClientsPage.js';
 import { ClientPage } from '../pages/ClientPage.js';
 import { UsersPage } from '../pages/UsersPage.js';
 import { DesktopKeyBanner } from './DesktopKeyBanner.js';
+import { DevicePrompt } from '../tokens/DeviceRequestCard.js';
+import { TokensPage } from '../tokens/TokensPage.js';
 
 /** The frame around every signed-in page: who is signed in, with which role, and where they can go. */
 export function AppShell({ session }: { session: Session }) {
   const route = useRoute();
+  const search = useSearch();
   const profile = useProfile(true);
   const { user } = session;
   const isAdmin = user.role === 'admin';
@@ -18,13 +21,15 @@ export function AppShell({ session }: { session: Session }) {
 
   // A Client Viewer has one client: the dashboard opens on it and never shows the list of all clients.
   useEffect(() => {
-    if (ownClient && (route.page !== 'client' || route.clientId !== ownClient))
+    if (ownClient && route.page !== 'tokens' && (route.page !== 'client' || route.clientId !== ownClient))
       navigate(paths.client(ownClient), { replace: true });
   }, [ownClient, route]);
 
   let page;
   if (route.page === 'client') page = <ClientPage clientId={route.clientId} role={user.role} />;
   else if (route.page === 'users' && isAdmin) page = <UsersPage currentUserId={user.id} />;
+  else if (route.page === 'tokens')
+    page = <TokensPage role={user.role} userCode={new URLSearchParams(search).get('user_code')} />;
   else if (route.page === 'clients') page = ownClient ? null : <ClientsPage role={user.role} />;
   else
     page = (
@@ -64,6 +69,9 @@ export function AppShell({ session }: { session: Session }) {
               Users
             </Link>
           )}
+          <Link to={paths.tokens} aria-current={route.page === 'tokens' ? 'page' : undefined}>
+            Scripts &amp; API tokens
+          </Link>
         </nav>
         <div className="topbar-user" aria-label="Signed in as">
           <span className="topbar-email" data-testid="signed-in-user">
@@ -78,6 +86,8 @@ export function AppShell({ session }: { session: Session }) {
         </div>
       </header>
       <DesktopKeyBanner />
+      {/* A script waiting for approval shows on every page; the tokens page shows it in its place. */}
+      {route.page !== 'tokens' && <DevicePrompt />}
       <main id="main" className="content" tabIndex={-1}>
         {page}
       </main>
