@@ -70,3 +70,18 @@ test('edit a location: a wrong phone is explained under its field; a right one i
   expect(location).toMatchObject({ phone: '+12175550199', primary_category: 'Coffee shop' });
   await expect(panel.getByText('+12175550199')).toBeVisible();
 });
+
+test('bulk edit: set the status of every location shown, in one request', async ({ page }) => {
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(clientUrl);
+  await page.getByRole('searchbox').fill('Bluebird');
+  await page.getByRole('button', { name: 'Change the 2 locations shown…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Change 2 locations' });
+  await dialog.getByLabel('What to do').selectOption({ label: 'Set the status' });
+  await dialog.getByRole('combobox', { name: /^Status/ }).selectOption({ label: 'Temporarily closed' });
+  await dialog.getByRole('button', { name: 'Change 2 locations' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('2 locations changed.');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  const locations = await server.api<{ status: string }[]>('GET', `/api/locations?clientId=${clientId}`, { token });
+  expect(locations.map((location) => location.status)).toEqual(['temporarily_closed', 'temporarily_closed']);
+});
