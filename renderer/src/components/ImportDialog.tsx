@@ -78,6 +78,7 @@ function PreviewStep({ job }: { job: Job }) {
       <ErrorNotice error={state.error} />
       <ImportPreview
         report={report}
+        choice={state.choice}
         busy={state.busy}
         keepDuplicates={keepDuplicates}
         onKeepDuplicates={setKeepDuplicates}

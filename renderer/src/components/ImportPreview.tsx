@@ -43,6 +43,7 @@ function ReadyLine({ report, ready }: { report: CheckReport; ready: number }) {
  */
 export function ImportPreview({
   report,
+  choice,
   busy,
   keepDuplicates,
   onKeepDuplicates,
@@ -51,6 +52,8 @@ export function ImportPreview({
   onLeave,
 }: {
   report: CheckReport;
+  /** The user's choice: the report's own until a new one is checked. */
+  choice: ImportChoice;
   busy: boolean;
   keepDuplicates: boolean;
   onKeepDuplicates: (keep: boolean) => void;
@@ -63,7 +66,7 @@ export function ImportPreview({
   const shows = (action: PreviewFilter, count: number) => count > 0 && (filter === 'all' || filter === action);
   return (
     <div className="preview" aria-busy={busy}>
-      <ModeChoice choice={report.choice} disabled={busy} onChoose={onChoose} />
+      <ModeChoice choice={choice} disabled={busy} onChoose={onChoose} />
       <PreviewTotals totals={totals} leftOut={report.leftOut} filter={filter} onFilter={setFilter} />
       <ReadyLine report={report} ready={rowsToWrite(report, keepDuplicates)} />
       {busy && (

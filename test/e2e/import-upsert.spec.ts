@@ -1,0 +1,154 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, startServer, type RunningServer } from './server.js';
+import { dropFile, signIn, snap } from './dashboard.js';
+
+/**
+ * Issue 9 §3-4 in the browser: a GBP bulk sheet with store codes, phones and per-day hours is imported,
+ * then an edited copy (one phone changed, one new row) is re-imported as "update matching locations
+ * and add the rest": the preview shows the one update with its diff, the one new location, the rest
+ * unchanged, and the import does exactly that.
+ */
+
+let server: RunningServer;
+let admin: string;
+
+test.beforeAll(async () => {
+  server = await startServer();
+  admin = await server.signIn(ADMIN.email, ADMIN.password);
+});
+test.afterAll(async () => {
+  await server.stop();
+});
+
+interface Listed {
+  store_code: string | null;
+  phone: string | null;
+  website: string | null;
+  labels: string[] | null;
+  hours: Record<string, string[][]> | null;
+}
+
+const importer = (page: Page) => page.getByRole('dialog', { name: /^Import locations into/ });
+const listed = (clientId: string) =>
+  server.api<Listed[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin });
+
+test('a re-imported GBP sheet updates the changed phone, adds the new row and leaves the rest', async ({
+  page,
+}, testInfo) => {
+  const { id: clientId } = await server.api<{ id: string }>('POST', '/api/clients', {
+    token: admin,
+    body: { name: 'Northwind Coffee' },
+  });
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server.url}/clients/${clientId}`);
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const dialog = importer(page);
+
+  // The first import: every GBP column with a field maps by itself, the hours day by day.
+  await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');
+  await expect(dialog.getByLabel('Store code', { exact: true })).toHaveValue('store_code');
+  await expect(dialog.getByLabel('Primary phone', { exact: true })).toHaveValue('phone');
+  await expect(dialog.getByLabel('Website', { exact: true })).toHaveValue('website');
+  await expect(dialog.getByLabel('Primary category', { exact: true })).toHaveValue('primary_category');
+  await expect(dialog.getByLabel('Labels', { exact: true })).toHaveValue('labels');
+  await expect(dialog.getByLabel('Sunday hours', { exact: true })).toHaveValue('hours_sun');
+  await expect(dialog.getByLabel('Saturday hours', { exact: true })).toHaveValue('hours_sat');
+  await expect(dialog.getByText('Agency Desk does not store this.')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
+  await expect(dialog.getByTestId('created-count')).toHaveText('4');
+  await expect(dialog.getByTestId('samples')).toContainText('+12065550101');
+  await dialog.getByRole('button', { name: 'Import 4 locations' }).click();
+  await expect(dialog.getByTestId('imported-count')).toHaveText('4');
+  const first = await listed(clientId);
+  expect(first.find((row) => row.store_code === 'SEA-001')).toMatchObject({
+    phone: '+12065550101',
+    website: 'https://northwind.example/seattle',
+    labels: ['pnw', 'flagship'],
+    hours: {
+      mon: [['07:00', '19:00']],
+      sat: [
+        ['08:00', '12:00'],
+        ['13:00', '17:00'],
+      ],
+      sun: [],
+    },
+  });
+  expect(first.find((row) => row.store_code === 'PDX-001')?.hours).toBeNull();
+
+  // The edited sheet: checked in "add new locations only" first, then as an update.
+  await dialog.getByRole('button', { name: 'Import another file' }).click();
+  await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours-edited.csv');
+  await dialog.getByRole('button', { name: 'Check 5 rows' }).click();
+  await expect(dialog.getByTestId('skipped-count')).toHaveText('4');
+  await expect(dialog.getByTestId('created-count')).toHaveText('1');
+  await dialog.getByLabel('Update matching locations and add the rest').check();
+  await expect(dialog.getByTestId('updated-count')).toHaveText('1');
+  await expect(dialog.getByTestId('created-count')).toHaveText('1');
+  await expect(dialog.getByTestId('unchanged-count')).toHaveText('3');
+  await expect(dialog.getByTestId('skipped-count')).toHaveText('0');
+  await expect(dialog.getByTestId('problem-count')).toHaveText('0');
+  const update = dialog.getByTestId('updated-rows').getByRole('listitem');
+  await expect(update).toHaveCount(1);
+  await expect(update).toContainText('Northwind Coffee Capitol Hill');
+  await expect(update.locator('[data-field="phone"]')).toHaveText(/Phone\s*\+12065550102\s*→\s*\+12065550199/);
+  await expect(dialog.getByTestId('samples')).toContainText('Northwind Coffee Alberta');
+  await snap(page, testInfo, 'upsert-preview');
+  await page.screenshot({ path: '/tmp/import-upsert-preview.png' });
+
+  // A tile lists its rows only; a second click lists them all again.
+  await dialog.getByRole('button', { name: /1\s*update/ }).click();
+  await expect(dialog.getByTestId('samples')).toHaveCount(0);
+  await expect(dialog.getByTestId('updated-rows')).toBeVisible();
+  await dialog.getByRole('button', { name: /1\s*update/ }).click();
+  await expect(dialog.getByTestId('samples')).toBeVisible();
+
+  await dialog.getByRole('button', { name: 'Import 2 locations' }).click();
+  await expect(dialog.getByTestId('imported-count')).toHaveText('1');
+  await expect(dialog.getByTestId('updated-summary-count')).toHaveText('1');
+  await expect(dialog.getByTestId('unchanged-summary-count')).toHaveText('3');
+  await expect(dialog.getByTestId('duplicate-skipped-count')).toHaveText('0');
+  await page.screenshot({ path: '/tmp/import-upsert-summary.png' });
+  await dialog.getByRole('button', { name: 'See the locations' }).click();
+  await expect(page.getByTestId('count-all')).toHaveText('5');
+
+  const after = await listed(clientId);
+  expect(after.map((row) => [row.store_code, row.phone])).toEqual([
+    ['SEA-001', '+12065550101'],
+    ['SEA-002', '+12065550199'],
+    ['PDX-001', '+15035550110'],
+    ['LON-001', '+442079460001'],
+    ['PDX-002', '+15035550111'],
+  ]);
+  // The blank cells of the sheet left the stored values alone.
+  expect(after[0]).toMatchObject({ website: 'https://northwind.example/seattle', labels: ['pnw', 'flagship'] });
+});
+
+test('update only: rows that match nothing are skipped with the reason, and nothing is created', async ({ page }) => {
+  const { id: clientId } = await server.api<{ id: string }>('POST', '/api/clients', {
+    token: admin,
+    body: { name: 'Only Updates' },
+  });
+  await server.api('POST', '/api/locations/upload', {
+    token: admin,
+    body: {
+      clientId,
+      rows: [{ name: 'Northwind Coffee Pike Place', store_code: 'SEA-001', phone: '+1 206 555 0100' }],
+    },
+  });
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server.url}/clients/${clientId}`);
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const dialog = importer(page);
+  await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');
+  await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
+  await dialog.getByLabel('Only update matching locations').check();
+  await expect(dialog.getByTestId('updated-count')).toHaveText('1');
+  await expect(dialog.getByTestId('skipped-count')).toHaveText('3');
+  await expect(dialog.getByTestId('created-count')).toHaveText('0');
+  await expect(dialog.getByTestId('duplicates')).toContainText(/No location/);
+  await dialog.getByRole('button', { name: 'Import 1 location' }).click();
+  await expect(dialog.getByTestId('updated-summary-count')).toHaveText('1');
+  await expect(dialog.getByTestId('duplicate-skipped-count')).toHaveText('3');
+  const rows = await listed(clientId);
+  expect(rows.map((row) => [row.store_code, row.phone])).toEqual([['SEA-001', '+12065550101']]);
+});
