@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { backup } from './cli/backup.js';
 import { clientAdd, clientList } from './cli/clients.js';
+import { exportData } from './cli/export.js';
 import { commandHelp, findCommand, overallHelp, parseCommandArgs, type Command } from './cli/command.js';
 import { CliError, Interrupted, UsageError } from './cli/errors.js';
 import { restore } from './cli/restore.js';
@@ -26,6 +27,7 @@ const COMMANDS: readonly Command[] = [
   clientList,
   backup,
   restore,
+  exportData,
   url,
 ];
 

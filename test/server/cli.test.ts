@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../server/auth/passwords.js';
 import { createSession } from '../../server/auth/queries.js';
@@ -27,6 +28,7 @@ const COMMANDS = [
   'client list',
   'backup',
   'restore',
+  'export',
 ];
 
 let dataDir: string;
@@ -314,5 +316,80 @@ describe('backup', () => {
     expectOneLineError(result, /Cannot write the backup to .*copy\.db: its folder does not exist/);
     expect(fs.readdirSync(folder)).toEqual([]);
     fs.rmSync(folder, { recursive: true });
+  });
+});
+
+describe('export', () => {
+  // What a spreadsheet would run as a formula (OWASP's CSV injection list), one a line too.
+  const HOSTILE = [
+    '=HYPERLINK("http://evil.example","Click")',
+    "-2+3+cmd|' /C calc'!A0",
+    '@SUM(1,1)',
+    '+1',
+    '\t=1',
+    '=1\n+2',
+  ];
+
+  beforeAll(() => {
+    inDatabase((db) => {
+      const clientId = db.prepare("SELECT id FROM clients WHERE name = 'Bluebird Coffee'").pluck().get() as string;
+      const insert = db.prepare(
+        `INSERT INTO locations (id, client_id, name, address, city, latitude, health_score, health_status, created_at)
+         VALUES (?, ?, ?, ?, 'Leeds', -33.5, 40, 'red', '2026-01-01T00:00:00.000Z')`,
+      );
+      HOSTILE.forEach((address, i) =>
+        insert.run(`00000000-0000-4000-8000-00000000000${i}`, clientId, `Branch ${i}`, address),
+      );
+    });
+  });
+
+  it('FILE.csv: every location with its client, formulas defused, 0600, with a warning', async () => {
+    const file = path.join(dataDir, 'export.csv');
+    const result = await cli(['export', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^WARNING: .*export\.csv is NOT encrypted/);
+    expect(result.stdout).toContain(`Exported ${HOSTILE.length} locations`);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const rows = Papa.parse<Record<string, string>>(fs.readFileSync(file, 'utf8'), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
+    expect(rows).toHaveLength(HOSTILE.length);
+    expect(rows.map((row) => row.address)).toEqual(HOSTILE.map((value) => `'${value}`));
+    expect(rows[0]).toMatchObject({
+      client_name: 'Bluebird Coffee',
+      name: 'Branch 0',
+      city: 'Leeds',
+      latitude: '-33.5',
+    });
+    expect(Object.keys(rows[0]!)).not.toContain('match_key');
+  });
+
+  it('FILE.json: the organization, clients, users without passwords, and every location', async () => {
+    const file = path.join(dataDir, 'export.json');
+    const result = await cli(['export', file]);
+    expect(result.code, result.stderr).toBe(0);
+    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+      format: string;
+      organization: { name: string };
+      clients: { name: string }[];
+      users: Record<string, unknown>[];
+      locations: { address: string; latitude: number }[];
+    };
+    expect(data.format).toBe('agency-desk-export');
+    expect(data.organization.name).toBe('CLI Agency');
+    expect(data.clients.map((client) => client.name)).toContain('Bluebird Coffee');
+    expect(data.users.every((user) => !('password_hash' in user))).toBe(true);
+    expect(data.locations.map((location) => location.address)).toEqual(HOSTILE);
+    expect(data.locations[0]!.latitude).toBe(-33.5);
+  });
+
+  it('refuses another extension and a missing folder, one line each', async () => {
+    const wrong = await cli(['export', path.join(dataDir, 'export.xlsx')]);
+    expect(wrong.code).toBe(2);
+    expectOneLineError(wrong, /export writes a \.csv or a \.json file/);
+    const missing = await cli(['export', path.join(dataDir, 'missing', 'export.csv')]);
+    expect(missing.code).toBe(1);
+    expectOneLineError(missing, /Cannot write .*export\.csv: its folder does not exist/);
   });
 });
