@@ -11,8 +11,22 @@ import pt from 'i18n-iso-countries/langs/pt.json' with { type: 'json' };
 const LOCALES = [en, de, fr, es, it, nl, pt];
 for (const locale of LOCALES) countries.registerLocale(locale);
 
-// ISO 3166-1 reserves UK for the United Kingdom (alpha-2 GB): unambiguous, and common in sheets.
-const EXCEPTIONS: Record<string, string> = { UK: 'GB' };
+// ISO 3166-1 reserves UK for the United Kingdom (alpha-2 GB): unambiguous, and common in sheets. The
+// parts of a country that sheets put in the country column (the UK's nations, the Crown dependencies and
+// overseas parts that share their state's postal system) are that country.
+const EXCEPTIONS: Record<string, string> = {
+  UK: 'GB',
+  'GREAT BRITAIN': 'GB',
+  ENGLAND: 'GB',
+  SCOTLAND: 'GB',
+  WALES: 'GB',
+  'NORTHERN IRELAND': 'GB',
+  'UNITED STATES OF AMERICA': 'US',
+  'U.S.': 'US',
+  'U.S.A.': 'US',
+  HOLLAND: 'NL',
+  'THE NETHERLANDS': 'NL',
+};
 
 const known = new Map<string, string | null>();
 

@@ -174,10 +174,21 @@ function intervalsOf(day: string[][]): Hours[keyof Hours] {
   return day.length === 0 ? [] : dayIntervals(day.map((interval) => interval.join('-')).join(','));
 }
 
-/** A text field's value, trimmed; null when blank. Text must be well-formed Unicode, never rewritten. */
-function text(value: string, maxLength: number): string | null {
+/**
+ * What sheets write for "no value" (README: "Location fields"): read as blank, so that "N/A" never counts
+ * as a phone number or earns health points. "NA" is also Namibia's code: in the country field it is that.
+ */
+const PLACEHOLDER = /^(n\/?a|#n\/a|-+|—|none|null|nil|tbd|tba|unknown|\?+)$/i;
+
+export function isPlaceholder(value: string, field?: string): boolean {
+  return PLACEHOLDER.test(value) && !(field === 'country' && value.toUpperCase() === 'NA');
+}
+
+/** A text field's value, trimmed; null when blank or a placeholder. Text must be well-formed Unicode, never rewritten. */
+function text(value: string, maxLength: number, field: string): string | null {
   if (LONE_SURROGATE.test(value)) throw new FieldError('is not valid Unicode (it holds a lone surrogate)');
   const trimmed = textOrNull(value);
+  if (trimmed !== null && isPlaceholder(trimmed, field)) return null;
   if (trimmed !== null && trimmed.length > maxLength) throw new FieldError(`is longer than ${maxLength} characters`);
   return trimmed;
 }
@@ -208,7 +219,7 @@ export function fieldValue(field: LocationField, raw: Raw, country: string | nul
   if (raw === null) return null;
   if (typeof raw === 'string') {
     const limit = (TEXT_LIMITS as Record<string, number>)[field] ?? 2000;
-    const value = text(raw, limit);
+    const value = text(raw, limit, field);
     if (value === null) return null;
     return fromText(field, value, country);
   }

@@ -10,7 +10,7 @@ const WORKER_URL = outsideAsar(new URL(`./writer-worker${fromSources ? '.ts' : '
 
 // An import parses its body (up to 32 MiB) and keeps its rows' keys on this thread: a bounded heap makes
 // V8 collect early instead of growing the process by the garbage of every row (npm run bench, peak RSS).
-const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 };
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 };
 
 /** How often the writer thread checkpoints what the server's own connection wrote. */
 const CHECKPOINT_EVERY_MS = 30_000;

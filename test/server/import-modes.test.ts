@@ -527,3 +527,27 @@ describe('GET /api/locations?include=google_place_id', () => {
     );
   });
 });
+
+describe('what sheets write for "no value", and parts of a country', () => {
+  it('N/A, -, none, #N/A, TBD… are blank: they are not stored and earn no health; NA in the country column is Namibia', async () => {
+    const clientId = await t.createClient(admin, 'Placeholders');
+    await imported(clientId, [
+      { name: 'A', address: 'N/A', city: '-', state: 'none', zip: '#N/A', phone: 'TBD', website: 'n/a', country: 'NA' },
+      { name: 'B', country: 'England', phone: '020 7946 0958' },
+      { name: 'C', country: 'Scotland' },
+    ]);
+    const [a, b, c] = await list(clientId);
+    expect(a).toMatchObject({
+      address: null,
+      city: null,
+      state: null,
+      zip: null,
+      phone: null,
+      website: null,
+      country: 'NA',
+    });
+    expect(a!.health_score).toBe(8);
+    expect(b).toMatchObject({ country: 'GB', phone: '+442079460958' });
+    expect(c).toMatchObject({ country: 'GB' });
+  });
+});
