@@ -59,7 +59,7 @@ test('an Admin signs in, creates a client, imports 1,000 rows, fixes one bad row
 
   // Preview: the server's dry run flags lines 501 and 901 and the duplicate on line 801.
   await expect(importer.getByTestId('problem-count')).toHaveText('2');
-  await expect(importer.getByTestId('duplicate-count')).toHaveText('1');
+  await expect(importer.getByTestId('skipped-count')).toHaveText('1');
   await expect(importer.getByTestId('duplicates')).toContainText('Repeats line 12 (same name and address)');
   const problem = importer.locator('[data-testid="problem-row"][data-line="501"]');
   await expect(problem).toContainText('Name: is required');
@@ -124,7 +124,10 @@ test('an Admin signs in, creates a client, imports 1,000 rows, fixes one bad row
     .replace(/^\uFEFF/, '')
     .trim()
     .split(/\r?\n/);
-  expect(exported[0]).toBe('name,address,city,state,zip,country,health_score,health_status,created_at');
+  expect(exported[0]).toBe(
+    'Location id,Store code,Name,Address,City,State / province,Postal code,Country,Google place id,Phone,' +
+      'Website,Latitude,Longitude,Primary category,Labels,Status,Hours,Health score,Health status,Created,Updated',
+  );
   expect(exported).toHaveLength((counts[2] ?? 0) + 1);
   expect(exported.slice(1).every((line) => line.includes(',red,'))).toBe(true);
   expect(download.suggestedFilename()).toMatch(/^Brightsmile-Dental-locations-\d{4}-\d{2}-\d{2}\.csv$/);

@@ -43,7 +43,7 @@ test('a Google Business Profile sheet dropped anywhere on the page maps its colu
   await expect(dialog.getByLabel('Administrative area', { exact: true })).toHaveValue('state');
   await expect(dialog.getByLabel('Country / Region', { exact: true })).toHaveValue('country');
   await expect(dialog.getByLabel('Postal code', { exact: true })).toHaveValue('zip');
-  await expect(dialog.getByLabel('Store code', { exact: true })).toHaveValue('');
+  await expect(dialog.getByLabel('Store code', { exact: true })).toHaveValue('store_code');
   await expect(dialog.getByText('5 columns feed Address')).toBeVisible();
   await snap(page, testInfo, 'gbp-columns');
 
@@ -90,7 +90,7 @@ test('a Windows-1252 export is decoded, and a re-import finds every row a duplic
     .getByTestId('file-input')
     .setInputFiles(new URL('../fixtures/csv/windows-1252.csv', import.meta.url).pathname);
   await dialog.getByRole('button', { name: 'Check 5 rows' }).click();
-  await expect(dialog.getByTestId('duplicate-count')).toHaveText('5');
+  await expect(dialog.getByTestId('skipped-count')).toHaveText('5');
   await expect(dialog.getByTestId('duplicates')).toContainText('Already a location of this client');
   await expect(dialog.getByRole('button', { name: 'Import 0 locations' })).toBeDisabled();
   await snap(page, testInfo, 'windows-1252-duplicates');
