@@ -1,6 +1,4 @@
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
-import type { Static } from '@sinclair/typebox';
-import type { Page as PageSchema } from '../http/schemas.js';
 import type { Db } from './open.js';
 
 /** Things kept beside each connection by name (its statements, its caches), gone with the connection. */
@@ -38,7 +36,11 @@ export function preparedSql(db: Db): string[] {
   return [...statements.of(db).keys()];
 }
 
-export type Page = Static<typeof PageSchema>;
+/** A page of a list: at most `limit` rows after the first `offset` (http/schemas.ts's Page validates them). */
+export interface Page {
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
 
 /** No limit and no offset: the whole list, which the server caches or streams. */
 export function isWholeList(page: Page): boolean {
