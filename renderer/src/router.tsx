@@ -6,6 +6,7 @@ export type Route =
   | { page: 'client'; clientId: string }
   | { page: 'users' }
   | { page: 'tokens' }
+  | { page: 'backups' }
   | { page: 'not-found' };
 
 export const paths = {
@@ -13,6 +14,7 @@ export const paths = {
   client: (clientId: string) => `/clients/${encodeURIComponent(clientId)}`,
   users: '/users',
   tokens: '/tokens',
+  backups: '/backups',
 };
 
 export function routeOf(pathname: string): Route {
@@ -20,6 +22,7 @@ export function routeOf(pathname: string): Route {
   const client = /^\/clients\/([^/]+)\/?$/.exec(pathname);
   if (client?.[1]) return { page: 'client', clientId: decodeURIComponent(client[1]) };
   if (pathname === '/users' || pathname === '/users/') return { page: 'users' };
+  if (pathname === '/backups' || pathname === '/backups/') return { page: 'backups' };
   // /device is where a script's verification_uri sends the person (RFC 8628): its requests are on this page.
   if (['/tokens', '/tokens/', '/device', '/device/'].includes(pathname)) return { page: 'tokens' };
   return { page: 'not-found' };

@@ -6,6 +6,7 @@ import { Link, navigate, paths, useRoute, useSearch } from '../router.js';
 import { ClientsPage } from '../pages/ClientsPage.js';
 import { ClientPage } from '../pages/ClientPage.js';
 import { UsersPage } from '../pages/UsersPage.js';
+import { BackupsPage } from '../backups/BackupsPage.js';
 import { DesktopKeyBanner } from './DesktopKeyBanner.js';
 import { DevicePrompt } from '../tokens/DeviceRequestCard.js';
 import { TokensPage } from '../tokens/TokensPage.js';
@@ -28,6 +29,7 @@ export function AppShell({ session }: { session: Session }) {
   let page;
   if (route.page === 'client') page = <ClientPage clientId={route.clientId} role={user.role} />;
   else if (route.page === 'users' && isAdmin) page = <UsersPage currentUserId={user.id} />;
+  else if (route.page === 'backups' && isAdmin) page = <BackupsPage />;
   else if (route.page === 'tokens')
     page = <TokensPage role={user.role} userCode={new URLSearchParams(search).get('user_code')} />;
   else if (route.page === 'clients') page = ownClient ? null : <ClientsPage role={user.role} />;
@@ -67,6 +69,11 @@ export function AppShell({ session }: { session: Session }) {
           {isAdmin && (
             <Link to={paths.users} aria-current={route.page === 'users' ? 'page' : undefined}>
               Users
+            </Link>
+          )}
+          {isAdmin && (
+            <Link to={paths.backups} aria-current={route.page === 'backups' ? 'page' : undefined}>
+              Backups
             </Link>
           )}
           <Link to={paths.tokens} aria-current={route.page === 'tokens' ? 'page' : undefined}>

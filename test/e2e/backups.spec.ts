@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { ADMIN, startServer, type RunningServer } from './server.js';
+import { signIn, snap } from './dashboard.js';
+
+/** Issue 11 §3: the Backups page of an Admin, over the real server and its automatic backups. */
+
+let server: RunningServer;
+const VIEWER = { email: 'viewer@agency.test', password: 'viewer-password-1' };
+
+test.beforeAll(async () => {
+  server = await startServer();
+  const token = await server.signIn(ADMIN.email, ADMIN.password);
+  await server.api('POST', '/api/clients', { token, body: { name: 'Backed-up Bakery' } });
+  await server.api('POST', '/api/users', { token, body: { ...VIEWER, role: 'viewer' } });
+});
+test.afterAll(async () => {
+  await server.stop();
+});
+
+test('an Admin sees the automatic backup, backs up now and downloads the encrypted file', async ({
+  page,
+}, testInfo) => {
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Backups' }).click();
+  await expect(page.getByRole('heading', { name: 'Backups', level: 1 })).toBeVisible();
+  await expect(page).toHaveURL(/\/backups$/);
+  // The server made one at its start (there was none).
+  await expect(page.getByTestId('backup-row').first()).toContainText('Automatic');
+
+  await page.getByRole('button', { name: 'Back up now' }).click();
+  await expect(page.getByRole('status')).toContainText(/Backup made: auto-.*\.db/);
+  const newest = page.getByTestId('backup-row').first();
+  // Made after the client was created: it holds one client and no location.
+  await expect(newest.getByRole('cell').nth(3)).toHaveText('1');
+  await expect(newest.getByRole('cell').nth(4)).toHaveText('0');
+  await snap(page, testInfo, 'backups');
+
+  const download = page.waitForEvent('download');
+  await newest.getByRole('button', { name: /^Download/ }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^auto-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.db$/);
+  const bytes = readFileSync((await file.path())!);
+  expect(bytes.length % 4096).toBe(0);
+  expect(bytes.subarray(0, 16).toString('latin1')).not.toBe('SQLite format 3\0');
+  expect(bytes.includes(Buffer.from('Backed-up Bakery'))).toBe(false);
+});
+
+test('a Viewer has no Backups page', async ({ page }) => {
+  await signIn(page, server.url, VIEWER.email, VIEWER.password);
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Backups' })).toHaveCount(0);
+  await page.goto(`${server.url}/backups`);
+  await expect(page.getByRole('heading', { name: 'This page does not exist' })).toBeVisible();
+});
