@@ -13,10 +13,7 @@ import { UnchangedRows } from './UnchangedRows.js';
 
 /** How many rows the import writes: those it creates or updates, and the duplicates the user keeps. */
 export function rowsToWrite(report: CheckReport, keepDuplicates: boolean): number {
-  const kept =
-    keepDuplicates && report.choice.mode === 'create'
-      ? report.skipped.filter((row) => row.duplicate && !row.leftOut).length
-      : 0;
+  const kept = keepDuplicates && report.choice.mode === 'create' ? report.duplicates : 0;
   return report.totals.created + report.totals.updated + kept;
 }
 

@@ -410,6 +410,7 @@ export class ImportJob {
       limits: { rows: MAX_IMPORT_ROWS, bytes: MAX_IMPORT_BYTES },
       choice: this.choice,
       totals,
+      duplicates: included(this.duplicates.keys()).length,
       leftOut: this.leftOut.size,
       health,
       problems: listed(this.errors.keys()).map((row) => this.problemRow(row)),

@@ -87,6 +87,8 @@ export interface CheckReport {
   choice: ImportChoice;
   /** The server's action for each row not left out: created, updated, unchanged, skipped, error. */
   totals: Totals;
+  /** Skipped rows that are duplicates (which "import duplicates anyway" would create), not left out. */
+  duplicates: number;
   leftOut: number;
   /** Health of the rows the import creates or updates. */
   health: Record<Health, number>;

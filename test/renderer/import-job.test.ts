@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorOf } from '../../renderer/src/api/http.js';
+import { ImportJob, type JobPorts } from '../../renderer/src/import/import-job.js';
+import type { CheckReport, FromWorker, ImportChoice, ImportSummary } from '../../renderer/src/import/protocol.js';
+import type { TestApp } from '../helpers/app.js';
+import { buildSignedInApp } from '../helpers/users.js';
+import { bufferSource, fixtureBytes } from './csv-files.js';
+
+/**
+ * The import worker's job over the real server: the mode and blank-cell rule go with every dry run,
+ * fix and import request; the report and the summary are the server's answers added up.
+ */
+
+let t: TestApp;
+let admin: string;
+
+beforeAll(async () => {
+  ({
+    t,
+    tokens: { admin },
+  } = await buildSignedInApp({ admin: 'admin' }));
+});
+afterAll(() => t.close());
+
+/** A job whose requests go to the test server; every message it sends and every path it posts are kept. */
+function jobOverServer() {
+  const messages: FromWorker[] = [];
+  const paths: string[] = [];
+  const ports: JobPorts = {
+    send: (message) => messages.push(message),
+    token: async () => admin,
+    post: async <T>(path: string, body: string, token: string) => {
+      paths.push(path);
+      const response = await t.request({ method: 'POST', url: path, token, body });
+      if (response.statusCode >= 300) throw errorOf(response.statusCode, response.body, null);
+      return response.json<T>();
+    },
+  };
+  const last = <Type extends FromWorker['type']>(type: Type) =>
+    messages.filter((message): message is Extract<FromWorker, { type: Type }> => message.type === type).at(-1);
+  return {
+    job: new ImportJob(ports),
+    paths,
+    report: (): CheckReport => last('checked')!.report,
+    summary: (): ImportSummary => last('imported')!.summary,
+    failure: () => last('failed'),
+  };
+}
+
+function file(name: string, edit: (text: string) => string = (text) => text) {
+  const bytes = new Uint8Array(Buffer.from(edit(Buffer.from(fixtureBytes(name)).toString('utf8')), 'utf8'));
+  return { ...bufferSource(bytes), name };
+}
+
+const UPSERT: ImportChoice = { mode: 'upsert', blanks: 'keep' };
+
+describe('ImportJob over the real server', () => {
+  let clientId: string;
+  beforeAll(async () => {
+    clientId = await t.createClient(admin, 'Northwind Coffee');
+    const first = jobOverServer();
+    await first.job.read(file('gbp-hours.csv'));
+    await first.job.check(clientId);
+    expect(first.report().totals).toEqual({ created: 4, updated: 0, unchanged: 0, skipped: 0, error: 0 });
+    await first.job.import(clientId, 'skip');
+    expect(first.summary()).toMatchObject({ imported: 4, updated: 0, unchanged: 0, skipped: 0, failure: null });
+  });
+
+  it('upsert: the dry run and the import carry ?mode=upsert&blanks=keep; the report holds the diff', async () => {
+    const { job, paths, report, summary } = jobOverServer();
+    await job.read(file('gbp-hours-edited.csv'));
+    await job.check(clientId, UPSERT);
+    expect(report().totals).toEqual({ created: 1, updated: 1, unchanged: 3, skipped: 0, error: 0 });
+    expect(report().choice).toEqual(UPSERT);
+    expect(report().updated).toEqual([
+      expect.objectContaining({
+        line: 3,
+        name: 'Northwind Coffee Capitol Hill',
+        changes: { phone: { from: '+12065550102', to: '+12065550199' } },
+      }),
+    ]);
+    expect(report().samples.map((sample) => sample.location.name)).toEqual(['Northwind Coffee Alberta']);
+    expect(report().unchanged.map((row) => row.line)).toEqual([2, 4, 5]);
+    await job.import(clientId, 'skip');
+    expect(summary()).toMatchObject({ imported: 1, updated: 1, unchanged: 3, skipped: 0, failure: null });
+    expect(paths).toEqual([
+      '/api/locations/upload?dryRun=true&duplicates=skip&mode=upsert&blanks=keep',
+      '/api/locations/upload?duplicates=skip&mode=upsert&blanks=keep',
+    ]);
+  });
+
+  it('update with blanks=clear: an emptied cell clears the stored value; rows that match nothing are skipped', async () => {
+    const { job, report, summary } = jobOverServer();
+    const emptied = (text: string) =>
+      text.replace('northwind.example/seattle', '').replace('SEA-002,', 'NEW-002,').replace('(206) 555-0102', '');
+    await job.read(file('gbp-hours.csv', emptied));
+    await job.check(clientId, { mode: 'update', blanks: 'clear' });
+    expect(report().totals).toMatchObject({ created: 0, updated: 1, skipped: 1, error: 0 });
+    expect(report().updated[0]?.changes).toEqual({ website: { from: 'https://northwind.example/seattle', to: null } });
+    expect(report().skipped).toEqual([
+      expect.objectContaining({ line: 3, skipReason: expect.stringMatching(/No location/) }),
+    ]);
+    await job.import(clientId, 'skip');
+    expect(summary()).toMatchObject({ imported: 0, updated: 1, skipped: 1 });
+  });
+
+  it('a per-day hours cell the server cannot read is a problem of the row; fixing it checks that row again', async () => {
+    const { job, report, paths } = jobOverServer();
+    await job.read(file('gbp-hours-edited.csv', (text) => text.replace('07:00-21:00', 'seven till late')));
+    await job.check(clientId, UPSERT);
+    expect(report().totals.error).toBe(1);
+    const [problem] = report().problems;
+    expect(problem?.line).toBe(2);
+    expect(problem?.errors).toEqual([
+      expect.objectContaining({ field: 'hours', message: expect.stringMatching(/hours/) }),
+    ]);
+    await job.fix(problem!.row, 'hours', 'Mon-Thu 07:00-19:00, Fri 07:00-21:00, Sat 08:00-12:00 & 13:00-17:00, Sun x');
+    expect(report().totals.error).toBe(0);
+    expect(report().problems).toEqual([]);
+    // The typed week equals the stored hours: no hours change for that row.
+    expect(report().updated.find((row) => row.line === 2)?.changes ?? {}).not.toHaveProperty('hours');
+    expect(paths.at(-1)).toBe('/api/locations/upload?dryRun=true&duplicates=skip&mode=upsert&blanks=keep');
+  });
+});
