@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, startServer, type RunningServer } from './server.js';
 import { dropFile, signIn, snap } from './dashboard.js';
@@ -151,4 +152,50 @@ test('update only: rows that match nothing are skipped with the reason, and noth
   await expect(dialog.getByTestId('duplicate-skipped-count')).toHaveText('3');
   const rows = await listed(clientId);
   expect(rows.map((row) => [row.store_code, row.phone])).toEqual([['SEA-001', '+12065550101']]);
+});
+
+test('export -> re-import as an update: every field comes back, and nothing changes', async ({ page }, testInfo) => {
+  const { id: clientId } = await server.api<{ id: string }>('POST', '/api/clients', {
+    token: admin,
+    body: { name: 'Round Trip Coffee' },
+  });
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server.url}/clients/${clientId}`);
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const dialog = importer(page);
+  await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');
+  await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
+  await dialog.getByRole('button', { name: 'Import 4 locations' }).click();
+  await dialog.getByRole('button', { name: 'See the locations' }).click();
+  const [seattle] = await server.api<{ id: string }[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin });
+  await server.api('PATCH', `/api/locations/${seattle!.id}`, {
+    token: admin,
+    body: { google_place_id: 'ChIJN1t_tDeuEmsRUsoyG83frY4' },
+  });
+  await page.reload();
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export all to CSV' }).click(),
+  ]);
+  const path = testInfo.outputPath('export.csv');
+  await download.saveAs(path);
+  const text = readFileSync(path, 'utf8');
+  expect(text.startsWith('\uFEFFLocation id,Store code,Name,')).toBe(true);
+  expect(text).toContain(`${seattle!.id},SEA-001,Northwind Coffee Pike Place,`);
+  expect(text).toContain('ChIJN1t_tDeuEmsRUsoyG83frY4');
+  expect(text).toContain('Sat 08:00-12:00,13:00-17:00; Sun closed');
+
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await dialog.getByTestId('file-input').setInputFiles(path);
+  await expect(dialog.getByLabel('Location id', { exact: true })).toHaveValue('id');
+  await expect(dialog.getByLabel('Hours', { exact: true })).toHaveValue('hours');
+  await expect(dialog.getByLabel('Health score', { exact: true })).toHaveValue('');
+  await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
+  await dialog.getByLabel('Update matching locations and add the rest').check();
+  await expect(dialog.getByTestId('unchanged-count')).toHaveText('4');
+  await expect(dialog.getByTestId('updated-count')).toHaveText('0');
+  await expect(dialog.getByTestId('created-count')).toHaveText('0');
+  await expect(dialog.getByTestId('problem-count')).toHaveText('0');
+  await expect(dialog.getByRole('button', { name: 'Import 0 locations' })).toBeDisabled();
 });
