@@ -1,8 +1,8 @@
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
-import { formatDate } from '../format.js';
+import { useEffect, useMemo, useRef } from 'react';
 import { useListState, useShownLocationList } from '../locations/use-location-list.js';
 import type { LocationRow } from '../api/types.js';
-import { LocationHealth } from './HealthBadge.js';
+import { LocationFields } from './LocationFields.js';
+import { LocationEditing } from '../location-edit/LocationEditing.js';
 
 /**
  * The location a panel shows, from the client's list (the rows in view, else asked of the locations
@@ -21,80 +21,6 @@ function useLocationRecord(locationId: string): { location: LocationRow | undefi
     if (missing) list?.find(locationId);
   }, [list, locationId, missing, state.loaded]);
   return { location: inView ?? found ?? undefined, loading: !state.loaded };
-}
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="panel-field">
-      <dt>{label}</dt>
-      <dd>{children ?? <span className="muted">—</span>}</dd>
-    </div>
-  );
-}
-
-const DAYS = [
-  ['mon', 'Mon'],
-  ['tue', 'Tue'],
-  ['wed', 'Wed'],
-  ['thu', 'Thu'],
-  ['fri', 'Fri'],
-  ['sat', 'Sat'],
-  ['sun', 'Sun'],
-] as const;
-
-const STATUS_LABELS: Record<LocationRow['status'], string> = {
-  open: 'Open',
-  temporarily_closed: 'Temporarily closed',
-  permanently_closed: 'Permanently closed',
-};
-
-/** "Mon 09:00–17:00" per known day; an empty day is closed. */
-function Hours({ hours }: { hours: LocationRow['hours'] }) {
-  if (!hours) return null;
-  const days = DAYS.filter(([key]) => hours[key] !== undefined);
-  return (
-    <ul className="panel-hours">
-      {days.map(([key, label]) => {
-        const intervals = hours[key] ?? [];
-        return (
-          <li key={key}>
-            <span>{label}</span>{' '}
-            {intervals.length === 0 ? 'Closed' : intervals.map(([from, to]) => `${from}–${to}`).join(', ')}
-          </li>
-        );
-      })}
-    </ul>
-  );
-}
-
-const coordinates = ({ latitude, longitude }: LocationRow) =>
-  latitude === null || longitude === null ? null : `${latitude}, ${longitude}`;
-
-function LocationFields({ location }: { location: LocationRow }) {
-  return (
-    <dl className="panel-fields">
-      <Field label="Health">
-        <LocationHealth location={location} />
-      </Field>
-      <Field label="Status">{STATUS_LABELS[location.status] ?? location.status}</Field>
-      <Field label="Store code">{location.store_code}</Field>
-      <Field label="Address">{location.address}</Field>
-      <Field label="City">{location.city}</Field>
-      <Field label="State or province">{location.state}</Field>
-      <Field label="Postal code">{location.zip}</Field>
-      <Field label="Country">{location.country}</Field>
-      <Field label="Phone">{location.phone}</Field>
-      <Field label="Website">{location.website}</Field>
-      <Field label="Primary category">{location.primary_category}</Field>
-      <Field label="Labels">{location.labels?.length ? location.labels.join(', ') : null}</Field>
-      <Field label="Coordinates">{coordinates(location)}</Field>
-      <Field label="Opening hours">{location.hours ? <Hours hours={location.hours} /> : null}</Field>
-      <Field label="Created">{formatDate(location.created_at)}</Field>
-      <Field label="Location id">
-        <code>{location.id}</code>
-      </Field>
-    </dl>
-  );
 }
 
 /**
@@ -127,7 +53,9 @@ export function LocationPanel({ locationId, onClose }: { locationId: string; onC
         </button>
       </header>
       {location ? (
-        <LocationFields location={location} />
+        <LocationEditing locationId={location.id}>
+          <LocationFields location={location} />
+        </LocationEditing>
       ) : (
         <p className="muted">
           {loading ? 'Loading the location…' : 'This location is not among this client’s locations any more.'}

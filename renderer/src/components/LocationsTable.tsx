@@ -1,7 +1,13 @@
 import { useCallback, useEffect, useRef, type CSSProperties } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { LocationSort } from '../locations/order.js';
-import { LOCATION_COLUMNS, gridColumnsOf, totalWidthOf, useColumnWidths } from '../locations/column-widths.js';
+import type { LocationColumn, LocationSort } from '../locations/order.js';
+import {
+  LOCATION_COLUMNS,
+  gridColumnsOf,
+  totalWidthOf,
+  useColumnWidths,
+  type ColumnWidths,
+} from '../locations/column-widths.js';
 import { useRowFocus } from '../locations/use-row-focus.js';
 import type { LocationRow } from '../api/types.js';
 import { SortHeader } from './SortHeader.js';
@@ -10,6 +16,35 @@ import { LocationsTableRow, ROW_HEIGHT } from './LocationsTableRow.js';
 
 // The header row's height (styles.css, .locations-table .table-head .row): it stays on top of the rows.
 const HEAD_HEIGHT = 38;
+
+/** The header row: each column sorts when pressed and widens or narrows by its right edge. */
+function LocationsTableHead({
+  sort,
+  onSort,
+  widths,
+  onResize,
+}: {
+  sort: LocationSort;
+  onSort: (sort: LocationSort) => void;
+  widths: ColumnWidths;
+  onResize: (column: LocationColumn, width: number | null) => void;
+}) {
+  return (
+    <div role="rowgroup" className="table-head">
+      <div role="row" aria-rowindex={1} className="row">
+        {LOCATION_COLUMNS.map((column) => (
+          <SortHeader key={column.key} label={column.label} column={column.key} sort={sort} onSort={onSort}>
+            <ColumnResizeHandle
+              label={column.label}
+              width={widths[column.key]}
+              onResize={(width) => onResize(column.key, width)}
+            />
+          </SortHeader>
+        ))}
+      </div>
+    </div>
+  );
+}
 
 /**
  * A client's locations as a grid: only the rows in view are in the page (TanStack Virtual), so
@@ -96,19 +131,7 @@ export function LocationsTable({
       style={style}
     >
       <div ref={scroller} className="table-scroll" data-testid="locations-scroll">
-        <div role="rowgroup" className="table-head">
-          <div role="row" aria-rowindex={1} className="row">
-            {LOCATION_COLUMNS.map((column) => (
-              <SortHeader key={column.key} label={column.label} column={column.key} sort={sort} onSort={onSort}>
-                <ColumnResizeHandle
-                  label={column.label}
-                  width={widths[column.key]}
-                  onResize={(width) => resize(column.key, width)}
-                />
-              </SortHeader>
-            ))}
-          </div>
-        </div>
+        <LocationsTableHead sort={sort} onSort={onSort} widths={widths} onResize={resize} />
         <div
           ref={body}
           role="rowgroup"
