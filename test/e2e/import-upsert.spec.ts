@@ -33,16 +33,19 @@ const importer = (page: Page) => page.getByRole('dialog', { name: /^Import locat
 const listed = (clientId: string) =>
   server.api<Listed[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin });
 
+/** A new client's page, signed in as the Admin, with the import dialog open; answers the client's id. */
+async function openImport(page: Page, name: string): Promise<string> {
+  const { id } = await server.api<{ id: string }>('POST', '/api/clients', { token: admin, body: { name } });
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server.url}/clients/${id}`);
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  return id;
+}
+
 test('a re-imported GBP sheet updates the changed phone, adds the new row and leaves the rest', async ({
   page,
 }, testInfo) => {
-  const { id: clientId } = await server.api<{ id: string }>('POST', '/api/clients', {
-    token: admin,
-    body: { name: 'Northwind Coffee' },
-  });
-  await signIn(page, server.url, ADMIN.email, ADMIN.password);
-  await page.goto(`${server.url}/clients/${clientId}`);
-  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const clientId = await openImport(page, 'Northwind Coffee');
   const dialog = importer(page);
 
   // The first import: every GBP column with a field maps by itself, the hours day by day.
@@ -155,13 +158,7 @@ test('update only: rows that match nothing are skipped with the reason, and noth
 });
 
 test('export -> re-import as an update: every field comes back, and nothing changes', async ({ page }, testInfo) => {
-  const { id: clientId } = await server.api<{ id: string }>('POST', '/api/clients', {
-    token: admin,
-    body: { name: 'Round Trip Coffee' },
-  });
-  await signIn(page, server.url, ADMIN.email, ADMIN.password);
-  await page.goto(`${server.url}/clients/${clientId}`);
-  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const clientId = await openImport(page, 'Round Trip Coffee');
   const dialog = importer(page);
   await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');
   await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
