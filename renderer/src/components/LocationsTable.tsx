@@ -6,6 +6,7 @@ import {
   gridColumnsOf,
   totalWidthOf,
   useColumnWidths,
+  useInnerWidth,
   type ColumnWidths,
 } from '../locations/column-widths.js';
 import { useRowFocus } from '../locations/use-row-focus.js';
@@ -78,7 +79,7 @@ export function LocationsTable({
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const body = useRef<HTMLDivElement>(null);
-  const [widths, resize] = useColumnWidths();
+  const [widths, resize] = useColumnWidths(useInnerWidth(scroller));
   // TanStack Virtual returns functions that React Compiler cannot memoize safely; this component does not rely on it.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useState, type RefObject } from 'react';
 import type { LocationColumn } from './order.js';
 
 export const LOCATION_COLUMNS: readonly { key: LocationColumn; label: string; width: number }[] = [
@@ -17,35 +17,52 @@ export const MAX_COLUMN_WIDTH = 1200;
 
 export type ColumnWidths = Record<LocationColumn, number>;
 
-export const DEFAULT_WIDTHS = Object.fromEntries(
-  LOCATION_COLUMNS.map((column) => [column.key, column.width]),
-) as ColumnWidths;
-
 // Widths are the user's own preference on this machine, not part of what a link shares.
 const STORAGE_KEY = 'agency-desk.location-column-widths';
 
 export const clampWidth = (width: number) => Math.round(Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, width)));
 
-function saved(): ColumnWidths {
+/** The widths the user has set, by column. */
+function saved(): Partial<ColumnWidths> {
   try {
     const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? '{}') as Partial<Record<string, unknown>>;
-    const widths = { ...DEFAULT_WIDTHS };
+    const widths: Partial<ColumnWidths> = {};
     for (const { key } of LOCATION_COLUMNS) {
       const width = stored[key];
       if (typeof width === 'number' && Number.isFinite(width)) widths[key] = clampWidth(width);
     }
     return widths;
   } catch {
-    return { ...DEFAULT_WIDTHS };
+    return {};
   }
 }
 
-/** The locations table's column widths, remembered across visits; `resize(column, null)` restores the default. */
-export function useColumnWidths(): [ColumnWidths, (column: LocationColumn, width: number | null) => void] {
-  const [widths, setWidths] = useState(saved);
+const DEFAULT_TOTAL = LOCATION_COLUMNS.reduce((sum, column) => sum + column.width, 0);
+
+/**
+ * The usual widths, scaled so that the columns fill `available` pixels (within 80% and 200% of
+ * their size): every column shows in a 1024-pixel window, and a wide one leaves no gap.
+ */
+function fitted(available: number): ColumnWidths {
+  const factor = available > 0 ? Math.min(2, Math.max(0.8, available / DEFAULT_TOTAL)) : 1;
+  return Object.fromEntries(
+    LOCATION_COLUMNS.map((column) => [column.key, clampWidth(Math.floor(column.width * factor))]),
+  ) as ColumnWidths;
+}
+
+/**
+ * The locations table's column widths for a table `available` pixels wide: the usual ones fitted to
+ * it, except those the user set, remembered across visits. `resize(column, null)` restores the usual one.
+ */
+export function useColumnWidths(
+  available: number,
+): [ColumnWidths, (column: LocationColumn, width: number | null) => void] {
+  const [set, setSet] = useState(saved);
   const resize = useCallback((column: LocationColumn, width: number | null) => {
-    setWidths((current) => {
-      const next = { ...current, [column]: width === null ? DEFAULT_WIDTHS[column] : clampWidth(width) };
+    setSet((current) => {
+      const next = { ...current };
+      if (width === null) delete next[column];
+      else next[column] = clampWidth(width);
       try {
         localStorage.setItem(STORAGE_KEY, JSON.stringify(next));
       } catch {
@@ -54,7 +71,24 @@ export function useColumnWidths(): [ColumnWidths, (column: LocationColumn, width
       return next;
     });
   }, []);
+  const widths = useMemo(() => ({ ...fitted(available), ...set }), [available, set]);
   return [widths, resize];
+}
+
+/** The inner width of `element`, kept up to date (measured before the first paint). */
+export function useInnerWidth(element: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const target = element.current;
+    if (!target) return;
+    // A measurement before paint is what a layout effect's setState is for (React docs, useLayoutEffect).
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    setWidth(target.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(target.clientWidth));
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [element]);
+  return width;
 }
 
 /** The CSS grid columns of every row: the widths, then a filler so rows span the table's width. */
