@@ -36,16 +36,18 @@ function RadioGroup<T extends string>({
   name,
   options,
   value,
+  disabled,
   onChange,
 }: {
   legend: string;
   name: string;
+  disabled: boolean;
   options: Option<T>[];
   value: T;
   onChange: (value: T) => void;
 }) {
   return (
-    <fieldset>
+    <fieldset disabled={disabled}>
       <legend>{legend}</legend>
       {options.map((option) => (
         <label key={option.value} className="radio">
@@ -77,12 +79,13 @@ export function ModeChoice({
   onChoose: (choice: ImportChoice) => void;
 }) {
   return (
-    <fieldset className="mode-choice" disabled={disabled}>
+    <div className="mode-choice">
       <RadioGroup
         legend="What should the import do?"
         name="import-mode"
         options={MODES}
         value={choice.mode}
+        disabled={disabled}
         onChange={(mode) => onChoose({ ...choice, mode })}
       />
       {choice.mode !== 'create' && (
@@ -91,9 +94,10 @@ export function ModeChoice({
           name="import-blanks"
           options={BLANKS}
           value={choice.blanks}
+          disabled={disabled}
           onChange={(blanks) => onChoose({ ...choice, blanks })}
         />
       )}
-    </fieldset>
+    </div>
   );
 }
