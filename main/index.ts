@@ -29,6 +29,7 @@ try {
     dataDir: config.dataDir,
     preferredPort: config.port,
     logLevel: config.logLevel,
+    backupSchedule: config.backups,
     preloadFile: path.join(here, 'preload.cjs'),
     unlockPreloadFile: path.join(here, 'unlock-preload.cjs'),
     // Set only by npm start (launch.ts) in a checkout; installers carry an Electron build in node_modules.

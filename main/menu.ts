@@ -3,6 +3,7 @@ import type { MenuItemConstructorOptions } from 'electron';
 export interface MenuActions {
   importCsv(): void;
   backUpDatabase(): void;
+  restoreFromBackup(): void;
   openDataFolder(): void;
   openApiDocs(): void;
   showAbout(): void;
@@ -18,6 +19,7 @@ export function menuTemplate(actions: MenuActions, platform: NodeJS.Platform): M
       { id: 'import-csv', label: 'Import CSV…', accelerator: 'CmdOrCtrl+I', click: () => actions.importCsv() },
       { type: 'separator' },
       { id: 'backup', label: 'Back up database…', click: () => actions.backUpDatabase() },
+      { id: 'restore', label: 'Restore from backup…', click: () => actions.restoreFromBackup() },
       { id: 'open-data-folder', label: 'Open data folder', click: () => actions.openDataFolder() },
       ...(isMac ? [] : [{ type: 'separator' } as const, { role: 'quit' } as const]),
     ],

@@ -6,6 +6,7 @@ import { Backups, DEFAULT_SCHEDULE, type BackupSchedule } from './backups/backup
 import { backupRoutes } from './backups/routes.js';
 import { makeAuthenticate } from './auth/session.js';
 import { ACCOUNT_RULE, ADDRESS_RULE, Throttle, Turns } from './auth/throttle.js';
+import { auditRoutes } from './audit/routes.js';
 import { clientEditRoutes, clientRoutes } from './clients/routes.js';
 import type { Store } from './db/store.js';
 import { rescoreLocations } from './locations/rescore.js';
@@ -35,6 +36,8 @@ export interface AppOptions {
   extraHosts?: readonly string[];
   /** Automatic backups on this schedule (the served app); without it, only "Back up now" makes one. */
   backupSchedule?: BackupSchedule;
+  /** The backups of this data folder, when the caller wants them too (the desktop's restore menu). */
+  backups?: Backups;
 }
 
 /** What every feature plugin receives. */
@@ -84,7 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   app.addHook('onClose', async () => context.writer.close());
   if (options.warmWriter) app.addHook('onReady', async () => context.writer.warmUp());
-  const backups = new Backups(options.store, options.backupSchedule ?? DEFAULT_SCHEDULE, app.log);
+  const backups = options.backups ?? new Backups(options.store, options.backupSchedule ?? DEFAULT_SCHEDULE, app.log);
   app.addHook('onClose', async () => backups.close());
   if (options.backupSchedule) app.addHook('onReady', async () => backups.start());
 
@@ -106,6 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     api.addHook('onRequest', makeAuthenticate(context));
     await api.register(clientRoutes, context);
     await api.register(clientEditRoutes, context);
+    await api.register(auditRoutes, context);
     await api.register(locationRoutes, context);
     await api.register(userRoutes, context);
     await api.register(tokenRoutes, context);

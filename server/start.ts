@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { deleteExpiredSessions } from './auth/queries.js';
-import type { BackupSchedule } from './backups/backups.js';
+import { Backups, DEFAULT_SCHEDULE, type BackupSchedule } from './backups/backups.js';
 import { isLoopbackHost } from './config.js';
 import type { DatabaseKey } from './db/key.js';
 import { openStore, type Store } from './db/store.js';
@@ -35,6 +35,8 @@ export interface RunningServer {
   host: string;
   app: FastifyInstance;
   store: Store;
+  /** The backups in <data dir>/backups (the desktop lists them to restore one). */
+  backups: Backups;
   /** Finishes in-flight requests, stops the import worker and closes the database. */
   close(): Promise<void>;
 }
@@ -64,6 +66,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     deleteExpiredSessions(store.db, Date.now());
     if (options.admin) await bootstrapAdmin(store.db, options.admin);
     const dashboardDir = options.dashboardDir === undefined ? defaultDashboardDir() : options.dashboardDir;
+    // Failures of automatic backups go to the app's log, which exists once the app is built.
+    const backups = new Backups(store, options.backupSchedule ?? DEFAULT_SCHEDULE, {
+      error: (details, message) => app?.log.error(details, message),
+    });
     app = await buildApp({
       store,
       // Logs are JSON lines on standard error: standard output says only where the server listens.
@@ -73,6 +79,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       extraHosts: isLoopbackHost(host) ? [] : [host],
       warmWriter: true,
       backupSchedule: options.backupSchedule ?? undefined,
+      backups,
     });
     const port = await listen(app, host, options.port ?? 4870, options.fallbackToFreePort ?? false);
     const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -82,6 +89,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       host,
       app,
       store,
+      backups,
       close: async () => {
         await app?.close();
         store.close();

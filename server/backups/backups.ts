@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseCounts } from '../db/restore.js';
 import type { Store } from '../db/store.js';
 import {
@@ -15,6 +14,11 @@ import {
 import { backupsToRemove, DEFAULT_RETENTION, type RetentionPolicy } from './rotation.js';
 import { processIsAlive } from './running.js';
 import { backupThread, type BackupAnswer, type BackupJob, type BackupRequest } from './thread.js';
+
+/** Where a failed automatic backup is reported (the server's logger). */
+export interface BackupLog {
+  error(details: object, message: string): void;
+}
 
 export interface BackupSchedule extends RetentionPolicy {
   /** How long after the newest automatic backup the next one is made (a day by default). */
@@ -59,7 +63,7 @@ export class Backups {
   constructor(
     private readonly store: Store,
     private readonly schedule: BackupSchedule,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: BackupLog,
     private readonly now: () => number = Date.now,
   ) {
     this.thread = backupThread(store, (error) => log.error({ err: error }, 'backup thread error'));

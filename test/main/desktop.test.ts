@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, WrongKeyError } from '../../server/db/open.js';
 import { databaseFileIn } from '../../server/start.js';
+import { insertClient } from '../../server/clients/queries.js';
 import { insertOrganization } from '../../server/users/queries.js';
+import { IllegalTransitionError, Lifecycle, TRANSITIONS } from '../../main/lifecycle.js';
 import type { DesktopApi, KeyProtection } from '../../main/desktop-api.js';
 import { runDesktop, type Desktop } from '../../main/desktop.js';
 import { findRunningApp, runtimeFileFor } from '../../main/discovery.js';
@@ -390,5 +392,105 @@ describe('switching to a passphrase', () => {
     expect(after.electron.windows[0]!.options.webPreferences?.preload).toBe('/app/dist/main/unlock-preload.cjs');
     expect(readKeyRecord(on.userData)).toEqual({ format: 1, protection: 'passphrase' });
     after.electron.windows[0]!.close();
+  });
+});
+
+describe('the lifecycle, written down (main/lifecycle.ts)', () => {
+  it('goes locked -> unlocking -> serving at start, and quitting -> quit at the end', async () => {
+    const { electron, desktop } = launch(machine());
+    await desktop.ready;
+    expect(desktop.history()).toEqual(['locked', 'unlocking', 'serving']);
+    await quit(electron, desktop);
+    expect(desktop.history()).toEqual(['locked', 'unlocking', 'serving', 'quitting', 'quit']);
+  });
+
+  it('refuses a transition the table does not list', () => {
+    const life = new Lifecycle();
+    expect(() => life.to({ name: 'rekeying', port: 1 })).toThrow(IllegalTransitionError);
+    expect(life.state).toEqual({ name: 'locked' });
+    for (const [from, targets] of Object.entries(TRANSITIONS)) {
+      // Every state but the last can quit, and none leads back to itself.
+      if (from !== 'quit' && from !== 'quitting') expect(targets, from).toContain('quitting');
+      expect(targets, from).not.toContain(from);
+    }
+  });
+
+  it('a passphrase switch is serving -> rekeying -> serving', async () => {
+    const { electron, desktop } = launch(machine());
+    await desktop.ready;
+    electron.messageBoxAnswer = 1;
+    expect(await callFromDashboard(electron, 'usePassphrase', 'correct horse battery')).toEqual({ ok: true });
+    expect(desktop.history()).toEqual(['locked', 'unlocking', 'serving', 'rekeying', 'serving']);
+  });
+});
+
+describe('File > Restore from backup…', () => {
+  async function withBackup(on: Machine) {
+    const launched = launch(on);
+    await launched.desktop.ready;
+    const server = launched.desktop.server()!;
+    const organizationId = insertOrganization(server.store.db, 'Agency', Date.now());
+    insertClient(server.store.db, organizationId, { name: 'In The Backup', industry: null, website: null }, Date.now());
+    const backup = await server.backups.backUpNow();
+    insertClient(server.store.db, organizationId, { name: 'Made Later', industry: null, website: null }, Date.now());
+    return { ...launched, backup, organizationId };
+  }
+  const clientNames = (desktop: Desktop) =>
+    desktop.server()!.store.db.prepare('SELECT name FROM clients ORDER BY name').pluck().all();
+
+  it('lists the backups with date and counts, and restores the one chosen with the server stopped for the moment', async () => {
+    const on = machine();
+    const { electron, desktop } = await withBackup(on);
+    const before = desktop.server()!;
+    electron.messageBoxAnswer = 1;
+    electron.clickMenu('restore');
+    await expect.poll(() => electron.messageBoxes.length, { timeout: 20_000 }).toBe(3);
+    const [list, confirmation, done] = electron.messageBoxes;
+    expect(list?.buttons?.[0]).toBe('Cancel');
+    expect(list?.buttons?.[1]).toMatch(/ · 1 client · 0 locations$/);
+    expect(confirmation?.buttons).toEqual(['Cancel', 'Restore']);
+    expect(done?.message).toBe('The backup is restored.');
+    expect(clientNames(desktop)).toEqual(['In The Backup']);
+    expect(desktop.history().slice(-3)).toEqual(['serving', 'restoring', 'serving']);
+    expect(before.store.db.open).toBe(false);
+    // The database it replaced is kept; the dashboard loaded again; scripts find the new server.
+    expect(fs.readdirSync(path.join(on.dataDir, 'backups')).some((name) => name.startsWith('before-restore-'))).toBe(
+      true,
+    );
+    expect(dashboard(electron).loadedUrls.at(-1)).toBe(desktop.server()!.url);
+    expect(findRunningApp(on.dataDir)?.url).toBe(desktop.server()!.url);
+  });
+
+  it('changes nothing when the user cancels, and says so when there is no backup', async () => {
+    const empty = launch(machine());
+    await empty.desktop.ready;
+    empty.electron.clickMenu('restore');
+    await expect.poll(() => empty.electron.messageBoxes.length, { timeout: 20_000 }).toBe(1);
+    expect(empty.electron.messageBoxes[0]?.message).toBe('There is no backup yet.');
+
+    const { electron, desktop } = await withBackup(machine());
+    const server = desktop.server();
+    electron.messageBoxAnswer = 0;
+    electron.clickMenu('restore');
+    await expect.poll(() => electron.messageBoxes.length, { timeout: 20_000 }).toBe(1);
+    expect(desktop.server()).toBe(server);
+    expect(clientNames(desktop)).toEqual(['In The Backup', 'Made Later']);
+  });
+
+  it('refuses a damaged backup: the database stays as it was and the app serves it again', async () => {
+    const on = machine();
+    const { electron, desktop, backup } = await withBackup(on);
+    const file = path.join(on.dataDir, 'backups', backup.name);
+    fs.writeFileSync(file, fs.readFileSync(file).subarray(0, 8192));
+    electron.messageBoxAnswer = 1;
+    electron.clickMenu('restore');
+    await expect.poll(() => electron.errorBoxes.length, { timeout: 20_000 }).toBe(1);
+    expect(electron.errorBoxes[0]).toEqual({
+      title: 'The backup was not restored',
+      content: expect.stringMatching(/damaged or truncated.*Nothing was changed\.$/),
+    });
+    expect(clientNames(desktop)).toEqual(['In The Backup', 'Made Later']);
+    expect(desktop.history().at(-1)).toBe('serving');
+    expect(await health(desktop.server()!.url)).toBe(200);
   });
 });

@@ -8,6 +8,7 @@ function actions() {
   const all: MenuActions = {
     importCsv: record('importCsv'),
     backUpDatabase: record('backUpDatabase'),
+    restoreFromBackup: record('restoreFromBackup'),
     openDataFolder: record('openDataFolder'),
     openApiDocs: record('openApiDocs'),
     showAbout: record('showAbout'),
@@ -19,15 +20,23 @@ describe('the native menu', () => {
   it.each(['linux', 'win32', 'darwin'] as const)('on %s has each command once, wired to its action', (platform) => {
     const { all, clicked } = actions();
     const items = menuItems(menuTemplate(all, platform));
-    const ids = ['import-csv', 'backup', 'open-data-folder', 'api-docs', 'about'];
+    const ids = ['import-csv', 'backup', 'restore', 'open-data-folder', 'api-docs', 'about'];
     for (const id of ids) {
       const matching = items.filter((item) => item.id === id);
       expect(matching, id).toHaveLength(1);
       (matching[0]?.click as () => void)();
     }
-    expect(clicked).toEqual(['importCsv', 'backUpDatabase', 'openDataFolder', 'openApiDocs', 'showAbout']);
+    expect(clicked).toEqual([
+      'importCsv',
+      'backUpDatabase',
+      'restoreFromBackup',
+      'openDataFolder',
+      'openApiDocs',
+      'showAbout',
+    ]);
     expect(items.find((item) => item.id === 'import-csv')?.label).toBe('Import CSV…');
     expect(items.find((item) => item.id === 'backup')?.label).toBe('Back up database…');
+    expect(items.find((item) => item.id === 'restore')?.label).toBe('Restore from backup…');
     expect(items.some((item) => item.role === 'quit')).toBe(true);
   });
 
