@@ -1,9 +1,10 @@
 import type { Db } from '../db/open.js';
 import { statement } from '../db/sql.js';
-import { Forbidden, Unauthorized } from '../http/errors.js';
+import { Forbidden } from '../http/errors.js';
 import { canSeeClient, refusal, type Access, type Principal } from '../http/guards.js';
 import type { Role } from '../http/schemas.js';
 import { parseScopes, SCOPES, scopesAllowed } from '../tokens/scopes.js';
+import { notAuthenticated } from './session.js';
 
 /** What a write needs of its caller: a route's Access, and the client it changes when it changes one. */
 export interface WriteNeed extends Access {
@@ -42,10 +43,11 @@ export function authorizeWrite(db: Db, principal: Principal, need: WriteNeed, no
     principal.userId,
   );
   if (current === undefined || (current.expires_at !== null && current.expires_at <= now)) {
-    throw Unauthorized(
+    throw notAuthenticated(
       kind === 'session'
         ? 'Your session ended while this request was under way: sign in again; nothing was changed'
         : 'The API token is not valid; nothing was changed',
+      true,
     );
   }
   const actual = principalNow(principal, current);

@@ -197,6 +197,12 @@ export function deleteSessionsOfUser(db: Db, userId: string): void {
   principalsChanged(db);
 }
 
+/** Ends every session of a user but one: the user changed its own password from that one. */
+export function deleteOtherSessions(db: Db, userId: string, keepSessionId: string): void {
+  statement(db, 'DELETE FROM sessions WHERE user_id = ? AND id <> ?').run(userId, keepSessionId);
+  principalsChanged(db);
+}
+
 /** Sessions whose refresh token has expired are of no use to anyone. */
 export function deleteExpiredSessions(db: Db, now: number): number {
   const removed = statement(db, 'DELETE FROM sessions WHERE refresh_expires_at <= ?').run(now).changes;

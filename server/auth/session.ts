@@ -1,17 +1,27 @@
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { AppContext } from '../app.js';
-import { Unauthorized } from '../http/errors.js';
+import { HttpError } from '../http/errors.js';
 import { isApiTokenSecret } from '../tokens/queries.js';
 import { recordTokenUse } from '../tokens/usage.js';
 import { principalByBearer } from './queries.js';
 
-const BEARER = /^Bearer ([A-Za-z0-9_-]{20,200})$/;
+// RFC 9110 §11.1: the scheme is case-insensitive ("bearer", "BEARER").
+const BEARER = /^Bearer +([A-Za-z0-9_-]{20,200})$/i;
+
+/**
+ * A 401 that says how to authenticate (RFC 9110 §11.6.1, RFC 6750 §3): `Bearer` alone when no credential
+ * came, with error="invalid_token" when one came and was refused.
+ */
+export function notAuthenticated(message: string, tokenSent: boolean): HttpError {
+  const challenge = tokenSent ? 'Bearer error="invalid_token"' : 'Bearer';
+  return new HttpError(401, message, undefined, { 'www-authenticate': challenge });
+}
 
 export function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
-  if (header === undefined) throw Unauthorized('Sign in first: send Authorization: Bearer <access token>');
+  if (header === undefined) throw notAuthenticated('Sign in first: send Authorization: Bearer <access token>', false);
   const match = BEARER.exec(header.trim());
-  if (match === null) throw Unauthorized('The Authorization header must be "Bearer <access token>"');
+  if (match === null) throw notAuthenticated('The Authorization header must be "Bearer <access token>"', true);
   return match[1]!;
 }
 
@@ -24,10 +34,11 @@ export function makeAuthenticate(context: AppContext): onRequestHookHandler {
     const principal = principalByBearer(db, bearer, now);
     if (principal === undefined) {
       // An API token's 401 says nothing of why: unknown, revoked and expired look the same to a prober.
-      throw Unauthorized(
+      throw notAuthenticated(
         isApiTokenSecret(bearer)
           ? 'The API token is not valid'
           : 'The access token is invalid or has expired: refresh it or sign in again',
+        true,
       );
     }
     if (principal.credential.kind === 'api_token') recordTokenUse(db, principal.credential.id, now);

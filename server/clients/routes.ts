@@ -5,7 +5,7 @@ import { authorizeWrite } from '../auth/authorize.js';
 import { write } from '../db/write.js';
 import { Invalid, NotFound } from '../http/errors.js';
 import { textOrNull } from '../http/body.js';
-import { NEEDS, principalOf, requireAccess } from '../http/guards.js';
+import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Page, Success } from '../http/schemas.js';
 import { isWebsite } from '../locations/fields.js';
 import { clientById, insertClient, listClients, updateClient } from './queries.js';
@@ -22,12 +22,33 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
       schema: {
         tags: ['clients'],
         summary: "The organization's clients (a Client Viewer's own client only), by name",
-        querystring: Type.Composite([Page], { additionalProperties: false }),
+        querystring: Type.Composite(
+          [
+            Page,
+            Type.Object({
+              name: Type.Optional(
+                Type.String({
+                  maxLength: 200,
+                  description: 'Only the client of exactly this name, in any case (a script checks before it creates)',
+                }),
+              ),
+            }),
+          ],
+          { additionalProperties: false },
+        ),
         response: { 200: Type.Array(Client), ...errors(400, 401) },
       },
     },
     async (request, reply) => {
       const principal = principalOf(request);
+      if (request.query.name !== undefined) {
+        const wanted = request.query.name.trim().toLowerCase();
+        const named = listClients(db, principal.organizationId, {}).clients.filter(
+          (client) => client.name.toLowerCase() === wanted && canSeeClient(principal, client.id),
+        );
+        reply.header('x-total-count', named.length);
+        return named;
+      }
       if (principal.clientId !== null) {
         const own = clientById(db, principal.organizationId, principal.clientId);
         const page = own === undefined || (request.query.offset ?? 0) > 0 ? [] : [own];

@@ -32,24 +32,41 @@ function isUuid(schema: JsonSchema): boolean {
   return schema.format === 'uuid' || (schema.anyOf?.some(isUuid) ?? false);
 }
 
+function isBoolean(schema: JsonSchema & { type?: unknown }): boolean {
+  return schema.type === 'boolean' || (schema.anyOf?.some(isBoolean) ?? false);
+}
+
+const BOOLEAN_TEXT = /^(true|false|1|0)$/i;
+
+/** The names of a schema's properties that pass the test. */
+function fieldsWhere(schema: JsonSchema, test: (property: JsonSchema) => boolean): string[] {
+  return Object.entries(schema.properties ?? {})
+    .filter(([, property]) => test(property))
+    .map(([name]) => name);
+}
+
 /**
  * Validates, then writes UUIDs in lower case: ids are stored that way, and RFC 9562 says UUIDs are
- * case-insensitive on input, so `A553502C-...` names the same client as `a553502c-...`.
+ * case-insensitive on input, so `A553502C-...` names the same client as `a553502c-...`. A boolean in a
+ * query string may be written true/false/1/0 in any case (Python's requests sends `True`).
  */
 export const compileValidator: FastifySchemaCompiler<unknown> = ({
   schema,
   httpPart,
 }: FastifyRouteSchemaDef<unknown>) => {
   const validate = (httpPart === 'body' ? strict : coercing).compile(schema as object);
-  const uuidFields = Object.entries((schema as JsonSchema).properties ?? {})
-    .filter(([, property]) => isUuid(property))
-    .map(([name]) => name);
-  if (uuidFields.length === 0) return validate;
-  const validateAndLowerCase = (data: unknown) => {
+  const uuidFields = fieldsWhere(schema as JsonSchema, isUuid);
+  const booleanFields = httpPart === 'querystring' ? fieldsWhere(schema as JsonSchema, isBoolean) : [];
+  if (uuidFields.length === 0 && booleanFields.length === 0) return validate;
+  const validateAndNormalize = (data: unknown) => {
+    const record = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+    for (const field of booleanFields) {
+      const value = record[field];
+      if (typeof value === 'string' && BOOLEAN_TEXT.test(value)) record[field] = /^(true|1)$/i.test(value);
+    }
     const valid = validate(data);
-    validateAndLowerCase.errors = validate.errors;
-    if (valid && typeof data === 'object' && data !== null) {
-      const record = data as Record<string, unknown>;
+    validateAndNormalize.errors = validate.errors;
+    if (valid) {
       for (const field of uuidFields) {
         const value = record[field];
         if (typeof value === 'string') record[field] = value.toLowerCase();
@@ -57,8 +74,8 @@ export const compileValidator: FastifySchemaCompiler<unknown> = ({
     }
     return valid;
   };
-  validateAndLowerCase.errors = validate.errors;
-  return validateAndLowerCase;
+  validateAndNormalize.errors = validate.errors;
+  return validateAndNormalize;
 };
 
 const checks = new WeakMap<object, ValidateFunction>();

@@ -2,15 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
 import { authorizeWrite } from '../auth/authorize.js';
-import { hashPassword } from '../auth/passwords.js';
-import { deleteSessionsOfUser, sessionUserById } from '../auth/queries.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { credentialsByEmail, deleteOtherSessions, deleteSessionsOfUser, sessionUserById } from '../auth/queries.js';
 import { deleteApiTokensOfUser } from '../tokens/queries.js';
 import { Me } from '../auth/schemas.js';
 import { clientById } from '../clients/queries.js';
 import type { Db } from '../db/open.js';
 import { write } from '../db/write.js';
-import { Conflict, Invalid, NotFound } from '../http/errors.js';
-import { NEEDS, principalOf, requireAccess } from '../http/guards.js';
+import { Conflict, Forbidden, Invalid, NotFound, TooManyRequests } from '../http/errors.js';
+import { NEEDS, principalOf, requireAccess, type Principal } from '../http/guards.js';
 import { errors, Success, type Role } from '../http/schemas.js';
 import {
   countAdmins,
@@ -22,7 +22,7 @@ import {
   updateUser,
   userById,
 } from './queries.js';
-import { CreateUserBody, UpdateUserBody, User, UserParams } from './schemas.js';
+import { ChangeOwnPasswordBody, CreateUserBody, UpdateUserBody, User, UserParams } from './schemas.js';
 
 const LAST_ADMIN = 'This is the last Admin of the organization: make another user an Admin first';
 
@@ -47,7 +47,7 @@ function checkClientAssignment(db: Db, organizationId: string, role: Role, clien
 }
 
 /** The caller (any role), and user management (Admin). */
-export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock }) => {
+export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock, loginThrottle }) => {
   const db = store.db;
 
   app.get(
@@ -62,6 +62,50 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
       };
     },
   );
+
+  app.patch(
+    '/api/me',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Change your own password; your other sessions end and your API tokens are revoked',
+        body: ChangeOwnPasswordBody,
+        response: { 200: Success, ...errors(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      if (principal.credential.kind !== 'session') {
+        throw Forbidden('An API token cannot change a password: sign in to the dashboard');
+      }
+      await checkCurrentPassword(principal, request.body.current_password);
+      const passwordHash = await hashPassword(request.body.new_password);
+      await write(db, () => {
+        authorizeWrite(db, principal, NEEDS.signedIn, clock.now());
+        updateUser(db, principal.userId, { passwordHash }, clock.now());
+        // As when an Admin sets it (PATCH /api/users/:id): the password may have leaked.
+        deleteOtherSessions(db, principal.userId, principal.credential.id);
+        deleteApiTokensOfUser(db, principal.userId);
+      });
+      return { success: true as const };
+    },
+  );
+
+  /** The current password, under the sign-in's per-account back-off: a stolen session cannot guess it fast. */
+  async function checkCurrentPassword(principal: Principal, password: string): Promise<void> {
+    const account = `account:${principal.email}`;
+    const waitMs = loginThrottle.account.waitMs(account);
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      throw TooManyRequests(`Too many wrong passwords: try again in ${seconds} s`, seconds);
+    }
+    const stored = credentialsByEmail(db, principal.email);
+    if (stored === undefined || !(await verifyPassword(stored.password_hash, password))) {
+      loginThrottle.account.fail(account);
+      throw Invalid('current_password is wrong', [{ path: '/body/current_password', message: 'is wrong' }]);
+    }
+    loginThrottle.account.succeed(account);
+  }
 
   // What user management needs, checked when the headers arrive and again inside each write.
   const ADMIN = NEEDS.admin;

@@ -36,3 +36,9 @@ export const UpdateUserBody = Type.Object(
 export type UpdateUserBody = Static<typeof UpdateUserBody>;
 
 export const UserParams = Type.Object({ id: Uuid });
+
+/** PATCH /api/me: every user changes its own password, knowing the current one. */
+export const ChangeOwnPasswordBody = Type.Object(
+  { current_password: Type.String({ maxLength: 1024 }), new_password: NewPassword },
+  { additionalProperties: false },
+);

@@ -340,6 +340,25 @@ const ENDPOINTS: Endpoint[] = [
     send: (caller) => t.request({ method: 'GET', url: '/api/me', token: tokenOf(caller) }),
   },
   {
+    // A wrong current password: the access is what is tested, and no password or token changes.
+    name: 'PATCH /api/me with a wrong current password',
+    expected: {
+      admin: 400,
+      viewer: 400,
+      client_viewer: 400,
+      anonymous: 401,
+      ...NO_TOKEN,
+      'token:revoked': 401,
+    },
+    send: (caller) =>
+      t.request({
+        method: 'PATCH',
+        url: '/api/me',
+        token: tokenOf(caller),
+        body: { current_password: 'not the password', new_password: 'a long new password' },
+      }),
+  },
+  {
     name: 'POST /auth/logout (a token: revokes it)',
     expected: { ...ALL_SIGNED_IN, ...EVERY_TOKEN },
     send: async (caller) => t.request({ method: 'POST', url: '/auth/logout', token: await freshTokenOf(caller) }),
@@ -370,6 +389,25 @@ const ENDPOINTS: Endpoint[] = [
     expected: { ...ALL_SIGNED_IN, ...tokensWith('admin', 200) },
     send: async (caller) =>
       t.request({ method: 'DELETE', url: `/api/tokens/${await tokenIdFor(caller)}`, token: tokenOf(caller) }),
+  },
+  {
+    name: 'GET /api/backups',
+    expected: { ...ADMIN_ONLY, ...tokensWith('admin', 200) },
+    send: (caller) => t.request({ method: 'GET', url: '/api/backups', token: tokenOf(caller) }),
+  },
+  {
+    name: 'POST /api/backups',
+    expected: { ...ADMIN_ONLY, admin: 201, ...tokensWith('admin', 201) },
+    send: (caller) => t.request({ method: 'POST', url: '/api/backups', token: tokenOf(caller) }),
+  },
+  {
+    name: 'GET /api/backups/:id/download',
+    expected: { ...ADMIN_ONLY, ...tokensWith('admin', 200) },
+    send: async (caller) => {
+      const made = await t.request({ method: 'POST', url: '/api/backups', token: tokens.admin });
+      const { name } = made.json<{ name: string }>();
+      return t.request({ method: 'GET', url: `/api/backups/${name}/download`, token: tokenOf(caller) });
+    },
   },
   {
     name: 'GET /api/device',
