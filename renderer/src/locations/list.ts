@@ -71,6 +71,9 @@ const sameRequest = (a: ViewRequest | null, b: ViewRequest) =>
 
 let lastId = 0;
 
+const sameCounts = (a: Record<Health, number>, b: Record<Health, number>) =>
+  a.green === b.green && a.yellow === b.yellow && a.red === b.red && a.closed === b.closed;
+
 /**
  * One client's locations as the page holds them: the first page fetched here (the first rows show
  * from it), the rest loaded, sorted and filtered by the locations worker (list.worker.ts), which
@@ -195,7 +198,9 @@ export class LocationList {
     message.rows.forEach((row, offset) => {
       if (fresh || !rows.has(message.start + offset)) rows.set(message.start + offset, row);
     });
-    const { received, loaded, counts, count } = message;
+    const { received, loaded, count } = message;
+    // The same counts keep their object, so what shows only them is not drawn again.
+    const counts = sameCounts(this.state.counts, message.counts) ? this.state.counts : message.counts;
     this.update({
       rows,
       count,

@@ -55,10 +55,16 @@ export function useLocationList(clientId: string, request: ViewRequest) {
 const EMPTY = emptyListState();
 const nothing = () => () => undefined;
 
-/** The list's current state, re-rendering as its rows and views arrive. */
-export function useListState(list: LocationList | undefined): ListState {
-  return useSyncExternalStore(list?.subscribe ?? nothing, list?.snapshot ?? (() => EMPTY));
+/**
+ * One part of the list's state (`select` must return a value kept while unchanged, such as `counts`),
+ * re-rendering only when that part changes: the page around the table does not redraw on a scroll.
+ */
+export function useListPart<T>(list: LocationList | undefined, select: (state: ListState) => T): T {
+  return useSyncExternalStore(list?.subscribe ?? nothing, () => select(list?.snapshot() ?? EMPTY));
 }
+
+/** The list's whole state, re-rendering as its rows and views arrive. */
+export const useListState = (list: LocationList | undefined): ListState => useListPart(list, (state) => state);
 
 /** The list the client page shows, for the components inside it (the location panel). */
 export const LocationListContext = createContext<LocationList | undefined>(undefined);

@@ -3,7 +3,7 @@ import type { RoleName } from '../api/types.js';
 import { useClients } from '../api/queries.js';
 import { navigate, paths } from '../router.js';
 import { useTableAddress, useViewRequest } from '../locations/url-state.js';
-import { LocationListContext, useListState, useLocationList } from '../locations/use-location-list.js';
+import { LocationListContext, useListPart, useLocationList } from '../locations/use-location-list.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { ClientHeader, ClientNotFound } from '../components/ClientHeader.js';
 import { HealthTiles } from '../components/HealthTiles.js';
@@ -20,7 +20,9 @@ export function ClientPage({ clientId, role }: { clientId: string; role: RoleNam
   const request = useViewRequest(address);
   const locations = useLocationList(clientId, request);
   const list = locations.data;
-  const state = useListState(list);
+  const total = useListPart(list, (state) => state.total);
+  const counts = useListPart(list, (state) => state.counts);
+  const error = useListPart(list, (state) => state.error);
   const client = clients.data?.find((candidate) => candidate.id === clientId);
   const [deleting, setDeleting] = useState(false);
   const importing = useClientImport({ clientId, clientName: client?.name, enabled: isAdmin && client !== undefined });
@@ -34,16 +36,16 @@ export function ClientPage({ clientId, role }: { clientId: string; role: RoleNam
     <section className="page client-page" aria-labelledby="client-title">
       <ClientHeader client={client} role={role} onImport={openImport} />
       <HealthTiles
-        total={state.total}
-        counts={state.counts}
+        total={total}
+        counts={counts}
         health={address.health}
         onHealth={(health) => setAddress({ health })}
       />
       {locations.isError && <ErrorNotice error={locations.error} />}
-      <ErrorNotice error={state.error} />
+      <ErrorNotice error={error} />
       {locations.isPending && <p className="loading">Loading locations…</p>}
-      {list && state.total === 0 && <NoLocationsYet isAdmin={isAdmin} onImport={openImport} />}
-      {list && state.total > 0 && (
+      {list && total === 0 && <NoLocationsYet isAdmin={isAdmin} onImport={openImport} />}
+      {list && total > 0 && (
         <LocationListContext value={list}>
           <ClientLocations
             list={list}
@@ -64,7 +66,7 @@ export function ClientPage({ clientId, role }: { clientId: string; role: RoleNam
       {importing.view}
       {deleting && (
         <DeleteClientDialog
-          client={{ ...client, locations_count: list ? state.total : client.locations_count }}
+          client={{ ...client, locations_count: list ? total : client.locations_count }}
           onClose={() => setDeleting(false)}
           onDeleted={() => navigate(paths.clients, { replace: true })}
         />
