@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, startServer, type RunningServer } from './server.js';
 import { dropFile, signIn, snap } from './dashboard.js';
@@ -97,6 +98,7 @@ test('a re-imported GBP sheet updates the changed phone, adds the new row and le
   await expect(update.locator('[data-field="phone"]')).toHaveText(/Phone\s*\+12065550102\s*→\s*\+12065550199/);
   await expect(dialog.getByTestId('samples')).toContainText('Northwind Coffee Alberta');
   await snap(page, testInfo, 'upsert-preview');
+  expect((await new AxeBuilder({ page }).include('.import-dialog').analyze()).violations).toEqual([]);
   await page.screenshot({ path: '/tmp/import-upsert-preview.png' });
 
   // A tile lists its rows only; a second click lists them all again.

@@ -46,7 +46,7 @@ export function ClientLocations({
     setExportError(null);
     list
       .exportRows()
-      .then((rows) => exportLocations(rows, clientName))
+      .then((rows) => exportLocations(rows, clientName, list.clientId))
       .catch(setExportError);
   };
 

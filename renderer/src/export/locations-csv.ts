@@ -62,16 +62,13 @@ async function withPlaceIds(rows: readonly LocationRow[], clientId: string): Pro
   return rows.map((row) => ({ ...row, google_place_id: placeIds.get(row.id) ?? null }));
 }
 
-/**
- * Saves rows as a CSV download, every field and the place id included (fetched for `clientId`; without
- * it the column stays empty).
- */
+/** Saves rows of the client `clientId` as a CSV download, every field and the place id included. */
 export async function exportLocations(
   rows: readonly LocationRow[],
   clientName: string,
-  clientId?: string,
+  clientId: string,
 ): Promise<void> {
-  const csv = await locationsCsv(clientId ? await withPlaceIds(rows, clientId) : rows);
+  const csv = await locationsCsv(await withPlaceIds(rows, clientId));
   const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
   const link = document.createElement('a');
   link.href = url;
