@@ -1,7 +1,86 @@
+import { STATUS_CODES } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { ErrorResponse } from './schemas.js';
+
+/**
+ * Each operation's name in generated clients (`client.listClients()`, not `post_api_locations_upload`),
+ * by "METHOD url". test/server/openapi.test.ts fails for a route missing here.
+ */
+export const OPERATION_IDS: Readonly<Record<string, string>> = {
+  'POST /auth/callback': 'signIn',
+  'POST /auth/refresh': 'refreshSession',
+  'POST /auth/logout': 'signOut',
+  'GET /auth/setup': 'getSetupStatus',
+  'POST /auth/setup': 'setUp',
+  'POST /auth/device': 'requestDeviceAuthorization',
+  'POST /auth/token': 'pollDeviceToken',
+  'GET /api/me': 'getMe',
+  'PATCH /api/me': 'changeOwnPassword',
+  'GET /api/backups': 'listBackups',
+  'POST /api/backups': 'createBackup',
+  'GET /api/backups/:name/download': 'downloadBackup',
+  'GET /api/clients': 'listClients',
+  'POST /api/clients': 'createClient',
+  'GET /api/clients/:clientId': 'getClient',
+  'PATCH /api/clients/:clientId': 'updateClient',
+  'DELETE /api/clients/:clientId': 'deleteClient',
+  'GET /api/locations': 'listLocations',
+  'POST /api/locations/upload': 'importLocations',
+  'GET /api/locations/:id': 'getLocation',
+  'PATCH /api/locations/:id': 'updateLocation',
+  'PATCH /api/locations': 'updateLocations',
+  'DELETE /api/locations/:id': 'deleteLocation',
+  'POST /api/locations/delete': 'deleteLocations',
+  'GET /api/users': 'listUsers',
+  'POST /api/users': 'createUser',
+  'PATCH /api/users/:id': 'updateUser',
+  'DELETE /api/users/:id': 'deleteUser',
+  'GET /api/tokens': 'listApiTokens',
+  'POST /api/tokens': 'createApiToken',
+  'DELETE /api/tokens/:id': 'revokeApiToken',
+  'GET /api/device': 'listDeviceRequests',
+  'POST /api/device/approve': 'approveDeviceRequest',
+  'POST /api/device/deny': 'denyDeviceRequest',
+};
+
+/** The routes that take no credential: no lock on them in Swagger UI. */
+const PUBLIC = new Set([
+  'POST /auth/callback',
+  'POST /auth/refresh',
+  'GET /auth/setup',
+  'POST /auth/setup',
+  'POST /auth/device',
+  'POST /auth/token',
+]);
+
+/** The lists: how many there are in all, whatever the page. */
+const TOTAL_COUNTED = new Set(['GET /api/clients', 'GET /api/locations']);
+
+const TOTAL_COUNT = {
+  'X-Total-Count': { schema: { type: 'integer' }, description: 'How many in all, whatever the page' },
+};
+const RETRY_AFTER = {
+  'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before asking again' },
+};
+
+type Schema = Record<string, unknown>;
+
+/** A response's description and headers, as @fastify/swagger reads them from the response schema. */
+function describedResponses(key: string, responses: Record<string, Schema>): Record<string, Schema> {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, schema]) => {
+      const code = Number(status);
+      const headers =
+        code === 200 && TOTAL_COUNTED.has(key) ? TOTAL_COUNT : code === 429 || code === 503 ? RETRY_AFTER : undefined;
+      const description =
+        code < 400 ? (STATUS_CODES[code] ?? 'OK') : `${STATUS_CODES[code] ?? 'Error'}: the error body`;
+      return [status, { ...schema, description, ...(headers ? { headers } : {}) }];
+    }),
+  );
+}
 
 /**
  * /api/openapi.json is generated from the very route schemas that validate requests and serialize
@@ -15,11 +94,37 @@ export const openApi = fp(async (app: FastifyInstance) => {
         title: 'Agency Desk API',
         version: '1',
         description:
-          'Clients and locations of an agency, on this machine. Sign in with POST /auth/callback and send ' +
-          '`Authorization: Bearer <access_token>`. Every error is `{statusCode, error, message, details?}`.',
+          'Clients and locations of an agency, on this machine. Sign in with POST /auth/callback, or use an API ' +
+          'token (README: "API tokens and scripts"), and send `Authorization: Bearer <token>`. Every error is ' +
+          '`{statusCode, error, message, details?}`.',
       },
+      servers: [
+        { url: 'http://127.0.0.1:4870', description: 'The default address; `agency-desk url` prints the real one' },
+      ],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
+    },
+    transform: ({ schema, url, route }) => {
+      if (schema === undefined || (schema as Schema).hide) return { schema, url };
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      const key = `${methods[0]} ${url}`;
+      const own = schema as Schema;
+      const declared = own.response as Record<string, Schema> | undefined;
+      // A JSON body of another type is a 415 everywhere but on the OAuth token endpoint (400 there, RFC 6749).
+      const responses =
+        declared && own.body && key !== 'POST /auth/token' && !('415' in declared)
+          ? { ...declared, 415: ErrorResponse as unknown as Schema }
+          : declared;
+      return {
+        url,
+        schema: {
+          ...own,
+          operationId:
+            OPERATION_IDS[key] ?? key.toLowerCase().replace(/[^a-z]+(.)/g, (_, c: string) => c.toUpperCase()),
+          ...(PUBLIC.has(key) ? { security: [] } : {}),
+          ...(responses ? { response: describedResponses(key, responses) } : {}),
+        },
+      };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATION_IDS } from '../../server/http/openapi.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+
+/** Issue 10 §4: an API document that generates good clients. */
+interface Operation {
+  operationId?: string;
+  security?: unknown[];
+  requestBody?: unknown;
+  responses: Record<string, { description: string; headers?: Record<string, unknown> }>;
+}
+interface Document {
+  servers?: { url: string }[];
+  security?: unknown[];
+  paths: Record<string, Record<string, Operation>>;
+}
+
+let t: TestApp;
+let document: Document;
+let operations: [string, Operation][];
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  document = (await t.request({ method: 'GET', url: '/api/openapi.json' })).json<Document>();
+  operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]): [string, Operation] => [
+      `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`,
+      operation,
+    ]),
+  );
+});
+afterAll(() => t.close());
+
+describe('/api/openapi.json', () => {
+  it('every operation has the operationId of the table, and no two share one', () => {
+    for (const [key, operation] of operations) {
+      expect(OPERATION_IDS[key], `${key}: give it an operationId in server/http/openapi.ts`).toBeDefined();
+      expect(operation.operationId, key).toBe(OPERATION_IDS[key]);
+    }
+    const ids = operations.map(([, operation]) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('sign-in, refresh, setup and the device flow need no credential (security: []); the rest a bearer token', () => {
+    expect(document.security).toEqual([{ bearer: [] }]);
+    const open = operations.filter(([, operation]) => operation.security?.length === 0).map(([key]) => key);
+    expect(open.sort()).toEqual(
+      [
+        'GET /auth/setup',
+        'POST /auth/callback',
+        'POST /auth/device',
+        'POST /auth/refresh',
+        'POST /auth/setup',
+        'POST /auth/token',
+      ].sort(),
+    );
+  });
+
+  it('no response is a "Default Response": each says its status', () => {
+    for (const [key, operation] of operations) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        expect(response.description, `${key} ${status}`).not.toBe('Default Response');
+      }
+    }
+    expect(document.paths['/api/clients']!.post!.responses['201']!.description).toBe('Created');
+  });
+
+  it('X-Total-Count on the lists, Retry-After on 429 and 503', () => {
+    expect(Object.keys(document.paths['/api/clients']!.get!.responses['200']!.headers ?? {})).toEqual([
+      'X-Total-Count',
+    ]);
+    expect(Object.keys(document.paths['/api/locations']!.get!.responses['200']!.headers ?? {})).toEqual([
+      'X-Total-Count',
+    ]);
+    expect(Object.keys(document.paths['/auth/callback']!.post!.responses['429']!.headers ?? {})).toEqual([
+      'Retry-After',
+    ]);
+  });
+
+  it('every operation with a JSON body lists 415, but the OAuth token endpoint (400 there)', () => {
+    for (const [key, operation] of operations) {
+      if (operation.requestBody === undefined) continue;
+      expect(Object.keys(operation.responses), key).toContain(key === 'POST /auth/token' ? '400' : '415');
+    }
+  });
+
+  it('names a server', () => {
+    expect(document.servers?.[0]?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+});
