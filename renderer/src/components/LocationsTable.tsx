@@ -89,6 +89,8 @@ export function LocationsTable({
     overscan: 6,
     scrollMargin: HEAD_HEIGHT,
     scrollPaddingStart: HEAD_HEIGHT,
+    // Rows drawn in React's own task, not inside the scroll event's frame: two shorter tasks, not one long one.
+    useFlushSync: false,
   });
   const open = useCallback(
     (index: number) => {
