@@ -25,13 +25,15 @@ import {
   loadOrCreateKey,
   PASSPHRASE_PROTECTION,
   passphraseKey,
+  readKeyRecord,
   type KeystoreOptions,
   type SafeStorageApi,
 } from './keystore.js';
 import { Lifecycle, type DesktopState } from './lifecycle.js';
 import { menuTemplate } from './menu.js';
 import { restoreFromBackup } from './restore-menu.js';
-import { unlockPageUrl } from './unlock-page.js';
+import { unlockPageUrl, type UnlockPrompt } from './unlock-page.js';
+import { adoptDatabase, tryAdoptingKey } from './adopt.js';
 import {
   dashboardWindowOptions,
   guardNavigation,
@@ -256,8 +258,11 @@ export class DesktopShell {
     window.focus();
   }
 
-  /** locked: the unlock window asks for the passphrase until one opens the database or the window closes. */
-  askPassphrase(): Promise<void> {
+  /**
+   * locked: the unlock window asks for the passphrase (or, to adopt a database made elsewhere, its key)
+   * until one opens the database or the window closes.
+   */
+  askPassphrase(prompt: UnlockPrompt = 'passphrase'): Promise<void> {
     return new Promise((resolve) => {
       const window = this.electron.createWindow({
         ...dashboardWindowOptions(this.options.unlockPreloadFile),
@@ -266,7 +271,7 @@ export class DesktopShell {
         minWidth: 360,
         minHeight: 300,
         resizable: false,
-        title: 'Unlock Agency Desk',
+        title: prompt === 'adopt' ? 'Open a database made elsewhere' : 'Unlock Agency Desk',
       });
       this.unlockWindow = window;
       // The unlock page is a data: URL, an opaque origin: it may not navigate anywhere or open anything.
@@ -280,7 +285,7 @@ export class DesktopShell {
         this.electron.ipcMain,
         (event: InvokeEvent) => event.sender.id === window.webContents.id,
         async (passphrase): Promise<UnlockResult> => {
-          const result = await this.tryPassphrase(passphrase);
+          const result = await (prompt === 'adopt' ? this.tryAdopting(passphrase) : this.tryPassphrase(passphrase));
           if (!result.ok) return result;
           unlocked = true;
           unregister();
@@ -297,8 +302,12 @@ export class DesktopShell {
         resolve();
       });
       window.once('ready-to-show', () => window.show());
-      void window.loadURL(unlockPageUrl());
+      void window.loadURL(unlockPageUrl(prompt));
     });
+  }
+
+  private tryAdopting(text: string): Promise<UnlockResult> {
+    return this.during(() => tryAdoptingKey(this, text));
   }
 
   private tryPassphrase(passphrase: string): Promise<UnlockResult> {
@@ -318,6 +327,7 @@ export class DesktopShell {
   /** locked -> serving with the keychain's key (or the key of a passphrase switch that never happened). */
   async unlockDatabase(): Promise<boolean> {
     const keystore = this.keystore();
+    if (readKeyRecord(keystore.userDataDir) === null && fs.existsSync(this.databaseFile)) return adoptDatabase(this);
     const unlocked = loadOrCreateKey(keystore, fs.existsSync(this.databaseFile));
     this.protection = unlocked.protection;
     if (unlocked.state === 'unlocked') {

@@ -130,6 +130,20 @@ export function abandonPassphraseSwitch(userDataDir: string): void {
   if (record?.protection === 'passphrase' && record.previous) writeKeyRecord(userDataDir, record.previous);
 }
 
+/**
+ * Keeps the key of a database this app did not make (the headless server's db.key, a passphrase, or a
+ * raw key from another computer) like its own: wrapped by the keychain, or in the 0600 file where there
+ * is none. A passphrase is kept as its text; keyOf reads either form back through parseKey.
+ */
+export function adoptKey(options: KeystoreOptions, key: DatabaseKey): KeyProtection {
+  const text = key.kind === 'raw' ? key.hex : key.passphrase;
+  const record: KeyRecord = options.safeStorage.isEncryptionAvailable()
+    ? { format: 1, protection: 'safe-storage', wrapped: options.safeStorage.encryptString(text).toString('base64') }
+    : { format: 1, protection: 'plain', hex: text };
+  writeKeyRecord(options.userDataDir, record);
+  return protectionOf(record, options);
+}
+
 /** A passphrase as the database accepts it (the server's rules: 8 characters at least, no NUL). */
 export function passphraseKey(passphrase: string): DatabaseKey {
   const key = parseKey(passphrase, 'The passphrase');

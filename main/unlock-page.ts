@@ -33,20 +33,38 @@ function sha256(text: string): string {
 
 export const UNLOCK_PAGE_CSP = `default-src 'none'; script-src ${sha256(SCRIPT)}; style-src ${sha256(STYLE)}; form-action 'none'; base-uri 'none'`;
 
-export function unlockPageHtml(): string {
+/** What the page asks for: the passphrase of this app's database, or the key of one made elsewhere. */
+export type UnlockPrompt = 'passphrase' | 'adopt';
+
+const WORDS: Record<UnlockPrompt, { title: string; label: string; button: string }> = {
+  passphrase: {
+    title: 'Unlock Agency Desk',
+    label: 'Your database is encrypted with a passphrase.',
+    button: 'Unlock',
+  },
+  adopt: {
+    title: 'Open a database made elsewhere',
+    label:
+      'This database was made by the Agency Desk server or on another computer. Type its key: the passphrase, or the 64 hexadecimal digits of its db.key file. It is asked once, then kept in this computer’s keychain.',
+    button: 'Open',
+  },
+};
+
+export function unlockPageHtml(prompt: UnlockPrompt = 'passphrase'): string {
+  const words = WORDS[prompt];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${UNLOCK_PAGE_CSP}">
-<title>Unlock Agency Desk</title><style>${STYLE}</style></head>
+<title>${words.title}</title><style>${STYLE}</style></head>
 <body><form id="unlock">
-<h1>Unlock Agency Desk</h1>
-<label for="passphrase">Your database is encrypted with a passphrase.</label>
+<h1>${words.title}</h1>
+<label for="passphrase">${words.label}</label>
 <input id="passphrase" type="password" autocomplete="current-password" autofocus required minlength="8">
 <p id="error" role="alert"></p>
-<button type="submit">Unlock</button>
+<button type="submit">${words.button}</button>
 </form><script>${SCRIPT}</script></body></html>`;
 }
 
-export function unlockPageUrl(): string {
-  return `data:text/html;charset=utf-8,${encodeURIComponent(unlockPageHtml())}`;
+export function unlockPageUrl(prompt: UnlockPrompt = 'passphrase'): string {
+  return `data:text/html;charset=utf-8,${encodeURIComponent(unlockPageHtml(prompt))}`;
 }

@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseKey } from '../../server/db/key.js';
 import { openDatabase, WrongKeyError } from '../../server/db/open.js';
+import { openStore } from '../../server/db/store.js';
 import { databaseFileIn } from '../../server/start.js';
 import { insertClient } from '../../server/clients/queries.js';
 import { insertOrganization } from '../../server/users/queries.js';
@@ -15,6 +18,7 @@ import { beginPassphraseSwitch, readKeyRecord } from '../../main/keystore.js';
 import { rekeyDatabase } from '../../server/db/rekey.js';
 import { randomKey, tempDir } from '../helpers/app.js';
 import { NODE_DRIVER_BUILD } from '../helpers/native-driver.js';
+import { randomHexKey } from '../helpers/server-process.js';
 import { FakeElectron, FakeSafeStorage, type FakeWindow } from './fake-electron.js';
 
 interface Machine {
@@ -211,15 +215,18 @@ describe('the desktop app', () => {
     }
   });
 
-  it('refuses to start, and says why, when a database exists without its key', async () => {
+  it('never gives a database without its key a new one: it asks for the key, and quits when the window closes', async () => {
     const on = machine();
     openDatabase(databaseFileIn(on.dataDir), randomKey(), { create: true }).close();
+    const before = sha256(databaseFileIn(on.dataDir));
     const { electron, desktop } = launch(on);
+    await expect.poll(() => electron.windows.length).toBe(1);
+    expect(electron.windows[0]!.loadedUrls[0]).toContain(encodeURIComponent('Open a database made elsewhere'));
+    electron.windows[0]!.close();
     await desktop.ready;
-    expect(electron.errorBoxes).toHaveLength(1);
-    expect(electron.errorBoxes[0]?.content).toMatch(/no key for it/);
-    expect(electron.app.exitCode).toBe(1);
-    expect(electron.windows).toEqual([]);
+    expect(electron.app.hasQuit).toBe(true);
+    expect(readKeyRecord(on.userData)).toBeNull();
+    expect(sha256(databaseFileIn(on.dataDir))).toBe(before);
   });
 });
 
@@ -492,5 +499,94 @@ describe('File > Restore from backup…', () => {
     expect(clientNames(desktop)).toEqual(['In The Backup', 'Made Later']);
     expect(desktop.history().at(-1)).toBe('serving');
     expect(await health(desktop.server()!.url)).toBe(200);
+  });
+});
+
+const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+describe('adopting a database made elsewhere (the headless server, another computer)', () => {
+  /** A database as `agency-desk serve` leaves it: its key in <data dir>/db.key. */
+  function headlessDatabase(on: Machine, keyText = randomHexKey()): string {
+    fs.writeFileSync(path.join(on.dataDir, 'db.key'), `${keyText}\n`, { mode: 0o600 });
+    const store = openStore(databaseFileIn(on.dataDir), parseKey(keyText, 'db.key'));
+    insertOrganization(store.db, 'Headless Agency', Date.now());
+    store.close();
+    return keyText;
+  }
+  const organizations = (desktop: Desktop) =>
+    desktop.server()!.store.db.prepare('SELECT name FROM organizations').pluck().all();
+
+  it('offers db.key, checks it opens the database, keeps it in the keychain: the next start asks nothing', async () => {
+    const on = machine();
+    headlessDatabase(on);
+    const first = launch(on);
+    first.electron.messageBoxAnswer = 1;
+    await first.desktop.ready;
+    expect(first.electron.messageBoxes[0]?.buttons).toEqual(['Quit', 'Use db.key', 'Type the key…']);
+    expect(first.desktop.history()).toEqual(['locked', 'unlocking', 'serving']);
+    expect(organizations(first.desktop)).toEqual(['Headless Agency']);
+    expect(readKeyRecord(on.userData)?.protection).toBe('safe-storage');
+    expect((await callFromDashboard(first.electron, 'keyProtection')).level).toBe('os-keychain');
+    await quit(first.electron, first.desktop);
+
+    const second = launch(on);
+    await second.desktop.ready;
+    expect(second.electron.messageBoxes).toEqual([]);
+    expect(organizations(second.desktop)).toEqual(['Headless Agency']);
+  });
+
+  it('a db.key that does not open it is never kept: the key is asked for, and a wrong one refused', async () => {
+    const on = machine();
+    const keyText = headlessDatabase(on);
+    fs.writeFileSync(path.join(on.dataDir, 'db.key'), `${randomHexKey()}\n`);
+    const { electron, desktop } = launch(on);
+    electron.messageBoxAnswer = 1;
+    await expect.poll(() => electron.windows.length, { timeout: 20_000 }).toBe(1);
+    expect(electron.errorBoxes[0]?.title).toBe('db.key does not open the database');
+    expect(readKeyRecord(on.userData)).toBeNull();
+    const window = electron.windows[0]!;
+    const submit = (text: string) => electron.ipcMain.invoke(CHANNELS.unlock, window.webContents.invokeEvent(), text);
+    expect(await submit('short')).toEqual({ ok: false, message: expect.stringMatching(/8 characters/) });
+    expect(await submit(randomHexKey())).toEqual({ ok: false, message: 'That key does not open the database.' });
+    expect(readKeyRecord(on.userData)).toBeNull();
+    expect(await submit(keyText.toUpperCase())).toEqual({ ok: true });
+    await desktop.ready;
+    expect(organizations(desktop)).toEqual(['Headless Agency']);
+    expect(readKeyRecord(on.userData)?.protection).toBe('safe-storage');
+  });
+
+  it('a database under a passphrase from another computer: typed once, then kept like the app’s own', async () => {
+    const on = machine();
+    const passphrase = 'a passphrase from elsewhere';
+    const store = openStore(databaseFileIn(on.dataDir), { kind: 'passphrase', passphrase });
+    insertOrganization(store.db, 'Travelling Agency', Date.now());
+    store.close();
+    const first = launch(on);
+    await expect.poll(() => first.electron.windows.length, { timeout: 20_000 }).toBe(1);
+    const window = first.electron.windows[0]!;
+    expect(await first.electron.ipcMain.invoke(CHANNELS.unlock, window.webContents.invokeEvent(), passphrase)).toEqual({
+      ok: true,
+    });
+    await first.desktop.ready;
+    expect(organizations(first.desktop)).toEqual(['Travelling Agency']);
+    await quit(first.electron, first.desktop);
+
+    const second = launch(on);
+    await second.desktop.ready;
+    expect(second.electron.windows).toHaveLength(1);
+    expect(organizations(second.desktop)).toEqual(['Travelling Agency']);
+  });
+
+  it('quitting at the offer changes nothing', async () => {
+    const on = machine();
+    headlessDatabase(on);
+    const before = sha256(databaseFileIn(on.dataDir));
+    const { electron, desktop } = launch(on);
+    electron.messageBoxAnswer = 0;
+    await desktop.ready;
+    expect(electron.app.hasQuit).toBe(true);
+    expect(desktop.server()).toBeNull();
+    expect(readKeyRecord(on.userData)).toBeNull();
+    expect(sha256(databaseFileIn(on.dataDir))).toBe(before);
   });
 });
