@@ -1,8 +1,6 @@
 import type { ListedRow } from '../import/protocol.js';
 import { formatCount } from '../format.js';
 
-const LISTED = 50;
-
 /** Rows whose values equal the stored ones: nothing to write. */
 export function UnchangedRows({ rows, total }: { rows: ListedRow[]; total: number }) {
   return (
@@ -12,14 +10,14 @@ export function UnchangedRows({ rows, total }: { rows: ListedRow[]; total: numbe
         These rows match a location whose values are already the same; nothing is written for them.
       </p>
       <ul className="unchanged-rows" data-testid="unchanged-rows">
-        {rows.slice(0, LISTED).map((row) => (
+        {rows.map((row) => (
           <li key={row.row}>
             Line {formatCount(row.line)}: {row.name}
             {row.city && <span className="muted"> · {row.city}</span>}
           </li>
         ))}
       </ul>
-      {total > LISTED && <p className="muted small">…and {formatCount(total - LISTED)} more.</p>}
+      {total > rows.length && <p className="muted small">…and {formatCount(total - rows.length)} more.</p>}
     </section>
   );
 }

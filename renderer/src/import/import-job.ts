@@ -13,6 +13,7 @@ import { CsvParser, rowCountOf, valuesOf, type CsvTable } from './parse-csv.js';
 import {
   DEFAULT_CHOICE,
   MAX_LISTED,
+  UNCHANGED_LISTED,
   type CheckReport,
   type FromWorker,
   type ImportChoice,
@@ -403,7 +404,7 @@ export class ImportJob {
     });
     const listed = (rows: Iterable<number>) => [...rows].sort((a, b) => a - b).slice(0, MAX_LISTED);
     const included = (rows: Iterable<number>) => [...rows].filter((row) => !this.leftOut.has(row));
-    const unchanged = this.rowsWith('unchanged', MAX_LISTED);
+    const unchanged = this.rowsWith('unchanged', UNCHANGED_LISTED);
     return {
       rowCount: this.rowCount(),
       requests,

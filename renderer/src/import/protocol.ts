@@ -116,6 +116,8 @@ export interface ImportSummary {
 
 /** How many problem, skipped, updated or unchanged rows cross to the page at most; the rest are counted, and can be left out in one go. */
 export const MAX_LISTED = 2_000;
+/** Unchanged rows need no attention: the preview names the first few only. */
+export const UNCHANGED_LISTED = 50;
 
 export type ToWorker =
   | { type: 'read'; file: File; encoding?: TextEncodingName }
