@@ -1,9 +1,18 @@
+import { memo } from 'react';
 import type { ClientRow, RoleName } from '../api/types.js';
 import { Link, paths } from '../router.js';
 import { TEMPLATE_CSV } from './FileDropZone.js';
 
 /** The client page's title: the way back to the clients, the client's name and facts, an Admin's import buttons. */
-export function ClientHeader({ client, role, onImport }: { client: ClientRow; role: RoleName; onImport: () => void }) {
+export const ClientHeader = memo(function ClientHeader({
+  client,
+  role,
+  onImport,
+}: {
+  client: ClientRow;
+  role: RoleName;
+  onImport: () => void;
+}) {
   return (
     <header className="page-header">
       <div>
@@ -31,7 +40,7 @@ export function ClientHeader({ client, role, onImport }: { client: ClientRow; ro
       </div>
     </header>
   );
-}
+});
 
 /** What a link to a deleted (or never existing) client shows. */
 export function ClientNotFound({ role }: { role: RoleName }) {

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { Health } from '../api/types.js';
 import type { HealthFilter } from '../locations/order.js';
 import { formatCount } from '../format.js';
@@ -6,7 +7,7 @@ import { HEALTH_LABELS } from './HealthBadge.js';
 export const HEALTH_STATUSES: readonly Health[] = ['green', 'yellow', 'red', 'closed'];
 
 /** The client's locations by health at a glance; each tile filters the table to its status. */
-export function HealthTiles({
+export const HealthTiles = memo(function HealthTiles({
   total,
   counts,
   health,
@@ -48,4 +49,4 @@ export function HealthTiles({
       ))}
     </div>
   );
-}
+});

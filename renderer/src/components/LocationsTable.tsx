@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, type CSSProperties } from 'react';
+import { memo, useCallback, useEffect, useRef, type CSSProperties } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { LocationColumn, LocationSort } from '../locations/order.js';
 import {
@@ -52,7 +52,7 @@ function LocationsTableHead({
  * 100,000 rows scroll like a hundred. Every column sorts and can be widened; the rows are reached by
  * keyboard (one Tab stop, then the arrows) and Enter or a click opens one.
  */
-export function LocationsTable({
+export const LocationsTable = memo(function LocationsTable({
   rows,
   count,
   onRange,
@@ -162,4 +162,4 @@ export function LocationsTable({
       </div>
     </div>
   );
-}
+});

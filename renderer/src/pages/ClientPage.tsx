@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
+import type { HealthFilter } from '../locations/order.js';
 import type { RoleName } from '../api/types.js';
 import { useClients } from '../api/queries.js';
 import { navigate, paths } from '../router.js';
@@ -26,21 +27,19 @@ export function ClientPage({ clientId, role }: { clientId: string; role: RoleNam
   const client = clients.data?.find((candidate) => candidate.id === clientId);
   const [deleting, setDeleting] = useState(false);
   const importing = useClientImport({ clientId, clientName: client?.name, enabled: isAdmin && client !== undefined });
+  const openFile = importing.open;
+  // Stable callbacks: the header and the tiles are not drawn again for a keystroke in the search.
+  const openImport = useCallback(() => openFile(null), [openFile]);
+  const onHealth = useCallback((health: HealthFilter) => setAddress({ health }), [setAddress]);
 
   if (clients.isPending) return <p className="loading">Loading the client…</p>;
   if (clients.isError) return <ErrorNotice error={clients.error} />;
   if (!client) return <ClientNotFound role={role} />;
 
-  const openImport = () => importing.open(null);
   return (
     <section className="page client-page" aria-labelledby="client-title">
       <ClientHeader client={client} role={role} onImport={openImport} />
-      <HealthTiles
-        total={total}
-        counts={counts}
-        health={address.health}
-        onHealth={(health) => setAddress({ health })}
-      />
+      <HealthTiles total={total} counts={counts} health={address.health} onHealth={onHealth} />
       {locations.isError && <ErrorNotice error={locations.error} />}
       <ErrorNotice error={error} />
       {locations.isPending && <p className="loading">Loading locations…</p>}
