@@ -130,6 +130,7 @@ describe('electron-builder.yml', () => {
     'node_modules/argon2/prebuilds/linux-x64/argon2.glibc.node',
     'package.json',
     'dist/server/store/writer-worker.js',
+    'dist/server/backups/backup-worker.js',
     'dist/server/db/open.js',
     'dist/server/locations/import.js',
     'node_modules/libphonenumber-js/min/index.js',
@@ -175,8 +176,11 @@ describe('electron-builder.yml', () => {
     openDatabase(file, key, { create: true }).close();
 
     // The URLs the packaged app computes (import.meta.url inside app.asar), moved out of the archive:
-    // the writer thread.
-    for (const script of [['store', 'writer-worker.js']]) {
+    // the writer thread and the backup thread.
+    for (const script of [
+      ['store', 'writer-worker.js'],
+      ['backups', 'backup-worker.js'],
+    ]) {
       const inAsar = pathToFileURL(path.join(resources, 'app.asar', 'dist', 'server', ...script));
       const url = outsideAsar(inAsar);
       expect(fileURLToPath(url)).toBe(path.join(unpackedDir, 'dist', 'server', ...script));
