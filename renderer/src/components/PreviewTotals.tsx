@@ -41,6 +41,7 @@ export function PreviewTotals({
           type="button"
           className={`tile tile-button ${filter === action ? 'tile-active' : ''} ${action === 'error' && totals.error > 0 ? 'tile-bad' : ''}`}
           aria-pressed={filter === action}
+          disabled={totals[action] === 0 && filter !== action}
           onClick={() => onFilter(filter === action ? 'all' : action)}
         >
           <span className="tile-value" data-testid={testId}>
