@@ -108,7 +108,7 @@ test('a re-imported GBP sheet updates the changed phone, adds the new row and le
   await dialog.getByRole('button', { name: /1\s*update/ }).click();
   await expect(dialog.getByTestId('samples')).toBeVisible();
 
-  await dialog.getByRole('button', { name: 'Import 2 locations' }).click();
+  await dialog.getByRole('button', { name: 'Update 1 location and add 1' }).click();
   await expect(dialog.getByTestId('imported-count')).toHaveText('1');
   await expect(dialog.getByTestId('updated-summary-count')).toHaveText('1');
   await expect(dialog.getByTestId('unchanged-summary-count')).toHaveText('3');
@@ -152,7 +152,7 @@ test('update only: rows that match nothing are skipped with the reason, and noth
   await expect(dialog.getByTestId('skipped-count')).toHaveText('3');
   await expect(dialog.getByTestId('created-count')).toHaveText('0');
   await expect(dialog.getByTestId('duplicates')).toContainText(/No location/);
-  await dialog.getByRole('button', { name: 'Import 1 location' }).click();
+  await dialog.getByRole('button', { name: 'Update 1 location', exact: true }).click();
   await expect(dialog.getByTestId('updated-summary-count')).toHaveText('1');
   await expect(dialog.getByTestId('duplicate-skipped-count')).toHaveText('3');
   const rows = await listed(clientId);
@@ -196,5 +196,5 @@ test('export -> re-import as an update: every field comes back, and nothing chan
   await expect(dialog.getByTestId('updated-count')).toHaveText('0');
   await expect(dialog.getByTestId('created-count')).toHaveText('0');
   await expect(dialog.getByTestId('problem-count')).toHaveText('0');
-  await expect(dialog.getByRole('button', { name: 'Import 0 locations' })).toBeDisabled();
+  await expect(dialog.getByRole('button', { name: 'Update 0 locations' })).toBeDisabled();
 });

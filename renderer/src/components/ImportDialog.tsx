@@ -9,7 +9,7 @@ import { ErrorNotice } from './ErrorNotice.js';
 import { FileDropZone } from './FileDropZone.js';
 import { ColumnMapper } from './ColumnMapper.js';
 import { ImportDone } from './ImportDone.js';
-import { ImportPreview, rowsToWrite } from './ImportPreview.js';
+import { ImportPreview, importLabel, rowsToWrite } from './ImportPreview.js';
 import { ImportSteps, ProgressView } from './ImportSteps.js';
 
 type Job = ReturnType<typeof useImport>;
@@ -101,7 +101,7 @@ function PreviewStep({ job }: { job: Job }) {
           disabled={blocked > 0 || toImport === 0 || state.busy}
           onClick={() => job.start(keepDuplicates && report.choice.mode === 'create' ? 'keep' : 'skip')}
         >
-          Import {plural(toImport, 'location')}
+          {importLabel(report, keepDuplicates)}
         </button>
       </div>
     </>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { RowField } from '../../../server/locations/schemas.js';
 import type { CheckReport, ImportChoice } from '../import/protocol.js';
-import { formatBytes, formatCount } from '../format.js';
+import { formatBytes, formatCount, plural } from '../format.js';
 import { CreatedRows } from './CreatedRows.js';
 import { HEALTH_LABELS } from './HealthBadge.js';
 import { ModeChoice } from './ModeChoice.js';
@@ -15,6 +15,13 @@ import { UnchangedRows } from './UnchangedRows.js';
 export function rowsToWrite(report: CheckReport, keepDuplicates: boolean): number {
   const kept = keepDuplicates && report.choice.mode === 'create' ? report.duplicates : 0;
   return report.totals.created + report.totals.updated + kept;
+}
+
+/** The import button's words: how many locations it adds, and when updating how many it changes. */
+export function importLabel(report: CheckReport, keepDuplicates: boolean): string {
+  if (report.choice.mode === 'create') return `Import ${plural(rowsToWrite(report, keepDuplicates), 'location')}`;
+  const { created, updated } = report.totals;
+  return `Update ${plural(updated, 'location')}${created > 0 ? ` and add ${formatCount(created)}` : ''}`;
 }
 
 /** What the rows to write do to the client's health, as the server scored them. */
