@@ -11,7 +11,15 @@ import { openStore } from '../../server/db/store.js';
 import { databaseFileIn } from '../../server/start.js';
 import { insertOrganization } from '../../server/users/queries.js';
 import { tempDir } from '../helpers/app.js';
-import { buildServer, CLI, environment, randomHexKey, REPO_ROOT, runCli } from '../helpers/server-process.js';
+import {
+  buildServer,
+  CLI,
+  environment,
+  randomHexKey,
+  REPO_ROOT,
+  runCli,
+  startServerProcess,
+} from '../helpers/server-process.js';
 
 /**
  * `agency-desk restore FILE` (issue 11 §3): the real CLI over real encrypted databases. A good backup
@@ -179,6 +187,30 @@ describe('restore refuses, and the live database stays byte for byte', () => {
     // A discovery file whose process is gone is no obstacle.
     fs.writeFileSync(path.join(runtime, 'agency-desk-999999999.json'), '{}');
     expect((await cli(['restore', goodBackup])).code).toBe(0);
+  });
+});
+
+describe('restore and a running server', () => {
+  it('refuses while agency-desk serve runs on the data, and works once it has stopped', async () => {
+    addClient('While Serving');
+    const server = await startServerProcess({ dataDir, key: hexKey });
+    // The server writes too (session sweep, checkpoint on close): what must not change is the data.
+    const beforeRestores = () => listBackupFiles(dataDir).filter((backup) => backup.kind === 'before-restore').length;
+    const kept = beforeRestores();
+    try {
+      const refused = await cli(['restore', goodBackup]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trim()).toBe(
+        `agency-desk: Agency Desk is running on this data (process ${server.process.pid}): stop it, then restore`,
+      );
+    } finally {
+      await server.stop();
+    }
+    expect(clientNames()).toContain('While Serving');
+    expect(beforeRestores()).toBe(kept);
+    const restored = await cli(['restore', goodBackup]);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(clientNames()).toEqual(['In The Backup']);
   });
 });
 
