@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { nameSchemas } from './openapi-components.js';
 import { ErrorResponse } from './schemas.js';
 
 /**
@@ -104,6 +105,7 @@ export const openApi = fp(async (app: FastifyInstance) => {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
+    transformObject: (documents) => nameSchemas((documents as { openapiObject: object }).openapiObject),
     transform: ({ schema, url, route }) => {
       if (schema === undefined || (schema as Schema).hide) return { schema, url };
       const methods = Array.isArray(route.method) ? route.method : [route.method];

@@ -10,6 +10,7 @@ interface Operation {
   responses: Record<string, { description: string; headers?: Record<string, unknown> }>;
 }
 interface Document {
+  components?: { schemas?: Record<string, unknown> };
   servers?: { url: string }[];
   security?: unknown[];
   paths: Record<string, Record<string, Operation>>;
@@ -86,5 +87,21 @@ describe('/api/openapi.json', () => {
 
   it('names a server', () => {
     expect(document.servers?.[0]?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('named schemas (Error, Client, Location, User, ApiToken…), each defined once and referred to', () => {
+    const names = Object.keys(document.components?.schemas ?? {});
+    expect(names).toEqual(
+      expect.arrayContaining(['Error', 'Client', 'Location', 'LocationRecord', 'User', 'ApiToken', 'Me']),
+    );
+    const text = JSON.stringify(document);
+    // The error body's fields are written out once, in components, not once per answer.
+    expect(text.match(/"statusCode":\{/g)).toHaveLength(1);
+    const refs = [...text.matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map((match) => match[1]!);
+    expect(new Set(refs)).toEqual(new Set(names));
+    const clients = document.paths['/api/clients']!.get!.responses['200'] as unknown as {
+      content: { 'application/json': { schema: { items: unknown } } };
+    };
+    expect(clients.content['application/json'].schema.items).toEqual({ $ref: '#/components/schemas/Client' });
   });
 });
