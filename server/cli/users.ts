@@ -7,6 +7,7 @@ import { openStore } from '../db/store.js';
 import type { Role } from '../http/schemas.js';
 import { bodyErrors, detailsInWords } from '../http/validation.js';
 import { databaseFileIn } from '../start.js';
+import { deleteApiTokensOfUser } from '../tokens/queries.js';
 import { bootstrapAdmin, checkBootstrapAdmin } from '../users/bootstrap.js';
 import { countAdmins, deleteUser, emailTaken, insertUser, listUsers, updateUser } from '../users/queries.js';
 import { CreateUserBody, type User } from '../users/schemas.js';
@@ -165,7 +166,7 @@ export const userRemove: Command = {
 
 export const userResetPassword: Command = {
   name: 'user reset-password',
-  summary: "set a user's new password and end their sessions (the way back in for a lost Admin)",
+  summary: "set a user's new password, ending their sessions and API tokens (the way back in for a lost Admin)",
   details: `Works on the database directly, with its key: an Admin who lost their password runs it on the machine that holds the data. ${PASSWORD_SOURCES}`,
   options: { email: { type: 'string', value: 'E', description: 'the e-mail address of the user', required: true } },
   async run({ options, config }) {
@@ -181,8 +182,10 @@ export const userResetPassword: Command = {
         const current = userByEmail(store, organizationId, email);
         updateUser(store.db, current.id, { passwordHash }, Date.now());
         deleteSessionsOfUser(store.db, current.id);
+        // As PATCH /api/users does: a new password may follow a leak, and the user's API tokens go with it.
+        deleteApiTokensOfUser(store.db, current.id);
       });
-      console.log(`Set a new password for ${user.email}; their sessions have ended`);
+      console.log(`Set a new password for ${user.email}; their sessions and API tokens have ended`);
     });
   },
 };

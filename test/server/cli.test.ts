@@ -4,6 +4,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../server/auth/passwords.js';
 import { createSession } from '../../server/auth/queries.js';
+import { insertApiToken } from '../../server/tokens/queries.js';
 import { parseKey } from '../../server/db/key.js';
 import { openDatabase } from '../../server/db/open.js';
 import { openStore } from '../../server/db/store.js';
@@ -227,9 +228,16 @@ describe('users', () => {
     });
   });
 
-  it('user reset-password sets the new password and ends the sessions: the way back in for a lost Admin', async () => {
+  it('user reset-password sets the new password and ends the sessions and API tokens: the way back in for a lost Admin', async () => {
     const admin = userRow('admin@example.com')!;
-    inDatabase((db) => createSession(db, admin.id, Date.now()));
+    inDatabase((db) => {
+      createSession(db, admin.id, Date.now());
+      insertApiToken(
+        db,
+        { userId: admin.id, name: 'nightly', scopes: ['read'], clientId: null, expiresAt: null },
+        Date.now(),
+      );
+    });
     const result = await cli(['user', 'reset-password', '--email', 'Admin@Example.com'], {
       input: 'a brand new password\n',
     });
@@ -239,6 +247,9 @@ describe('users', () => {
     expect(await verifyPassword(after.password_hash, 'correct horse')).toBe(false);
     expect(
       inDatabase((db) => db.prepare('SELECT count(*) FROM sessions WHERE user_id = ?').pluck().get(admin.id)),
+    ).toBe(0);
+    expect(
+      inDatabase((db) => db.prepare('SELECT count(*) FROM api_tokens WHERE user_id = ?').pluck().get(admin.id)),
     ).toBe(0);
 
     const unknown = await cli(['user', 'reset-password', '--email', 'nobody@example.com'], { input: 'whatever123\n' });
