@@ -6,6 +6,7 @@ import { Backups, DEFAULT_SCHEDULE, type BackupSchedule } from './backups/backup
 import { backupRoutes } from './backups/routes.js';
 import { makeAuthenticate } from './auth/session.js';
 import { ACCOUNT_RULE, ADDRESS_RULE, Throttle, Turns } from './auth/throttle.js';
+import { auditRoutes } from './audit/routes.js';
 import { clientEditRoutes, clientRoutes } from './clients/routes.js';
 import type { Store } from './db/store.js';
 import { rescoreLocations } from './locations/rescore.js';
@@ -108,6 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     api.addHook('onRequest', makeAuthenticate(context));
     await api.register(clientRoutes, context);
     await api.register(clientEditRoutes, context);
+    await api.register(auditRoutes, context);
     await api.register(locationRoutes, context);
     await api.register(userRoutes, context);
     await api.register(tokenRoutes, context);

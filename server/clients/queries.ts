@@ -46,6 +46,10 @@ export function countClients(db: Db, organizationId: string): number {
   )!.n;
 }
 
+export function clientName(db: Db, id: string): string | null {
+  return statement<[string], string>(db, 'SELECT name FROM clients WHERE id = ?').pluck().get(id) ?? null;
+}
+
 export function clientById(db: Db, organizationId: string, id: string): Client | undefined {
   return statement<[string, string], Client>(
     db,

@@ -8,6 +8,7 @@ import { textOrNull } from '../http/body.js';
 import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Page, Success } from '../http/schemas.js';
 import { isWebsite } from '../locations/fields.js';
+import { clientChanges, recordClientEntry } from './audit.js';
 import { clientById, insertClient, listClients, updateClient } from './queries.js';
 import { Client, ClientParams, CreateClientBody, CreatedClient, UpdateClientBody } from './schemas.js';
 
@@ -78,7 +79,9 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
       const principal = principalOf(request);
       return write(db, () => {
         authorizeWrite(db, principal, NEEDS.createClient, clock.now());
-        return insertClient(db, principal.organizationId, { name, industry, website }, clock.now());
+        const created = insertClient(db, principal.organizationId, { name, industry, website }, clock.now());
+        recordClientEntry(db, principal, 'client.created', created, null, clock.now());
+        return created;
       });
     },
   );
@@ -167,8 +170,12 @@ export const clientEditRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
       const fields = clientFields(request.body);
       return write(db, () => {
         authorizeWrite(db, principal, { ...NEEDS.clients, clientId }, clock.now());
-        if (!updateClient(db, principal.organizationId, clientId, fields)) throw NotFound('No client with this id');
-        return clientById(db, principal.organizationId, clientId)!;
+        const before = clientById(db, principal.organizationId, clientId);
+        if (before === undefined || !updateClient(db, principal.organizationId, clientId, fields))
+          throw NotFound('No client with this id');
+        const after = clientById(db, principal.organizationId, clientId)!;
+        recordClientEntry(db, principal, 'client.updated', after, clientChanges(before, after), clock.now());
+        return after;
       });
     },
   );

@@ -1,4 +1,7 @@
+import { actorOf, recordEntry, startOperation } from '../audit/queries.js';
 import { authorizeWrite } from '../auth/authorize.js';
+import { clientName } from '../clients/queries.js';
+import { rememberRow, snapshotsOf } from './snapshots.js';
 import type { Db } from '../db/open.js';
 import { Conflict, Invalid, NotFound, type ErrorDetail } from '../http/errors.js';
 import { NEEDS, type Principal } from '../http/guards.js';
@@ -93,35 +96,128 @@ function locationsToChange(db: Db, principal: Principal, ids: string[], now: num
   return found;
 }
 
+interface ManyRequest {
+  principal: Principal;
+  ids: string[];
+  now: number;
+}
+
+/** The one client of these locations, or null when they are of several. */
+function clientOfAll(locations: StoredLocation[]): string | null {
+  const clients = new Set(locations.map((location) => location.client_id));
+  return clients.size === 1 ? [...clients][0]! : null;
+}
+
+/** Deletes many in one transaction: one operation of the audit trail, which an undo puts back. */
 export function deleteLocationsOf(
   db: Db,
-  { principal, ids, now }: { principal: Principal; ids: string[]; now: number },
-): { count: number } {
+  { principal, ids, now }: ManyRequest,
+): { count: number; operation_id: string } {
   return db
     .transaction(() => {
-      locationsToChange(db, principal, ids, now);
+      const found = locationsToChange(db, principal, ids, now);
+      const clientId = clientOfAll(found);
+      const operationId = startOperation(
+        db,
+        { organizationId: principal.organizationId, clientId, kind: 'bulk_delete' },
+        now,
+      );
+      for (const before of snapshotsOf(db, JSON.stringify(ids)))
+        rememberRow(db, operationId, before.id, 'deleted', before.json, null);
       deleteLocations(db, JSON.stringify(ids));
-      return { count: ids.length };
+      const one = found.length === 1 ? found[0]! : undefined;
+      recordEntry(
+        db,
+        {
+          organizationId: principal.organizationId,
+          actor: actorOf(db, principal),
+          action: one ? 'location.deleted' : 'locations.deleted',
+          target: one
+            ? { type: 'location', id: one.id, name: one.name }
+            : { type: 'client', id: clientId, name: clientId && clientName(db, clientId) },
+          clientId,
+          locationId: one?.id ?? null,
+          summary: { count: ids.length },
+          operationId,
+        },
+        now,
+      );
+      return { count: ids.length, operation_id: operationId };
     })
     .immediate();
 }
 
-/** A bulk edit: the same values on many; returns how many locations it changed. */
+/** A bulk edit: the same values on many; returns how many locations it changed. One operation of the trail. */
 export function editLocationsOf(
   db: Db,
-  request: { principal: Principal; ids: string[]; set: Record<string, unknown>; now: number },
-): { count: number } {
+  request: ManyRequest & { set: Record<string, unknown> },
+): { count: number; operation_id: string } {
   const input = readPatch(request.set, null, 'set');
+  const { principal, now } = request;
   return db
     .transaction(() => {
+      const found = locationsToChange(db, principal, request.ids, now);
+      const clientId = clientOfAll(found);
+      const operationId = startOperation(
+        db,
+        { organizationId: principal.organizationId, clientId, kind: 'bulk_edit' },
+        now,
+      );
+      const before = new Map(snapshotsOf(db, JSON.stringify(request.ids)).map((snapshot) => [snapshot.id, snapshot]));
       let count = 0;
-      for (const location of locationsToChange(db, request.principal, request.ids, request.now)) {
+      for (const location of found) {
         const values = patched(location, input);
         if (Object.keys(changesOf(location, values)).length === 0) continue;
-        saveLocation(db, location, values, request.now);
+        // Saved once below: its revision goes one up.
+        const snapshot = before.get(location.id)!;
+        rememberRow(db, operationId, location.id, 'updated', snapshot.json, snapshot.revision + 1);
+        saveLocation(db, location, values, now);
         count++;
       }
-      return { count };
+      recordEntry(
+        db,
+        {
+          organizationId: principal.organizationId,
+          actor: actorOf(db, principal),
+          action: 'locations.edited',
+          target: { type: 'client', id: clientId, name: clientId && clientName(db, clientId) },
+          clientId,
+          summary: { count, of: request.ids.length, set: request.set },
+          operationId,
+        },
+        now,
+      );
+      return { count, operation_id: operationId };
     })
     .immediate();
+}
+
+/** PATCH of one location: saved, and its entry with each field {from, to}, in one transaction. */
+export function patchLocation(
+  db: Db,
+  principal: Principal,
+  id: string,
+  body: Record<string, unknown>,
+  now: number,
+): void {
+  const [location] = storedLocations(db, principal.organizationId, JSON.stringify([id]));
+  if (location === undefined) throw NotFound('No location with this id');
+  authorizeWrite(db, principal, { ...NEEDS.import, clientId: location.client_id }, now);
+  const values = patched(location, readPatch(body, location.country));
+  const changes = changesOf(location, values);
+  saveLocation(db, location, values, now);
+  if (Object.keys(changes).length === 0) return;
+  recordEntry(
+    db,
+    {
+      organizationId: principal.organizationId,
+      actor: actorOf(db, principal),
+      action: 'location.updated',
+      target: { type: 'location', id, name: values.name },
+      clientId: location.client_id,
+      locationId: id,
+      changes,
+    },
+    now,
+  );
 }

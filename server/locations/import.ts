@@ -1,4 +1,7 @@
+import { recordEntry, startOperation, type Actor } from '../audit/queries.js';
 import type { Db } from '../db/open.js';
+import { clientName } from '../clients/queries.js';
+import { rememberRow, snapshotsOf } from './snapshots.js';
 import { SortedUuids } from '../db/uuid.js';
 import type { ErrorDetail } from '../http/errors.js';
 import { fieldValue, FieldError, LOCATION_FIELDS, type LocationField, type LocationValues } from './fields.js';
@@ -39,6 +42,10 @@ export interface ImportRequest {
   now: number;
   /** Called first inside the write transaction: throws when the caller lost the right meanwhile. */
   authorize?: (db: Db, clientId: string) => void;
+  /** Who imports, for the audit trail (read inside the transaction); none writes no entry (tests of the rules). */
+  actor?: (db: Db) => Actor;
+  /** The file's name, when the dashboard sends it, for the trail. */
+  fileName?: string | null;
 }
 
 /** The import's answer, as JSON text for the route to send (UploadResponse, or DryRunResponse). */
@@ -99,6 +106,8 @@ class ImportPlan {
   private badRows = 0;
   private hasExisting = false;
   private readonly totals = { created: 0, updated: 0, unchanged: 0, skipped: 0, duplicates: 0 };
+  /** The import's operation in the audit trail: what its undo reads (null for a dry run). */
+  private operationId: string | null = null;
   /** The answer's array entries (created locations, or a dry run's rows), as JSON. */
   private readonly entries: string[] = [];
   /** A dry run's rows come in row order: the index of each entry. */
@@ -118,7 +127,14 @@ class ImportPlan {
     if (clientOrganization(db, clientId) !== request.organizationId) {
       throw new Refused({ statusCode: 404, message: 'No client with this id' });
     }
-    if (!request.dryRun) request.authorize?.(db, clientId);
+    if (!request.dryRun) {
+      request.authorize?.(db, clientId);
+      this.operationId = startOperation(
+        db,
+        { organizationId: request.organizationId, clientId, kind: 'import' },
+        request.now,
+      );
+    }
     this.hasExisting = locationsCount(db, clientId) > 0;
     for (let start = 0; start < rows.length; start += PIECE_ROWS) {
       const piece: NormalizedRow[] = [];
@@ -340,6 +356,7 @@ class ImportPlan {
   private apply(decisions: Decision[]): void {
     const write = !this.request.dryRun && this.badRows === 0;
     const live = decisions.filter((decision) => decision.action !== 'error');
+    if (write) this.rememberUpdates(live);
     const newIds = this.ids.take(live.filter((decision) => decision.action === 'created').length);
     const created: unknown[][] = [];
     for (const decision of live) {
@@ -355,7 +372,37 @@ class ImportPlan {
       }
       if (this.request.dryRun) this.previewed(decision.row.index, preview(decision, id));
     }
-    if (write && created.length > 0) insertLocations(this.db, this.clientId, created, this.request.now);
+    if (write && created.length > 0)
+      insertLocations(this.db, this.clientId, created, this.request.now, this.operationId);
+  }
+
+  /** What an undo needs of the locations this piece updates: their values before. */
+  private rememberUpdates(decisions: Decision[]): void {
+    const ids = decisions.filter((decision) => decision.action === 'updated').map((decision) => decision.location!.id);
+    if (ids.length === 0) return;
+    // Each is updated once in this piece: its revision goes one up.
+    for (const before of snapshotsOf(this.db, JSON.stringify(ids)))
+      rememberRow(this.db, this.operationId!, before.id, 'updated', before.json, before.revision + 1);
+  }
+
+  /** The import's one entry in the audit trail, in its own transaction. */
+  private recordImport(): void {
+    const { request, db, clientId, totals } = this;
+    if (request.actor === undefined) return;
+    const { created, updated, unchanged, skipped } = totals;
+    recordEntry(
+      db,
+      {
+        organizationId: request.organizationId,
+        actor: request.actor(db),
+        action: 'locations.imported',
+        target: { type: 'client', id: clientId, name: clientName(db, clientId) },
+        clientId,
+        summary: { mode: request.mode, file_name: request.fileName ?? null, created, updated, unchanged, skipped },
+        operationId: this.operationId,
+      },
+      request.now,
+    );
   }
 
   private previewed(index: number, row: PreviewRow): void {
@@ -386,11 +433,12 @@ class ImportPlan {
       });
     }
     addToLocationsCount(this.db, this.clientId, created);
+    this.recordImport();
     // UploadResponse, in its order.
     const head = `{"success":true,"count":${created},"locations":[`;
     return {
       statusCode: 201,
-      json: `${head}${this.entries.join(',')}],"created":${created},"updated":${updated},"unchanged":${unchanged},"skipped":${skipped}}`,
+      json: `${head}${this.entries.join(',')}],"created":${created},"updated":${updated},"unchanged":${unchanged},"skipped":${skipped},"operation_id":"${this.operationId}"}`,
     };
   }
 }

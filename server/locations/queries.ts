@@ -158,16 +158,22 @@ export function insertColumns(id: string, row: LocationRow): unknown[] {
  * Inserts rows, each given as insertColumns() wrote it: one prepared statement run a row, inside the
  * caller's transaction.
  */
-export function insertLocations(db: Db, clientId: string, rows: unknown[][], now: number): void {
+export function insertLocations(
+  db: Db,
+  clientId: string,
+  rows: unknown[][],
+  now: number,
+  createdBy: string | null = null,
+): void {
   const insert = statement(
     db,
     `INSERT INTO locations (id, name, address, city, state, zip, country, google_place_id, store_code,
        phone, website, latitude, longitude, primary_category, labels, status, hours, match_key, health_score,
-       health_status, health_notes, client_id, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       health_status, health_notes, client_id, created_at, updated_at, created_by)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const at = nowIso(now);
-  for (const row of rows) insert.run(...row, clientId, at, at);
+  for (const row of rows) insert.run(...row, clientId, at, at, createdBy);
 }
 
 /** Writes every field of one location (its id and client stay). */
@@ -177,7 +183,8 @@ export function updateLocation(db: Db, id: string, row: LocationRow, now: number
     db,
     `UPDATE locations SET name = ?, address = ?, city = ?, state = ?, zip = ?, country = ?, google_place_id = ?,
        store_code = ?, phone = ?, website = ?, latitude = ?, longitude = ?, primary_category = ?, labels = ?,
-       status = ?, hours = ?, match_key = ?, health_score = ?, health_status = ?, health_notes = ?, updated_at = ?
+       status = ?, hours = ?, match_key = ?, health_score = ?, health_status = ?, health_notes = ?, updated_at = ?,
+       revision = revision + 1
      WHERE id = ?`,
   ).run(...columns, nowIso(now), id);
 }

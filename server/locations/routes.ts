@@ -2,7 +2,6 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
-import { authorizeWrite } from '../auth/authorize.js';
 import { write } from '../db/write.js';
 import { isWholeList } from '../db/sql.js';
 import { readBody } from '../http/body.js';
@@ -11,8 +10,8 @@ import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.
 import { errors, Success } from '../http/schemas.js';
 import { compileValidator } from '../http/validation.js';
 import { clientById } from '../clients/queries.js';
-import { patched, readPatch, saveLocation } from './edit.js';
-import { locationRecord, locationsJson, locationsJsonPieces, storedLocations } from './queries.js';
+import { patchLocation, readPatch } from './edit.js';
+import { locationRecord, locationsJson, locationsJsonPieces } from './queries.js';
 import {
   BulkEditBody,
   CountResponse,
@@ -109,10 +108,7 @@ const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, w
       const { id } = request.params;
       const body = request.body as Record<string, unknown>;
       return write(db, () => {
-        const [location] = storedLocations(db, principal.organizationId, JSON.stringify([id]));
-        if (location === undefined) throw NotFound('No location with this id');
-        authorizeWrite(db, principal, { ...NEEDS.import, clientId: location.client_id }, clock.now());
-        saveLocation(db, location, patched(location, readPatch(body, location.country)), clock.now());
+        patchLocation(db, principal, id, body, clock.now());
         return locationRecord(db, principal.organizationId, id)!;
       });
     },
@@ -134,13 +130,13 @@ const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, w
       const principal = principalOf(request);
       // The values are checked here, where a 400 is cheap; the writer reads them again in its transaction.
       readPatch(request.body.set as Record<string, unknown>, null, 'set');
-      const { count } = await writer.write('editLocations', {
+      const { count, operation_id } = await writer.write('editLocations', {
         principal,
         ids: request.body.ids,
         set: request.body.set,
         now: clock.now(),
       });
-      return { success: true as const, count };
+      return { success: true as const, count, operation_id };
     },
   );
 };
@@ -181,12 +177,12 @@ const deleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { writer
     },
     async (request) => {
       const { ids } = request.body;
-      const { count } = await writer.write('deleteLocations', {
+      const { count, operation_id } = await writer.write('deleteLocations', {
         principal: principalOf(request),
         ids,
         now: clock.now(),
       });
-      return { success: true as const, count };
+      return { success: true as const, count, operation_id };
     },
   );
 };
@@ -232,7 +228,7 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writ
     async (request, reply) => {
       const body = request.body as unknown;
       if (!Buffer.isBuffer(body)) throw Invalid('Send the import as a JSON body: {"clientId": ..., "rows": [...]}');
-      const { dryRun = false, duplicates = 'skip', mode = 'create', blanks = 'keep' } = request.query;
+      const { dryRun = false, duplicates = 'skip', mode = 'create', blanks = 'keep', fileName = null } = request.query;
       const own = ownBuffer(body);
       const outcome = await writer.write(
         'importLocations',
@@ -244,6 +240,7 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writ
           duplicates,
           mode,
           blanks,
+          fileName,
           now: clock.now(),
         },
         [own.buffer as ArrayBuffer],

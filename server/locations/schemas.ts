@@ -204,6 +204,7 @@ export const UploadQuery = Type.Object(
     duplicates: Type.Optional(DuplicatePolicy),
     mode: Type.Optional(ImportMode),
     blanks: Type.Optional(BlankCells),
+    fileName: Type.Optional(Type.String({ maxLength: 260, description: "The file's name, for the audit trail" })),
   },
   { additionalProperties: false },
 );
@@ -223,6 +224,10 @@ export const UploadResponse = Type.Object({
   count: Type.Integer({ description: 'Locations created' }),
   locations: Type.Array(ImportedLocation, { description: 'The locations created' }),
   ...Totals,
+  operation_id: Type.String({
+    format: 'uuid',
+    description: 'The import in the audit trail: POST /api/operations/:id/undo reverts it',
+  }),
 });
 export type UploadResponse = Static<typeof UploadResponse>;
 
@@ -316,4 +321,11 @@ export const BulkEditBody = Type.Object(
 );
 export type BulkEditBody = Static<typeof BulkEditBody>;
 
-export const CountResponse = Type.Object({ success: Type.Literal(true), count: Type.Integer() });
+export const CountResponse = Type.Object({
+  success: Type.Literal(true),
+  count: Type.Integer(),
+  operation_id: Type.String({
+    format: 'uuid',
+    description: 'The change in the audit trail: POST /api/operations/:id/undo reverts it',
+  }),
+});

@@ -1,6 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { actorOf } from '../audit/queries.js';
+import { undoOperation } from '../audit/undo.js';
 import { authorizeWrite } from '../auth/authorize.js';
-import { deleteClient } from '../clients/queries.js';
+import { recordClientEntry } from '../clients/audit.js';
+import { clientName, deleteClient } from '../clients/queries.js';
 import type { DatabaseKey } from '../db/key.js';
 import { openDatabase, WRITER_CACHE_MIB, type Db } from '../db/open.js';
 import { HttpError } from '../http/errors.js';
@@ -35,17 +38,22 @@ const handlers: Handlers = {
     importLocations(db, {
       ...request,
       authorize: (db, clientId) => authorizeWrite(db, request.principal, { ...NEEDS.import, clientId }, request.now),
+      actor: (db) => actorOf(db, request.principal),
     }),
   deleteClient: (db, { principal, clientId, now }) =>
     db
       .transaction(() => {
         authorizeWrite(db, principal, { ...NEEDS.clients, clientId }, now);
+        const name = clientName(db, clientId);
         // The schema's ON DELETE CASCADE takes the locations and the Client Viewers with their sessions.
-        return { deleted: deleteClient(db, principal.organizationId, clientId) };
+        const deleted = deleteClient(db, principal.organizationId, clientId);
+        if (deleted) recordClientEntry(db, principal, 'client.deleted', { id: clientId, name: name ?? '' }, null, now);
+        return { deleted };
       })
       .immediate(),
   deleteLocations: (db, request) => deleteLocationsOf(db, request),
   editLocations: (db, request) => editLocationsOf(db, request),
+  undoOperation: (db, request) => undoOperation(db, request),
   checkpoint: () => null,
 };
 

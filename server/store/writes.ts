@@ -1,3 +1,4 @@
+import type { UndoResponse } from '../audit/schemas.js';
 import type { ErrorDetail } from '../http/errors.js';
 import type { Principal } from '../http/guards.js';
 import type { ImportOutcome, ImportRequest } from '../locations/import.js';
@@ -11,7 +12,7 @@ import type { BulkEditBody } from '../locations/schemas.js';
  */
 export interface Writes {
   importLocations: {
-    request: Omit<ImportRequest, 'authorize'> & { principal: Principal };
+    request: Omit<ImportRequest, 'authorize' | 'actor'> & { principal: Principal };
     reply: ImportOutcome;
   };
   deleteClient: {
@@ -20,11 +21,15 @@ export interface Writes {
   };
   deleteLocations: {
     request: { principal: Principal; ids: string[]; now: number };
-    reply: { count: number };
+    reply: { count: number; operation_id: string };
   };
   editLocations: {
     request: { principal: Principal; ids: string[]; set: BulkEditBody['set']; now: number };
-    reply: { count: number };
+    reply: { count: number; operation_id: string };
+  };
+  undoOperation: {
+    request: { principal: Principal; operationId: string; dryRun: boolean; now: number };
+    reply: UndoResponse;
   };
   /** Copies the WAL into the database file: the writer thread is the only connection that does. */
   checkpoint: { request: Record<string, never>; reply: null };

@@ -15,8 +15,11 @@ import { fileDigests, filesUnder, plaintextHits, rowCount } from '../helpers/dat
 const LATEST = migrations.at(-1)!.version;
 const TABLES = [
   'api_tokens',
+  'audit_entries',
   'clients',
   'locations',
+  'operation_rows',
+  'operations',
   'organizations',
   'rotated_refresh_tokens',
   'rule_versions',

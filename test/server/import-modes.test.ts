@@ -456,7 +456,7 @@ describe('one location: GET, PATCH, DELETE', () => {
     expectErrorBody(bad, 404);
     expectErrorBody(await edit({ ids, set: { status: 'gone' } }), 400);
     const done = await edit({ ids, set: { status: 'permanently_closed', labels: ['closing'] } });
-    expect(done.json()).toEqual({ success: true, count: 2 });
+    expect(done.json()).toEqual({ success: true, count: 2, operation_id: expect.any(String) });
     expect((await list(clientId)).map((row) => [row.status, row.health_status, row.labels])).toEqual([
       ['permanently_closed', 'closed', ['closing']],
       ['permanently_closed', 'closed', ['closing']],
@@ -476,7 +476,7 @@ describe('one location: GET, PATCH, DELETE', () => {
     expectErrorBody(await many([b!, c!], viewer), 403);
     expectErrorBody(await many([b!, '00000000-0000-4000-8000-000000000000']), 404);
     expect((await list(other)).length).toBe(2);
-    expect((await many([b!, c!])).json()).toEqual({ success: true, count: 2 });
+    expect((await many([b!, c!])).json()).toEqual({ success: true, count: 2, operation_id: expect.any(String) });
     const clients = (await t.request({ method: 'GET', url: '/api/clients', token: admin })).json<
       { id: string; locations_count: number }[]
     >();

@@ -85,6 +85,7 @@ describe('an import of several pieces', () => {
       'updated',
       'unchanged',
       'skipped',
+      'operation_id',
     ]);
     expect(answer.locations.map((location) => location.name)).toEqual(sent.map((row) => row.name));
     expect(answer.locations[0]).toEqual({

@@ -233,6 +233,7 @@ describe('POST /api/locations/upload', () => {
       'count',
       'created',
       'locations',
+      'operation_id',
       'skipped',
       'success',
       'unchanged',
@@ -271,6 +272,7 @@ describe('POST /api/locations/upload', () => {
       updated: 0,
       unchanged: 0,
       skipped: 0,
+      operation_id: expect.any(String),
     });
   });
 

@@ -2,6 +2,7 @@ import type { Db } from '../open.js';
 import { init } from './0001-init.js';
 import { listingFields } from './0002-listing-fields.js';
 import { apiTokens } from './0003-api-tokens.js';
+import { audit } from './0004-audit.js';
 
 export interface Migration {
   version: number;
@@ -10,4 +11,4 @@ export interface Migration {
 }
 
 /** In order; a migration, once released, is never edited (add a new one). */
-export const migrations: readonly Migration[] = [init, listingFields, apiTokens];
+export const migrations: readonly Migration[] = [init, listingFields, apiTokens, audit];

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/open.js';
+import { nowIso, statement } from '../db/sql.js';
+import type { Principal } from '../http/guards.js';
+import type { AuditEntry, AuditQuery } from './schemas.js';
+
+/** Who made a change, as the trail keeps it: the user, or the API token and its owner. */
+export interface Actor {
+  type: 'user' | 'token' | 'system';
+  id: string | null;
+  email: string | null;
+  name: string | null;
+  token_id: string | null;
+}
+
+export function actorOf(db: Db, principal: Principal): Actor {
+  if (principal.credential.kind !== 'api_token') {
+    return { type: 'user', id: principal.userId, email: principal.email, name: principal.email, token_id: null };
+  }
+  const name = statement<[string], string>(db, 'SELECT name FROM api_tokens WHERE id = ?')
+    .pluck()
+    .get(principal.credential.id);
+  return {
+    type: 'token',
+    id: principal.userId,
+    email: principal.email,
+    name: name ?? null,
+    token_id: principal.credential.id,
+  };
+}
+
+export interface NewEntry {
+  organizationId: string;
+  actor: Actor;
+  action: string;
+  target: { type: string; id: string | null; name: string | null };
+  clientId?: string | null;
+  locationId?: string | null;
+  changes?: object | null;
+  summary?: object | null;
+  operationId?: string | null;
+}
+
+/** Writes one entry of the trail: call it inside the change's own transaction. */
+export function recordEntry(db: Db, entry: NewEntry, now: number): void {
+  statement(
+    db,
+    `INSERT INTO audit_entries (id, organization_id, at, actor_type, actor_id, actor_email, actor_name, token_id,
+       action, target_type, target_id, target_name, client_id, location_id, changes, summary, operation_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    randomUUID(),
+    entry.organizationId,
+    nowIso(now),
+    entry.actor.type,
+    entry.actor.id,
+    entry.actor.email,
+    entry.actor.name,
+    entry.actor.token_id,
+    entry.action,
+    entry.target.type,
+    entry.target.id,
+    entry.target.name,
+    entry.clientId ?? null,
+    entry.locationId ?? null,
+    entry.changes ? JSON.stringify(entry.changes) : null,
+    entry.summary ? JSON.stringify(entry.summary) : null,
+    entry.operationId ?? null,
+  );
+}
+
+export type OperationKind = 'import' | 'bulk_edit' | 'bulk_delete' | 'undo';
+
+/** Starts an operation (an import, a bulk change, an undo): its id goes on its entries and rows. */
+export function startOperation(
+  db: Db,
+  operation: { organizationId: string; clientId: string | null; kind: OperationKind; undoes?: string },
+  now: number,
+): string {
+  const id = randomUUID();
+  statement(
+    db,
+    'INSERT INTO operations (id, organization_id, client_id, kind, undoes, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  ).run(id, operation.organizationId, operation.clientId, operation.kind, operation.undoes ?? null, nowIso(now));
+  return id;
+}
+
+interface EntryRow {
+  seq: number;
+  id: string;
+  at: string;
+  actor_type: Actor['type'];
+  actor_id: string | null;
+  actor_email: string | null;
+  actor_name: string | null;
+  token_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  target_name: string | null;
+  client_id: string | null;
+  changes: string | null;
+  summary: string | null;
+  operation_id: string | null;
+}
+
+/** Who reads: a Client Viewer (or a client-limited token) sees its client's entries, and no other user's e-mail. */
+export interface Reader {
+  userId: string;
+  clientId: string | null;
+}
+
+// Each optional filter is bound twice: (? IS NULL OR column = ?). Positional, as every statement here.
+const FILTERS = `organization_id = ?
+  AND (? IS NULL OR client_id = ?)
+  AND (? IS NULL OR location_id = ?)
+  AND (? IS NULL OR actor_id = ?)
+  AND (? IS NULL OR action = ?)
+  AND (? IS NULL OR at >= ?)`;
+
+/**
+ * A page of the trail, newest first; or, with order=asc, the entries after the cursor in the order they
+ * were written: a change feed. seq grows in commit order (SQLite has one writer at a time), so a feed
+ * that polls with its last cursor never skips or repeats an entry.
+ */
+export function listEntries(
+  db: Db,
+  organizationId: string,
+  query: AuditQuery,
+  reader: Reader,
+): { entries: AuditEntry[]; next_cursor: number | null } {
+  const limit = query.limit ?? 100;
+  const asc = query.order === 'asc';
+  const twice = (value: string | null) => [value, value];
+  const rows = statement<unknown[], EntryRow>(
+    db,
+    `SELECT * FROM audit_entries WHERE ${FILTERS} AND seq ${asc ? '>' : '<'} ?
+     ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`,
+  ).all(
+    organizationId,
+    ...twice(reader.clientId ?? query.clientId ?? null),
+    ...twice(query.locationId ?? null),
+    ...twice(query.actor ?? null),
+    ...twice(query.action ?? null),
+    ...twice(query.since ?? null),
+    query.cursor ?? (asc ? 0 : Number.MAX_SAFE_INTEGER),
+    limit,
+  );
+  const entries = rows.map((row) => entryOf(row, reader));
+  // The feed (asc) always says where to go on from, even when nothing is new yet; a page newest first
+  // says null on the last page.
+  if (asc) return { entries, next_cursor: rows.at(-1)?.seq ?? query.cursor ?? 0 };
+  return { entries, next_cursor: rows.length === limit ? rows.at(-1)!.seq : null };
+}
+
+function entryOf(row: EntryRow, reader: Reader): AuditEntry {
+  const hidden = reader.clientId !== null && row.actor_id !== reader.userId;
+  return {
+    id: row.id,
+    at: row.at,
+    actor: {
+      type: row.actor_type,
+      id: row.actor_id,
+      email: hidden ? null : row.actor_email,
+      name: hidden && row.actor_type === 'user' ? null : row.actor_name,
+      token_id: row.token_id,
+    },
+    action: row.action,
+    target: { type: row.target_type, id: row.target_id, name: row.target_name },
+    client_id: row.client_id,
+    changes: row.changes === null ? null : JSON.parse(row.changes),
+    summary: row.summary === null ? null : JSON.parse(row.summary),
+    operation_id: row.operation_id,
+  };
+}

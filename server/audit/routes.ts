@@ -1,0 +1,56 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../app.js';
+import { NEEDS, principalOf, requireAccess } from '../http/guards.js';
+import { errors } from '../http/schemas.js';
+import { listEntries } from './queries.js';
+import { AuditPage, AuditQuery, OperationParams, UndoQuery, UndoResponse } from './schemas.js';
+
+/** Issue 11: the audit trail and the change feed; undo of an operation. */
+export const auditRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, writer, clock }) => {
+  app.get(
+    '/api/audit',
+    {
+      onRequest: requireAccess(NEEDS.read),
+      schema: {
+        tags: ['audit'],
+        summary: 'The audit trail, newest first; with order=asc and a cursor, the change feed since it',
+        description:
+          "A Client Viewer (or a client-limited token) sees its client's entries only, without other users' e-mails. " +
+          'Pass next_cursor as cursor for the next page; null means the last page.',
+        querystring: AuditQuery,
+        response: { 200: AuditPage, ...errors(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      return listEntries(store.db, principal.organizationId, request.query, {
+        userId: principal.userId,
+        clientId: principal.clientId,
+      });
+    },
+  );
+
+  app.post(
+    '/api/operations/:id/undo',
+    {
+      onRequest: requireAccess(NEEDS.import),
+      schema: {
+        tags: ['audit'],
+        summary: 'Undo an import, a bulk edit, a bulk delete or an undo, in one transaction (Admin)',
+        description:
+          'Locations changed again since the operation are left as they are and listed in conflicts. ' +
+          'dryRun=true answers the same without writing.',
+        params: OperationParams,
+        querystring: UndoQuery,
+        response: { 200: UndoResponse, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) =>
+      writer.write('undoOperation', {
+        principal: principalOf(request),
+        operationId: request.params.id,
+        dryRun: request.query.dryRun ?? false,
+        now: clock.now(),
+      }),
+  );
+};

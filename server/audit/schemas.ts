@@ -1,0 +1,79 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Timestamp, Uuid } from '../http/schemas.js';
+import { Changes } from '../locations/schemas.js';
+
+export const Actor = Type.Object({
+  type: Type.Union([Type.Literal('user'), Type.Literal('token'), Type.Literal('system')]),
+  id: Type.Union([Uuid, Type.Null()], { description: 'The user (for a token: its owner)' }),
+  email: Type.Union([Type.String(), Type.Null()], {
+    description: "Left out (null) for a Client Viewer reading others' entries",
+  }),
+  name: Type.Union([Type.String(), Type.Null()], { description: "The token's name for a token; else the e-mail" }),
+  token_id: Type.Optional(Type.Union([Uuid, Type.Null()])),
+});
+
+export const AuditEntry = Type.Object({
+  id: Uuid,
+  at: Timestamp,
+  actor: Actor,
+  action: Type.String({
+    description:
+      'client.created, client.updated, client.deleted, location.updated, location.deleted, locations.imported, locations.edited, locations.deleted, operation.undone',
+  }),
+  target: Type.Object({
+    type: Type.String({ description: 'client, location, or operation' }),
+    id: Type.Union([Type.String(), Type.Null()]),
+    name: Type.Union([Type.String(), Type.Null()]),
+  }),
+  client_id: Type.Union([Uuid, Type.Null()]),
+  changes: Type.Union([Changes, Type.Null()], { description: '{field: {from, to}} for an edit' }),
+  summary: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+    description: "An operation's counts and details: mode, file name, created, updated, ...",
+  }),
+  operation_id: Type.Union([Uuid, Type.Null()]),
+});
+export type AuditEntry = Static<typeof AuditEntry>;
+
+export const AuditQuery = Type.Object(
+  {
+    clientId: Type.Optional(Uuid),
+    locationId: Type.Optional(Uuid),
+    actor: Type.Optional(Uuid),
+    action: Type.Optional(Type.String({ maxLength: 60 })),
+    since: Type.Optional(Timestamp),
+    cursor: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Default 100' })),
+    order: Type.Optional(
+      Type.Union([Type.Literal('desc'), Type.Literal('asc')], {
+        description: 'desc (default): newest first; asc with a cursor: the change feed after that cursor',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AuditQuery = Static<typeof AuditQuery>;
+
+export const AuditPage = Type.Object({
+  entries: Type.Array(AuditEntry),
+  next_cursor: Type.Union([Type.Integer(), Type.Null()], {
+    description:
+      'Newest first: the cursor of the next page, null on the last. order=asc: where to poll on from (never null)',
+  }),
+});
+
+export const OperationParams = Type.Object({ id: Uuid });
+export const UndoQuery = Type.Object(
+  { dryRun: Type.Optional(Type.Boolean({ description: 'Say what the undo would do; write nothing' })) },
+  { additionalProperties: false },
+);
+export const UndoResponse = Type.Object({
+  dry_run: Type.Boolean(),
+  operation_id: Type.Union([Uuid, Type.Null()], { description: "The undo's own operation (null for a dry run)" }),
+  removed: Type.Integer({ description: 'Locations the operation had created, removed' }),
+  restored: Type.Integer({ description: 'Locations put back to their values before' }),
+  recreated: Type.Integer({ description: 'Locations the operation had deleted, back with their ids' }),
+  conflicts: Type.Array(Type.Object({ location_id: Uuid, name: Type.String(), reason: Type.String() }), {
+    description: 'Locations changed again since the operation: left as they are',
+  }),
+});
+export type UndoResponse = Static<typeof UndoResponse>;

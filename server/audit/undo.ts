@@ -1,0 +1,146 @@
+import type { Db } from '../db/open.js';
+import { nowIso, statement } from '../db/sql.js';
+import { authorizeWrite } from '../auth/authorize.js';
+import { Conflict, NotFound } from '../http/errors.js';
+import { NEEDS, type Principal } from '../http/guards.js';
+import { addToLocationsCount } from '../locations/queries.js';
+import {
+  createdBy,
+  operationRows,
+  overwriteWithSnapshot,
+  reinsertSnapshot,
+  rememberRow,
+  snapshotsOf,
+  touchLocation,
+  type Snapshot,
+} from '../locations/snapshots.js';
+import { actorOf, recordEntry, startOperation } from './queries.js';
+import type { UndoResponse } from './schemas.js';
+
+interface Operation {
+  id: string;
+  client_id: string | null;
+  kind: string;
+  undone_by: string | null;
+}
+
+/** One step of an undo: what it does to one location, from what, or why it leaves it. */
+type Step =
+  | { kind: 'remove'; now: Snapshot }
+  | { kind: 'restore'; now: Snapshot; before: string }
+  | { kind: 'recreate'; before: string; id: string; clientId: string }
+  | { kind: 'conflict'; location_id: string; name: string; reason: string };
+
+/** What undoing the operation would do, read inside the transaction. */
+function planUndo(db: Db, operation: Operation): Step[] {
+  const rows = operationRows(db, operation.id);
+  const ids = rows.map((row) => row.location_id);
+  const current = new Map(snapshotsOf(db, JSON.stringify(ids)).map((snapshot) => [snapshot.id, snapshot]));
+  const steps: Step[] = createdBy(db, operation.client_id, operation.id).map((now) =>
+    now.revision === 0
+      ? { kind: 'remove', now }
+      : { kind: 'conflict', location_id: now.id, name: now.name, reason: 'changed since it was imported' },
+  );
+  for (const row of rows) {
+    const now = current.get(row.location_id);
+    const before = row.before === null ? null : (JSON.parse(row.before) as { name: string; client_id: string });
+    const name = now?.name ?? before?.name ?? '';
+    if (row.action === 'deleted') {
+      if (now !== undefined)
+        steps.push({ kind: 'conflict', location_id: row.location_id, name, reason: 'exists again' });
+      else steps.push({ kind: 'recreate', before: row.before!, id: row.location_id, clientId: before!.client_id });
+    } else if (now === undefined) {
+      steps.push({ kind: 'conflict', location_id: row.location_id, name, reason: 'deleted since' });
+    } else if (now.revision !== row.left_revision) {
+      steps.push({ kind: 'conflict', location_id: row.location_id, name, reason: 'changed since' });
+    } else if (row.action === 'created') {
+      steps.push({ kind: 'remove', now });
+    } else {
+      steps.push({ kind: 'restore', now, before: row.before! });
+    }
+  }
+  return steps;
+}
+
+/** Carries out the steps as the undo's own operation, so that the undo can be undone in turn. */
+function applyUndo(db: Db, undoId: string, steps: Step[], at: string): void {
+  for (const step of steps) {
+    if (step.kind === 'remove') {
+      rememberRow(db, undoId, step.now.id, 'deleted', step.now.json, null);
+      statement(db, 'DELETE FROM locations WHERE id = ?').run(step.now.id);
+      addToLocationsCount(db, step.now.client_id, -1);
+    } else if (step.kind === 'restore') {
+      overwriteWithSnapshot(db, step.before);
+      touchLocation(db, step.now.id, at);
+      rememberRow(db, undoId, step.now.id, 'updated', step.now.json, step.now.revision + 1);
+    } else if (step.kind === 'recreate') {
+      reinsertSnapshot(db, step.before);
+      touchLocation(db, step.id, at);
+      rememberRow(db, undoId, step.id, 'created', null, 1);
+      addToLocationsCount(db, step.clientId, 1);
+    }
+  }
+}
+
+/**
+ * Reverts an operation (an import, a bulk edit or delete, an undo) in one transaction (issue 11 §2):
+ * the locations it created are removed, those it changed get their values back, those it deleted come
+ * back with their ids. A location changed again since is left as it is and listed as a conflict. The
+ * undo is an operation of its own, in the trail, and can be undone.
+ */
+export function undoOperation(
+  db: Db,
+  request: { principal: Principal; operationId: string; dryRun: boolean; now: number },
+): UndoResponse {
+  const { principal, now } = request;
+  const run = () => {
+    const operation = statement<[string, string], Operation>(
+      db,
+      'SELECT id, client_id, kind, undone_by FROM operations WHERE id = ? AND organization_id = ?',
+    ).get(request.operationId, principal.organizationId);
+    if (operation === undefined) throw NotFound('No operation with this id');
+    if (operation.undone_by !== null) throw Conflict(`This operation was undone already (by ${operation.undone_by})`);
+    const steps = planUndo(db, operation);
+    const count = (kind: Step['kind']) => steps.filter((step) => step.kind === kind).length;
+    const conflicts = steps.flatMap((step) => (step.kind === 'conflict' ? [step] : []));
+    const answer = (id: string | null): UndoResponse => ({
+      dry_run: request.dryRun,
+      operation_id: id,
+      removed: count('remove'),
+      restored: count('restore'),
+      recreated: count('recreate'),
+      conflicts: conflicts.map(({ location_id, name, reason }) => ({ location_id, name, reason })),
+    });
+    if (request.dryRun) return answer(null);
+    authorizeWrite(
+      db,
+      principal,
+      { ...NEEDS.import, ...(operation.client_id ? { clientId: operation.client_id } : {}) },
+      now,
+    );
+    const undoId = startOperation(
+      db,
+      { organizationId: principal.organizationId, clientId: operation.client_id, kind: 'undo', undoes: operation.id },
+      now,
+    );
+    applyUndo(db, undoId, steps, nowIso(now));
+    statement(db, 'UPDATE operations SET undone_by = ? WHERE id = ?').run(undoId, operation.id);
+    const result = answer(undoId);
+    const { removed, restored, recreated } = result;
+    recordEntry(
+      db,
+      {
+        organizationId: principal.organizationId,
+        actor: actorOf(db, principal),
+        action: 'operation.undone',
+        target: { type: 'operation', id: operation.id, name: operation.kind },
+        clientId: operation.client_id,
+        summary: { removed, restored, recreated, conflicts: conflicts.length },
+        operationId: undoId,
+      },
+      now,
+    );
+    return result;
+  };
+  return request.dryRun ? db.transaction(run)() : db.transaction(run).immediate();
+}

@@ -1,0 +1,121 @@
+import type { Db } from '../db/open.js';
+import { statement } from '../db/sql.js';
+
+/**
+ * A location's stored columns as one JSON object, for what an undo needs (operation_rows): written by
+ * SQLite and read back by it, so that a location put back is the same to the last column.
+ */
+const COLUMNS = [
+  'id',
+  'client_id',
+  'name',
+  'address',
+  'city',
+  'state',
+  'zip',
+  'country',
+  'google_place_id',
+  'store_code',
+  'phone',
+  'website',
+  'latitude',
+  'longitude',
+  'primary_category',
+  'labels',
+  'status',
+  'hours',
+  'match_key',
+  'health_score',
+  'health_status',
+  'health_notes',
+  'created_at',
+  'updated_at',
+  'created_by',
+] as const;
+
+const SNAPSHOT = `json_object(${COLUMNS.map((column) => `'${column}', ${column}`).join(', ')})`;
+
+export interface Snapshot {
+  id: string;
+  client_id: string;
+  /** One more at every change (undo's conflict check); not part of `json`, which a restore writes back. */
+  revision: number;
+  name: string;
+  updated_at: string;
+  created_at: string;
+  created_by: string | null;
+  json: string;
+}
+
+/** The locations of these ids (a JSON array) as they are now. */
+export function snapshotsOf(db: Db, idsJson: string): Snapshot[] {
+  return statement<[string], Snapshot>(
+    db,
+    `SELECT id, client_id, revision, name, updated_at, created_at, created_by, ${SNAPSHOT} AS json FROM locations
+     WHERE id IN (SELECT value FROM json_each(?))`,
+  ).all(idsJson);
+}
+
+/** Puts a deleted location back, with its id, from its snapshot. */
+export function reinsertSnapshot(db: Db, json: string): void {
+  statement(
+    db,
+    `INSERT INTO locations (${COLUMNS.join(', ')})
+     SELECT ${COLUMNS.map((column) => `s ->> '${column}'`).join(', ')} FROM (SELECT ? AS s)`,
+  ).run(json);
+}
+
+/** Writes a location's columns back as the snapshot has them (its id and client stay). */
+export function overwriteWithSnapshot(db: Db, json: string): void {
+  const columns = COLUMNS.filter((column) => column !== 'id' && column !== 'client_id');
+  statement(
+    db,
+    `UPDATE locations SET (${columns.join(', ')}) =
+       (SELECT ${columns.map((column) => `s ->> '${column}'`).join(', ')} FROM (SELECT ? AS s))
+     WHERE id = ?`,
+  ).run(json, (JSON.parse(json) as { id: string }).id);
+}
+
+/** Remembers, for an operation, a location it changed, deleted or created, with its values before. */
+export function rememberRow(
+  db: Db,
+  operationId: string,
+  locationId: string,
+  action: 'updated' | 'deleted' | 'created',
+  before: string | null,
+  leftRevision: number | null,
+): void {
+  statement(
+    db,
+    'INSERT OR REPLACE INTO operation_rows (operation_id, location_id, action, before, left_revision) VALUES (?, ?, ?, ?, ?)',
+  ).run(operationId, locationId, action, before, leftRevision);
+}
+
+/** The locations an operation created (created_by), with what else the undo reads. */
+export function createdBy(db: Db, clientId: string | null, operationId: string): Snapshot[] {
+  // The client's index narrows the search; an operation over several clients reads them all (rare).
+  return statement<[string | null, string | null, string], Snapshot>(
+    db,
+    `SELECT id, client_id, revision, name, updated_at, created_at, created_by, ${SNAPSHOT} AS json FROM locations
+     WHERE (? IS NULL OR client_id = ?) AND created_by = ?`,
+  ).all(clientId, clientId, operationId);
+}
+
+/** Marks a location as changed now (an undo's restore): a new revision, so that a later change shows as a conflict. */
+export function touchLocation(db: Db, id: string, at: string): void {
+  statement(db, 'UPDATE locations SET updated_at = ?, revision = revision + 1 WHERE id = ?').run(at, id);
+}
+
+export interface OperationRow {
+  location_id: string;
+  action: 'updated' | 'deleted' | 'created';
+  before: string | null;
+  left_revision: number | null;
+}
+
+export function operationRows(db: Db, operationId: string): OperationRow[] {
+  return statement<[string], OperationRow>(
+    db,
+    'SELECT location_id, action, before, left_revision FROM operation_rows WHERE operation_id = ?',
+  ).all(operationId);
+}

@@ -1,0 +1,301 @@
+import { Value } from '@sinclair/typebox/value';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditPage, UndoResponse } from '../../server/audit/schemas.js';
+import type { TestApp } from '../helpers/app.js';
+import { expectErrorBody } from '../helpers/assertions.js';
+import { dataSnapshot, rowCount } from '../helpers/data.js';
+import { buildSignedInApp } from '../helpers/users.js';
+
+/**
+ * Issue 11 §1-2, over the real server and encrypted database: each change leaves exactly its entries in
+ * its own transaction, the change feed never skips or repeats, and every operation can be undone.
+ */
+
+interface Entry {
+  id: string;
+  action: string;
+  actor: { type: string; id: string | null; email: string | null; name: string | null };
+  target: { type: string; id: string | null; name: string | null };
+  client_id: string | null;
+  changes: Record<string, { from: unknown; to: unknown }> | null;
+  summary: Record<string, unknown> | null;
+  operation_id: string | null;
+}
+
+let t: TestApp;
+let admin: string;
+let viewer: string;
+let cv: string;
+let cvClient: string;
+
+beforeAll(async () => {
+  let clientIds: Record<string, string>;
+  ({
+    t,
+    tokens: { admin, viewer, cv },
+    clientIds,
+  } = await buildSignedInApp({
+    admin: 'admin',
+    viewer: 'viewer',
+    cv: { role: 'client_viewer', clientName: 'Own Client' },
+  }));
+  cvClient = clientIds['Own Client']!;
+});
+afterAll(() => t.close());
+
+async function audit(query = '', token = admin): Promise<{ entries: Entry[]; next_cursor: number | null }> {
+  const response = await t.request({ method: 'GET', url: `/api/audit${query}`, token });
+  expect(response.statusCode, response.body).toBe(200);
+  expect(Value.Errors(AuditPage, response.json()).First()).toBeUndefined();
+  return response.json();
+}
+
+const entriesCount = () => rowCount(t.store.db, 'audit_entries');
+
+async function importRows(clientId: string, rows: unknown[], query = '') {
+  const response = await t.request({
+    method: 'POST',
+    url: `/api/locations/upload${query}`,
+    token: admin,
+    body: { clientId, rows },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<{ operation_id: string; created: number; updated: number }>();
+}
+
+async function listOf(clientId: string) {
+  return (await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin })).json<
+    { id: string; name: string; phone: string | null; status: string }[]
+  >();
+}
+
+async function undo(operationId: string, query = '', token = admin) {
+  return t.request({ method: 'POST', url: `/api/operations/${operationId}/undo${query}`, token });
+}
+
+describe('each change leaves exactly its entries', () => {
+  it('clients, an import, one location, many locations: one entry each, with actor, target and changes', async () => {
+    const before = entriesCount();
+    const clientId = await t.createClient(admin, 'Audited');
+    await t.request({ method: 'PATCH', url: `/api/clients/${clientId}`, token: admin, body: { industry: 'Coffee' } });
+    const imported = await importRows(
+      clientId,
+      [{ name: 'A', phone: '+1 217 555 0100' }, { name: 'B' }],
+      '?fileName=boston.csv',
+    );
+    const [a, b] = await listOf(clientId);
+    await t.request({
+      method: 'PATCH',
+      url: `/api/locations/${a!.id}`,
+      token: admin,
+      body: { phone: '+1 217 555 0199' },
+    });
+    const edited = await t.request({
+      method: 'PATCH',
+      url: '/api/locations',
+      token: admin,
+      body: { ids: [a!.id, b!.id], set: { status: 'temporarily_closed' } },
+    });
+    await t.request({ method: 'DELETE', url: `/api/locations/${b!.id}`, token: admin });
+    expect(entriesCount() - before).toBe(6);
+
+    const { entries } = await audit(`?clientId=${clientId}`);
+    expect(entries.map((entry) => entry.action)).toEqual([
+      'location.deleted',
+      'locations.edited',
+      'location.updated',
+      'locations.imported',
+      'client.updated',
+      'client.created',
+    ]);
+    const [deleted, bulk, updated, importEntry, clientUpdated] = entries;
+    expect(deleted).toMatchObject({ target: { type: 'location', id: b!.id, name: 'B' } });
+    expect(bulk!.operation_id).toBe(edited.json<{ operation_id: string }>().operation_id);
+    expect(updated).toMatchObject({
+      actor: { type: 'user', email: 'admin@example.com' },
+      target: { type: 'location', id: a!.id, name: 'A' },
+      changes: { phone: { from: '+12175550100', to: '+12175550199' } },
+    });
+    expect(importEntry).toMatchObject({
+      operation_id: imported.operation_id,
+      summary: { mode: 'create', file_name: 'boston.csv', created: 2, updated: 0 },
+      target: { type: 'client', id: clientId, name: 'Audited' },
+    });
+    expect(clientUpdated!.changes).toEqual({ industry: { from: null, to: 'Coffee' } });
+  });
+
+  it('a change that fails leaves no entry (an invalid import, an invalid PATCH, a Viewer)', async () => {
+    const clientId = await t.createClient(admin, 'Refused');
+    const before = entriesCount();
+    await t.request({
+      method: 'POST',
+      url: '/api/locations/upload',
+      token: admin,
+      body: { clientId, rows: [{ name: 'A' }, { name: 5 }] },
+    });
+    await t.request({ method: 'PATCH', url: `/api/clients/${clientId}`, token: admin, body: { website: 'nope' } });
+    await t.request({ method: 'PATCH', url: `/api/clients/${clientId}`, token: viewer, body: { name: 'X' } });
+    expect(entriesCount()).toBe(before);
+  });
+
+  it("a deleted client's history stays readable", async () => {
+    const clientId = await t.createClient(admin, 'Gone Soon');
+    await importRows(clientId, [{ name: 'A' }]);
+    await t.request({ method: 'DELETE', url: `/api/clients/${clientId}`, token: admin });
+    const { entries } = await audit(`?clientId=${clientId}`);
+    expect(entries.map((entry) => entry.action)).toEqual(['client.deleted', 'locations.imported', 'client.created']);
+    expect(entries[0]!.target.name).toBe('Gone Soon');
+  });
+
+  it("a Client Viewer reads its client's entries only, without other users' e-mails; filters combine", async () => {
+    await importRows(cvClient, [{ name: 'Seen' }]);
+    const { entries } = await audit('', cv);
+    expect(entries.length).toBeGreaterThan(0);
+    for (const entry of entries) {
+      expect(entry.client_id).toBe(cvClient);
+      expect(entry.actor.email).toBeNull();
+    }
+    expect((await audit(`?action=locations.imported&clientId=${cvClient}`, viewer)).entries.length).toBe(1);
+    expectErrorBody(await t.request({ method: 'GET', url: '/api/audit?limit=0', token: admin }), 400);
+    expectErrorBody(await t.request({ method: 'GET', url: '/api/audit?order=sideways', token: admin }), 400);
+  });
+});
+
+describe('the change feed', () => {
+  it('order=asc from a cursor, polled during concurrent writes, gets every new entry once, in order', async () => {
+    const clientId = await t.createClient(admin, 'Feed');
+    let cursor = (await audit('?order=asc&limit=1000&cursor=0')).next_cursor!;
+    const from = cursor;
+    let writing = true;
+    const seen: string[] = [];
+    const poll = async () => {
+      for (;;) {
+        const page = await audit(`?order=asc&limit=3&cursor=${cursor}`);
+        seen.push(...page.entries.map((entry) => entry.id));
+        cursor = page.next_cursor!;
+        if (!writing && page.entries.length === 0) return;
+        // An injected request never waits for I/O: let the writer thread's answers in between polls.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    };
+    const polling = poll();
+    const written = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) =>
+        i % 3 === 0
+          ? importRows(clientId, [{ name: `R${i}` }])
+          : t.request({ method: 'PATCH', url: `/api/clients/${clientId}`, token: admin, body: { industry: `I${i}` } }),
+      ),
+    );
+    writing = false;
+    await polling;
+    expect(written.every((result) => result.status === 'fulfilled')).toBe(true);
+    const expected = (await audit(`?order=asc&limit=1000&cursor=${from}`)).entries.map((entry) => entry.id);
+    expect(expected.length).toBe(12);
+    expect(seen).toEqual(expected);
+  });
+
+  it('newest first by default, next_cursor null on the last page', async () => {
+    const page1 = await audit('?limit=2');
+    expect(page1.next_cursor).not.toBeNull();
+    const page2 = await audit(`?limit=2&cursor=${page1.next_cursor}`);
+    expect(page2.entries[0]!.id).not.toBe(page1.entries[1]!.id);
+    const everything = await audit('?limit=1000');
+    expect(everything.next_cursor).toBeNull();
+  });
+});
+
+describe('undo', () => {
+  it('of an import: the locations it created are removed; the dry run says so first and writes nothing', async () => {
+    const clientId = await t.createClient(admin, 'Undo import');
+    const { operation_id } = await importRows(clientId, [{ name: 'A' }, { name: 'B' }, { name: 'C' }]);
+    const snapshot = dataSnapshot(t.store.db);
+    const dry = await undo(operation_id, '?dryRun=true');
+    expect(dry.json()).toMatchObject({ dry_run: true, removed: 3, restored: 0, recreated: 0, conflicts: [] });
+    expect(dataSnapshot(t.store.db)).toEqual(snapshot);
+    const done = await undo(operation_id);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(Value.Check(UndoResponse, done.json())).toBe(true);
+    expect(await listOf(clientId)).toEqual([]);
+    const clients = (await t.request({ method: 'GET', url: '/api/clients', token: admin })).json<
+      { id: string; locations_count: number }[]
+    >();
+    expect(clients.find((client) => client.id === clientId)?.locations_count).toBe(0);
+    expectErrorBody(await undo(operation_id), 409);
+    const { entries } = await audit(`?clientId=${clientId}&limit=1`);
+    expect(entries[0]).toMatchObject({ action: 'operation.undone', summary: { removed: 3 } });
+  });
+
+  it('of an upsert puts the values back; a location changed since is a conflict and left as it is', async () => {
+    const clientId = await t.createClient(admin, 'Undo upsert');
+    await importRows(clientId, [
+      { name: 'A', store_code: 'A', phone: '+1 217 555 0100' },
+      { name: 'B', store_code: 'B', phone: '+1 217 555 0100' },
+    ]);
+    const { operation_id } = await importRows(
+      clientId,
+      [
+        { name: 'A', store_code: 'A', phone: '+1 217 555 0111' },
+        { name: 'B', store_code: 'B', phone: '+1 217 555 0111' },
+        { name: 'C', store_code: 'C' },
+      ],
+      '?mode=upsert',
+    );
+    const [, b] = await listOf(clientId);
+    await t.request({ method: 'PATCH', url: `/api/locations/${b!.id}`, token: admin, body: { city: 'Changed later' } });
+    const answer = (await undo(operation_id)).json<{
+      restored: number;
+      removed: number;
+      conflicts: { location_id: string; reason: string }[];
+    }>();
+    expect(answer).toMatchObject({
+      restored: 1,
+      removed: 1,
+      conflicts: [{ location_id: b!.id, reason: 'changed since' }],
+    });
+    expect((await listOf(clientId)).map((row) => [row.name, row.phone])).toEqual([
+      ['A', '+12175550100'],
+      ['B', '+12175550111'],
+    ]);
+  });
+
+  it('of a bulk delete brings the locations back with their ids; undo of that undo deletes them again', async () => {
+    const clientId = await t.createClient(admin, 'Undo delete');
+    await importRows(clientId, [{ name: 'A', store_code: 'S1' }, { name: 'B' }]);
+    const ids = (await listOf(clientId)).map((row) => row.id);
+    const removed = (
+      await t.request({ method: 'POST', url: '/api/locations/delete', token: admin, body: { ids } })
+    ).json<{ operation_id: string }>();
+    expect(await listOf(clientId)).toEqual([]);
+    const back = (await undo(removed.operation_id)).json<{ recreated: number; operation_id: string }>();
+    expect(back.recreated).toBe(2);
+    expect((await listOf(clientId)).map((row) => row.id).sort()).toEqual([...ids].sort());
+    const again = (await undo(back.operation_id)).json<{ removed: number }>();
+    expect(again.removed).toBe(2);
+    expect(await listOf(clientId)).toEqual([]);
+  });
+
+  it('of a bulk edit puts each value back', async () => {
+    const clientId = await t.createClient(admin, 'Undo edit');
+    await importRows(clientId, [{ name: 'A' }, { name: 'B', status: 'temporarily_closed' }]);
+    const ids = (await listOf(clientId)).map((row) => row.id);
+    const edit = (
+      await t.request({
+        method: 'PATCH',
+        url: '/api/locations',
+        token: admin,
+        body: { ids, set: { status: 'permanently_closed' } },
+      })
+    ).json<{ operation_id: string; count: number }>();
+    expect(edit.count).toBe(2);
+    expect((await undo(edit.operation_id)).json()).toMatchObject({ restored: 2, conflicts: [] });
+    expect((await listOf(clientId)).map((row) => row.status)).toEqual(['open', 'temporarily_closed']);
+  });
+
+  it('as a Viewer -> 403; an unknown operation -> 404', async () => {
+    const clientId = await t.createClient(admin, 'Undo refused');
+    const { operation_id } = await importRows(clientId, [{ name: 'A' }]);
+    expectErrorBody(await undo(operation_id, '', viewer), 403);
+    expectErrorBody(await undo('00000000-0000-4000-8000-000000000000'), 404);
+    expect((await listOf(clientId)).length).toBe(1);
+  });
+});
