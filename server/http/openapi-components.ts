@@ -57,13 +57,20 @@ function schemaAt(document: Document, [, path, method, status, items]: (typeof N
   return items ? (schema?.items as Node | undefined) : schema;
 }
 
-/** Every schema identical to a named one, anywhere below `value`, replaced by its $ref. */
+/**
+ * Every schema identical to a named one, anywhere below `value`, replaced by its $ref. OpenAPI 3.0 has no
+ * `additionalItems` (TypeBox writes it for a tuple, such as a day's opening hours): it goes.
+ */
 function referTo(value: unknown, names: Map<string, string>, inside?: string): unknown {
   if (Array.isArray(value)) return value.map((item) => referTo(item, names, inside));
   if (value === null || typeof value !== 'object') return value;
   const name = names.get(shape(value));
   if (name !== undefined && name !== inside) return { $ref: `#/components/schemas/${name}` };
-  return Object.fromEntries(Object.entries(value as Node).map(([key, inner]) => [key, referTo(inner, names, inside)]));
+  return Object.fromEntries(
+    Object.entries(value as Node)
+      .filter(([key]) => key !== 'additionalItems')
+      .map(([key, inner]) => [key, referTo(inner, names, inside)]),
+  );
 }
 
 export function nameSchemas<T extends Document>(document: T): T {

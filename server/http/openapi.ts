@@ -60,12 +60,9 @@ const PUBLIC = new Set([
 /** The lists: how many there are in all, whatever the page. */
 const TOTAL_COUNTED = new Set(['GET /api/clients', 'GET /api/locations']);
 
-const TOTAL_COUNT = {
-  'X-Total-Count': { schema: { type: 'integer' }, description: 'How many in all, whatever the page' },
-};
-const RETRY_AFTER = {
-  'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before asking again' },
-};
+// @fastify/swagger wraps each header's schema itself: these are the schemas.
+const TOTAL_COUNT = { 'X-Total-Count': { type: 'integer', description: 'How many in all, whatever the page' } };
+const RETRY_AFTER = { 'Retry-After': { type: 'integer', description: 'Seconds to wait before asking again' } };
 
 type Schema = Record<string, unknown>;
 
