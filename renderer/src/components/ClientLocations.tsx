@@ -8,6 +8,7 @@ import { ErrorNotice } from './ErrorNotice.js';
 import { LocationsToolbar } from './LocationsToolbar.js';
 import { LocationsTable } from './LocationsTable.js';
 import { LocationPanel } from './LocationPanel.js';
+import { BulkEditButton } from '../location-edit/BulkEditButton.js';
 
 /**
  * A client's locations once it has some: the toolbar, the table and the open location. What shows
@@ -64,6 +65,7 @@ export function ClientLocations({
         loaded={state.loaded}
         onExport={exportShown}
       />
+      <BulkEditButton list={list} shown={state.count} loaded={state.loaded} />
       <ErrorNotice error={exportError} />
       {noMatch ? (
         <div className="table-empty">

@@ -15,7 +15,12 @@ export function LocationEditing({ locationId, children }: { locationId: string; 
   if (!editing) {
     return (
       <>
-        <button type="button" className="button" onClick={() => setEditing(true)} disabled={!record.data}>
+        <button
+          type="button"
+          className="button edit-location-button"
+          onClick={() => setEditing(true)}
+          disabled={!record.data}
+        >
           Edit location
         </button>
         {children}

@@ -12,6 +12,7 @@ import { NoLocationsYet } from '../components/NoLocationsYet.js';
 import { ClientLocations } from '../components/ClientLocations.js';
 import { useClientImport } from '../components/ClientImport.js';
 import { DeleteClientDialog } from '../components/DeleteClientDialog.js';
+import { ClientHistory } from '../history/ClientHistory.js';
 
 /** One client: health at a glance, its locations (filter, sort, open, export), and for an Admin the CSV import. */
 export function ClientPage({ clientId, role }: { clientId: string; role: RoleName }) {
@@ -55,6 +56,7 @@ export function ClientPage({ clientId, role }: { clientId: string; role: RoleNam
           />
         </LocationListContext>
       )}
+      <ClientHistory clientId={clientId} isAdmin={isAdmin} />
       {isAdmin && (
         <footer className="danger-zone">
           <button type="button" className="button button-quiet button-danger-text" onClick={() => setDeleting(true)}>

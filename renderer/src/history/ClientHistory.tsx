@@ -1,0 +1,49 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { authorized } from '../api/session.js';
+import { ErrorNotice } from '../components/ErrorNotice.js';
+import { formatDate } from '../format.js';
+import { entryInWords, historyKey, UNDOABLE, type HistoryEntry } from './entry-words.js';
+import { UndoDialog } from './UndoDialog.js';
+
+/**
+ * A client's history, newest first, as a timeline (issue 11): who changed what and when, and for an
+ * Admin, Undo on each import or bulk change.
+ */
+export function ClientHistory({ clientId, isAdmin }: { clientId: string; isAdmin: boolean }) {
+  const [open, setOpen] = useState(false);
+  const [undoing, setUndoing] = useState<HistoryEntry | null>(null);
+  const history = useQuery({
+    queryKey: historyKey(clientId),
+    queryFn: async () =>
+      (await authorized<{ entries: HistoryEntry[] }>(`/api/audit?clientId=${encodeURIComponent(clientId)}&limit=50`))
+        .data.entries,
+    enabled: open,
+  });
+  return (
+    <details className="client-history" onToggle={(event) => setOpen((event.target as HTMLDetailsElement).open)}>
+      <summary>History</summary>
+      <ErrorNotice error={history.error} />
+      {history.isPending && open && <p className="loading">Loading the history…</p>}
+      <ol className="history-list">
+        {history.data?.map((entry) => (
+          <li key={entry.id} data-testid="history-entry">
+            <time className="muted">{formatDate(entry.at)}</time> <span>{entryInWords(entry)}</span>
+            {isAdmin && entry.operation_id && UNDOABLE.has(entry.action) && (
+              <button
+                type="button"
+                className="button button-quiet"
+                aria-label={`Undo: ${entryInWords(entry)}`}
+                onClick={() => setUndoing(entry)}
+              >
+                Undo
+              </button>
+            )}
+          </li>
+        ))}
+      </ol>
+      {history.data?.length === 0 && <p className="muted">Nothing has changed yet.</p>}
+      {undoing && <UndoDialog clientId={clientId} entry={undoing} onClose={() => setUndoing(null)} />}
+    </details>
+  );
+}

@@ -1,0 +1,88 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Static } from '@sinclair/typebox';
+import type { UndoResponse } from '../../../server/audit/schemas.js';
+import { keys } from '../api/queries.js';
+import { authorized } from '../api/session.js';
+import { Dialog } from '../components/Dialog.js';
+import { ErrorNotice } from '../components/ErrorNotice.js';
+import { FormActions } from '../components/FormActions.js';
+import { plural } from '../format.js';
+import { entryInWords, historyKey, type HistoryEntry } from './entry-words.js';
+
+type Undo = Static<typeof UndoResponse>;
+
+function what(undo: Undo): string {
+  const parts = [
+    undo.removed > 0 && `remove ${plural(undo.removed, 'location')} it created`,
+    undo.restored > 0 && `put back the values of ${plural(undo.restored, 'location')}`,
+    undo.recreated > 0 && `bring back ${plural(undo.recreated, 'deleted location')}`,
+  ].filter(Boolean);
+  return parts.length > 0 ? `This will ${parts.join(', ')}.` : 'There is nothing left to undo.';
+}
+
+/** Undo of one operation: its dry run first (what it will do, and the conflicts it leaves), then the undo. */
+export function UndoDialog({
+  clientId,
+  entry,
+  onClose,
+}: {
+  clientId: string;
+  entry: HistoryEntry;
+  onClose: () => void;
+}) {
+  const cache = useQueryClient();
+  const path = `/api/operations/${encodeURIComponent(entry.operation_id!)}/undo`;
+  const preview = useQuery({
+    queryKey: ['undo-preview', entry.operation_id],
+    queryFn: async () => (await authorized<Undo>(`${path}?dryRun=true`, { method: 'POST' })).data,
+    staleTime: 0,
+  });
+  const undo = useMutation({
+    mutationFn: async () => (await authorized<Undo>(path, { method: 'POST' })).data,
+    onSuccess: () =>
+      Promise.all([
+        cache.invalidateQueries({ queryKey: historyKey(clientId) }),
+        cache.invalidateQueries({ queryKey: keys.locations(clientId) }),
+        cache.invalidateQueries({ queryKey: keys.clients }),
+        cache.invalidateQueries({ queryKey: ['location'] }),
+      ]),
+  });
+  const done = undo.data;
+  return (
+    <Dialog title="Undo this change?" onClose={onClose}>
+      <p>{entryInWords(entry)}</p>
+      <ErrorNotice error={preview.error ?? undo.error} />
+      {preview.data && !done && <p>{what(preview.data)}</p>}
+      {preview.data && preview.data.conflicts.length > 0 && !done && (
+        <div className="notice">
+          <p>{plural(preview.data.conflicts.length, 'location')} changed since, and will be left as they are:</p>
+          <ul>
+            {preview.data.conflicts.slice(0, 20).map((conflict) => (
+              <li key={conflict.location_id}>
+                {conflict.name}: {conflict.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {done ? (
+        <>
+          <p role="status">Undone.</p>
+          <div className="form-actions">
+            <button type="button" className="button button-primary" onClick={onClose} autoFocus>
+              Done
+            </button>
+          </div>
+        </>
+      ) : (
+        <FormActions
+          action={['Undo', 'Undoing…']}
+          busy={undo.isPending}
+          disabled={!preview.data}
+          onCancel={onClose}
+          onAction={() => undo.mutate()}
+        />
+      )}
+    </Dialog>
+  );
+}

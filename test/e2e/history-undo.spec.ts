@@ -1,0 +1,42 @@
+import { expect, test } from '@playwright/test';
+import { signIn } from './dashboard.js';
+import { ADMIN, startServer, type RunningServer } from './server.js';
+
+/** Issue 11: import a sheet, open History, undo it, see the locations gone and the history saying so. */
+
+let server: RunningServer;
+
+test.beforeAll(async () => {
+  server = await startServer();
+});
+test.afterAll(async () => {
+  await server.stop();
+});
+
+test('undo an import from the client history', async ({ page }) => {
+  const token = await server.signIn(ADMIN.email, ADMIN.password);
+  const { id: clientId } = await server.api<{ id: string }>('POST', '/api/clients', {
+    token,
+    body: { name: 'Harbour Deli' },
+  });
+  await server.api('POST', '/api/locations/upload?fileName=harbour.csv', {
+    token,
+    body: { clientId, rows: [{ name: 'Harbour Deli Pier 1' }, { name: 'Harbour Deli Pier 2' }] },
+  });
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server.url}/clients/${clientId}`);
+  await expect(page.getByTestId('location-row')).toHaveCount(2);
+  await page.getByText('History', { exact: true }).click();
+  const entry = page.getByTestId('history-entry').filter({ hasText: 'imported harbour.csv: 2 created' });
+  await expect(entry).toBeVisible();
+  await entry.getByRole('button', { name: /^Undo/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Undo this change?' });
+  await expect(dialog.getByText('This will remove 2 locations it created.')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Undo', exact: true }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Undone.');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByTestId('history-entry').first()).toContainText('undid a change: 2 removed');
+  await expect(page.getByTestId('location-row')).toHaveCount(0);
+  const locations = await server.api<unknown[]>('GET', `/api/locations?clientId=${clientId}`, { token });
+  expect(locations).toEqual([]);
+});
