@@ -131,26 +131,23 @@ export function listEntries(
 ): { entries: AuditEntry[]; next_cursor: number | null } {
   const limit = query.limit ?? 100;
   const asc = query.order === 'asc';
-  const twice = (value: string | null) => [value, value];
   const rows = statement<unknown[], EntryRow>(
     db,
     `SELECT * FROM audit_entries WHERE ${FILTERS} AND seq ${asc ? '>' : '<'} ?
      ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`,
-  ).all(
-    organizationId,
-    ...twice(reader.clientId ?? query.clientId ?? null),
-    ...twice(query.locationId ?? null),
-    ...twice(query.actor ?? null),
-    ...twice(query.action ?? null),
-    ...twice(query.since ?? null),
-    query.cursor ?? (asc ? 0 : Number.MAX_SAFE_INTEGER),
-    limit,
-  );
+  ).all(organizationId, ...filterValues(query, reader), query.cursor ?? (asc ? 0 : Number.MAX_SAFE_INTEGER), limit);
+
   const entries = rows.map((row) => entryOf(row, reader));
   // The feed (asc) always says where to go on from, even when nothing is new yet; a page newest first
   // says null on the last page.
   if (asc) return { entries, next_cursor: rows.at(-1)?.seq ?? query.cursor ?? 0 };
   return { entries, next_cursor: rows.length === limit ? rows.at(-1)!.seq : null };
+}
+
+/** FILTERS' values, each twice; a client-limited reader is held to its client. */
+function filterValues(query: AuditQuery, reader: Reader): (string | null)[] {
+  const values = [reader.clientId ?? query.clientId, query.locationId, query.actor, query.action, query.since];
+  return values.flatMap((value) => [value ?? null, value ?? null]);
 }
 
 function entryOf(row: EntryRow, reader: Reader): AuditEntry {

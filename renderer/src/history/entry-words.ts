@@ -42,32 +42,31 @@ function counts(summary: Record<string, unknown>, keys: readonly string[]): stri
     .join(', ');
 }
 
+type Words = (entry: HistoryEntry, summary: Record<string, unknown>, target: string) => string;
+
+/** What each action says, after who did it. */
+const SENTENCES: Record<string, Words> = {
+  'locations.imported': (_entry, summary) =>
+    `imported ${(summary.file_name as string | null) ?? 'a file'}: ${counts(summary, ['created', 'updated', 'unchanged', 'skipped']) || 'nothing changed'}`,
+  'location.updated': (entry, _summary, target) => `changed ${changesInWords(entry)} of ${target}`,
+  'location.deleted': (_entry, _summary, target) => `deleted ${target}`,
+  'locations.edited': (_entry, summary) =>
+    `changed ${summary.count as number} locations at once (${Object.keys((summary.set as object) ?? {}).join(', ')})`,
+  'locations.deleted': (_entry, summary) => `deleted ${summary.count as number} locations`,
+  'operation.undone': (_entry, summary) =>
+    `undid a change: ${counts(summary, ['removed', 'restored', 'recreated', 'conflicts']) || 'nothing to undo'}`,
+  'client.created': (_entry, _summary, target) => `created the client ${target}`,
+  'client.updated': (entry) => `changed ${changesInWords(entry)} of the client`,
+  'client.deleted': (_entry, _summary, target) => `deleted the client ${target}`,
+};
+
 /** One entry as a sentence: "admin@… imported boston.csv: 180 created, 20 updated". */
 export function entryInWords(entry: HistoryEntry): string {
-  const summary = entry.summary ?? {};
   const target = entry.target.name ?? entry.target.id ?? '';
-  switch (entry.action) {
-    case 'locations.imported':
-      return `${who(entry)} imported ${(summary.file_name as string | null) ?? 'a file'}: ${counts(summary, ['created', 'updated', 'unchanged', 'skipped']) || 'nothing changed'}`;
-    case 'location.updated':
-      return `${who(entry)} changed ${changesInWords(entry)} of ${target}`;
-    case 'location.deleted':
-      return `${who(entry)} deleted ${target}`;
-    case 'locations.edited':
-      return `${who(entry)} changed ${summary.count as number} locations at once (${Object.keys((summary.set as object) ?? {}).join(', ')})`;
-    case 'locations.deleted':
-      return `${who(entry)} deleted ${summary.count as number} locations`;
-    case 'operation.undone':
-      return `${who(entry)} undid a change: ${counts(summary, ['removed', 'restored', 'recreated', 'conflicts']) || 'nothing to undo'}`;
-    case 'client.created':
-      return `${who(entry)} created the client ${target}`;
-    case 'client.updated':
-      return `${who(entry)} changed ${changesInWords(entry)} of the client`;
-    case 'client.deleted':
-      return `${who(entry)} deleted the client ${target}`;
-    default:
-      return `${who(entry)}: ${entry.action} ${target}`;
-  }
+  const words = SENTENCES[entry.action];
+  return words
+    ? `${who(entry)} ${words(entry, entry.summary ?? {}, target)}`
+    : `${who(entry)}: ${entry.action} ${target}`;
 }
 
 /** Operations a person can undo from the history. */
