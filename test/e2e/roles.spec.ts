@@ -22,7 +22,15 @@ test.beforeAll(async () => {
     body: {
       clientId: northwind,
       rows: [
-        { name: 'Pike Place', address: '1912 Pike Pl', city: 'Seattle', state: 'WA', zip: '98101', country: 'US' },
+        {
+          name: 'Pike Place',
+          address: '1912 Pike Pl',
+          city: 'Seattle',
+          state: 'WA',
+          zip: '98101',
+          country: 'US',
+          google_place_id: 'ChIJN1t_tDeuEmsRUsoyG83frY4',
+        },
         { name: 'Capitol Hill', city: 'Seattle', state: 'WA', country: 'US' },
         { name: 'Pop-up stand' },
       ],
