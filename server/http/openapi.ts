@@ -45,6 +45,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/device': 'listDeviceRequests',
   'POST /api/device/approve': 'approveDeviceRequest',
   'POST /api/device/deny': 'denyDeviceRequest',
+  'GET /api/audit': 'listAuditEntries',
+  'POST /api/operations/:id/undo': 'undoOperation',
 };
 
 /** The routes that take no credential: no lock on them in Swagger UI. */

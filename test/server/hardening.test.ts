@@ -294,6 +294,8 @@ describe('public routes', () => {
     'patch /api/locations',
     'delete /api/locations/{id}',
     'post /api/locations/delete',
+    'get /api/audit',
+    'post /api/operations/{id}/undo',
     'get /api/clients/{clientId}',
     'patch /api/clients/{clientId}',
     'get /api/users',

@@ -111,6 +111,17 @@ async function newLocation(clientId: string): Promise<string> {
   return response.json<{ locations: { id: string }[] }>().locations[0]!.id;
 }
 
+/** An import of one location into the client, as the admin: its operation, for an undo. */
+async function newOperation(clientId: string): Promise<string> {
+  const response = await t.request({
+    method: 'POST',
+    url: '/api/locations/upload',
+    token: tokens.admin,
+    body: { clientId, rows: [{ name: `Branch ${randomUUID()}` }] },
+  });
+  return response.json<{ operation_id: string }>().operation_id;
+}
+
 function disposableClient(): string {
   return insertClient(
     t.store.db,
@@ -295,8 +306,23 @@ const ENDPOINTS: Endpoint[] = [
             body: { ids: [await newLocation(clientId())] },
           }),
       },
+      {
+        name: `POST /api/operations/:id/undo of an import into ${where}`,
+        expected,
+        send: async (caller) =>
+          t.request({
+            method: 'POST',
+            url: `/api/operations/${await newOperation(clientId())}/undo`,
+            token: tokenOf(caller),
+          }),
+      },
     ];
   }),
+  {
+    name: 'GET /api/audit',
+    expected: READ,
+    send: (caller) => t.request({ method: 'GET', url: '/api/audit', token: tokenOf(caller) }),
+  },
   {
     name: 'GET /api/users',
     expected: { ...ADMIN_ONLY, ...tokensWith('admin', 200) },
