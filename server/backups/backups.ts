@@ -153,7 +153,8 @@ export class Backups {
     for (const backup of backupsToRemove(automatic, this.schedule)) fs.rmSync(backup.file, { force: true });
     const dir = backupsDirIn(this.dataDir);
     for (const name of fs.readdirSync(dir)) {
-      const pid = Number(/\.partial-(\d+)$/.exec(name)?.[1]);
+      // The partial file, and the journal SQLite may keep beside it while it writes.
+      const pid = Number(/\.partial-(\d+)(-journal|-wal|-shm)?$/.exec(name)?.[1]);
       if (Number.isInteger(pid) && !processIsAlive(pid)) fs.rmSync(path.join(dir, name), { force: true });
     }
   }

@@ -10,8 +10,9 @@ import type { Db } from './open.js';
 export function backupDatabase(db: Db, target: string): void {
   const file = path.resolve(target);
   const temporary = `${file}.partial-${process.pid}`;
-  // A crashed backup's leftover goes first: VACUUM INTO writes only into a missing or empty file.
-  fs.rmSync(temporary, { force: true });
+  // A crashed backup's leftover goes first (with the journal SQLite keeps beside it while it writes):
+  // VACUUM INTO writes only into a missing or empty file.
+  removeTemporary(temporary);
   createPrivateEmptyFile(temporary);
   try {
     db.prepare('VACUUM INTO ?').run(temporary);
@@ -21,9 +22,13 @@ export function backupDatabase(db: Db, target: string): void {
     fs.renameSync(temporary, file);
     flushToDisk(path.dirname(file));
   } catch (error) {
-    fs.rmSync(temporary, { force: true });
+    removeTemporary(temporary);
     throw error;
   }
+}
+
+function removeTemporary(temporary: string): void {
+  for (const file of [temporary, `${temporary}-journal`]) fs.rmSync(file, { force: true });
 }
 
 /** fsync, so that a rename after it never names a file whose bytes are not on disk yet. */
