@@ -69,6 +69,16 @@ export function recordEntry(db: Db, entry: NewEntry, now: number): void {
   );
 }
 
+/** A change by the caller, in the trail: its actor and organization come from the principal. */
+export function recordChange(
+  db: Db,
+  principal: Principal,
+  entry: Omit<NewEntry, 'organizationId' | 'actor'>,
+  now: number,
+): void {
+  recordEntry(db, { ...entry, organizationId: principal.organizationId, actor: actorOf(db, principal) }, now);
+}
+
 export type OperationKind = 'import' | 'bulk_edit' | 'bulk_delete' | 'undo';
 
 /** Starts an operation (an import, a bulk change, an undo): its id goes on its entries and rows. */

@@ -1,3 +1,4 @@
+import { recordChange } from '../audit/queries.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
@@ -76,7 +77,19 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
         const now = clock.now();
         authorizeWrite(db, principal, NEEDS.ownTokens, now);
         const expiresAt = body.expiresInDays == null ? null : now + body.expiresInDays * DAY_MS;
-        return grantToken(db, principal, grant, expiresAt, now);
+        const token = grantToken(db, principal, grant, expiresAt, now);
+        recordChange(
+          db,
+          principal,
+          {
+            action: 'token.created',
+            target: { type: 'token', id: token.id, name: token.name },
+            clientId: token.client_id,
+            summary: { scopes: token.scopes },
+          },
+          now,
+        );
+        return token;
       });
       reply.code(201);
       return created;
@@ -103,6 +116,16 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
           throw NotFound('No API token with this id');
         }
         revokeApiToken(db, token.id);
+        recordChange(
+          db,
+          principal,
+          {
+            action: 'token.revoked',
+            target: { type: 'token', id: token.id, name: token.name },
+            clientId: token.client_id,
+          },
+          clock.now(),
+        );
       });
       return { success: true as const };
     },

@@ -1,3 +1,4 @@
+import { recordChange } from '../audit/queries.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
@@ -23,6 +24,20 @@ import {
   userById,
 } from './queries.js';
 import { ChangeOwnPasswordBody, CreateUserBody, UpdateUserBody, User, UserParams } from './schemas.js';
+
+/** What a user's change changed, for the trail: never the password itself, only that it changed. */
+function userChanges(
+  before: { email: string; role: string; client_id: string | null },
+  after: { email: string; role: string; client_id: string | null },
+  password: boolean,
+): Record<string, { from: unknown; to: unknown }> {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const field of ['email', 'role', 'client_id'] as const) {
+    if (before[field] !== after[field]) changes[field] = { from: before[field], to: after[field] };
+  }
+  if (password) changes.password = { from: '(hidden)', to: '(changed)' };
+  return changes;
+}
 
 const LAST_ADMIN = 'This is the last Admin of the organization: make another user an Admin first';
 
@@ -83,6 +98,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
       await write(db, () => {
         authorizeWrite(db, principal, NEEDS.signedIn, clock.now());
         updateUser(db, principal.userId, { passwordHash }, clock.now());
+        recordChange(
+          db,
+          principal,
+          { action: 'user.password_changed', target: { type: 'user', id: principal.userId, name: principal.email } },
+          clock.now(),
+        );
         // As when an Admin sets it (PATCH /api/users/:id): the password may have leaked.
         deleteOtherSessions(db, principal.userId, principal.credential.id);
         deleteApiTokensOfUser(db, principal.userId);
@@ -147,11 +168,23 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
         // Again under the write lock: the client may have gone while the password was hashed.
         checkClientAssignment(db, organizationId, request.body.role, clientId);
         if (emailTaken(db, request.body.email)) throw Conflict('A user with this e-mail address already exists');
-        return insertUser(
+        const created = insertUser(
           db,
           { organizationId, email: request.body.email, passwordHash, role: request.body.role, clientId },
           clock.now(),
         );
+        recordChange(
+          db,
+          principal,
+          {
+            action: 'user.created',
+            target: { type: 'user', id: created.id, name: created.email },
+            clientId,
+            summary: { role: created.role },
+          },
+          clock.now(),
+        );
+        return created;
       });
       reply.code(201);
       return user;
@@ -199,7 +232,18 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
         // A new password may follow a leak: the user's API tokens go with it, as does a Client Viewer's
         // when its client changes. A new role only narrows them, at once (README: "API tokens").
         if (passwordHash !== undefined || clientId !== current.client_id) deleteApiTokensOfUser(db, id);
-        return userById(db, organizationId, id)!;
+        const after = userById(db, organizationId, id)!;
+        recordChange(
+          db,
+          principal,
+          {
+            action: 'user.updated',
+            target: { type: 'user', id, name: after.email },
+            changes: userChanges(current, after, passwordHash !== undefined),
+          },
+          clock.now(),
+        );
+        return after;
       });
     },
   );
@@ -223,6 +267,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
         if (user === undefined) throw NotFound('No user with this id');
         if (user.role === 'admin' && countAdmins(db, principal.organizationId) === 1) throw Conflict(LAST_ADMIN);
         deleteUser(db, user.id);
+        recordChange(
+          db,
+          principal,
+          { action: 'user.deleted', target: { type: 'user', id: user.id, name: user.email }, clientId: user.client_id },
+          clock.now(),
+        );
       });
       return { success: true as const };
     },

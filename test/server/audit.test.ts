@@ -161,6 +161,50 @@ describe('each change leaves exactly its entries', () => {
   });
 });
 
+describe('users and tokens', () => {
+  it('a user added, changed and removed, a token created and revoked: one entry each, never a password', async () => {
+    const before = entriesCount();
+    const user = (
+      await t.request({
+        method: 'POST',
+        url: '/api/users',
+        token: admin,
+        body: { email: 'new.hire@example.com', password: 'a long secret pass', role: 'viewer' },
+      })
+    ).json<{ id: string }>();
+    await t.request({
+      method: 'PATCH',
+      url: `/api/users/${user.id}`,
+      token: admin,
+      body: { role: 'admin', password: 'another long secret' },
+    });
+    await t.request({ method: 'DELETE', url: `/api/users/${user.id}`, token: admin });
+    const token = (
+      await t.request({
+        method: 'POST',
+        url: '/api/tokens',
+        token: admin,
+        body: { name: 'nightly-sync', scopes: ['read'] },
+      })
+    ).json<{ id: string }>();
+    await t.request({ method: 'DELETE', url: `/api/tokens/${token.id}`, token: admin });
+    expect(entriesCount() - before).toBe(5);
+    const { entries } = await audit('?limit=5');
+    expect(entries.map((entry) => [entry.action, entry.target.name])).toEqual([
+      ['token.revoked', 'nightly-sync'],
+      ['token.created', 'nightly-sync'],
+      ['user.deleted', 'new.hire@example.com'],
+      ['user.updated', 'new.hire@example.com'],
+      ['user.created', 'new.hire@example.com'],
+    ]);
+    expect(entries[3]!.changes).toEqual({
+      role: { from: 'viewer', to: 'admin' },
+      password: { from: '(hidden)', to: '(changed)' },
+    });
+    expect(JSON.stringify(entries)).not.toContain('secret');
+  });
+});
+
 describe('the change feed', () => {
   it('order=asc from a cursor, polled during concurrent writes, gets every new entry once, in order', async () => {
     const clientId = await t.createClient(admin, 'Feed');
