@@ -8,7 +8,9 @@ export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
 // TypeBox's own checker knows no formats: the same definitions as the routes' validator.
 if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID_PATTERN.test(value));
 if (!FormatRegistry.Has('date-time'))
-  FormatRegistry.Set('date-time', (value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(value));
+  FormatRegistry.Set('date-time', (value) =>
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(value),
+  );
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC timestamp ending in Z' });
 export const Role = Type.Union([Type.Literal('admin'), Type.Literal('viewer'), Type.Literal('client_viewer')], {
   description: 'admin (Admin), viewer (Viewer) or client_viewer (Client Viewer)',
