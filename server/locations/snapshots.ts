@@ -1,5 +1,6 @@
 import type { Db } from '../db/open.js';
 import { statement } from '../db/sql.js';
+import { LOCATION_FIELDS } from './fields.js';
 
 /**
  * A location's stored columns as one JSON object, for what an undo needs (operation_rows): written by
@@ -8,22 +9,7 @@ import { statement } from '../db/sql.js';
 const COLUMNS = [
   'id',
   'client_id',
-  'name',
-  'address',
-  'city',
-  'state',
-  'zip',
-  'country',
-  'google_place_id',
-  'store_code',
-  'phone',
-  'website',
-  'latitude',
-  'longitude',
-  'primary_category',
-  'labels',
-  'status',
-  'hours',
+  ...LOCATION_FIELDS,
   'match_key',
   'health_score',
   'health_status',
@@ -31,7 +17,7 @@ const COLUMNS = [
   'created_at',
   'updated_at',
   'created_by',
-] as const;
+];
 
 const SNAPSHOT = `json_object(${COLUMNS.map((column) => `'${column}', ${column}`).join(', ')})`;
 

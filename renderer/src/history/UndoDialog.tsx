@@ -4,6 +4,7 @@ import type { UndoResponse } from '../../../server/audit/schemas.js';
 import { keys } from '../api/queries.js';
 import { authorized } from '../api/session.js';
 import { Dialog } from '../components/Dialog.js';
+import { DialogDone } from '../components/DialogDone.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { FormActions } from '../components/FormActions.js';
 import { plural } from '../format.js';
@@ -66,14 +67,7 @@ export function UndoDialog({
         </div>
       )}
       {done ? (
-        <>
-          <p role="status">Undone.</p>
-          <div className="form-actions">
-            <button type="button" className="button button-primary" onClick={onClose} autoFocus>
-              Done
-            </button>
-          </div>
-        </>
+        <DialogDone message="Undone." onClose={onClose} />
       ) : (
         <FormActions
           action={['Undo', 'Undoing…']}

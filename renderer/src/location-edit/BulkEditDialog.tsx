@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useBulkEdit, useDeleteLocations, type BulkChange } from '../api/location-queries.js';
 import { Dialog } from '../components/Dialog.js';
+import { DialogDone } from '../components/DialogDone.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { FormActions } from '../components/FormActions.js';
 import { TextField } from '../components/TextField.js';
@@ -52,14 +53,7 @@ export function BulkEditDialog({ clientId, ids, onClose }: { clientId: string; i
   return (
     <Dialog title={`Change ${plural(ids.length, 'location')}`} onClose={onClose}>
       {done ? (
-        <>
-          <p role="status">{done}</p>
-          <div className="form-actions">
-            <button type="button" className="button button-primary" onClick={onClose} autoFocus>
-              Done
-            </button>
-          </div>
-        </>
+        <DialogDone message={done} onClose={onClose} />
       ) : (
         <form onSubmit={apply}>
           <label className="field">
