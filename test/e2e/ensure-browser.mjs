@@ -2,7 +2,9 @@
 // downloaded once if missing. A fresh macOS, Windows or Ubuntu machine then runs every test, instead of
 // failing at the last step; where the download cannot run, one line says what to do.
 import { spawnSync } from 'node:child_process';
+import console from 'node:console';
 import { existsSync } from 'node:fs';
+import process from 'node:process';
 import { chromium } from '@playwright/test';
 
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
