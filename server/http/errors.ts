@@ -7,6 +7,8 @@ export interface ErrorDetail {
   /** For import rows: the row's index in `rows` and the field. */
   row?: number;
   field?: string;
+  /** The row's line in the caller's sheet, when the row carried it (`line`). */
+  line?: number;
 }
 
 /** The one error body the API ever sends (README: "Errors"). */

@@ -22,6 +22,7 @@ export const ErrorDetail = Type.Object({
   message: Type.String(),
   row: Type.Optional(Type.Integer({ description: 'Import row index' })),
   field: Type.Optional(Type.String({ description: 'Import row field' })),
+  line: Type.Optional(Type.Integer({ description: "The row's line in the caller's sheet, when the row said it" })),
 });
 
 export const ErrorResponse = Type.Object(

@@ -97,6 +97,8 @@ export function importLocations(db: Db, request: ImportRequest): ImportOutcome {
 class ImportPlan {
   private readonly ids: SortedUuids;
   private readonly byId = new Map<string, number>();
+  /** The sheet's line of each row remembered by its keys, when the rows said it (for errors naming two rows). */
+  private readonly lines = new Map<number, number>();
   private readonly byStoreCode = new Map<string, number>();
   private readonly byPlace = new Map<string, number>();
   private readonly byMatchKey = new Map<string, number>();
@@ -214,8 +216,9 @@ class ImportPlan {
     const earlierCode = code == null ? undefined : this.byStoreCode.get(code);
     if (earlierCode !== undefined) {
       const message = `the store code "${code}" is also on row ${earlierCode}; store codes are unique within a client`;
-      this.errors.push(rowError(earlierCode, 'store_code', message.replace(`row ${earlierCode}`, `row ${row.index}`)));
-      this.invalid(row.index, [rowError(row.index, 'store_code', message)]);
+      const earlierMessage = message.replace(`row ${earlierCode}`, `row ${row.index}`);
+      this.errors.push(rowError(earlierCode, 'store_code', earlierMessage, this.lines.get(earlierCode)));
+      this.invalid(row.index, [rowError(row.index, 'store_code', message, row.line)]);
       return undefined;
     }
     for (const key of keys) {
@@ -248,6 +251,7 @@ class ImportPlan {
   }
 
   private remember(row: NormalizedRow, keys: Key[]): void {
+    if (row.line !== undefined) this.lines.set(row.index, row.line);
     for (const key of keys) if (!this.inFile(key.kind).has(key.value)) this.inFile(key.kind).set(key.value, row.index);
   }
 
@@ -256,7 +260,7 @@ class ImportPlan {
       if (key.kind === 'store_code') {
         if (this.request.duplicates === 'keep') {
           const message = `the store code "${key.value}" is already used by location ${id}: import with mode=upsert to update it`;
-          this.invalid(row.index, [rowError(row.index, 'store_code', message)]);
+          this.invalid(row.index, [rowError(row.index, 'store_code', message, row.line)]);
           return undefined;
         }
       }
@@ -345,7 +349,7 @@ class ImportPlan {
         if (!(error instanceof FieldError)) throw error;
         if (decision.action === 'skipped') return values;
         decision.action = 'error';
-        this.invalid(row.index, [rowError(row.index, 'phone', error.message)]);
+        this.invalid(row.index, [rowError(row.index, 'phone', error.message, row.line)]);
         return undefined;
       }
     }

@@ -16,6 +16,8 @@ export interface NormalizedRow {
   index: number;
   /** The location id the row names (lower case), as an export writes it. */
   id: string | null;
+  /** The row's line in the caller's sheet, when it said so. */
+  line: number | undefined;
   input: RowInput;
   /** A national phone number on a row without a country: read with the matched location's country. */
   phoneText: string | null;
@@ -23,8 +25,15 @@ export interface NormalizedRow {
 
 const rowChecker = TypeCompiler.Compile(UploadRow);
 
-export function rowError(index: number, field: string, message: string): ErrorDetail {
-  return { path: field === '' ? `/rows/${index}` : `/rows/${index}/${field}`, row: index, field, message };
+export function rowError(index: number, field: string, message: string, line?: number): ErrorDetail {
+  const detail: ErrorDetail = {
+    path: field === '' ? `/rows/${index}` : `/rows/${index}/${field}`,
+    row: index,
+    field,
+    message,
+  };
+  if (line !== undefined) detail.line = line;
+  return detail;
 }
 
 const TYPE_WORDS: Partial<Record<string, string>> = {
@@ -119,12 +128,19 @@ function nationalPhone(value: unknown): string | null {
   return value.trim();
 }
 
+/** The line a row says it came from, when it says one that can be a line. */
+function lineOf(raw: unknown): number | undefined {
+  const line = (raw as { line?: unknown } | null)?.line;
+  return Number.isInteger(line) && (line as number) >= 1 ? (line as number) : undefined;
+}
+
 /** Checks and normalizes one import row (README: "Import rules"); returns it or its errors. */
 export function normalizeRow(raw: unknown, index: number, deferPhone: boolean): NormalizedRow | ErrorDetail[] {
-  const detail = (field: string, message: string) => rowError(index, field, message);
+  const line = lineOf(raw);
+  const detail = (field: string, message: string) => rowError(index, field, message, line);
   if (!rowChecker.Check(raw)) return schemaErrors(rowChecker.Errors(raw), detail);
   const errors: ErrorDetail[] = [];
   const { input, phoneText } = readFields(raw, (field, message) => errors.push(detail(field, message)), deferPhone);
   if (errors.length > 0) return errors;
-  return { index, id: typeof raw.id === 'string' ? raw.id.toLowerCase() : null, input, phoneText };
+  return { index, id: typeof raw.id === 'string' ? raw.id.toLowerCase() : null, line, input, phoneText };
 }

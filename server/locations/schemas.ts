@@ -152,6 +152,13 @@ export const UploadRow = Type.Object(
     ),
     name: Type.String({ maxLength: 200 }),
     ...InputFields,
+    line: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100_000_000,
+        description: "The row's line in the sheet it was read from: not stored, echoed in this row's error details",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

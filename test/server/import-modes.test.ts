@@ -551,3 +551,23 @@ describe('what sheets write for "no value", and parts of a country', () => {
     expect(c).toMatchObject({ country: 'GB' });
   });
 });
+
+describe('the line a row came from', () => {
+  it('a row may say its line in the sheet: not stored, echoed in its errors', async () => {
+    const clientId = await t.createClient(admin, 'Lines');
+    const response = await upload(clientId, [
+      { name: 'A', store_code: 'S1', line: 2 },
+      { name: 'B', phone: 'nope', line: 5 },
+      { name: 'C', store_code: 'S1', line: 9 },
+    ]);
+    const error = expectErrorBody(response, 400);
+    expect(error.details?.map((detail) => [detail.row, detail.field, (detail as { line?: number }).line])).toEqual([
+      [0, 'store_code', 2],
+      [1, 'phone', 5],
+      [2, 'store_code', 9],
+    ]);
+    expectErrorBody(await upload(clientId, [{ name: 'A', line: 0 }]), 400);
+    await imported(clientId, [{ name: 'A', line: 2 }]);
+    expect((await list(clientId))[0]).not.toHaveProperty('line');
+  });
+});
