@@ -8,7 +8,7 @@ import { WrongKeyError } from '../server/db/open.js';
 import { rekeyDatabase } from '../server/db/rekey.js';
 import { databaseFileIn, startServer, type RunningServer, type StartOptions } from '../server/start.js';
 import type { DesktopApi, KeyProtection, MenuCommand } from './desktop-api.js';
-import { writeRuntimeFile } from './discovery.js';
+import { agencyDeskVersion, writeRuntimeFile } from './discovery.js';
 import {
   CHANNELS,
   registerDashboardHandlers,
@@ -170,6 +170,7 @@ export class DesktopShell {
       url: server.url,
       pid: this.options.pid,
       started_at: this.now().toISOString(),
+      version: agencyDeskVersion(),
     });
   }
 

@@ -164,7 +164,7 @@ export const UploadRow = Type.Object(
 );
 export type UploadRow = Static<typeof UploadRow>;
 /** The fields of an import row, as a file's columns fill them. */
-export type RowField = keyof UploadRow;
+export type RowField = Exclude<keyof UploadRow, 'line'>;
 
 /** PATCH /api/locations/:id: any field; null (or blank) clears it; the name cannot be cleared. */
 export const LocationPatch = Type.Object(

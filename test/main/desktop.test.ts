@@ -12,7 +12,7 @@ import { insertOrganization } from '../../server/users/queries.js';
 import { IllegalTransitionError, Lifecycle, TRANSITIONS } from '../../main/lifecycle.js';
 import type { DesktopApi, KeyProtection } from '../../main/desktop-api.js';
 import { runDesktop, type Desktop } from '../../main/desktop.js';
-import { findRunningApp, runtimeFileFor } from '../../main/discovery.js';
+import { agencyDeskVersion, findRunningApp, runtimeFileFor } from '../../main/discovery.js';
 import { CHANNELS, UntrustedSenderError } from '../../main/ipc.js';
 import { beginPassphraseSwitch, readKeyRecord } from '../../main/keystore.js';
 import { rekeyDatabase } from '../../server/db/rekey.js';
@@ -147,7 +147,12 @@ describe('the desktop app', () => {
     await desktop.ready;
     const server = desktop.server()!;
     const store = server.store;
-    expect(findRunningApp(on.dataDir)).toEqual({ url: server.url, pid: process.pid, started_at: expect.any(String) });
+    expect(findRunningApp(on.dataDir)).toEqual({
+      url: server.url,
+      pid: process.pid,
+      started_at: expect.any(String),
+      version: agencyDeskVersion(),
+    });
 
     await quit(electron, desktop);
 
