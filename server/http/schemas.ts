@@ -38,9 +38,19 @@ export type ErrorResponse = Static<typeof ErrorResponse>;
 
 export const Success = Type.Object({ success: Type.Literal(true) });
 
+/** The largest page a list serves (an import's most rows); without `limit`, a list is served whole. */
+export const MAX_PAGE_SIZE = 100_000;
+// The largest integer a JSON number (a double) holds exactly: beyond, "rows to skip" means nothing, and
+// SQLite refuses an OFFSET past 2^63 - 1 (a 500 before this maximum).
+export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
+
 export const Page = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'Page size; all rows when absent' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Rows to skip' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: 'Page size; all rows when absent' }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: MAX_OFFSET, description: 'Rows to skip (at most 2^53 - 1)' }),
+  ),
 });
 
 /** The error statuses a route can answer with, for its response schema. */
