@@ -37,18 +37,29 @@ export function exportFileName(clientName: string, date = new Date()): string {
   return `${safe}-locations-${date.toISOString().slice(0, 10)}.csv`;
 }
 
+// OWASP "CSV Injection": a spreadsheet runs a cell as a formula when it starts with =, +, - or @, or tab or
+// CR, after any whitespace it skips, whatever follows, line breaks included (papaparse's own escapeFormulae
+// pattern has no s flag: "=HYPERLINK(\n..." got through). The import undoes it (import/upload-rows.ts).
+const FORMULA = /^\s*[=+\-@\t\r]/;
+
+/** A cell's text with a ' in front when a spreadsheet would run it as a formula (OWASP's escape). */
+export function formulaSafe(text: string): string {
+  return FORMULA.test(text) ? `'${text}` : text;
+}
+
 /**
- * The CSV file of rows, the export's pure part. papaparse loads only when someone exports; values that
- * a spreadsheet would run as a formula (=, +, -, @) are escaped (OWASP "CSV Injection").
+ * The CSV file of rows, the export's pure part. papaparse loads only when someone exports; every cell a
+ * spreadsheet would run as a formula is escaped (formulaSafe) and quoted.
  */
 export async function locationsCsv(rows: readonly LocationRow[]): Promise<string> {
   const { default: Papa } = await import('papaparse');
   const csv = Papa.unparse(
     {
       fields: EXPORT_COLUMNS.map(([header]) => header),
-      data: rows.map((row) => EXPORT_COLUMNS.map(([, field]) => cellText(field, row[field]))),
+      data: rows.map((row) => EXPORT_COLUMNS.map(([, field]) => formulaSafe(cellText(field, row[field])))),
     },
-    { escapeFormulae: true },
+    // Done above, for every cell whatever follows its first character.
+    { escapeFormulae: false, quotes: (value) => typeof value === 'string' && value.startsWith("'") },
   );
   // A byte order mark makes Excel read the file as UTF-8.
   return `\uFEFF${csv}`;
