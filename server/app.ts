@@ -1,11 +1,12 @@
-import fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { systemClock, type Clock } from './auth/tokens.js';
 import { authRoutes } from './auth/routes.js';
 import { Backups, DEFAULT_SCHEDULE, type BackupSchedule } from './backups/backups.js';
 import { backupRoutes } from './backups/routes.js';
 import { makeAuthenticate } from './auth/session.js';
-import { ACCOUNT_RULE, ADDRESS_RULE, Throttle, Turns } from './auth/throttle.js';
+import { prepareDummyHash } from './auth/passwords.js';
+import { SignInThrottle } from './auth/throttle.js';
 import { auditRoutes } from './audit/routes.js';
 import { clientEditRoutes, clientRoutes } from './clients/routes.js';
 import type { Store } from './db/store.js';
@@ -14,7 +15,7 @@ import { DatabaseBusyError } from './db/write.js';
 import { Writer } from './store/writer.js';
 import { dashboard, sendDashboardPage } from './http/dashboard.js';
 import { errorBody, HttpError } from './http/errors.js';
-import { parseJson } from './http/body.js';
+import { BodyBudget, loneSurrogateError, loneSurrogatePath, parseJson, readJsonText } from './http/body.js';
 import { registerLocalhostGuard } from './http/localhost.js';
 import { openApi } from './http/openapi.js';
 import { compileValidator, validationDetails } from './http/validation.js';
@@ -38,34 +39,65 @@ export interface AppOptions {
   backupSchedule?: BackupSchedule;
   /** The backups of this data folder, when the caller wants them too (the desktop's restore menu). */
   backups?: Backups;
+  /** How long one request may take to arrive, headers and body (README: "Limits"); tests shorten it. */
+  requestTimeoutMs?: number;
 }
 
 /** What every feature plugin receives. */
 export interface AppContext {
   store: Store;
   clock: Clock;
-  loginThrottle: { account: Throttle; address: Throttle; turns: Turns };
+  loginThrottle: SignInThrottle;
   /** The writer worker: imports and other long writes, off the event loop. */
   writer: Writer;
 }
 
 export type App = FastifyInstance;
 
-const JSON_BODY_LIMIT = 1024 * 1024;
+/** A JSON body of a signed-in caller's request (README: "Limits"). */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+// Every route open to callers who are not signed in (sign-in, refresh, setup, sign-out, unknown routes):
+// the longest valid sign-in or setup body, every character escaped as \uXXXX, fits.
+export const PUBLIC_BODY_LIMIT = 16 * 1024;
+/** JSON bodies being received at once, all requests together (the import's body has its own limit). */
+export const JSON_BODY_BUDGET = 32 * 1024 * 1024;
+/** Connections open at once; beyond, new ones are closed as they come (Node's server.maxConnections). */
+export const MAX_CONNECTIONS = 512;
+export const REQUEST_TIMEOUT_MS = 120_000;
 
 /** Builds the whole API as a Fastify instance; it never listens (server/start.ts does). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = fastify({
     logger: options.logger ?? false,
-    bodyLimit: JSON_BODY_LIMIT,
-    // Slow or stuck clients cannot hold a connection for ever.
-    requestTimeout: 120_000,
-    connectionTimeout: 120_000,
+    // Signed-in callers get JSON_BODY_LIMIT (below): they are known before their body is read.
+    bodyLimit: PUBLIC_BODY_LIMIT,
+    // Slow or stuck clients cannot hold a connection for ever. Node checks the request timeout every
+    // connectionsCheckingInterval (30 s by default: slow bodies lasted 150 s); checked every second, a
+    // request ends within a second of its limit. Its headers must come within half of it (at most 60 s,
+    // Node's default), and Node ignores a request timeout shorter than the headers timeout.
+    requestTimeout,
+    connectionTimeout: requestTimeout,
+    http: {
+      requestTimeout,
+      headersTimeout: Math.min(60_000, Math.ceil(requestTimeout / 2)),
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(requestTimeout / 10)),
+    },
     return503OnClosing: true,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // A malformed URL is answered by the one error handler too, not by Fastify's own body (which adds `code`).
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode ?? 400;
+      // Answered before any hook runs: the onSend headers are set here.
+      void (reply as FastifyReply)
+        .code(status)
+        .headers({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
+        .send(errorBody(status, error.message));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.maxConnections = MAX_CONNECTIONS;
   app.setValidatorCompiler(compileValidator);
   app.decorateRequest('principal', null);
 
@@ -78,21 +110,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const context: AppContext = {
     store: options.store,
     clock,
-    loginThrottle: {
-      account: new Throttle(ACCOUNT_RULE, clock),
-      address: new Throttle(ADDRESS_RULE, clock),
-      turns: new Turns(),
-    },
+    loginThrottle: new SignInThrottle(clock),
     writer: new Writer(options.store, app.log),
   };
   app.addHook('onClose', async () => context.writer.close());
+  // An unknown e-mail's sign-in verifies against this hash: made now, so that even the first such
+  // sign-in takes as long as a wrong password (no timing tells an unknown address from a known one).
+  await prepareDummyHash();
   if (options.warmWriter) app.addHook('onReady', async () => context.writer.warmUp());
   const backups = options.backups ?? new Backups(options.store, options.backupSchedule ?? DEFAULT_SCHEDULE, app.log);
   app.addHook('onClose', async () => backups.close());
   if (options.backupSchedule) app.addHook('onReady', async () => backups.start());
 
   registerLocalhostGuard(app, options.extraHosts ?? []);
-  registerJsonParser(app);
+  registerJsonParser(app, new BodyBudget(JSON_BODY_BUDGET));
   registerErrorHandlers(app, Boolean(options.dashboardDir));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
@@ -107,6 +138,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(deviceRoutes, context);
   await app.register(async (api) => {
     api.addHook('onRequest', makeAuthenticate(context));
+    api.addHook('onRoute', (route) => {
+      route.bodyLimit ??= JSON_BODY_LIMIT;
+    });
     await api.register(clientRoutes, context);
     await api.register(clientEditRoutes, context);
     await api.register(auditRoutes, context);
@@ -119,19 +153,33 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-/** JSON bodies through secure-json-parse: prototype poisoning is refused, an empty body is no body. */
-function registerJsonParser(app: FastifyInstance): void {
+/**
+ * JSON bodies: strict UTF-8, read within the route's limit and the shared budget, parsed by
+ * secure-json-parse (prototype poisoning is refused), and refused when a string holds a lone surrogate
+ * (never rewritten). An empty body is no body.
+ */
+function registerJsonParser(app: FastifyInstance, budget: BodyBudget): void {
   // JSON only: text/plain and every other type get 415.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, parseJson(text));
-    } catch (error) {
-      done(error as HttpError, undefined);
-    }
+  app.addContentTypeParser('application/json', (request, payload, done) => {
+    const length = Number(request.headers['content-length']);
+    const limit = request.routeOptions.bodyLimit ?? PUBLIC_BODY_LIMIT;
+    readJsonText(payload, limit, Number.isFinite(length) ? length : undefined, budget)
+      .then(jsonBody)
+      .then(
+        (body) => done(null, body),
+        (error: HttpError) => done(error, undefined),
+      );
   });
+}
+
+function jsonBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  const body = parseJson(text);
+  // A lone surrogate can only come from an escape (backslash, u): the text was decoded as strict UTF-8.
+  const lone = text.includes('\\u') ? loneSurrogatePath(body) : null;
+  if (lone !== null) throw loneSurrogateError(lone);
+  return body;
 }
 
 function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): void {

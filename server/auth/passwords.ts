@@ -16,14 +16,25 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
   }
 }
 
+const NOBODY = 'agency-desk: no such account';
 let dummyHash: Promise<string> | undefined;
+
+/** Makes the hash an unknown e-mail's sign-in verifies against; buildApp awaits it at start. */
+export function prepareDummyHash(): Promise<string> {
+  dummyHash ??= hashPassword(NOBODY);
+  return dummyHash;
+}
+
+/** Whether prepareDummyHash has run (tests: it runs at start, not at the first unknown e-mail). */
+export function isDummyHashPrepared(): boolean {
+  return dummyHash !== undefined;
+}
 
 /**
  * For an unknown e-mail the login still verifies a password against a hash made with the same
  * parameters, so that it takes as long as a wrong password for a real account (no enumeration by timing).
  */
 export async function verifyAgainstNobody(password: string): Promise<false> {
-  dummyHash ??= hashPassword('agency-desk: no such account');
-  await verifyPassword(await dummyHash, password);
+  await verifyPassword(await prepareDummyHash(), password);
   return false;
 }

@@ -6,12 +6,12 @@ import { errors, Success } from '../http/schemas.js';
 import { principalOf } from '../http/guards.js';
 import { bootstrapAdmin } from '../users/bootstrap.js';
 import { anyUserExists } from '../users/queries.js';
+import { deviceCookie, trustedDevice } from './device.js';
 import { verifyAgainstNobody, verifyPassword } from './passwords.js';
 import {
   createSession,
   credentialsByEmail,
   endCredential,
-  normalizeEmail,
   rotateSession,
   sessionUserById,
   type IssuedTokens,
@@ -48,37 +48,30 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
         response: { 200: TokenResponse, ...errors(400, 401, 429) },
       },
     },
-    async (request) => {
-      const account = `account:${normalizeEmail(request.body.email)}`;
-      const address = `address:${request.ip}`;
-      // One check at a time per account: guesses sent in parallel meet the back-off one after another
-      // instead of all slipping past it while the first are still being verified. Across accounts, the
-      // address rule counts the tries under way (Throttle.begin) for the same reason.
-      const credentials = await loginThrottle.turns.run(account, async () => {
-        const waitMs = Math.max(loginThrottle.account.waitMs(account), loginThrottle.address.waitMs(address));
-        if (waitMs > 0) {
-          const seconds = Math.ceil(waitMs / 1000);
-          throw TooManyRequests(`Too many failed sign-ins: try again in ${seconds} s`, seconds);
-        }
-        loginThrottle.address.begin(address);
-        try {
-          const found = credentialsByEmail(db, request.body.email);
+    async (request, reply) => {
+      const found = credentialsByEmail(db, request.body.email);
+      const outcome = await loginThrottle.attempt(
+        {
+          email: request.body.email,
+          ip: request.ip,
+          device: found === undefined ? null : trustedDevice(request.headers.cookie, found.id, found.password_hash),
+        },
+        async () => {
           const ok =
             found === undefined
               ? await verifyAgainstNobody(request.body.password)
               : await verifyPassword(found.password_hash, request.body.password);
-          if (!ok || found === undefined) {
-            loginThrottle.account.fail(account);
-            loginThrottle.address.fail(address);
-            throw Unauthorized(WRONG_CREDENTIALS);
-          }
-          loginThrottle.account.succeed(account);
-          return found;
-        } finally {
-          loginThrottle.address.end(address);
-        }
-      });
-      const { password_hash: _hash, ...user } = credentials;
+          return ok ? found : undefined;
+        },
+      );
+      if (outcome.kind === 'wait') {
+        const seconds = Math.ceil(outcome.ms / 1000);
+        throw TooManyRequests(`Too many failed sign-ins: try again in ${seconds} s`, seconds);
+      }
+      if (outcome.kind === 'wrong') throw Unauthorized(WRONG_CREDENTIALS);
+      const { password_hash: passwordHash, ...user } = outcome.value;
+      // This browser is now known to the account: others' guesses will not lock it out (auth/device.ts).
+      reply.header('set-cookie', deviceCookie(user.id, passwordHash));
       return tokenResponse(await write(db, () => createSession(db, user.id, clock.now())), user);
     },
   );
@@ -163,6 +156,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
       );
       if (created === undefined) throw Conflict('Agency Desk is already set up: sign in instead');
       const user = sessionUserById(db, created.id)!;
+      reply.header('set-cookie', deviceCookie(user.id, credentialsByEmail(db, user.email)!.password_hash));
       reply.code(201);
       return tokenResponse(await write(db, () => createSession(db, user.id, clock.now())), user);
     },

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import secureJson from 'secure-json-parse';
-import { HttpError } from './errors.js';
+import { HttpError, Invalid } from './errors.js';
 
 /**
  * Parses a JSON body. A `__proto__` or `constructor.prototype` key is refused (prototype poisoning),
@@ -16,6 +16,170 @@ export function parseJson(text: string): unknown {
       /prototype/i.test(message) ? 'The body contains a forbidden property' : `The body is not valid JSON: ${message}`,
     );
   }
+}
+
+// With the u flag a well-formed surrogate pair is one code point: only a lone half matches.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+interface Frame {
+  container: unknown[] | Record<string, unknown>;
+  /** Null for an array. */
+  keys: string[] | null;
+  /** The member being looked at (its pointer token), -1 before the first. */
+  index: number;
+}
+
+/**
+ * The JSON pointer (RFC 6901) of the first string, in document order, that holds a lone UTF-16 surrogate
+ * (`"x\ud800y"`), or null when every string is well-formed. Object keys count as strings: a bad key
+ * names its own member. '' is the value itself. Such text cannot be stored as UTF-8 without being
+ * rewritten (SQLite would keep U+FFFD), so the API refuses it instead. Iterative: any depth.
+ */
+export function loneSurrogatePath(value: unknown): string | null {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? '' : null;
+  if (typeof value !== 'object' || value === null) return null;
+  const stack: Frame[] = [frameOf(value)];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    frame.index += 1;
+    const count = frame.keys === null ? (frame.container as unknown[]).length : frame.keys.length;
+    if (frame.index >= count) {
+      stack.pop();
+      continue;
+    }
+    const key = frame.keys === null ? frame.index : frame.keys[frame.index]!;
+    if (typeof key === 'string' && LONE_SURROGATE.test(key)) return pointerOf(stack);
+    const child = (frame.container as Record<string | number, unknown>)[key];
+    if (typeof child === 'string') {
+      if (LONE_SURROGATE.test(child)) return pointerOf(stack);
+    } else if (typeof child === 'object' && child !== null) {
+      stack.push(frameOf(child));
+    }
+  }
+  return null;
+}
+
+function frameOf(value: object): Frame {
+  return Array.isArray(value)
+    ? { container: value, keys: null, index: -1 }
+    : { container: value as Record<string, unknown>, keys: Object.keys(value), index: -1 };
+}
+
+function pointerOf(stack: readonly Frame[]): string {
+  return stack
+    .map((frame) => {
+      const token = frame.keys === null ? String(frame.index) : frame.keys[frame.index]!;
+      return `/${token.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    })
+    .join('');
+}
+
+/**
+ * The 400 for a lone surrogate at `pointer` in the request part `part` ('body'), naming the field.
+ * The pointer's own lone surrogates (a bad key) are written as \uXXXX escapes in the message.
+ */
+export function loneSurrogateError(pointer: string, part = 'body'): HttpError {
+  const message = 'is not valid Unicode (a lone surrogate)';
+  const shown = pointer.replace(/[\uD800-\uDFFF]/gu, (unit) => `\\u${unit.charCodeAt(0).toString(16).toUpperCase()}`);
+  return Invalid(shown === '' ? `The ${part} ${message}` : `${shown.slice(1)} ${message}`, [
+    { path: `/${part}${pointer}`, message },
+  ]);
+}
+
+/**
+ * Request body bytes held in memory at once, across every request the budget is shared by: a cap on
+ * what many slow or parallel senders can make the server hold, whatever each body's own limit.
+ */
+export class BodyBudget {
+  private used = 0;
+  constructor(readonly limit: number) {}
+
+  /** Takes `bytes` from the budget; false (and nothing taken) when they do not fit. */
+  take(bytes: number): boolean {
+    if (this.used + bytes > this.limit) return false;
+    this.used += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.used -= bytes;
+  }
+
+  get inUse(): number {
+    return this.used;
+  }
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * A JSON request body as text: at most `limit` bytes (413 beyond, at once when Content-Length says so),
+ * each chunk taken from the shared `budget` while the body is read and given back when reading ends
+ * (503 when the server already holds its budget's worth), and decoded as strict UTF-8: a byte sequence
+ * that is not UTF-8 is a 400, never rewritten as U+FFFD.
+ */
+export function readJsonText(
+  stream: Readable,
+  limit: number,
+  declaredLength: number | undefined,
+  budget: BodyBudget,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (declaredLength !== undefined && declaredLength > limit) {
+      reject(tooLarge(limit));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let settled = false;
+    const finish = (error: HttpError | null, text?: string) => {
+      if (settled) return;
+      settled = true;
+      budget.give(received);
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      stream.off('close', onClose);
+      chunks.length = 0;
+      if (error !== null) reject(error);
+      else resolve(text!);
+    };
+    const onData = (chunk: Buffer) => {
+      if (received + chunk.length > limit) return finish(tooLarge(limit));
+      if (!budget.take(chunk.length)) return finish(busy());
+      chunks.push(chunk);
+      received += chunk.length;
+    };
+    const onEnd = () => {
+      if (declaredLength !== undefined && received !== declaredLength) return finish(lengthMismatch());
+      let text: string;
+      try {
+        text = UTF8.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
+      } catch {
+        return finish(new HttpError(400, 'The body is not valid UTF-8'));
+      }
+      finish(null, text);
+    };
+    const onError = () => finish(new HttpError(400, 'The request body could not be read'));
+    // A client that goes away mid-body: its bytes go back to the budget.
+    const onClose = () => finish(new HttpError(400, 'The request body was cut short'));
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+    stream.on('close', onClose);
+    stream.resume();
+  });
+}
+
+function tooLarge(limit: number): HttpError {
+  const size = limit >= 1048576 ? `${(limit / 1048576).toFixed(0)} MiB` : `${(limit / 1024).toFixed(0)} KiB`;
+  return new HttpError(413, `The request body is larger than the limit of ${size}`);
+}
+
+function busy(): HttpError {
+  return new HttpError(503, 'The server is receiving too much at once: try again in a moment', undefined, {
+    'retry-after': '1',
+  });
 }
 
 /** Trimmed text, or null when absent or blank: how every optional text field is stored. */

@@ -3,15 +3,23 @@ import { HttpError } from './errors.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** "host" or "host:port" with the port stripped; IPv6 keeps its brackets. */
-function hostName(hostHeader: string): string {
-  const value = hostHeader.trim().toLowerCase();
-  if (value.startsWith('[')) {
-    const end = value.indexOf(']');
-    return end === -1 ? value : value.slice(0, end + 1);
-  }
-  const colon = value.lastIndexOf(':');
-  return colon === -1 ? value : value.slice(0, colon);
+// RFC 9110 section 7.2 / RFC 3986 section 3.2.2: Host is uri-host [ ":" port ]. Here a host is a name, an
+// IPv4 address or a bracketed IPv6 address, and a port at most five digits: nothing else may follow
+// ("localhost:evil.com", "[::1].evil.com", "localhost:4921@evil.com" are refused).
+const AUTHORITY = /^(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::(\d{1,5}))?$/i;
+
+/** The host of a Host header in lower case (IPv6 keeps its brackets), or null when it is not host[:port]. */
+function hostOfAuthority(hostHeader: string): string | null {
+  const match = AUTHORITY.exec(hostHeader);
+  if (match === null) return null;
+  if (match[2] !== undefined && Number(match[2]) > 65535) return null;
+  return match[1]!.toLowerCase();
+}
+
+/** A configured listen address as the Host header names it: IPv6 in brackets. */
+function configuredHost(host: string): string {
+  const bare = host.trim().toLowerCase();
+  return bare.includes(':') && !bare.startsWith('[') ? `[${bare}]` : bare;
 }
 
 /**
@@ -21,13 +29,11 @@ function hostName(hostHeader: string): string {
  * is not this server's own. There is no CORS: no other origin is ever allowed.
  */
 export function registerLocalhostGuard(app: FastifyInstance, extraHosts: readonly string[]): void {
-  const allowed = new Set([
-    ...LOOPBACK_NAMES,
-    ...extraHosts.map((host) => hostName(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host)),
-  ]);
+  const allowed = new Set([...LOOPBACK_NAMES, ...extraHosts.map(configuredHost)]);
   app.addHook('onRequest', async (request) => {
     const host = request.headers.host;
-    if (host === undefined || !allowed.has(hostName(host))) {
+    const name = host === undefined ? null : hostOfAuthority(host);
+    if (host === undefined || name === null || !allowed.has(name)) {
       throw new HttpError(400, 'This server answers only requests addressed to localhost or 127.0.0.1');
     }
     const origin = request.headers.origin;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
 import { buildSignedInApp } from '../helpers/users.js';
@@ -78,6 +78,10 @@ const ERRORS: [string, number, () => Request][] = [
     }),
   ],
   ['foreign Host', 400, () => ({ method: 'GET', url: '/health', headers: { host: 'evil.example' } })],
+  // Fastify answers these itself, before any hook, with a `code` field of its own (issue 13, finding 7).
+  ['malformed URL', 400, () => ({ method: 'GET', url: '/api/clients/%E0%A4%A', token: admin })],
+  ['malformed URL on a public route', 400, () => ({ method: 'POST', url: '/auth/%c0', body: {} })],
+  ['route parameter too long', 414, () => ({ method: 'DELETE', url: `/api/clients/${'a'.repeat(300)}`, token: admin })],
   [
     'foreign Origin',
     403,
@@ -116,6 +120,20 @@ describe('Host header (DNS rebinding)', () => {
     '127.0.0.1.nip.io:4870',
     '192.168.1.10:4870',
     'example.com:80',
+    // Issue 13, finding 7: the authority is a host and an optional port, nothing else.
+    'localhost:evil.com',
+    '[::1].evil.com',
+    'localhost:4921@evil.com',
+    'localhost@evil.com',
+    'user:pass@localhost:4870',
+    'localhost:4870:4870',
+    'localhost:99999',
+    'localhost:',
+    'localhost.',
+    '127.0.0.1:4870/evil.example',
+    '127.0.0.1#.evil.example',
+    '[::1]evil.example',
+    '[::1]:4870.evil.example',
   ])('Host %j -> 4xx and the request is not served', async (host) => {
     const response = await t.request({ method: 'GET', url: '/api/clients', token: admin, headers: { host } });
     expect(response.statusCode).toBeGreaterThanOrEqual(400);
@@ -341,5 +359,38 @@ describe('public routes', () => {
     expect(response.statusCode).toBe(200);
     expect(String(response.headers['content-type'])).toMatch(/^text\/html/);
     expect(response.body).toMatch(/<html/i);
+  });
+});
+
+describe('the Authorization scheme is case-insensitive (RFC 9110 section 11.1)', () => {
+  it.each(['Bearer', 'bearer', 'BEARER', 'bEaReR'])('%s <token> -> 200', async (scheme) => {
+    const response = await t.request({
+      method: 'GET',
+      url: '/api/clients',
+      headers: { authorization: `${scheme} ${admin}` },
+    });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it.each(['Basic', 'Bearer:', 'Bearerx', 'Token'])('%s <token> -> 401', async (scheme) => {
+    expectErrorBody(
+      await t.request({ method: 'GET', url: '/api/clients', headers: { authorization: `${scheme} ${admin}` } }),
+      401,
+    );
+  });
+});
+
+describe('the dummy password hash of unknown e-mails', () => {
+  it('is made when the app starts, not at the first sign-in with an unknown e-mail', async () => {
+    vi.resetModules();
+    const passwords = await import('../../server/auth/passwords.js');
+    const { buildTestApp } = await import('../helpers/app.js');
+    expect(passwords.isDummyHashPrepared()).toBe(false);
+    const fresh = await buildTestApp();
+    try {
+      expect(passwords.isDummyHashPrepared()).toBe(true);
+    } finally {
+      await fresh.close();
+    }
   });
 });
