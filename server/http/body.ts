@@ -21,6 +21,14 @@ export function parseJson(text: string): unknown {
 // With the u flag a well-formed surrogate pair is one code point: only a lone half matches.
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
+/** What a field with a lone surrogate is told, everywhere (JSON bodies here, import rows in locations/fields.ts). */
+export const LONE_SURROGATE_WORDS = 'is not valid Unicode (a lone surrogate)';
+
+/** Whether the text holds half of a surrogate pair alone: never stored, never rewritten. */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
+
 interface Frame {
   container: unknown[] | Record<string, unknown>;
   /** Null for an array. */
@@ -79,7 +87,7 @@ function pointerOf(stack: readonly Frame[]): string {
  * The pointer's own lone surrogates (a bad key) are written as \uXXXX escapes in the message.
  */
 export function loneSurrogateError(pointer: string, part = 'body'): HttpError {
-  const message = 'is not valid Unicode (a lone surrogate)';
+  const message = LONE_SURROGATE_WORDS;
   const shown = pointer.replace(/[\uD800-\uDFFF]/gu, (unit) => `\\u${unit.charCodeAt(0).toString(16).toUpperCase()}`);
   return Invalid(shown === '' ? `The ${part} ${message}` : `${shown.slice(1)} ${message}`, [
     { path: `/${part}${pointer}`, message },

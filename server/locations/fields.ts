@@ -1,5 +1,5 @@
 import { parsePhoneNumberWithError, ParseError, type CountryCode } from 'libphonenumber-js';
-import { textOrNull } from '../http/body.js';
+import { hasLoneSurrogate, LONE_SURROGATE_WORDS, textOrNull } from '../http/body.js';
 import { countryCode } from './country.js';
 import { HOURS_FORMS, HoursError, dayIntervals, orderedHours, weekHours, DAYS, type Hours } from './hours.js';
 
@@ -166,9 +166,6 @@ function hours(value: string | Record<string, unknown>): Hours | null {
   }
 }
 
-// A high surrogate not followed by a low one, or a low one not after a high one (JSON's "\ud800").
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /** A day given as intervals [["09:00", "17:00"], ...]: each read as a range; none is a closed day. */
 function intervalsOf(day: string[][]): Hours[keyof Hours] {
   return day.length === 0 ? [] : dayIntervals(day.map((interval) => interval.join('-')).join(','));
@@ -186,7 +183,7 @@ export function isPlaceholder(value: string, field?: string): boolean {
 
 /** A text field's value, trimmed; null when blank or a placeholder. Text must be well-formed Unicode, never rewritten. */
 function text(value: string, maxLength: number, field: string): string | null {
-  if (LONE_SURROGATE.test(value)) throw new FieldError('is not valid Unicode (it holds a lone surrogate)');
+  if (hasLoneSurrogate(value)) throw new FieldError(LONE_SURROGATE_WORDS);
   const trimmed = textOrNull(value);
   if (trimmed !== null && isPlaceholder(trimmed, field)) return null;
   if (trimmed !== null && trimmed.length > maxLength) throw new FieldError(`is longer than ${maxLength} characters`);
@@ -231,7 +228,7 @@ export function fieldValue(field: LocationField, raw: Raw, country: string | nul
 }
 
 function wellFormed(value: string): string {
-  if (LONE_SURROGATE.test(value)) throw new FieldError('is not valid Unicode (it holds a lone surrogate)');
+  if (hasLoneSurrogate(value)) throw new FieldError(LONE_SURROGATE_WORDS);
   return value;
 }
 

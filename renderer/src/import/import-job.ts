@@ -376,8 +376,11 @@ export class ImportJob {
     ).length;
   }
 
+  /** A row as the request sends it, with its line in the file: the server names it in the row's errors. */
   private rowJson(row: number): string {
-    return JSON.stringify(uploadRowOf(this.valuesOf(row), this.mapping, this.edits.get(row), this.choice.blanks));
+    const line = this.lineOf(row);
+    const values = uploadRowOf(this.valuesOf(row), this.mapping, this.edits.get(row), this.choice.blanks);
+    return JSON.stringify(line > 0 ? { ...values, line } : values);
   }
 
   private rowCount(): number {
