@@ -68,7 +68,11 @@ test('edit a location: a wrong phone is explained under its field; a right one i
     { token },
   );
   expect(location).toMatchObject({ phone: '+12175550199', primary_category: 'Coffee shop' });
-  await expect(panel.getByText('+12175550199')).toBeVisible();
+  await expect(panel.getByText('+12175550199').first()).toBeVisible();
+  // The location's history says who changed what (issue 11).
+  await expect(panel.getByTestId('location-history-entry').first()).toContainText(
+    'admin@agency.test changed the phone from +12175550142 to +12175550199, the primary category from — to Coffee shop of Bluebird Downtown',
+  );
 });
 
 test('bulk edit: set the status of every location shown, in one request', async ({ page }) => {

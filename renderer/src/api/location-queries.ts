@@ -29,6 +29,7 @@ function useRefresh() {
       cache.invalidateQueries({ queryKey: ['location'] }),
       cache.invalidateQueries({ queryKey: clientId ? keys.locations(clientId) : ['locations'] }),
       cache.invalidateQueries({ queryKey: keys.clients }),
+      cache.invalidateQueries({ queryKey: ['history'] }),
     ]);
 }
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useLocation } from '../api/location-queries.js';
 import { sessionState } from '../api/session.js';
+import { LocationHistory } from '../history/LocationHistory.js';
 import { LocationEditor } from './LocationEditor.js';
 
 /**
@@ -11,7 +12,14 @@ export function LocationEditing({ locationId, children }: { locationId: string; 
   const [editing, setEditing] = useState(false);
   const isAdmin = sessionState().session?.user.role === 'admin';
   const record = useLocation(locationId);
-  if (!isAdmin) return <>{children}</>;
+  if (!isAdmin) {
+    return (
+      <>
+        {children}
+        <LocationHistory locationId={locationId} />
+      </>
+    );
+  }
   if (!editing) {
     return (
       <>
@@ -24,6 +32,7 @@ export function LocationEditing({ locationId, children }: { locationId: string; 
           Edit location
         </button>
         {children}
+        <LocationHistory locationId={locationId} />
       </>
     );
   }

@@ -1,0 +1,32 @@
+import { useQuery } from '@tanstack/react-query';
+import { authorized } from '../api/session.js';
+import { ErrorNotice } from '../components/ErrorNotice.js';
+import { formatDate } from '../format.js';
+import { entryInWords, type HistoryEntry } from './entry-words.js';
+
+/** A location's own history in its panel (issue 11): who changed which field, from what to what, and when. */
+export function LocationHistory({ locationId }: { locationId: string }) {
+  const history = useQuery({
+    queryKey: ['history', 'location', locationId],
+    queryFn: async () =>
+      (
+        await authorized<{ entries: HistoryEntry[] }>(
+          `/api/audit?locationId=${encodeURIComponent(locationId)}&limit=20`,
+        )
+      ).data.entries,
+  });
+  if (history.isError) return <ErrorNotice error={history.error} />;
+  if (!history.data || history.data.length === 0) return null;
+  return (
+    <section className="location-history" aria-label="History of this location">
+      <h3>History</h3>
+      <ol className="history-list">
+        {history.data.map((entry) => (
+          <li key={entry.id} data-testid="location-history-entry">
+            <time className="muted">{formatDate(entry.at)}</time> <span>{entryInWords(entry)}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
