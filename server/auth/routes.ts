@@ -1,3 +1,4 @@
+import { recordEntry } from '../audit/queries.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app.js';
 import { write } from '../db/write.js';
@@ -72,7 +73,24 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
       const { password_hash: passwordHash, ...user } = outcome.value;
       // This browser is now known to the account: others' guesses will not lock it out (auth/device.ts).
       reply.header('set-cookie', deviceCookie(user.id, passwordHash));
-      return tokenResponse(await write(db, () => createSession(db, user.id, clock.now())), user);
+      const session = await write(db, () => {
+        const tokens = createSession(db, user.id, clock.now());
+        // A new session, in the trail with the session itself (issue 11).
+        recordEntry(
+          db,
+          {
+            organizationId: user.organization_id,
+            actor: { type: 'user', id: user.id, email: user.email, name: user.email, token_id: null },
+            action: 'user.signed_in',
+            target: { type: 'user', id: user.id, name: user.email },
+            clientId: user.client_id,
+            summary: { address: request.ip },
+          },
+          clock.now(),
+        );
+        return tokens;
+      });
+      return tokenResponse(session, user);
     },
   );
 

@@ -153,8 +153,10 @@ describe('each change leaves exactly its entries', () => {
     expect(entries.length).toBeGreaterThan(0);
     for (const entry of entries) {
       expect(entry.client_id).toBe(cvClient);
-      expect(entry.actor.email).toBeNull();
+      // Its own sign-ins name it; nobody else's e-mail shows.
+      expect([null, 'cv@example.com']).toContain(entry.actor.email);
     }
+    expect(entries.some((entry) => entry.action === 'locations.imported' && entry.actor.email === null)).toBe(true);
     expect((await audit(`?action=locations.imported&clientId=${cvClient}`, viewer)).entries.length).toBe(1);
     expectErrorBody(await t.request({ method: 'GET', url: '/api/audit?limit=0', token: admin }), 400);
     expectErrorBody(await t.request({ method: 'GET', url: '/api/audit?order=sideways', token: admin }), 400);
@@ -202,6 +204,22 @@ describe('users and tokens', () => {
       password: { from: '(hidden)', to: '(changed)' },
     });
     expect(JSON.stringify(entries)).not.toContain('secret');
+  });
+});
+
+describe('sign-ins', () => {
+  it('a sign-in is a new session in the trail; a wrong password writes nothing', async () => {
+    const before = entriesCount();
+    await t.request({
+      method: 'POST',
+      url: '/auth/callback',
+      body: { email: 'viewer@example.com', password: 'wrong one' },
+    });
+    expect(entriesCount()).toBe(before);
+    await t.login('viewer@example.com');
+    expect(entriesCount()).toBe(before + 1);
+    const [entry] = (await audit('?action=user.signed_in&limit=1')).entries;
+    expect(entry).toMatchObject({ actor: { type: 'user', email: 'viewer@example.com' }, target: { type: 'user' } });
   });
 });
 
