@@ -61,8 +61,16 @@ function checkClientAssignment(db: Db, organizationId: string, role: Role, clien
   }
 }
 
-/** The caller (any role), and user management (Admin). */
-export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock, loginThrottle }) => {
+/** The caller (any role), and user management (Admin): one plugin each, registered together. */
+export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
+  await app.register(meRoutes, context);
+  await app.register(userListRoutes, context);
+  await app.register(userChangeRoutes, context);
+  await app.register(userRemoveRoutes, context);
+};
+
+/** The caller itself: its profile and its own password. */
+const meRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock, loginThrottle }) => {
   const db = store.db;
 
   app.get(
@@ -127,9 +135,14 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
     }
     loginThrottle.account.succeed(account);
   }
+};
 
-  // What user management needs, checked when the headers arrive and again inside each write.
-  const ADMIN = NEEDS.admin;
+// What user management needs, checked when the headers arrive and again inside each write.
+const ADMIN = NEEDS.admin;
+
+/** The organization's users, listed and added (Admin). */
+const userListRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock }) => {
+  const db = store.db;
   const admin = { onRequest: requireAccess(ADMIN) };
 
   app.get(
@@ -190,6 +203,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
       return user;
     },
   );
+};
+
+/** A user changed (Admin). */
+const userChangeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock }) => {
+  const db = store.db;
+  const admin = { onRequest: requireAccess(ADMIN) };
 
   app.patch(
     '/api/users/:id',
@@ -247,6 +266,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
       });
     },
   );
+};
+
+/** A user removed (Admin); never the organization's last Admin. */
+const userRemoveRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock }) => {
+  const db = store.db;
+  const admin = { onRequest: requireAccess(ADMIN) };
 
   app.delete(
     '/api/users/:id',
