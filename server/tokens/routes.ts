@@ -29,7 +29,13 @@ function nameOf(body: CreateBody): string {
 }
 
 /** Issue 10, section 1: a user's API tokens (README: "API tokens"). */
-export const tokenRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock }) => {
+export const tokenRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
+  await app.register(tokenListRoutes, context);
+  await app.register(tokenRevokeRoutes, context);
+};
+
+/** A user's tokens listed and made. */
+const tokenListRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock }) => {
   const db = store.db;
   const own = { onRequest: requireAccess(NEEDS.ownTokens) };
 
@@ -95,6 +101,12 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
       return created;
     },
   );
+};
+
+/** A token revoked: its owner's, or any of the organization's for an Admin. */
+const tokenRevokeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock }) => {
+  const db = store.db;
+  const own = { onRequest: requireAccess(NEEDS.ownTokens) };
 
   app.delete(
     '/api/tokens/:id',
