@@ -13,7 +13,13 @@ import { clientById, insertClient, listClients, updateClient } from './queries.j
 import { Client, ClientParams, CreateClientBody, CreatedClient, UpdateClientBody } from './schemas.js';
 
 /** Spec 4.2-4.4: list, create and delete the organization's clients. */
-export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock, writer }) => {
+export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
+  await app.register(clientListRoutes, context);
+  await app.register(clientDeleteRoutes, context);
+};
+
+/** The organization's clients listed and added. */
+const clientListRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock }) => {
   const db = store.db;
 
   app.get(
@@ -85,7 +91,10 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, {
       });
     },
   );
+};
 
+/** A client deleted, with its locations and Client Viewers, on the writer thread (Admin). */
+const clientDeleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { clock, writer }) => {
   app.delete(
     '/api/clients/:clientId',
     {
