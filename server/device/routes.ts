@@ -72,6 +72,14 @@ function ownerNow(db: Db, userId: string): Owner | undefined {
 }
 
 /** Issue 10, section 2: a script asks, a person approves (OAuth 2.0 device authorization grant, RFC 8628). */
+/** What each answer of a poll before approval says (RFC 8628 §3.5). */
+const POLL_WORDS: Partial<Record<string, string>> = {
+  authorization_pending: 'Waiting for a person to approve the request in Agency Desk',
+  slow_down: 'Polling too fast: wait 5 more seconds between polls',
+  access_denied: 'The request was denied',
+  expired_token: 'The request expired: ask again',
+};
+
 export const deviceRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
   const db = context.store.db;
   const { clock } = context;
@@ -140,46 +148,28 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
         return oauthError(reply, 'unsupported_grant_type', `grant_type must be ${DEVICE_GRANT_TYPE}`);
       }
       const outcome = requests.poll(request.body.device_code);
-      switch (outcome.kind) {
-        case 'approved':
-          break;
-        case 'authorization_pending':
-          return oauthError(reply, outcome.kind, 'Waiting for a person to approve the request in Agency Desk');
-        case 'slow_down':
-          return oauthError(reply, outcome.kind, 'Polling too fast: wait 5 more seconds between polls');
-        case 'access_denied':
-          return oauthError(reply, outcome.kind, 'The request was denied');
-        case 'expired_token':
-          return oauthError(reply, outcome.kind, 'The request expired: ask again');
-        default:
-          return oauthError(reply, 'invalid_grant', 'This device code is not valid');
+      if (outcome.kind !== 'approved') {
+        const words = POLL_WORDS[outcome.kind];
+        if (words === undefined) return oauthError(reply, 'invalid_grant', 'This device code is not valid');
+        return oauthError(reply, outcome.kind, words);
       }
       // Once: a second poll, even one already under way, finds the code used.
       requests.finish(outcome.request);
       const { request: asked } = outcome;
-      const created = await write(db, () => {
-        const owner = ownerNow(db, outcome.approver.userId);
-        if (owner === undefined) return undefined;
-        try {
-          return grantToken(
-            db,
-            owner,
-            { name: asked.clientName, scopes: asked.scopes, clientId: asked.clientId },
-            null,
-            clock.now(),
-          );
-        } catch (error) {
-          // The approver lost the right to give these scopes since approving.
-          if (error instanceof HttpError && error.statusCode < 500) return undefined;
-          throw error;
-        }
-      });
+      const created = await write(db, () => grantApproved(db, outcome.approver.userId, asked, clock.now()));
       if (created === undefined) return oauthError(reply, 'access_denied', 'The approver can no longer grant this');
       return { access_token: created.token, token_type: 'bearer' as const, scope: scopeString(created.scopes) };
     },
   );
 
-  await app.register(async (plugin) => {
+  await app.register(approvalRoutes(requests), context);
+};
+
+/** The dashboard's side (signed in): the requests waiting for the caller, approved or denied. */
+function approvalRoutes(requests: DeviceRequests): FastifyPluginAsyncTypebox<AppContext> {
+  return async (plugin, context) => {
+    const db = context.store.db;
+    const { clock } = context;
     const api = plugin.withTypeProvider<TypeBoxTypeProvider>();
     // The dashboard's routes take JSON only, as every /api route.
     api.removeContentTypeParser('application/x-www-form-urlencoded');
@@ -241,5 +231,20 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
         },
       );
     }
-  });
-};
+  };
+}
+
+/**
+ * The API token an approved request gives its script: the approver's, with the rights the approver has
+ * now; undefined when the approver lost the right to give these scopes since approving.
+ */
+function grantApproved(db: Db, approverId: string, asked: DeviceRequest, now: number) {
+  const owner = ownerNow(db, approverId);
+  if (owner === undefined) return undefined;
+  try {
+    return grantToken(db, owner, { name: asked.clientName, scopes: asked.scopes, clientId: asked.clientId }, null, now);
+  } catch (error) {
+    if (error instanceof HttpError && error.statusCode < 500) return undefined;
+    throw error;
+  }
+}
