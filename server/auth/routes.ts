@@ -36,6 +36,13 @@ function tokenResponse(tokens: IssuedTokens, user: SessionUser): TokenResponse {
 
 /** Sign-in, refresh, sign-out and first-run setup (spec section 5; README: "Sessions"). */
 export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
+  await app.register(signInRoutes, context);
+  await app.register(sessionRoutes, context);
+  await app.register(setupRoutes, context);
+};
+
+/** Sign-in with e-mail and password, under the throttle and with the device cookie. */
+const signInRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
   const { store, clock, loginThrottle } = context;
   const db = store.db;
 
@@ -93,6 +100,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
       return tokenResponse(session, user);
     },
   );
+};
+
+/** A session renewed or ended. */
+const sessionRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
+  const { store, clock } = context;
+  const db = store.db;
 
   app.post(
     '/auth/refresh',
@@ -133,6 +146,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
       return { success: true as const };
     },
   );
+};
+
+/** First-run setup: whether it is needed, and the first Admin with its organization. */
+const setupRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
+  const { store, clock } = context;
+  const db = store.db;
 
   app.get(
     '/auth/setup',
