@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { systemActor } from './audit/queries.js';
 import { deleteExpiredSessions } from './auth/queries.js';
 import { Backups, DEFAULT_SCHEDULE, type BackupSchedule } from './backups/backups.js';
 import { isLoopbackHost } from './config.js';
@@ -64,7 +65,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   try {
     // Sessions whose refresh token has expired can never be used again: sweep them at each start.
     deleteExpiredSessions(store.db, Date.now());
-    if (options.admin) await bootstrapAdmin(store.db, options.admin);
+    if (options.admin) {
+      await bootstrapAdmin(
+        store.db,
+        options.admin,
+        Date.now(),
+        systemActor('the first start (AGENCY_DESK_ADMIN_EMAIL)'),
+      );
+    }
     const dashboardDir = options.dashboardDir === undefined ? defaultDashboardDir() : options.dashboardDir;
     // Failures of automatic backups go to the app's log, which exists once the app is built.
     const backups = new Backups(store, options.backupSchedule ?? DEFAULT_SCHEDULE, {

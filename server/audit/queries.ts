@@ -29,6 +29,14 @@ export function actorOf(db: Db, principal: Principal): Actor {
   };
 }
 
+/**
+ * A change made outside the HTTP API, on the machine itself: by the command line (named with the
+ * operating-system account that ran it) or at start from the environment.
+ */
+export function systemActor(name: string): Actor {
+  return { type: 'system', id: null, email: null, name, token_id: null };
+}
+
 export interface NewEntry {
   organizationId: string;
   actor: Actor;

@@ -18,7 +18,7 @@ export const AuditEntry = Type.Object({
   actor: Actor,
   action: Type.String({
     description:
-      'client.created, client.updated, client.deleted, location.updated, location.deleted, locations.imported, locations.edited, locations.deleted, operation.undone',
+      'client.created, client.updated, client.deleted, location.updated, location.deleted, locations.imported, locations.edited, locations.deleted, operation.undone, user.created, user.updated, user.deleted, user.password_changed, user.signed_in, user.sign_in_throttled, token.created, token.revoked',
   }),
   target: Type.Object({
     type: Type.String({ description: 'client, location, or operation' }),

@@ -1,6 +1,7 @@
-import { recordEntry } from '../audit/queries.js';
+import { recordEntry, systemActor } from '../audit/queries.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app.js';
+import type { Db } from '../db/open.js';
 import { write } from '../db/write.js';
 import { Conflict, Invalid, TooManyRequests, Unauthorized } from '../http/errors.js';
 import { errors, Success } from '../http/schemas.js';
@@ -22,6 +23,34 @@ import { makeAuthenticate } from './session.js';
 import { ACCESS_TOKEN_SECONDS } from './tokens.js';
 
 const WRONG_CREDENTIALS = 'Wrong e-mail or password';
+
+/**
+ * A burst of wrong passwords for an account that reached the throttle, in the trail once per burst (the
+ * guess that started the back-off), never once per guess: refused guesses cannot fill the trail. The
+ * actor is the throttle itself: who guessed is not known, only the address the guesses came from.
+ */
+async function recordThrottled(
+  db: Db,
+  user: { id: string; organization_id: string; email: string; client_id: string | null },
+  address: string,
+  failures: number,
+  now: number,
+): Promise<void> {
+  await write(db, () =>
+    recordEntry(
+      db,
+      {
+        organizationId: user.organization_id,
+        actor: systemActor('the sign-in throttle'),
+        action: 'user.sign_in_throttled',
+        target: { type: 'user', id: user.id, name: user.email },
+        clientId: user.client_id,
+        summary: { address, failures },
+      },
+      now,
+    ),
+  );
+}
 
 function tokenResponse(tokens: IssuedTokens, user: SessionUser): TokenResponse {
   return {
@@ -76,7 +105,11 @@ const signInRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context)
         const seconds = Math.ceil(outcome.ms / 1000);
         throw TooManyRequests(`Too many failed sign-ins: try again in ${seconds} s`, seconds);
       }
-      if (outcome.kind === 'wrong') throw Unauthorized(WRONG_CREDENTIALS);
+      if (outcome.kind === 'wrong') {
+        if (outcome.throttled && found !== undefined)
+          await recordThrottled(db, found, request.ip, outcome.failures, clock.now());
+        throw Unauthorized(WRONG_CREDENTIALS);
+      }
       const { password_hash: passwordHash, ...user } = outcome.value;
       // This browser is now known to the account: others' guesses will not lock it out (auth/device.ts).
       reply.header('set-cookie', deviceCookie(user.id, passwordHash));

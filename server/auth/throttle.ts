@@ -91,7 +91,8 @@ export class Throttle {
     else this.pending.delete(key);
   }
 
-  fail(key: string): void {
+  /** A failure; true when it is the one that starts the key's back-off (the burst reached the throttle). */
+  fail(key: string): boolean {
     const now = this.clock.now();
     const entry = this.current(key) ?? { failures: 0, blockedUntil: 0, lastFailure: now };
     entry.failures += 1;
@@ -99,6 +100,12 @@ export class Throttle {
     this.block(entry);
     this.entries.set(key, entry);
     if (this.entries.size > 10_000) this.sweep(now);
+    return entry.failures === this.rule.free + 1;
+  }
+
+  /** The failures counted for the key now (0 once forgotten). */
+  failures(key: string): number {
+    return this.current(key)?.failures ?? 0;
   }
 
   /** A success: the key starts afresh. */
@@ -154,7 +161,14 @@ export interface SignInSource {
   device: string | null;
 }
 
-export type SignInOutcome<T> = { kind: 'signed-in'; value: T } | { kind: 'wrong' } | { kind: 'wait'; ms: number };
+/**
+ * `throttled` on a wrong password: this failure started the back-off of the account (or of the browser's
+ * cookie), once per burst: the audit trail records that, not each guess.
+ */
+export type SignInOutcome<T> =
+  | { kind: 'signed-in'; value: T }
+  | { kind: 'wrong'; throttled: boolean; failures: number }
+  | { kind: 'wait'; ms: number };
 
 /**
  * Sign-in throttling (OWASP Authentication Cheat Sheet, "Login Throttling", with device cookies). A caller
@@ -192,9 +206,9 @@ export class SignInThrottle {
       try {
         const value = await verify();
         if (value === undefined) {
-          ownThrottle.fail(ownKey);
+          const throttled = ownThrottle.fail(ownKey);
           for (const [throttle, key] of shared) throttle.fail(key);
-          return { kind: 'wrong' };
+          return { kind: 'wrong', throttled, failures: ownThrottle.failures(ownKey) };
         }
         // A success forgets the account's (or the cookie's) failures, never the address's: a guesser
         // could otherwise wipe its own count by signing in to an account of its own now and then.

@@ -6,7 +6,8 @@ import { textOrNull } from '../http/body.js';
 import { bodyErrors, detailsInWords } from '../http/validation.js';
 import type { Command } from './command.js';
 import { UsageError } from './errors.js';
-import { theOrganization, withStore } from './store.js';
+import { cliActor, theOrganization, withStore } from './store.js';
+import { recordEntry } from '../audit/queries.js';
 import { printTable } from './table.js';
 
 /** The same rules as POST /api/clients (README: "Clients"). */
@@ -37,7 +38,22 @@ export const clientAdd: Command = {
     const client = newClient(options);
     await withStore(config(), async (store) => {
       const organizationId = theOrganization(store);
-      const created = await write(store.db, () => insertClient(store.db, organizationId, client, Date.now()));
+      const created = await write(store.db, () => {
+        const now = Date.now();
+        const inserted = insertClient(store.db, organizationId, client, now);
+        recordEntry(
+          store.db,
+          {
+            organizationId,
+            actor: cliActor(),
+            action: 'client.created',
+            target: { type: 'client', id: inserted.id, name: inserted.name },
+            clientId: inserted.id,
+          },
+          now,
+        );
+        return inserted;
+      });
       // The id alone on standard output, so that CLIENT=$(agency-desk client add ...) works.
       console.error(`Created the client "${created.name}"`);
       console.log(created.id);

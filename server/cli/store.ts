@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import { systemActor, type Actor } from '../audit/queries.js';
 import type { Config } from '../config.js';
 import { headlessKey, type DatabaseKey } from '../db/key.js';
 import { openStore, type Store } from '../db/store.js';
@@ -38,4 +40,16 @@ export function theOrganization(store: Store): string {
   const ids = store.db.prepare('SELECT id FROM organizations').pluck().all() as string[];
   if (ids.length !== 1) throw new CliError('Create the organization first: agency-desk init');
   return ids[0]!;
+}
+
+/** Who the audit trail names for a change made by the command line: the operating-system account. */
+export function cliActor(): Actor {
+  let account: string;
+  try {
+    account = os.userInfo().username;
+  } catch {
+    // A container's user may have no passwd entry: the trail still says it was the command line.
+    account = process.env.USER ?? process.env.USERNAME ?? 'unknown account';
+  }
+  return systemActor(`the command line (${account})`);
 }

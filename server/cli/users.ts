@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { recordEntry } from '../audit/queries.js';
 import { hashPassword } from '../auth/passwords.js';
 import { deleteSessionsOfUser, normalizeEmail } from '../auth/queries.js';
 import { clientById } from '../clients/queries.js';
@@ -15,7 +16,7 @@ import type { Store } from '../db/store.js';
 import type { Command } from './command.js';
 import { CliError, UsageError } from './errors.js';
 import { readNewPassword } from './password.js';
-import { keyFor, theOrganization, withStore } from './store.js';
+import { cliActor, keyFor, theOrganization, withStore } from './store.js';
 import { printTable } from './table.js';
 
 /** The roles as the README writes them (Roles): what `--role` accepts, in any case, and what lists show. */
@@ -43,6 +44,32 @@ function userByEmail(store: Store, organizationId: string, email: string): User 
   return user;
 }
 
+/** As PATCH /api/users words it in the trail: a password is only ever "changed". */
+const PASSWORD_CHANGED = { password: { from: '(hidden)', to: '(changed)' } };
+
+/** A user's change by the command line in the audit trail, in the change's transaction. */
+function recordUserEntry(
+  store: Store,
+  organizationId: string,
+  action: string,
+  user: { id: string; email: string; client_id: string | null },
+  extra: { summary?: object; changes?: object },
+  now: number,
+): void {
+  recordEntry(
+    store.db,
+    {
+      organizationId,
+      actor: cliActor(),
+      action,
+      target: { type: 'user', id: user.id, name: user.email },
+      clientId: user.client_id,
+      ...extra,
+    },
+    now,
+  );
+}
+
 const LAST_ADMIN = 'is the last Admin of the organization: make another user an Admin first';
 
 export const init: Command = {
@@ -68,7 +95,7 @@ export const init: Command = {
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const store = openStore(databaseFileIn(dataDir), keyFor(config()));
     try {
-      const created = await bootstrapAdmin(store.db, admin);
+      const created = await bootstrapAdmin(store.db, admin, Date.now(), cliActor());
       if (created === undefined) throw new CliError('This database already has accounts: use "agency-desk user add"');
       console.log(`Created the organization "${organizationName}" and its Admin ${created.email}`);
     } finally {
@@ -116,7 +143,10 @@ export const userAdd: Command = {
       const passwordHash = await hashPassword(password);
       const user = await write(store.db, () => {
         if (emailTaken(store.db, email)) throw new CliError(`A user with the e-mail ${email} already exists`);
-        return insertUser(store.db, { organizationId, email, passwordHash, role, clientId }, Date.now());
+        const now = Date.now();
+        const created = insertUser(store.db, { organizationId, email, passwordHash, role, clientId }, now);
+        recordUserEntry(store, organizationId, 'user.created', created, { summary: { role } }, now);
+        return created;
       });
       console.log(`Added ${user.email} as ${ROLE_NAMES[role]}`);
     });
@@ -158,6 +188,7 @@ export const userRemove: Command = {
         if (user.role === 'admin' && countAdmins(store.db, organizationId) === 1)
           throw new CliError(`${user.email} ${LAST_ADMIN}`);
         deleteUser(store.db, user.id);
+        recordUserEntry(store, organizationId, 'user.deleted', user, {}, Date.now());
       });
       console.log(`Removed ${normalizeEmail(email)}`);
     });
@@ -180,7 +211,9 @@ export const userResetPassword: Command = {
       const passwordHash = await hashPassword(password);
       await write(store.db, () => {
         const current = userByEmail(store, organizationId, email);
-        updateUser(store.db, current.id, { passwordHash }, Date.now());
+        const now = Date.now();
+        updateUser(store.db, current.id, { passwordHash }, now);
+        recordUserEntry(store, organizationId, 'user.updated', current, { changes: PASSWORD_CHANGED }, now);
         deleteSessionsOfUser(store.db, current.id);
         // As PATCH /api/users does: a new password may follow a leak, and the user's API tokens go with it.
         deleteApiTokensOfUser(store.db, current.id);

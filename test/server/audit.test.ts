@@ -223,6 +223,37 @@ describe('sign-ins', () => {
   });
 });
 
+describe('a burst of wrong passwords', () => {
+  const guess = (email: string) =>
+    t.request({ method: 'POST', url: '/auth/callback', body: { email, password: 'not the password' } });
+
+  it('that reaches the throttle is one entry for the account, whatever the guesses after it; unknown e-mails none', async () => {
+    const made = await t.request({
+      method: 'POST',
+      url: '/api/users',
+      token: admin,
+      body: { email: 'guarded@example.com', password: 'a long password', role: 'viewer' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const before = entriesCount();
+    const codes: number[] = [];
+    for (let i = 0; i < 9; i += 1) codes.push((await guess('guarded@example.com')).statusCode);
+    // Five free tries and the one that starts the back-off are checked; the rest wait.
+    expect(codes).toEqual([401, 401, 401, 401, 401, 401, 429, 429, 429]);
+    expect(entriesCount()).toBe(before + 1);
+    const [entry] = (await audit('?action=user.sign_in_throttled&limit=5')).entries;
+    expect(entry).toMatchObject({
+      actor: { type: 'system', name: 'the sign-in throttle', email: null },
+      target: { type: 'user', id: made.json<{ id: string }>().id, name: 'guarded@example.com' },
+      summary: { failures: 6 },
+    });
+    expect(entry!.summary!.address).toEqual(expect.any(String));
+
+    for (let i = 0; i < 8; i += 1) await guess('nobody-here@example.com');
+    expect(entriesCount()).toBe(before + 1);
+  });
+});
+
 describe('the change feed', () => {
   it('order=asc from a cursor, polled during concurrent writes, gets every new entry once, in order', async () => {
     const clientId = await t.createClient(admin, 'Feed');

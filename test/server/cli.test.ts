@@ -304,6 +304,67 @@ describe('clients', () => {
   });
 });
 
+describe('audit trail', () => {
+  interface TrailRow {
+    seq: number;
+    action: string;
+    actor_type: string;
+    actor_name: string | null;
+    actor_id: string | null;
+    target_type: string;
+    target_name: string;
+    client_id: string | null;
+    changes: string | null;
+    summary: string | null;
+  }
+  const trailAfter = (seq: number) =>
+    inDatabase(
+      (db) =>
+        db
+          .prepare(
+            `SELECT seq, action, actor_type, actor_name, actor_id, target_type, target_name, client_id, changes, summary
+             FROM audit_entries WHERE seq > ? ORDER BY seq`,
+          )
+          .all(seq) as TrailRow[],
+    );
+  const lastSeq = () =>
+    inDatabase((db) => db.prepare('SELECT coalesce(max(seq), 0) FROM audit_entries').pluck().get() as number);
+
+  it('init left the first entry: the Admin created by the command line', () => {
+    const first = trailAfter(0)[0]!;
+    expect(first).toMatchObject({ action: 'user.created', actor_type: 'system', target_name: 'admin@example.com' });
+    expect(first.actor_name).toMatch(/^the command line \(.+\)$/);
+    expect(JSON.parse(first.summary!)).toEqual({ role: 'admin' });
+  });
+
+  it('each change by the command line is one entry naming it, written with the change; a refused one writes none', async () => {
+    const since = lastSeq();
+    const client = (await cli(['client', 'add', '--name', 'Trail Bakery'])).stdout.trim();
+    const email = 'trail-viewer@example.com';
+    const add = ['user', 'add', '--email', email, '--role', 'Client Viewer', '--client', client];
+    expect((await cli(add, { input: 'a long password\n' })).code).toBe(0);
+    expect((await cli(['user', 'reset-password', '--email', email], { input: 'another password\n' })).code).toBe(0);
+    expect((await cli(['user', 'remove', '--email', email])).code).toBe(0);
+    expect((await cli(['user', 'remove', '--email', email])).code).toBe(1);
+    expect((await cli(['client', 'add', '--name', '  '])).code).toBe(2);
+
+    const trail = trailAfter(since);
+    expect(trail.map((entry) => [entry.action, entry.target_type, entry.target_name, entry.client_id])).toEqual([
+      ['client.created', 'client', 'Trail Bakery', client],
+      ['user.created', 'user', email, client],
+      ['user.updated', 'user', email, client],
+      ['user.deleted', 'user', email, client],
+    ]);
+    for (const entry of trail) {
+      expect(entry).toMatchObject({ actor_type: 'system', actor_id: null });
+      expect(entry.actor_name).toMatch(/^the command line \(.+\)$/);
+    }
+    expect(JSON.parse(trail[1]!.summary!)).toEqual({ role: 'client_viewer' });
+    // A password is only ever "changed" in the trail, never its hash.
+    expect(JSON.parse(trail[2]!.changes!)).toEqual({ password: { from: '(hidden)', to: '(changed)' } });
+  });
+});
+
 describe('backup', () => {
   it('into a folder names the file itself; the copy opens with the key only', async () => {
     const folder = tempDir('agency-desk-cli-backups-');

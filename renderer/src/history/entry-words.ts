@@ -15,6 +15,8 @@ const FIELD_WORDS: Record<string, string> = {
 
 function who(entry: HistoryEntry): string {
   if (entry.actor.type === 'token') return `Script “${entry.actor.name ?? 'unnamed'}”`;
+  // "the command line (maria)": the machine's own account, first in the sentence.
+  if (entry.actor.type === 'system') return (entry.actor.name ?? 'Agency Desk').replace(/^./, (c) => c.toUpperCase());
   return entry.actor.email ?? entry.actor.name ?? 'Someone';
 }
 
@@ -28,9 +30,11 @@ const shown = (value: unknown) =>
 function changesInWords(entry: HistoryEntry): string {
   const changes = Object.entries(entry.changes ?? {});
   return changes
-    .map(
-      ([field, { from, to }]) =>
-        `the ${FIELD_WORDS[field] ?? field.replace(/_/g, ' ')} from ${shown(from)} to ${shown(to)}`,
+    .map(([field, { from, to }]) =>
+      // A password is never shown, not even hidden: only that it changed.
+      field === 'password'
+        ? 'the password'
+        : `the ${FIELD_WORDS[field] ?? field.replace(/_/g, ' ')} from ${shown(from)} to ${shown(to)}`,
     )
     .join(', ');
 }
@@ -58,6 +62,15 @@ const SENTENCES: Record<string, Words> = {
   'client.created': (_entry, _summary, target) => `created the client ${target}`,
   'client.updated': (entry) => `changed ${changesInWords(entry)} of the client`,
   'client.deleted': (_entry, _summary, target) => `deleted the client ${target}`,
+  'user.created': (_entry, _summary, target) => `added the user ${target}`,
+  'user.updated': (entry, _summary, target) => `changed ${changesInWords(entry)} of the user ${target}`,
+  'user.deleted': (_entry, _summary, target) => `removed the user ${target}`,
+  'user.password_changed': () => 'changed their password',
+  'user.signed_in': () => 'signed in',
+  'user.sign_in_throttled': (_entry, summary, target) =>
+    `held back sign-ins to ${target} after ${summary.failures as number} wrong passwords from ${summary.address as string}`,
+  'token.created': (_entry, _summary, target) => `made the API token ${target}`,
+  'token.revoked': (_entry, _summary, target) => `revoked the API token ${target}`,
 };
 
 /** One entry as a sentence: "admin@… imported boston.csv: 180 created, 20 updated". */

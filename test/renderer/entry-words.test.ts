@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { entryInWords, type HistoryEntry } from '../../renderer/src/history/entry-words.js';
+
+const base: HistoryEntry = {
+  id: '00000000-0000-4000-8000-000000000001',
+  at: '2026-11-23T10:00:00.000Z',
+  actor: { type: 'user', id: null, email: 'maria@agency.example', name: 'maria@agency.example', token_id: null },
+  action: 'client.created',
+  target: { type: 'client', id: null, name: 'Bluebird Coffee' },
+  client_id: null,
+  changes: null,
+  summary: null,
+  operation_id: null,
+};
+
+describe('the history in words', () => {
+  it('names a person by e-mail, a script by its token, the command line by the machine account', () => {
+    expect(entryInWords(base)).toBe('maria@agency.example created the client Bluebird Coffee');
+    const script = { ...base, actor: { ...base.actor, type: 'token' as const, name: 'Nightly sync' } };
+    expect(entryInWords(script)).toBe('Script “Nightly sync” created the client Bluebird Coffee');
+    const cli = {
+      ...base,
+      actor: { type: 'system' as const, id: null, email: null, name: 'the command line (maria)', token_id: null },
+    };
+    expect(entryInWords(cli)).toBe('The command line (maria) created the client Bluebird Coffee');
+  });
+
+  it('words an import by its counts, and an unknown action plainly', () => {
+    const imported = {
+      ...base,
+      action: 'locations.imported',
+      summary: { file_name: 'boston.csv', created: 180, updated: 20, unchanged: 0 },
+    };
+    expect(entryInWords(imported)).toBe('maria@agency.example imported boston.csv: 180 created, 20 updated');
+    const reset = {
+      ...base,
+      action: 'user.updated',
+      target: { type: 'user', id: null, name: 'sam@agency.example' },
+      changes: { password: { from: '(hidden)', to: '(changed)' } },
+    };
+    expect(entryInWords(reset)).toBe('maria@agency.example changed the password of the user sam@agency.example');
+    const throttled = {
+      ...base,
+      actor: { type: 'system' as const, id: null, email: null, name: 'the sign-in throttle', token_id: null },
+      action: 'user.sign_in_throttled',
+      target: { type: 'user', id: null, name: 'sam@agency.example' },
+      summary: { failures: 6, address: '127.0.0.1' },
+    };
+    expect(entryInWords(throttled)).toBe(
+      'The sign-in throttle held back sign-ins to sam@agency.example after 6 wrong passwords from 127.0.0.1',
+    );
+    expect(entryInWords({ ...base, action: 'backup.made', target: { type: 'backup', id: null, name: 'x.db' } })).toBe(
+      'maria@agency.example: backup.made x.db',
+    );
+  });
+});
