@@ -139,3 +139,22 @@ export async function runCli(options: ServerProcessOptions): Promise<ServerOutpu
   clearTimeout(guard);
   return { code, ...output };
 }
+
+/** One JSON call to a server process over real HTTP: its status and parsed body. */
+export async function callServer<T>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: string,
+): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      ...(token !== null ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body !== undefined ? { body } : {}),
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}

@@ -5,7 +5,13 @@ import { parseKey } from '../../server/db/key.js';
 import { openStore } from '../../server/db/store.js';
 import { databaseFileIn } from '../../server/start.js';
 import { tempDir } from '../helpers/app.js';
-import { buildServer, randomHexKey, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import {
+  buildServer,
+  randomHexKey,
+  startServerProcess,
+  type ServerProcess,
+  callServer,
+} from '../helpers/server-process.js';
 
 /**
  * Crash consistency (issue 13): the real `serve` process is killed with SIGKILL at random moments during
@@ -52,22 +58,8 @@ async function start(): Promise<ServerProcess> {
   return server;
 }
 
-async function call<T>(
-  method: string,
-  path: string,
-  token: string | null,
-  body?: string,
-): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${server!.url}${path}`, {
-    method,
-    headers: {
-      ...(token !== null ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body } : {}),
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
+const call = <T>(method: string, path: string, token: string | null, body?: string) =>
+  callServer<T>(server!.url, method, path, token, body);
 
 async function signIn(): Promise<string> {
   const body = JSON.stringify({ email: ADMIN.AGENCY_DESK_ADMIN_EMAIL, password: ADMIN.AGENCY_DESK_ADMIN_PASSWORD });

@@ -5,7 +5,13 @@ import { parseKey } from '../../server/db/key.js';
 import { openStore } from '../../server/db/store.js';
 import { databaseFileIn } from '../../server/start.js';
 import { tempDir } from '../helpers/app.js';
-import { buildServer, randomHexKey, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import {
+  buildServer,
+  randomHexKey,
+  startServerProcess,
+  type ServerProcess,
+  callServer,
+} from '../helpers/server-process.js';
 
 /**
  * Crash consistency of the audit trail and of undo (issue 11, "Done means"): the real `serve` process is
@@ -35,22 +41,8 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function call<T>(
-  method: string,
-  path: string,
-  token: string | null,
-  body?: string,
-): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${server!.url}${path}`, {
-    method,
-    headers: {
-      ...(token !== null ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body } : {}),
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
+const call = <T>(method: string, path: string, token: string | null, body?: string) =>
+  callServer<T>(server!.url, method, path, token, body);
 
 async function startSignedIn(): Promise<string> {
   server = await startServerProcess({ dataDir, key, env: ADMIN });
