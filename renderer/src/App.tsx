@@ -5,12 +5,13 @@ import { ErrorNotice } from './components/ErrorNotice.js';
 import { AppShell } from './components/AppShell.js';
 import { SignInPage } from './pages/SignInPage.js';
 import { SetupPage } from './pages/SetupPage.js';
+import { ServerDownBanner } from './connection/ServerDownBanner.js';
 
 /** Signed out: the first-run setup or the sign-in page. Signed in: the dashboard. */
 export function App() {
-  const { session, notice } = useSyncExternalStore(subscribeSession, sessionState);
+  const { session, notice, signInAgain } = useSyncExternalStore(subscribeSession, sessionState);
   const setup = useSetupStatus();
-  if (session) return <AppShell session={session} />;
+  if (session) return <AppShell session={session} signInAgain={signInAgain} />;
   if (setup.isPending) return <p className="page-loading">Loading…</p>;
   if (setup.isError) {
     return (
@@ -24,5 +25,10 @@ export function App() {
       </main>
     );
   }
-  return setup.data.needed ? <SetupPage /> : <SignInPage notice={notice} />;
+  return (
+    <>
+      <ServerDownBanner />
+      {setup.data.needed ? <SetupPage /> : <SignInPage notice={notice} />}
+    </>
+  );
 }

@@ -11,6 +11,8 @@ export type Route =
 
 export const paths = {
   clients: '/clients',
+  /** The clients, saying that this one was just deleted. */
+  clientDeleted: (name: string) => `/clients?deleted=${encodeURIComponent(name)}`,
   client: (clientId: string) => `/clients/${encodeURIComponent(clientId)}`,
   users: '/users',
   tokens: '/tokens',

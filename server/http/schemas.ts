@@ -1,4 +1,5 @@
 import { FormatRegistry, Type, type Static } from '@sinclair/typebox';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 
 /** Shapes every feature shares. Each is the single source of truth for validation, serialization and the OpenAPI document. */
 
@@ -11,6 +12,9 @@ if (!FormatRegistry.Has('date-time'))
   FormatRegistry.Set('date-time', (value) =>
     /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(value),
   );
+// The e-mail rule of the routes' validator (ajv-formats, full mode), so the dashboard checks an address
+// before sending it exactly as the server will.
+if (!FormatRegistry.Has('email')) FormatRegistry.Set('email', (value) => (fullFormats.email as RegExp).test(value));
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC timestamp ending in Z' });
 export const Role = Type.Union([Type.Literal('admin'), Type.Literal('viewer'), Type.Literal('client_viewer')], {
   description: 'admin (Admin), viewer (Viewer) or client_viewer (Client Viewer)',

@@ -1,4 +1,5 @@
 import type { ApiErrorBody, ApiErrorDetail } from './types.js';
+import { NOT_ANSWERING_STATUSES, serverAnswered, serverNotAnswering } from './connection.js';
 
 /** An answer of the API other than 2xx (status 0: the server could not be reached). */
 export class ApiError extends Error {
@@ -75,8 +76,11 @@ export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promi
     response = await fetch(path, { method: request.method ?? 'GET', headers, body, signal: request.signal });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    serverNotAnswering();
     throw new ApiError(0, UNREACHABLE);
   }
+  if (NOT_ANSWERING_STATUSES.has(response.status)) serverNotAnswering();
+  else serverAnswered();
   const text = await response.text();
   if (!response.ok) throw errorOf(response.status, text, response.headers.get('Retry-After'));
   return { data: (text === '' ? null : JSON.parse(text)) as T, headers: response.headers };

@@ -14,6 +14,11 @@ export interface SessionState {
   session: Session | null;
   /** Why the user is back on the sign-in page, when it was not their choice. */
   notice: string | null;
+  /**
+   * The server said no to the refresh token while the user was at work: the page stays as it is and a
+   * dialog over it asks for the password; requests waiting for a token resume once it is given.
+   */
+  signInAgain: boolean;
 }
 
 // sessionStorage keeps the session across a reload of the window but not beyond closing it.
@@ -22,10 +27,12 @@ const STORAGE_KEY = 'agency-desk.session';
 const REFRESH_AHEAD_MS = 60_000;
 export const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 
-let state: SessionState = { session: restore(), notice: null };
+let state: SessionState = { session: restore(), notice: null, signInAgain: false };
 const listeners = new Set<() => void>();
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
 let refreshing: Promise<Session | null> | null = null;
+// Whoever waits for the user to sign in again: resolved with the new session, or null on signing out.
+let waitingForSignIn: ((session: Session | null) => void)[] = [];
 
 function restore(): Session | null {
   try {
@@ -41,7 +48,7 @@ function setState(next: SessionState): void {
   if (next.session) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(next.session));
   else sessionStorage.removeItem(STORAGE_KEY);
   clearTimeout(refreshTimer);
-  if (next.session) {
+  if (next.session && !next.signInAgain) {
     const delay = Math.max(0, next.session.expiresAt - Date.now() - REFRESH_AHEAD_MS);
     refreshTimer = setTimeout(() => void refreshSession(), delay);
   }
@@ -66,18 +73,33 @@ function sessionOf(tokens: Tokens): Session {
 
 export async function signIn(credentials: LoginRequest): Promise<void> {
   const { data } = await apiFetch<Tokens>('/auth/callback', { method: 'POST', json: credentials });
-  setState({ session: sessionOf(data), notice: null });
+  const session = sessionOf(data);
+  setState({ session, notice: null, signInAgain: false });
+  settleSignInAgain(session);
+}
+
+function settleSignInAgain(session: Session | null): void {
+  const waiting = waitingForSignIn;
+  waitingForSignIn = [];
+  for (const resolve of waiting) resolve(session);
+}
+
+/** Keeps the page, asks for the password in a dialog, and resolves once the user has answered it. */
+function askToSignInAgain(current: Session): Promise<Session | null> {
+  setState({ session: current, notice: null, signInAgain: true });
+  return new Promise((resolve) => waitingForSignIn.push(resolve));
 }
 
 /** Creates the organization and its first Admin (first run), then signs them in. */
 export async function setUpOrganization(body: SetupRequest): Promise<void> {
   const { data } = await apiFetch<Tokens>('/auth/setup', { method: 'POST', json: body });
-  setState({ session: sessionOf(data), notice: null });
+  setState({ session: sessionOf(data), notice: null, signInAgain: false });
 }
 
 /** Back to the sign-in page, saying why when it was not the user's choice. */
 export function endSession(notice: string | null): void {
-  setState({ session: null, notice });
+  setState({ session: null, notice, signInAgain: false });
+  settleSignInAgain(null);
 }
 
 export async function signOut(): Promise<void> {
@@ -103,15 +125,15 @@ export function refreshSession(): Promise<Session | null> {
         json: { refresh_token: current.refreshToken },
       });
       const next = sessionOf(data);
-      setState({ session: next, notice: null });
+      setState({ session: next, notice: null, signInAgain: false });
       return next;
     } catch (error) {
       // Only the server's no to the refresh token (400, 401) ends the session. An unreachable, busy or
       // failing server (0, 429, 5xx, the desktop restarting it) is not a verdict: keep the session and
-      // let the next call try again.
+      // let the next call try again. A no asks for the password over the page, so that nothing open is
+      // lost: the requests waiting for this refresh go on with the new session.
       if (!(error instanceof ApiError && (error.status === 400 || error.status === 401))) return current;
-      endSession(SESSION_ENDED);
-      return null;
+      return await askToSignInAgain(current);
     } finally {
       refreshing = null;
     }

@@ -8,10 +8,12 @@ export const ClientHeader = memo(function ClientHeader({
   client,
   role,
   onImport,
+  onEdit,
 }: {
   client: ClientRow;
   role: RoleName;
   onImport: () => void;
+  onEdit: () => void;
 }) {
   return (
     <header className="page-header">
@@ -29,6 +31,9 @@ export const ClientHeader = memo(function ClientHeader({
       <div className="page-actions">
         {role === 'admin' && (
           <>
+            <button type="button" className="button" onClick={onEdit}>
+              Edit details
+            </button>
             <a className="button" href={TEMPLATE_CSV} download="locations-template.csv">
               Template CSV
             </a>

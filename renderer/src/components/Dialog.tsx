@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
  * A modal dialog on the native <dialog> element: it traps focus, closes on Escape and returns focus
@@ -18,6 +18,8 @@ export function Dialog({
   className?: string;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Two dialogs can be open at once (signing in again over an import): each names itself.
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -31,14 +33,14 @@ export function Dialog({
     <dialog
       ref={ref}
       className={`dialog ${wide ? 'dialog-wide' : ''} ${className ?? ''}`}
-      aria-labelledby="dialog-title"
+      aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
         onClose();
       }}
     >
       <header className="dialog-header">
-        <h2 id="dialog-title">{title}</h2>
+        <h2 id={titleId}>{title}</h2>
         <button type="button" className="button-icon" aria-label="Close" onClick={onClose}>
           ×
         </button>

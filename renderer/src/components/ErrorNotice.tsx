@@ -1,7 +1,10 @@
 import { ApiError } from '../api/http.js';
 
 /** A title in plain words for what went wrong, and the server's own message beneath it. */
-export function describeError(error: unknown): { title: string; message: string } {
+export function describeError(
+  error: unknown,
+  overrides: Partial<Record<number, string>> = {},
+): { title: string; message: string } {
   if (!(error instanceof ApiError)) {
     return { title: 'Something went wrong', message: error instanceof Error ? error.message : String(error) };
   }
@@ -16,6 +19,7 @@ export function describeError(error: unknown): { title: string; message: string 
     429: 'Too many attempts',
   };
   let title =
+    overrides[error.status] ??
     titles[error.status] ??
     (error.status >= 500 ? 'The server ran into a problem' : `The server refused (${error.status})`);
   if (error.status === 429 && error.retryAfter !== null)
@@ -28,14 +32,17 @@ export function ErrorNotice({
   error,
   className,
   explain,
+  titles,
 }: {
   error: unknown;
   className?: string;
   /** Plain words for a rule the server applied, by status (e.g. 409: why the last Admin must stay). */
   explain?: Partial<Record<number, string>>;
+  /** A title of the form's own, by status (sign-in: a 401 is a wrong password, not "not signed in"). */
+  titles?: Partial<Record<number, string>>;
 }) {
   if (!error) return null;
-  const { title, message } = describeError(error);
+  const { title, message } = describeError(error, titles);
   const explanation = error instanceof ApiError ? explain?.[error.status] : undefined;
   const details = error instanceof ApiError ? error.details : [];
   return (

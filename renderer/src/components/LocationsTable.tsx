@@ -1,50 +1,78 @@
-import { memo, useCallback, useEffect, useRef, type CSSProperties } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import type { LocationColumn, LocationSort } from '../locations/order.js';
+import { memo, useCallback, useEffect, useRef, type CSSProperties, type RefObject } from 'react';
+import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
+import type { LocationSort } from '../locations/order.js';
 import {
   LOCATION_COLUMNS,
   gridColumnsOf,
   totalWidthOf,
   useColumnWidths,
   useInnerWidth,
-  type ColumnWidths,
 } from '../locations/column-widths.js';
 import { useRowFocus } from '../locations/use-row-focus.js';
 import type { LocationRow } from '../api/types.js';
-import { SortHeader } from './SortHeader.js';
-import { ColumnResizeHandle } from './ColumnResizeHandle.js';
 import { LocationsTableRow, ROW_HEIGHT } from './LocationsTableRow.js';
+import { HEAD_HEIGHT, LocationsTableHead } from './LocationsTableHead.js';
 
-// The header row's height (styles.css, .locations-table .table-head .row): it stays on top of the rows.
-const HEAD_HEIGHT = 38;
-
-/** The header row: each column sorts when pressed and widens or narrows by its right edge. */
-function LocationsTableHead({
-  sort,
-  onSort,
-  widths,
-  onResize,
+/** The rows in view, each placed where it would be in the whole list; one of them is the Tab stop. */
+function LocationsTableBody({
+  bodyRef,
+  height,
+  items,
+  rows,
+  tabStop,
+  openId,
+  focus,
 }: {
-  sort: LocationSort;
-  onSort: (sort: LocationSort) => void;
-  widths: ColumnWidths;
-  onResize: (column: LocationColumn, width: number | null) => void;
+  bodyRef: RefObject<HTMLDivElement | null>;
+  height: number;
+  items: VirtualItem[];
+  rows: ReadonlyMap<number, LocationRow>;
+  tabStop: number;
+  openId: string | null;
+  focus: Pick<ReturnType<typeof useRowFocus>, 'onKeyDown' | 'onClick' | 'onFocus'>;
 }) {
   return (
-    <div role="rowgroup" className="table-head">
-      <div role="row" aria-rowindex={1} className="row">
-        {LOCATION_COLUMNS.map((column) => (
-          <SortHeader key={column.key} label={column.label} column={column.key} sort={sort} onSort={onSort}>
-            <ColumnResizeHandle
-              label={column.label}
-              width={widths[column.key]}
-              onResize={(width) => onResize(column.key, width)}
-            />
-          </SortHeader>
-        ))}
-      </div>
+    <div
+      ref={bodyRef}
+      role="rowgroup"
+      className="table-body"
+      style={{ height }}
+      onKeyDown={focus.onKeyDown}
+      onClick={focus.onClick}
+      onFocus={focus.onFocus}
+    >
+      {items.map((item) => {
+        const location = rows.get(item.index);
+        return (
+          <LocationsTableRow
+            // Keyed by place: the focused row keeps its element while its location arrives or changes.
+            key={item.index}
+            location={location}
+            index={item.index}
+            top={item.start - HEAD_HEIGHT}
+            tabbable={item.index === tabStop}
+            open={location !== undefined && location.id === openId}
+          />
+        );
+      })}
     </div>
   );
+}
+
+interface LocationsTableProps {
+  /** The shown rows held by the page, by place (the others are being fetched). */
+  rows: ReadonlyMap<number, LocationRow>;
+  /** How many rows the table shows. */
+  count: number;
+  /** The places [start, end) in view, whenever they change. */
+  onRange: (start: number, end: number) => void;
+  sort: LocationSort;
+  onSort: (sort: LocationSort) => void;
+  openId: string | null;
+  onOpen: (locationId: string) => void;
+  /** Changes with the filter and the sort: the list then starts again from its top. */
+  scope: string;
+  busy: boolean;
 }
 
 /**
@@ -62,21 +90,7 @@ export const LocationsTable = memo(function LocationsTable({
   onOpen,
   scope,
   busy,
-}: {
-  /** The shown rows held by the page, by place (the others are being fetched). */
-  rows: ReadonlyMap<number, LocationRow>;
-  /** How many rows the table shows. */
-  count: number;
-  /** The places [start, end) in view, whenever they change. */
-  onRange: (start: number, end: number) => void;
-  sort: LocationSort;
-  onSort: (sort: LocationSort) => void;
-  openId: string | null;
-  onOpen: (locationId: string) => void;
-  /** Changes with the filter and the sort: the list then starts again from its top. */
-  scope: string;
-  busy: boolean;
-}) {
+}: LocationsTableProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const body = useRef<HTMLDivElement>(null);
   const [widths, resize] = useColumnWidths(useInnerWidth(scroller));
@@ -135,30 +149,15 @@ export const LocationsTable = memo(function LocationsTable({
     >
       <div ref={scroller} className="table-scroll" data-testid="locations-scroll">
         <LocationsTableHead sort={sort} onSort={onSort} widths={widths} onResize={resize} />
-        <div
-          ref={body}
-          role="rowgroup"
-          className="table-body"
-          style={{ height: virtualizer.getTotalSize() }}
-          onKeyDown={focus.onKeyDown}
-          onClick={focus.onClick}
-          onFocus={focus.onFocus}
-        >
-          {items.map((item) => {
-            const location = rows.get(item.index);
-            return (
-              <LocationsTableRow
-                // Keyed by place: the focused row keeps its element while its location arrives or changes.
-                key={item.index}
-                location={location}
-                index={item.index}
-                top={item.start - HEAD_HEIGHT}
-                tabbable={item.index === tabStop}
-                open={location !== undefined && location.id === openId}
-              />
-            );
-          })}
-        </div>
+        <LocationsTableBody
+          bodyRef={body}
+          height={virtualizer.getTotalSize()}
+          items={items}
+          rows={rows}
+          tabStop={tabStop}
+          openId={openId}
+          focus={focus}
+        />
       </div>
     </div>
   );

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { HealthFilter } from '../locations/order.js';
-import type { RoleName } from '../api/types.js';
+import type { ClientRow, RoleName } from '../api/types.js';
 import { useClients } from '../api/queries.js';
 import { navigate, paths } from '../router.js';
 import { useTableAddress, useViewRequest } from '../locations/url-state.js';
@@ -12,34 +12,42 @@ import { NoLocationsYet } from '../components/NoLocationsYet.js';
 import { ClientLocations } from '../components/ClientLocations.js';
 import { useClientImport } from '../components/ClientImport.js';
 import { DeleteClientDialog } from '../components/DeleteClientDialog.js';
+import { EditClientDialog } from '../components/EditClientDialog.js';
 import { ClientHistory } from '../history/ClientHistory.js';
+
+type ClientDialog = 'edit' | 'delete' | null;
 
 /** One client: health at a glance, its locations (filter, sort, open, export), and for an Admin the CSV import. */
 export function ClientPage({ clientId, role }: { clientId: string; role: RoleName }) {
-  const isAdmin = role === 'admin';
   const clients = useClients();
+  const client = clients.data?.find((candidate) => candidate.id === clientId);
+  if (clients.isPending) return <p className="loading">Loading the client…</p>;
+  if (clients.isError) return <ErrorNotice error={clients.error} />;
+  if (!client) return <ClientNotFound role={role} />;
+  return <ClientView client={client} role={role} />;
+}
+
+function ClientView({ client, role }: { client: ClientRow; role: RoleName }) {
+  const isAdmin = role === 'admin';
   const [address, setAddress] = useTableAddress();
   const request = useViewRequest(address);
-  const locations = useLocationList(clientId, request);
+  const locations = useLocationList(client.id, request);
   const list = locations.data;
   const total = useListPart(list, (state) => state.total);
   const counts = useListPart(list, (state) => state.counts);
   const error = useListPart(list, (state) => state.error);
-  const client = clients.data?.find((candidate) => candidate.id === clientId);
-  const [deleting, setDeleting] = useState(false);
-  const importing = useClientImport({ clientId, clientName: client?.name, enabled: isAdmin && client !== undefined });
+  const [dialog, setDialog] = useState<ClientDialog>(null);
+  const importing = useClientImport({ clientId: client.id, clientName: client.name, enabled: isAdmin });
   const openFile = importing.open;
   // Stable callbacks: the header and the tiles are not drawn again for a keystroke in the search.
   const openImport = useCallback(() => openFile(null), [openFile]);
+  const openEdit = useCallback(() => setDialog('edit'), []);
   const onHealth = useCallback((health: HealthFilter) => setAddress({ health }), [setAddress]);
-
-  if (clients.isPending) return <p className="loading">Loading the client…</p>;
-  if (clients.isError) return <ErrorNotice error={clients.error} />;
-  if (!client) return <ClientNotFound role={role} />;
+  const close = () => setDialog(null);
 
   return (
     <section className="page client-page" aria-labelledby="client-title">
-      <ClientHeader client={client} role={role} onImport={openImport} />
+      <ClientHeader client={client} role={role} onImport={openImport} onEdit={openEdit} />
       <HealthTiles total={total} counts={counts} health={address.health} onHealth={onHealth} />
       {locations.isError && <ErrorNotice error={locations.error} />}
       <ErrorNotice error={error} />
@@ -56,20 +64,21 @@ export function ClientPage({ clientId, role }: { clientId: string; role: RoleNam
           />
         </LocationListContext>
       )}
-      <ClientHistory clientId={clientId} isAdmin={isAdmin} />
+      <ClientHistory clientId={client.id} isAdmin={isAdmin} />
       {isAdmin && (
         <footer className="danger-zone">
-          <button type="button" className="button button-quiet button-danger-text" onClick={() => setDeleting(true)}>
+          <button type="button" className="button button-quiet button-danger-text" onClick={() => setDialog('delete')}>
             Delete this client…
           </button>
         </footer>
       )}
       {importing.view}
-      {deleting && (
+      {dialog === 'edit' && <EditClientDialog client={client} onClose={close} />}
+      {dialog === 'delete' && (
         <DeleteClientDialog
           client={{ ...client, locations_count: list ? total : client.locations_count }}
-          onClose={() => setDeleting(false)}
-          onDeleted={() => navigate(paths.clients, { replace: true })}
+          onClose={close}
+          onDeleted={() => navigate(paths.clientDeleted(client.name), { replace: true })}
         />
       )}
     </section>

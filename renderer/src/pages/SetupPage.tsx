@@ -1,9 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { SetupBody } from '../../../server/auth/schemas.js';
 import { setUpOrganization } from '../api/session.js';
 import { keys } from '../api/queries.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { TextField } from '../components/TextField.js';
+import { useFieldCheck } from '../forms/use-field-check.js';
+
+const FIELDS = ['organization_name', 'email', 'password', 'repeat'] as const;
 
 /** First run: no account exists yet, so the first Admin creates the organization. */
 export function SetupPage() {
@@ -12,21 +16,21 @@ export function SetupPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
-  const [touched, setTouched] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-
-  // The length rule is the server's (its answer shows above); only the repeat is the form's own.
-  const passwordProblem = repeat !== password ? 'The two passwords differ.' : null;
+  const body = { organization_name: organization.trim(), email: email.trim(), password };
+  // The lengths and the e-mail rule are the server's schema; only the repeat is the form's own.
+  const fields = useFieldCheck(SetupBody, body, error, FIELDS, {
+    repeat: repeat !== password ? 'The two passwords differ.' : null,
+  });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setTouched(true);
-    if (passwordProblem || organization.trim() === '') return;
+    if (!fields.check()) return;
     setBusy(true);
     setError(null);
     try {
-      await setUpOrganization({ organization_name: organization.trim(), email: email.trim(), password });
+      await setUpOrganization(body);
       cache.setQueryData(keys.setup, { needed: false });
     } catch (caught) {
       setError(caught);
@@ -43,17 +47,24 @@ export function SetupPage() {
           Nobody has signed up yet. Name your agency and create the first Admin account; you can invite your team
           afterwards.
         </p>
-        <ErrorNotice error={error} />
+        {!fields.shownAtFields && <ErrorNotice error={error} />}
         <TextField
           label="Organization name"
           required
           autoFocus
-          maxLength={200}
           value={organization}
           onValue={setOrganization}
-          error={touched && organization.trim() === '' ? "Enter your agency's name." : null}
+          error={fields.problemOf('organization_name')}
         />
-        <TextField label="Your e-mail" type="email" autoComplete="username" required value={email} onValue={setEmail} />
+        <TextField
+          label="Your e-mail"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onValue={setEmail}
+          error={fields.problemOf('email')}
+        />
         <TextField
           label="Password"
           type="password"
@@ -62,6 +73,7 @@ export function SetupPage() {
           value={password}
           onValue={setPassword}
           hint="At least 8 characters; a passphrase of a few words is easy to remember."
+          error={fields.problemOf('password')}
         />
         <TextField
           label="Repeat the password"
@@ -70,7 +82,7 @@ export function SetupPage() {
           required
           value={repeat}
           onValue={setRepeat}
-          error={touched ? passwordProblem : null}
+          error={fields.problemOf('repeat')}
         />
         <button type="submit" className="button button-primary button-block" disabled={busy}>
           {busy ? 'Creating…' : 'Create organization'}

@@ -3,14 +3,21 @@ import { signIn } from '../api/session.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { TextField } from '../components/TextField.js';
 
+// On the sign-in form a 401 is a wrong e-mail or password, not "you are not signed in".
+export const WRONG_CREDENTIALS_TITLE = { 401: 'Wrong e-mail or password' };
+
 export function SignInPage({ notice }: { notice: string | null }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [tried, setTried] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const missing = { email: email.trim() === '', password: password === '' };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    setTried(true);
+    if (missing.email || missing.password) return;
     setBusy(true);
     setError(null);
     try {
@@ -23,7 +30,7 @@ export function SignInPage({ notice }: { notice: string | null }) {
 
   return (
     <main className="auth-page">
-      <form className="auth-card" onSubmit={submit} aria-labelledby="sign-in-title">
+      <form className="auth-card" onSubmit={submit} aria-labelledby="sign-in-title" noValidate>
         <p className="brand">Agency Desk</p>
         <h1 id="sign-in-title">Sign in</h1>
         {notice && (
@@ -31,7 +38,7 @@ export function SignInPage({ notice }: { notice: string | null }) {
             {notice}
           </div>
         )}
-        <ErrorNotice error={error} />
+        <ErrorNotice error={error} titles={WRONG_CREDENTIALS_TITLE} />
         <TextField
           label="E-mail"
           type="email"
@@ -40,6 +47,7 @@ export function SignInPage({ notice }: { notice: string | null }) {
           autoFocus
           value={email}
           onValue={setEmail}
+          error={tried && missing.email ? 'Enter the e-mail you sign in with.' : null}
         />
         <TextField
           label="Password"
@@ -48,6 +56,7 @@ export function SignInPage({ notice }: { notice: string | null }) {
           required
           value={password}
           onValue={setPassword}
+          error={tried && missing.password ? 'Enter your password.' : null}
         />
         <button type="submit" className="button button-primary button-block" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}

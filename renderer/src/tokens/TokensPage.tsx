@@ -1,111 +1,13 @@
-import { useState, type FormEvent } from 'react';
-import { useClients } from '../api/queries.js';
+import { useState } from 'react';
 import type { RoleName } from '../api/types.js';
 import { Dialog } from '../components/Dialog.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { FormActions } from '../components/FormActions.js';
-import { TextField } from '../components/TextField.js';
-import { formatDate, plural } from '../format.js';
+import { formatDate } from '../format.js';
 import { DevicePrompt } from './DeviceRequestCard.js';
 import { NewTokenSecret } from './NewTokenSecret.js';
-import {
-  SCOPE_HELP,
-  useApiTokens,
-  useCreateToken,
-  useRevokeToken,
-  type ApiTokenRow,
-  type CreatedToken,
-  type ScopeName,
-} from './queries.js';
-
-// What each role may grant (the server refuses more with 403): a Viewer's scripts only read.
-const ROLE_SCOPES: Record<RoleName, ScopeName[]> = {
-  admin: ['read', 'import', 'clients', 'admin'],
-  viewer: ['read'],
-  client_viewer: ['read'],
-};
-
-function CreateTokenDialog({
-  role,
-  onCreated,
-  onClose,
-}: {
-  role: RoleName;
-  onCreated(token: CreatedToken): void;
-  onClose(): void;
-}) {
-  const create = useCreateToken();
-  const clients = useClients(role !== 'client_viewer');
-  const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<ScopeName[]>(['read']);
-  const [clientId, setClientId] = useState('');
-  const [days, setDays] = useState('');
-  const toggle = (scope: ScopeName) =>
-    setScopes((current) => (current.includes(scope) ? current.filter((s) => s !== scope) : [...current, scope]));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(
-      { name: name.trim(), scopes, clientId: clientId || null, expiresInDays: days ? Number(days) : null },
-      { onSuccess: onCreated },
-    );
-  };
-  return (
-    <Dialog title="Create an API token" onClose={onClose}>
-      <form className="form" onSubmit={submit}>
-        <ErrorNotice error={create.error} />
-        <TextField
-          label="Name"
-          required
-          autoFocus
-          value={name}
-          onValue={setName}
-          hint="What the script is, e.g. nightly import."
-        />
-        <fieldset className="field">
-          <legend>What it may do</legend>
-          {ROLE_SCOPES[role].map((scope) => (
-            <label key={scope} className="radio">
-              <input type="checkbox" checked={scopes.includes(scope)} onChange={() => toggle(scope)} />
-              <span>
-                <strong>{scope}</strong> <span className="muted">{SCOPE_HELP[scope]}</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
-        {role !== 'client_viewer' && (
-          <label className="field">
-            <span>Client</span>
-            <select value={clientId} onChange={(event) => setClientId(event.target.value)}>
-              <option value="">Every client</option>
-              {(clients.data ?? []).map((client) => (
-                <option key={client.id} value={client.id}>
-                  {client.name} only
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-        <label className="field">
-          <span>Expires</span>
-          <select value={days} onChange={(event) => setDays(event.target.value)}>
-            <option value="">Never</option>
-            {[7, 30, 90, 365].map((n) => (
-              <option key={n} value={n}>
-                In {plural(n, 'day')}
-              </option>
-            ))}
-          </select>
-        </label>
-        <FormActions
-          action={['Create token', 'Creating…']}
-          busy={create.isPending}
-          disabled={scopes.length === 0}
-          onCancel={onClose}
-        />
-      </form>
-    </Dialog>
-  );
-}
+import { CreateTokenDialog } from './CreateTokenDialog.js';
+import { useApiTokens, useRevokeToken, type ApiTokenRow, type CreatedToken } from './queries.js';
 
 function TokenRow({ token, showOwner, onRevoke }: { token: ApiTokenRow; showOwner: boolean; onRevoke(): void }) {
   return (

@@ -1,0 +1,78 @@
+import { useState, type FormEvent } from 'react';
+import { CreateClientBody } from '../../../server/clients/schemas.js';
+import type { ClientRow, NewClient } from '../api/types.js';
+import { useFieldCheck } from '../forms/use-field-check.js';
+import { ErrorNotice } from './ErrorNotice.js';
+import { TextField } from './TextField.js';
+import { FormActions } from './FormActions.js';
+
+const FIELDS = ['name', 'industry', 'website'] as const;
+type FieldName = (typeof FIELDS)[number];
+
+const LABELS: Record<FieldName, [label: string, hint: string]> = {
+  name: ['Name', 'The client or brand, as your team calls it.'],
+  industry: ['Industry', 'For example: Restaurants, Retail, Dental clinics.'],
+  website: ['Website', 'The primary domain, for example example.com.'],
+};
+
+/** A client's name, industry and website, checked against the server's schema before they are sent. */
+export function ClientForm({
+  initial,
+  action,
+  busy,
+  error,
+  onSubmit,
+  onCancel,
+}: {
+  initial?: ClientRow;
+  action: [idle: string, busy: string];
+  busy: boolean;
+  error: unknown;
+  onSubmit(body: NewClient & { name: string }): void;
+  onCancel(): void;
+}) {
+  const [values, setValues] = useState<Record<FieldName, string>>({
+    name: initial?.name ?? '',
+    industry: initial?.industry ?? '',
+    website: initial?.website ?? '',
+  });
+  const body = {
+    name: values.name.trim(),
+    industry: values.industry.trim() || null,
+    website: values.website.trim() || null,
+  };
+  // Lengths are the schema's; "not blank" is the server's rule too, said here before sending.
+  const fields = useFieldCheck(CreateClientBody, body, error, FIELDS, {
+    name: body.name === '' ? 'Enter the client’s name.' : null,
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (fields.check()) onSubmit(body);
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="form">
+      {!fields.shownAtFields && <ErrorNotice error={error} />}
+      {FIELDS.map((name) => (
+        <TextField
+          key={name}
+          label={
+            <>
+              {LABELS[name][0]}
+              {name !== 'name' && <span className="muted"> (optional)</span>}
+            </>
+          }
+          name={name}
+          value={values[name]}
+          autoFocus={name === 'name'}
+          required={name === 'name'}
+          onValue={(value) => setValues({ ...values, [name]: value })}
+          hint={LABELS[name][1]}
+          error={fields.problemOf(name)}
+        />
+      ))}
+      <FormActions action={action} busy={busy} onCancel={onCancel} />
+    </form>
+  );
+}

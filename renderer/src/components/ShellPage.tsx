@@ -1,0 +1,39 @@
+import type { SignedInUser } from '../api/types.js';
+import { Link, paths, useSearch, type Route } from '../router.js';
+import { ClientsPage } from '../pages/ClientsPage.js';
+import { ClientPage } from '../pages/ClientPage.js';
+import { UsersPage } from '../pages/UsersPage.js';
+import { BackupsPage } from '../backups/BackupsPage.js';
+import { TokensPage } from '../tokens/TokensPage.js';
+
+function NotFound() {
+  return (
+    <div className="empty-state">
+      <h1>This page does not exist</h1>
+      <p>
+        <Link to={paths.clients}>Go to the clients</Link>
+      </p>
+    </div>
+  );
+}
+
+/** The page the address names, as far as the user's role may see it. */
+export function ShellPage({ route, user }: { route: Route; user: SignedInUser }) {
+  const search = useSearch();
+  const isAdmin = user.role === 'admin';
+  switch (route.page) {
+    case 'client':
+      return <ClientPage clientId={route.clientId} role={user.role} />;
+    case 'tokens':
+      return <TokensPage role={user.role} userCode={new URLSearchParams(search).get('user_code')} />;
+    // A Client Viewer is sent to their client (AppShell): the list of all clients is never theirs.
+    case 'clients':
+      return user.role === 'client_viewer' ? null : <ClientsPage role={user.role} />;
+    case 'users':
+      return isAdmin ? <UsersPage currentUserId={user.id} /> : <NotFound />;
+    case 'backups':
+      return isAdmin ? <BackupsPage /> : <NotFound />;
+    default:
+      return <NotFound />;
+  }
+}

@@ -1,0 +1,72 @@
+import { useState, type FormEvent } from 'react';
+import type { ClientRow, RoleName, UserRow } from '../api/types.js';
+import { useDeleteUser, useUpdateUser } from '../api/queries.js';
+import { Dialog } from '../components/Dialog.js';
+import { ErrorNotice } from '../components/ErrorNotice.js';
+import { FormActions } from '../components/FormActions.js';
+import { LAST_ADMIN, RoleFields, clientProblemOf } from './RoleFields.js';
+
+/** Admin: another role for a user, or another client for a Client Viewer. */
+export function ChangeRoleDialog({
+  user,
+  clients,
+  onClose,
+}: {
+  user: UserRow;
+  clients: ClientRow[];
+  onClose: () => void;
+}) {
+  const update = useUpdateUser();
+  const [role, setRole] = useState<RoleName>(user.role);
+  const [clientId, setClientId] = useState(user.client_id ?? '');
+  const [tried, setTried] = useState(false);
+  const clientProblem = clientProblemOf(role, clientId);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    if (clientProblem) return;
+    update.mutate(
+      { id: user.id, change: { role, clientId: role === 'client_viewer' ? clientId : null } },
+      { onSuccess: onClose },
+    );
+  };
+  return (
+    <Dialog title={`Change the role of ${user.email}`} onClose={onClose}>
+      <form className="form" onSubmit={submit} noValidate>
+        <ErrorNotice error={update.error} explain={{ 409: LAST_ADMIN }} />
+        <RoleFields
+          role={role}
+          clientId={clientId}
+          clients={clients}
+          clientProblem={tried ? clientProblem : null}
+          onRole={setRole}
+          onClient={setClientId}
+        />
+        <FormActions action="Save" busy={update.isPending} onCancel={onClose} />
+      </form>
+    </Dialog>
+  );
+}
+
+export function RemoveUserDialog({ user, isSelf, onClose }: { user: UserRow; isSelf: boolean; onClose: () => void }) {
+  const remove = useDeleteUser();
+  return (
+    <Dialog title={`Remove ${user.email}?`} onClose={onClose}>
+      <div className="form">
+        <p>
+          {user.email} will no longer be able to sign in.{' '}
+          {isSelf && <strong>This is your own account: you will be signed out.</strong>}
+        </p>
+        <ErrorNotice error={remove.error} explain={{ 409: LAST_ADMIN }} />
+        <FormActions
+          action={`Remove ${user.email}`}
+          busy={remove.isPending}
+          danger
+          focusCancel
+          onCancel={onClose}
+          onAction={() => remove.mutate(user.id, { onSuccess: onClose })}
+        />
+      </div>
+    </Dialog>
+  );
+}
