@@ -56,7 +56,9 @@ describe('matchHeaders: the exports agencies are sent', () => {
       ]),
     ).toEqual(['store_code', 'name', 'address', 'address', 'zip', 'city', 'state', 'country', 'phone', 'hours']);
   });
+});
 
+describe('matchHeaders: other sources and languages', () => {
   it("maps BrightLocal's slashed headers and German, French, Spanish, Italian and Dutch sheets", () => {
     expect(mapHeaders(['Location Name', 'Location Reference', 'State/County', 'Postcode/ZIP', 'Telephone'])).toEqual([
       'name',
@@ -104,7 +106,9 @@ describe('matchHeaders: the exports agencies are sent', () => {
       'city',
     ]);
   });
+});
 
+describe('matchHeaders: near misses, one column per field, header sets', () => {
   it('finds near misses with a score, and says so', () => {
     expect(matchHeader('Postal Cod')).toEqual({ field: 'zip', matched_by: 'fuzzy', score: 0.91 });
     expect(matchHeader('Phone Number (main)')).toMatchObject({ field: 'phone', matched_by: 'synonym' });
