@@ -18,7 +18,7 @@ import { errorBody, HttpError } from './http/errors.js';
 import { BodyBudget, loneSurrogateError, loneSurrogatePath, parseJson, readJsonText } from './http/body.js';
 import { registerLocalhostGuard } from './http/localhost.js';
 import { openApi } from './http/openapi.js';
-import { compileValidator, validationDetails } from './http/validation.js';
+import { compileValidator } from './http/validation.js';
 import { locationRoutes } from './locations/routes.js';
 import { userRoutes } from './users/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
@@ -189,14 +189,6 @@ function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): vo
     }
     if (error instanceof DatabaseBusyError) {
       return reply.code(503).header('retry-after', String(error.retryAfterSeconds)).send(errorBody(503, error.message));
-    }
-    if (error.validation) {
-      const part = error.validationContext ?? 'body';
-      const details = validationDetails(error.validation as never, part);
-      const first = details[0];
-      return reply
-        .code(400)
-        .send(errorBody(400, first ? `${first.path.slice(1)} ${first.message}` : 'Invalid request', details));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -1,93 +1,109 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import formats from 'ajv-formats';
-
-// ajv-formats is CommonJS with a default export; under NodeNext the plugin is its `default`.
-const addFormats = formats.default;
+import { Kind, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import { Value } from '@sinclair/typebox/value';
 import type { FastifyRouteSchemaDef, FastifySchemaCompiler } from 'fastify/types/schema.js';
-import type { ErrorDetail } from './errors.js';
-import { UUID_PATTERN } from './schemas.js';
+import { Invalid, type ErrorDetail } from './errors.js';
+// The formats (uuid, date-time, email) are registered with TypeBox where the shared schemas are defined.
+import './schemas.js';
 
-function ajv(coerceTypes: boolean): Ajv {
-  const instance = new Ajv({
-    coerceTypes,
-    // Never drop or fill anything silently: an unknown property is a 400, not a surprise.
-    removeAdditional: false,
-    useDefaults: false,
-    allErrors: true,
-    strict: false,
-  });
-  addFormats(instance, ['email', 'date-time']);
-  instance.addFormat('uuid', UUID_PATTERN);
-  return instance;
+/**
+ * The one validator: TypeBox's compiled checker, for HTTP requests, the CLI and the import's rows alike.
+ * Bodies are JSON and must carry the types the schema says ("5" is not 5 and 5 is not "5"); query strings
+ * and path parameters are text by nature, so "limit=10" becomes 10 before the check (Value.Convert).
+ */
+const checkers = new WeakMap<object, TypeCheck<TSchema>>();
+
+function checkerOf(schema: TSchema): TypeCheck<TSchema> {
+  let checker = checkers.get(schema);
+  if (checker === undefined) {
+    checker = TypeCompiler.Compile(schema);
+    checkers.set(schema, checker);
+  }
+  return checker;
 }
 
-// Bodies are JSON and must carry the types the schema says: "5" is not 5 and 5 is not "5".
-const strict = ajv(false);
-// Query strings and path parameters are text by nature: "limit=10" may become 10.
-const coercing = ajv(true);
+type Part = 'body' | 'querystring' | 'params' | 'headers';
 
-type JsonSchema = { format?: string; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema> };
-
-function isUuid(schema: JsonSchema): boolean {
-  return schema.format === 'uuid' || (schema.anyOf?.some(isUuid) ?? false);
+function isUuid(schema: TSchema): boolean {
+  return schema.format === 'uuid' || ((schema.anyOf as TSchema[] | undefined)?.some(isUuid) ?? false);
 }
 
-function isBoolean(schema: JsonSchema & { type?: unknown }): boolean {
-  return schema.type === 'boolean' || (schema.anyOf?.some(isBoolean) ?? false);
+function isBoolean(schema: TSchema): boolean {
+  return schema.type === 'boolean' || ((schema.anyOf as TSchema[] | undefined)?.some(isBoolean) ?? false);
 }
 
 const BOOLEAN_TEXT = /^(true|false|1|0)$/i;
 
 /** The names of a schema's properties that pass the test. */
-function fieldsWhere(schema: JsonSchema, test: (property: JsonSchema) => boolean): string[] {
-  return Object.entries(schema.properties ?? {})
+function fieldsWhere(schema: TSchema, test: (property: TSchema) => boolean): string[] {
+  return Object.entries((schema.properties ?? {}) as Record<string, TSchema>)
     .filter(([, property]) => test(property))
     .map(([name]) => name);
 }
 
 /**
- * Validates, then writes UUIDs in lower case: ids are stored that way, and RFC 9562 says UUIDs are
- * case-insensitive on input, so `A553502C-...` names the same client as `a553502c-...`. A boolean in a
- * query string may be written true/false/1/0 in any case (Python's requests sends `True`).
+ * Fastify's validator for every route: checks the part against its TypeBox schema and answers a 400 in
+ * the API's words. Once valid, UUIDs are written in lower case: ids are stored that way, and RFC 9562
+ * says UUIDs are case-insensitive on input, so `A553502C-...` names the same client as `a553502c-...`.
+ * A boolean in a query string may be written true/false/1/0 in any case (Python's requests sends `True`).
  */
 export const compileValidator: FastifySchemaCompiler<unknown> = ({
   schema,
   httpPart,
 }: FastifyRouteSchemaDef<unknown>) => {
-  const validate = (httpPart === 'body' ? strict : coercing).compile(schema as object);
-  const uuidFields = fieldsWhere(schema as JsonSchema, isUuid);
-  const booleanFields = httpPart === 'querystring' ? fieldsWhere(schema as JsonSchema, isBoolean) : [];
-  if (uuidFields.length === 0 && booleanFields.length === 0) return validate;
-  const validateAndNormalize = (data: unknown) => {
-    const record = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
-    for (const field of booleanFields) {
-      const value = record[field];
-      if (typeof value === 'string' && BOOLEAN_TEXT.test(value)) record[field] = /^(true|1)$/i.test(value);
+  const typed = schema as TSchema;
+  if (!(Kind in typed)) throw new Error(`The ${httpPart ?? 'request'} schema of a route is not a TypeBox schema`);
+  const part = (httpPart ?? 'body') as Part;
+  const checker = checkerOf(typed);
+  const uuidFields = fieldsWhere(typed, isUuid);
+  const booleanFields = part === 'querystring' ? fieldsWhere(typed, isBoolean) : [];
+  return (data: unknown) => {
+    const value = part === 'body' ? data : converted(typed, data, booleanFields);
+    if (!checker.Check(value)) {
+      const details = errorDetails(checker.Errors(value), part);
+      const first = details[0];
+      return { error: Invalid(first ? `${first.path.slice(1)} ${first.message}` : 'Invalid request', details) };
     }
-    const valid = validate(data);
-    validateAndNormalize.errors = validate.errors;
-    if (valid) {
-      for (const field of uuidFields) {
-        const value = record[field];
-        if (typeof value === 'string') record[field] = value.toLowerCase();
-      }
+    for (const field of uuidFields) {
+      const record = value as Record<string, unknown>;
+      if (typeof record[field] === 'string') record[field] = record[field].toLowerCase();
     }
-    return valid;
+    return { value };
   };
-  validateAndNormalize.errors = validate.errors;
-  return validateAndNormalize;
 };
 
-const checks = new WeakMap<object, ValidateFunction>();
+function isInteger(schema: TSchema): boolean {
+  return schema.type === 'integer' || ((schema.anyOf as TSchema[] | undefined)?.some(isInteger) ?? false);
+}
+
+/**
+ * A query string's or path's text values as the schema's types. Integers are read here, as numbers
+ * ("1e3" is 1000), since Value.Convert cuts "1.5" to 1: a text that is no integer stays text and is refused.
+ */
+function converted(schema: TSchema, data: unknown, booleanFields: readonly string[]): unknown {
+  if (typeof data !== 'object' || data === null) return Value.Convert(schema, data);
+  const record = { ...(data as Record<string, unknown>) };
+  for (const field of booleanFields) {
+    const text = record[field];
+    if (typeof text === 'string' && BOOLEAN_TEXT.test(text)) record[field] = /^(true|1)$/i.test(text);
+  }
+  for (const field of fieldsWhere(schema, isInteger)) {
+    const text = record[field];
+    if (typeof text === 'string' && text.trim() !== '' && Number.isInteger(Number(text))) record[field] = Number(text);
+  }
+  const integers = fieldsWhere(schema, isInteger).filter((field) => typeof record[field] === 'string');
+  const kept = integers.map((field) => record[field]);
+  // Value.Convert changes the object it is given (TypeBox 0.34).
+  const value = Value.Convert(schema, record) as Record<string, unknown>;
+  integers.forEach((field, index) => (value[field] = kept[index]));
+  return value;
+}
 
 /** Checks a value against a body schema outside HTTP (the CLI, the environment): the API's details. */
-export function bodyErrors(schema: object, value: unknown): ErrorDetail[] {
-  let check = checks.get(schema);
-  if (check === undefined) {
-    check = strict.compile(schema);
-    checks.set(schema, check);
-  }
-  return check(value) ? [] : validationDetails(check.errors ?? [], 'body');
+export function bodyErrors(schema: TSchema, value: unknown): ErrorDetail[] {
+  const checker = checkerOf(schema);
+  return checker.Check(value) ? [] : errorDetails(checker.Errors(value), 'body');
 }
 
 /** Details as one sentence for a person at a terminal: "email must match format "email"; password ...". */
@@ -95,22 +111,101 @@ export function detailsInWords(details: readonly ErrorDetail[]): string {
   return details.map((detail) => `${detail.path.replace(/^\/body\//, '')} ${detail.message}`).join('; ');
 }
 
-/** Ajv's errors as the API's details: one JSON pointer and one plain sentence each. */
-export function validationDetails(errors: readonly ErrorObject[], part: string): ErrorDetail[] {
-  return errors.map((error) => {
-    const missing =
-      error.keyword === 'required' ? `/${(error.params as { missingProperty: string }).missingProperty}` : '';
-    const extra =
-      error.keyword === 'additionalProperties'
-        ? `/${(error.params as { additionalProperty: string }).additionalProperty}`
-        : '';
-    const path = `${error.instancePath}${missing}${extra}`;
-    const message =
-      error.keyword === 'required'
-        ? 'is required'
-        : error.keyword === 'additionalProperties'
-          ? 'is not a known field'
-          : (error.message ?? 'is not valid');
-    return { path: `/${part}${path}`, message };
-  });
+/** TypeBox's errors as the API's details: one JSON pointer and one plain sentence for each wrong value. */
+export function errorDetails(errors: Iterable<ValueError>, part: string): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    // A missing field is "is required", not also the wrong type: one message a value.
+    if (seen.has(error.path)) continue;
+    seen.add(error.path);
+    details.push({ path: `/${part}${error.path}`, message: errorInWords(error) });
+  }
+  return details;
+}
+
+const TYPE_ERRORS: Partial<Record<ValueErrorType, string>> = {
+  [ValueErrorType.String]: 'string',
+  [ValueErrorType.Number]: 'number',
+  [ValueErrorType.Integer]: 'integer',
+  [ValueErrorType.Boolean]: 'boolean',
+  [ValueErrorType.Null]: 'null',
+  [ValueErrorType.Object]: 'object',
+  [ValueErrorType.Array]: 'array',
+};
+
+/**
+ * One of TypeBox's errors in the API's words (the wording callers already know: "must NOT have fewer
+ * than 8 characters", "must match format "email""). The import's rows word a few in a location's terms
+ * (locations/rows.ts) and fall back to this.
+ */
+export function errorInWords(error: ValueError): string {
+  const schema = error.schema;
+  const type = TYPE_ERRORS[error.type];
+  if (type !== undefined) return `must be ${type}`;
+  switch (error.type) {
+    case ValueErrorType.ObjectRequiredProperty:
+      return 'is required';
+    case ValueErrorType.ObjectAdditionalProperties:
+      return 'is not a known field';
+    case ValueErrorType.ObjectMinProperties:
+      return `must NOT have fewer than ${String(schema.minProperties)} properties`;
+    case ValueErrorType.StringMinLength:
+      return `must NOT have fewer than ${String(schema.minLength)} characters`;
+    case ValueErrorType.StringMaxLength:
+      return `must NOT have more than ${String(schema.maxLength)} characters`;
+    case ValueErrorType.StringPattern:
+      return `must match pattern "${String(schema.pattern)}"`;
+    case ValueErrorType.StringFormat:
+    case ValueErrorType.StringFormatUnknown:
+      return `must match format "${String(schema.format)}"`;
+    case ValueErrorType.ArrayMinItems:
+      return `must NOT have fewer than ${String(schema.minItems)} items`;
+    case ValueErrorType.ArrayMaxItems:
+      return `must NOT have more than ${String(schema.maxItems)} items`;
+    case ValueErrorType.ArrayUniqueItems:
+      return 'must NOT have duplicate items';
+    case ValueErrorType.Literal:
+      return `must be ${JSON.stringify(schema.const)}`;
+    case ValueErrorType.Union:
+      return unionInWords(error);
+    default:
+      return boundInWords(error) ?? error.message;
+  }
+}
+
+function boundInWords(error: ValueError): string | undefined {
+  const { schema } = error;
+  switch (error.type) {
+    case ValueErrorType.NumberMinimum:
+    case ValueErrorType.IntegerMinimum:
+      return `must be >= ${String(schema.minimum)}`;
+    case ValueErrorType.NumberMaximum:
+    case ValueErrorType.IntegerMaximum:
+      return `must be <= ${String(schema.maximum)}`;
+    case ValueErrorType.NumberExclusiveMinimum:
+    case ValueErrorType.IntegerExclusiveMinimum:
+      return `must be > ${String(schema.exclusiveMinimum)}`;
+    case ValueErrorType.NumberExclusiveMaximum:
+    case ValueErrorType.IntegerExclusiveMaximum:
+      return `must be < ${String(schema.exclusiveMaximum)}`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A value that matches no member of a union: the member of the value's own type says what is wrong
+ * ("must NOT have more than 200 characters" for a too long text of a text-or-null field); otherwise the
+ * allowed values or types are listed.
+ */
+function unionInWords(error: ValueError): string {
+  const inner = error.errors.map((member) => member.First()).filter((first) => first !== undefined);
+  const telling = inner.find((first) => TYPE_ERRORS[first.type] === undefined && first.type !== ValueErrorType.Literal);
+  if (telling !== undefined) return errorInWords(telling);
+  const members = (error.schema.anyOf as TSchema[] | undefined) ?? [];
+  if (members.length > 0 && members.every((member) => 'const' in member))
+    return `must be one of ${members.map((member) => JSON.stringify(member.const)).join(', ')}`;
+  const types = members.map((member) => (member.type as string | undefined) ?? 'value');
+  return `must be ${[...new Set(types)].join(' or ')}`;
 }

@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { ErrorDetail } from '../http/errors.js';
+import { errorInWords } from '../http/validation.js';
 import { fieldValue, FieldError, LOCATION_FIELDS, type LocationField, type LocationValues } from './fields.js';
 import { UploadRow } from './schemas.js';
 
@@ -74,7 +75,7 @@ export function wordedError(error: ValueError): { field: string; message: string
       return { field, message: TYPE_WORDS[field] ?? 'must be text or null' };
     }
     default:
-      return { field, message: error.message };
+      return { field, message: errorInWords(error) };
   }
 }
 
