@@ -21,8 +21,8 @@ import {
  * - `remapColumn`, `nameColumnOf`, `fieldOfHeader`, `isKnownButNotImported`, `isDayHours`.
  */
 
-/** How a column's field was found: its name exactly, a known synonym, or a near miss of one. */
-export type MatchedBy = 'name' | 'synonym' | 'fuzzy';
+/** How a column's field was found: its name exactly, a known synonym, a near miss of one, or a saved mapping. */
+export type MatchedBy = 'name' | 'synonym' | 'fuzzy' | 'mapping';
 
 export interface ColumnMatch {
   field: ColumnTarget;

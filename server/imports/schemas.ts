@@ -15,12 +15,23 @@ export const TableQuery = {
     }),
   ),
   sheet: Type.Optional(Type.String({ maxLength: 200, description: 'The .xlsx sheet to read (default: the first)' })),
+  mapping: Type.Optional(
+    Type.String({
+      ...Uuid,
+      description: 'A saved mapping to read the file with (GET /api/mappings), instead of matching',
+    }),
+  ),
   keep_flagged: Type.Optional(
     Type.Boolean({ description: 'Import the rows flagged as not locations (repeated headers, totals) too' }),
   ),
 };
 
-export const MatchedBy = Type.Union([Type.Literal('name'), Type.Literal('synonym'), Type.Literal('fuzzy')]);
+export const MatchedBy = Type.Union([
+  Type.Literal('name'),
+  Type.Literal('synonym'),
+  Type.Literal('fuzzy'),
+  Type.Literal('mapping'),
+]);
 
 export const ColumnReport = Type.Object({
   header: Type.String(),

@@ -1,6 +1,6 @@
 import type { BlankCells } from '../locations/schemas.js';
 import { csvCells, type Cells } from './csv-text.js';
-import { tableRows } from './table-rows.js';
+import { tableRows, type SavedMapping } from './table-rows.js';
 
 /**
  * An upload whose body is a CSV or an .xlsx file rather than JSON rows (ImportRequest.format): the
@@ -11,6 +11,8 @@ export type TableFormat = {
   clientId: string;
   blanks: BlankCells;
   keepFlagged: boolean;
+  /** A saved mapping's columns and options (server/mappings/), instead of matching the headers. */
+  mapping?: SavedMapping;
 } & ({ kind: 'csv'; charset?: string } | { kind: 'xlsx'; sheet?: string; cells?: Cells });
 
 export interface TableBody {
@@ -27,7 +29,8 @@ export function readTableBody(
 ): TableBody | { statusCode: number; message: string } {
   const read = format.kind === 'csv' ? csvCells(body, format.charset) : { cells: format.cells ?? [] };
   if ('statusCode' in read) return read;
-  const table = tableRows(read.cells, { blanks: format.blanks, keepFlagged: format.keepFlagged });
+  const { blanks, keepFlagged, mapping } = format;
+  const table = tableRows(read.cells, { blanks, keepFlagged, ...(mapping ? { mapping } : {}) });
   if ('statusCode' in table) return table;
   return {
     clientId: format.clientId,

@@ -14,6 +14,7 @@ export const XLS_REFUSAL = new HttpError(
 
 interface TableQuery {
   clientId?: string;
+  mapping?: string;
   sheet?: string;
   keep_flagged?: boolean;
 }

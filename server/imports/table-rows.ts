@@ -1,21 +1,47 @@
 import { MAX_IMPORT_ROWS, type BlankCells } from '../locations/schemas.js';
 import { DEFAULT_ADDRESS_SEPARATOR, joinAddress } from './address.js';
-import { isDayHours, matchHeaders, type ColumnMatch } from './columns.js';
+import { headerKey, isDayHours, matchHeaders, type ColumnMatch } from './columns.js';
 import type { Cells } from './csv-text.js';
 import { junkReason, type JunkContext } from './junk-rows.js';
 import { isPlaceholder, PLACEHOLDERS, placeholderSet } from './placeholders.js';
 import type { ColumnReport, LeftOutRow } from './schemas.js';
-import { DAY_HOURS } from './targets.js';
+import { DAY_HOURS, type ColumnTarget } from './targets.js';
 
 /** How a sheet's cells become import rows: the options a mapping may carry, and the import's own. */
 export interface TableOptions {
   blanks: BlankCells;
   /** Import the rows flagged as not locations. */
   keepFlagged: boolean;
-  /** The columns' fields in order, when a saved mapping gives them; else the headers are matched. */
-  matches?: ColumnMatch[];
-  placeholders?: readonly string[];
-  separator?: string;
+  /** A saved mapping: its columns' fields and its options; else the headers are matched. */
+  mapping?: SavedMapping;
+}
+
+/** What the import takes of a saved mapping (server/mappings/schemas.ts). */
+export interface SavedMapping {
+  name: string;
+  columns: { header: string; field: ColumnTarget }[];
+  options: { separator?: string; placeholders?: string[] };
+}
+
+/**
+ * The file's columns as the saved mapping sends them: each header by its key. A header of the mapping
+ * that the file lacks is a 400 (the mapping does not fit); a file column the mapping lacks is left out.
+ */
+function savedMatches(headers: readonly string[], mapping: SavedMapping): ColumnMatch[] | TableRefusal {
+  const fields = new Map(mapping.columns.map((column) => [headerKey(column.header), column.field]));
+  const keys = new Set(headers.map(headerKey));
+  const missing = mapping.columns.filter((column) => column.field !== null && !keys.has(headerKey(column.header)));
+  if (missing.length > 0) {
+    const names = missing.map((column) => `"${column.header}"`).join(', ');
+    return {
+      statusCode: 400,
+      message: `The mapping "${mapping.name}" does not fit this file: it has no column ${names}`,
+    };
+  }
+  return headers.map((header) => {
+    const field = fields.get(headerKey(header)) ?? null;
+    return field === null ? { field, matched_by: null, score: 0 } : { field, matched_by: 'mapping', score: 1 };
+  });
 }
 
 export interface TableRows {
@@ -52,7 +78,8 @@ export function tableRows(cells: Cells, options: TableOptions): TableRows | Tabl
     return { statusCode: 400, message: 'The file is empty: it needs a header row and one row per location' };
   }
   const headers = cells[headerIndex]!.map((header) => header.trim());
-  const matches = options.matches ?? matchHeaders(headers);
+  const matches = options.mapping ? savedMatches(headers, options.mapping) : matchHeaders(headers);
+  if (!Array.isArray(matches)) return matches;
   const nameColumn = matches.findIndex((match) => match.field === 'name');
   if (nameColumn < 0) {
     return {
@@ -96,7 +123,7 @@ class RowReader {
     nameColumn: number,
     private readonly options: TableOptions,
   ) {
-    const placeholders = options.placeholders ?? PLACEHOLDERS;
+    const placeholders = options.mapping?.options.placeholders ?? PLACEHOLDERS;
     this.words = placeholderSet(placeholders);
     const mappedColumns = matches.flatMap((match, column) => (match.field === null ? [] : [column]));
     this.junk = { headers, nameColumn, mappedColumns, placeholders };
@@ -134,7 +161,7 @@ class RowReader {
     });
     if (hasAddress) {
       const country = this.countryColumn < 0 ? '' : (cells[this.countryColumn] ?? '');
-      const separator = this.options.separator ?? DEFAULT_ADDRESS_SEPARATOR;
+      const separator = this.options.mapping?.options.separator ?? DEFAULT_ADDRESS_SEPARATOR;
       this.set(row, 'address', joinAddress({ lines, houseNumber, country, separator }));
     }
     if (hasDays && !('hours' in row)) this.set(row, 'hours', Object.keys(days).length > 0 ? days : '');

@@ -141,6 +141,9 @@ const STATUS_WORDS: Record<string, LocationStatus> = {
   temporarily_close: 'temporarily_closed',
   permanently_closed: 'permanently_closed',
   closed_permanently: 'permanently_closed',
+  // Uberall's location statuses: ACTIVE (above), INACTIVE (taken off the listings for now), CLOSED.
+  inactive: 'temporarily_closed',
+  closed: 'permanently_closed',
 };
 
 function status(text: string): LocationStatus {

@@ -12,6 +12,8 @@ import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.
 import { errors, Success } from '../http/schemas.js';
 import { compileValidator } from '../http/validation.js';
 import { clientById } from '../clients/queries.js';
+import { withSavedMapping } from '../mappings/apply.js';
+import { markMappingUsed } from '../mappings/queries.js';
 import { patchLocation, readPatch } from './edit.js';
 import { locationRecord, locationsJson, locationsJsonPieces } from './queries.js';
 import {
@@ -195,7 +197,7 @@ function oneLocation(error: unknown): never {
 }
 
 /** The upload reads its body as bytes: the writer thread parses and checks it off the event loop. */
-const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writer, clock }) => {
+const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writer, clock, store }) => {
   const upload = plugin.withTypeProvider<TypeBoxTypeProvider>();
   upload.removeContentTypeParser('application/json');
   // JSON rows, or a CSV or .xlsx file (server/imports/): read as bytes, parsed on the writer thread.
@@ -236,7 +238,9 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writ
     async (request, reply) => {
       const body = request.body as unknown;
       const { dryRun = false, duplicates = 'skip', mode = 'create', blanks = 'keep', fileName = null } = request.query;
-      const format = tableFormatOf(request.headers['content-type'] ?? '', request.query, blanks);
+      const { organizationId } = principalOf(request);
+      const asked = tableFormatOf(request.headers['content-type'] ?? '', request.query, blanks);
+      const format = withSavedMapping(store.db, organizationId, asked, request.query.mapping);
       if (format !== undefined && (!Buffer.isBuffer(body) || body.byteLength === 0))
         throw Invalid('The body is empty: send the CSV or .xlsx file itself');
       if (!Buffer.isBuffer(body)) throw Invalid('Send the import as a JSON body: {"clientId": ..., "rows": [...]}');
@@ -258,6 +262,10 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writ
         [own.buffer as ArrayBuffer],
       );
       if (!('json' in outcome)) throw new HttpError(outcome.statusCode, outcome.message, outcome.details);
+      if (request.query.mapping !== undefined && !dryRun) {
+        const used = request.query.mapping.toLowerCase();
+        write(store.db, () => markMappingUsed(store.db, used, clock.now()));
+      }
       // The writer wrote the answer as JSON text (test/server/import-modes.test.ts holds it to the schemas).
       return reply
         .code(outcome.statusCode as 201)

@@ -5,6 +5,7 @@ import { junkReason, type JunkContext } from '../../server/imports/junk-rows.js'
 import { lookOfValues } from '../../server/imports/look.js';
 import { isPlaceholder, PLACEHOLDERS, placeholderSet } from '../../server/imports/placeholders.js';
 import { fieldValue } from '../../server/locations/fields.js';
+import { weekHours } from '../../server/locations/hours.js';
 
 describe('matchHeaders: the exports agencies are sent', () => {
   it('maps a Yext entity export by its "Address > ..." paths', () => {
@@ -219,5 +220,33 @@ describe('placeholders: one list', () => {
     expect(isPlaceholder('Ask Client', undefined, words)).toBe(true);
     expect(isPlaceholder('N/A', undefined, words)).toBe(false);
     expect(isPlaceholder('---', undefined, words)).toBe(false);
+  });
+});
+
+describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
+  it('reads MONDAY=08:00-16:00;... and Mo=...;Sa;Su, a day alone being closed', () => {
+    expect(weekHours('MONDAY=08:00-16:00;TUESDAY=08:00-15:00&17:00-19:00;SATURDAY;SUNDAY')).toEqual({
+      mon: [['08:00', '16:00']],
+      tue: [
+        ['08:00', '15:00'],
+        ['17:00', '19:00'],
+      ],
+      sat: [],
+      sun: [],
+    });
+    expect(weekHours('Mo=08:00-16:00;Tu=08:00-16:00;Sa;Su;')).toEqual({
+      mon: [['08:00', '16:00']],
+      tue: [['08:00', '16:00']],
+      sat: [],
+      sun: [],
+    });
+    expect(() => weekHours('Mo=08:00-16:00;Someday=09:00-10:00')).toThrow(/not a day/);
+    expect(() => weekHours('Mo=8 till late')).toThrow();
+  });
+
+  it('reads ACTIVE, INACTIVE and CLOSED', () => {
+    expect(fieldValue('status', 'ACTIVE', null)).toBe('open');
+    expect(fieldValue('status', 'INACTIVE', null)).toBe('temporarily_closed');
+    expect(fieldValue('status', 'CLOSED', null)).toBe('permanently_closed');
   });
 });

@@ -169,13 +169,15 @@ describe('POST /api/locations/upload with Content-Type: text/csv, other sources'
       country: 'GB',
     });
     const uberallCsv =
-      'identifier;name;street;streetNo;addressExtra;zip;city;province;country;phone\n' +
-      'U-1;Acme Wien;Mariahilfer Straße;12;Top 3;1070;Wien;Wien;AT;+43 1 5350000\n';
+      'identifier;name;street;streetNo;addressExtra;zip;city;province;country;phone;openingHours;status\n' +
+      'U-1;Acme Wien;Mariahilfer Straße;12;Top 3;1070;Wien;Wien;AT;+43 1 5350000;"MONDAY=08:00-16:00;SATURDAY";INACTIVE\n';
     expect(await importedAs('Uberall client', uberallCsv)).toMatchObject({
       store_code: 'U-1',
       address: 'Mariahilfer Straße 12, Top 3',
       zip: '1070',
       country: 'AT',
+      hours: { mon: [['08:00', '16:00']], sat: [] },
+      status: 'temporarily_closed',
     });
   });
 
