@@ -1,4 +1,4 @@
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState, type ReactNode } from 'react';
 import type { ClientRow } from '../api/types.js';
 import { Link, paths } from '../router.js';
 import { formatCount, formatDate, plural } from '../format.js';
@@ -15,26 +15,22 @@ const COLUMNS: { key: ClientColumn; label: string; className?: string }[] = [
   { key: 'created_at', label: 'Created' },
 ];
 
-const orDash = (value: string | null) => value ?? <span className="muted">—</span>;
+const CELLS: Record<ClientColumn, (client: ClientRow) => ReactNode> = {
+  name: (client) => <Link to={paths.client(client.id)}>{client.name}</Link>,
+  industry: (client) => client.industry ?? <span className="muted">—</span>,
+  website: (client) => client.website ?? <span className="muted">—</span>,
+  locations_count: (client) => formatCount(client.locations_count),
+  created_at: (client) => formatDate(client.created_at),
+};
 
 function ClientTableRow({ client, onDelete }: { client: ClientRow; onDelete?: (client: ClientRow) => void }) {
   return (
     <div role="row" className="row">
-      <div role="cell" className="cell cell-strong">
-        <Link to={paths.client(client.id)}>{client.name}</Link>
-      </div>
-      <div role="cell" className="cell">
-        {orDash(client.industry)}
-      </div>
-      <div role="cell" className="cell">
-        {orDash(client.website)}
-      </div>
-      <div role="cell" className="cell cell-number">
-        {formatCount(client.locations_count)}
-      </div>
-      <div role="cell" className="cell">
-        {formatDate(client.created_at)}
-      </div>
+      {COLUMNS.map(({ key, className }) => (
+        <div key={key} role="cell" className={`cell ${key === 'name' ? 'cell-strong' : (className ?? '')}`}>
+          {CELLS[key](client)}
+        </div>
+      ))}
       {onDelete && (
         <div role="cell" className="cell cell-actions">
           <button type="button" className="button button-quiet button-danger-text" onClick={() => onDelete(client)}>

@@ -1,8 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { signIn, signOut } from '../api/session.js';
-import { WRONG_CREDENTIALS_TITLE } from '../pages/SignInPage.js';
+import { PasswordField, WRONG_CREDENTIALS_TITLE } from '../pages/SignInPage.js';
 import { ErrorNotice } from './ErrorNotice.js';
-import { TextField } from './TextField.js';
 
 /**
  * Over the page when the session ended during work: the same person signs in again and what was
@@ -53,16 +52,7 @@ export function SignInAgainDialog({ email }: { email: string }) {
           is, and what you were doing goes on.
         </p>
         <ErrorNotice error={error} titles={WRONG_CREDENTIALS_TITLE} />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          autoFocus
-          required
-          value={password}
-          onValue={setPassword}
-          error={tried && password === '' ? 'Enter your password.' : null}
-        />
+        <PasswordField value={password} onValue={setPassword} tried={tried} autoFocus />
         <div className="form-actions">
           <button type="button" className="button" onClick={() => void signOut()}>
             Sign out instead

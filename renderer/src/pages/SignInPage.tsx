@@ -6,6 +6,32 @@ import { TextField } from '../components/TextField.js';
 // On the sign-in form a 401 is a wrong e-mail or password, not "you are not signed in".
 export const WRONG_CREDENTIALS_TITLE = { 401: 'Wrong e-mail or password' };
 
+/** The password of someone signing in (here, or again over the page when their session ended). */
+export function PasswordField({
+  value,
+  onValue,
+  tried,
+  autoFocus,
+}: {
+  value: string;
+  onValue(value: string): void;
+  tried: boolean;
+  autoFocus?: boolean;
+}) {
+  return (
+    <TextField
+      label="Password"
+      type="password"
+      autoComplete="current-password"
+      required
+      autoFocus={autoFocus}
+      value={value}
+      onValue={onValue}
+      error={tried && value === '' ? 'Enter your password.' : null}
+    />
+  );
+}
+
 export function SignInPage({ notice }: { notice: string | null }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -49,15 +75,7 @@ export function SignInPage({ notice }: { notice: string | null }) {
           onValue={setEmail}
           error={tried && missing.email ? 'Enter the e-mail you sign in with.' : null}
         />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onValue={setPassword}
-          error={tried && missing.password ? 'Enter your password.' : null}
-        />
+        <PasswordField value={password} onValue={setPassword} tried={tried} />
         <button type="submit" className="button button-primary button-block" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
