@@ -51,6 +51,8 @@ export interface AppContext {
   loginThrottle: SignInThrottle;
   /** The writer worker: imports and other long writes, off the event loop. */
   writer: Writer;
+  /** Request body bytes held at once, JSON bodies and import bodies alike (README: "Limits"). */
+  bodies: BodyBudget;
 }
 
 export type App = FastifyInstance;
@@ -113,6 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     loginThrottle: new SignInThrottle(clock),
     writer: new Writer(options.store, app.log),
+    bodies: new BodyBudget(JSON_BODY_BUDGET),
   };
   app.addHook('onClose', async () => context.writer.close());
   // An unknown e-mail's sign-in verifies against this hash: made now, so that even the first such
@@ -124,7 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.backupSchedule) app.addHook('onReady', async () => backups.start());
 
   registerLocalhostGuard(app, options.extraHosts ?? []);
-  registerJsonParser(app, new BodyBudget(JSON_BODY_BUDGET));
+  registerJsonParser(app, context.bodies);
   registerErrorHandlers(app, Boolean(options.dashboardDir));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');

@@ -24,8 +24,11 @@ export interface Numbered {
 export class RequestThread<Request extends Numbered, Answer extends Numbered> {
   private worker: Worker | undefined;
   private ready: Promise<Worker> | undefined;
-  private readonly waiting = new Map<number, (answer: Answer) => void>();
+  /** Each request waiting for its answer, with the thread it went to (a retired thread may still be finishing). */
+  private readonly waiting = new Map<number, { worker: Worker; resolve: (answer: Answer) => void }>();
   private nextId = 1;
+  /** Threads let go by retire() that have not stopped yet: close() waits for them too. */
+  private readonly retiring = new Set<Promise<void>>();
 
   constructor(
     private readonly url: URL,
@@ -45,7 +48,7 @@ export class RequestThread<Request extends Numbered, Answer extends Numbered> {
     const worker = await this.start();
     const id = this.nextId++;
     return new Promise<Answer>((resolve) => {
-      this.waiting.set(id, resolve);
+      this.waiting.set(id, { worker, resolve });
       worker.postMessage({ ...request, id }, transfer);
     });
   }
@@ -62,9 +65,9 @@ export class RequestThread<Request extends Numbered, Answer extends Numbered> {
     });
     worker.on('message', (message: Answer | 'ready') => {
       if (message === 'ready') return;
-      const resolve = this.waiting.get(message.id);
+      const waiting = this.waiting.get(message.id);
       this.waiting.delete(message.id);
-      resolve?.(message);
+      waiting?.resolve(message);
     });
     worker.on('error', (error) => this.onError(error));
     worker.on('exit', (code) => {
@@ -72,14 +75,35 @@ export class RequestThread<Request extends Numbered, Answer extends Numbered> {
         this.worker = undefined;
         this.ready = undefined;
       }
-      for (const [id, resolve] of this.waiting) resolve(this.onExit(id, code));
-      this.waiting.clear();
+      for (const [id, waiting] of this.waiting) {
+        if (waiting.worker !== worker) continue;
+        this.waiting.delete(id);
+        waiting.resolve(this.onExit(id, code));
+      }
     });
     return this.ready;
   }
 
+  /**
+   * Lets this thread go once it has done what it was sent (it stops after that) and gives the next
+   * request a new one: all of a thread's memory goes back to the system with it, where a long-lived
+   * heap keeps the pages of its biggest job until V8 next collects. Only for a caller that has nothing
+   * waiting: two threads would otherwise write at once.
+   */
+  retire(): void {
+    const worker = this.worker;
+    if (worker === undefined) return;
+    this.worker = undefined;
+    this.ready = undefined;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    this.retiring.add(exited);
+    void exited.then(() => this.retiring.delete(exited));
+    worker.postMessage('close');
+  }
+
   /** Waits for the thread to finish what it was sent, then stops it. */
   async close(): Promise<void> {
+    await Promise.all([...this.retiring]);
     const worker = this.worker;
     if (worker === undefined) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));

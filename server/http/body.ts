@@ -200,9 +200,17 @@ export function textOrNull(value: string | null | undefined): string | null {
 /**
  * A request body as one Buffer of at most `limit` bytes. With a Content-Length, the bytes are copied into
  * a buffer of that size as they arrive (Fastify's own reader keeps every chunk and then a joined copy:
- * twice the body, 64 MiB for a 32 MiB import); without one, chunks are joined once at the end.
+ * twice the body, 64 MiB for a 32 MiB import); without one, chunks are joined once at the end. The bytes
+ * are taken from the shared `budget` (503 when they do not fit: the declared length before anything is
+ * allocated, else each chunk as it comes) and stay taken once read: the caller gives `body.length` back
+ * when it is done with the body (an import: once the writer has answered). A failed read gives back itself.
  */
-export function readBody(stream: Readable, limit: number, declaredLength: number | undefined): Promise<Buffer> {
+export function readBody(
+  stream: Readable,
+  limit: number,
+  declaredLength: number | undefined,
+  budget: BodyBudget,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const tooLarge = () =>
       new HttpError(413, `The request body is larger than the limit of ${(limit / 1048576).toFixed(0)} MiB`);
@@ -211,25 +219,42 @@ export function readBody(stream: Readable, limit: number, declaredLength: number
       reject(tooLarge());
       return;
     }
+    if (declaredLength !== undefined && !budget.take(declaredLength)) {
+      stream.resume();
+      reject(busy());
+      return;
+    }
     const whole = declaredLength === undefined ? null : Buffer.allocUnsafeSlow(declaredLength);
     const chunks: Buffer[] = [];
     let received = 0;
+    let settled = false;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      stream.removeAllListeners('data');
+      stream.resume();
+      chunks.length = 0;
+      budget.give(whole?.length ?? received);
+      reject(error);
+    };
     stream.on('data', (chunk: Buffer) => {
       if (received + chunk.length > (whole?.length ?? limit)) {
-        stream.removeAllListeners('data');
-        stream.resume();
-        reject(whole !== null && received + chunk.length <= limit ? lengthMismatch() : tooLarge());
+        fail(whole !== null && received + chunk.length <= limit ? lengthMismatch() : tooLarge());
         return;
       }
+      if (whole === null && !budget.take(chunk.length)) return fail(busy());
       if (whole !== null) chunk.copy(whole, received);
       else chunks.push(chunk);
       received += chunk.length;
     });
-    stream.on('error', reject);
+    stream.on('error', fail);
+    // A client that goes away mid-body: its bytes go back to the budget.
+    stream.on('close', () => fail(new HttpError(400, 'The request body was cut short')));
     stream.on('end', () => {
-      if (whole === null) resolve(Buffer.concat(chunks, received));
-      else if (received === whole.length) resolve(whole);
-      else reject(lengthMismatch());
+      if (whole !== null && received !== whole.length) return fail(lengthMismatch());
+      if (settled) return;
+      settled = true;
+      resolve(whole ?? Buffer.concat(chunks, received));
     });
   });
 }

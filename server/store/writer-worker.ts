@@ -31,16 +31,19 @@ const db = openDatabase(file, key, { cacheMiB: WRITER_CACHE_MIB, nativeBinding }
 // This thread does the checkpoints of the server's connections, after answering (see checkpoint()).
 db.pragma('wal_autocheckpoint = 0');
 const port = parentPort!;
+const UTF8 = new TextEncoder();
 
 type Handlers = { [K in WriteKind]: (db: Db, request: Writes[K]['request']) => Writes[K]['reply'] };
 
 const handlers: Handlers = {
-  importLocations: (db, request) =>
-    importLocations(db, {
+  importLocations: (db, request) => {
+    const outcome = importLocations(db, {
       ...request,
       authorize: (db, clientId) => authorizeWrite(db, request.principal, { ...NEEDS.import, clientId }, request.now),
       actor: (db) => actorOf(db, request.principal),
-    }),
+    });
+    return 'json' in outcome ? { statusCode: outcome.statusCode, bytes: UTF8.encode(outcome.json) } : outcome;
+  },
   deleteClient: (db, { principal, clientId, now }) =>
     db
       .transaction(() => {
@@ -106,7 +109,10 @@ async function prepare(message: WriteMessage): Promise<WriteMessage | WriteAnswe
 }
 
 function handle(message: WriteMessage, prepared: WriteMessage | WriteAnswer): void {
-  port.postMessage('ok' in prepared ? prepared : answer(prepared));
+  const reply = 'ok' in prepared ? prepared : answer(prepared);
+  // An import's answer (megabytes of JSON) moves to the main thread instead of being copied.
+  const bytes = reply.ok ? (reply.reply as { bytes?: unknown } | null)?.bytes : undefined;
+  port.postMessage(reply, bytes instanceof Uint8Array ? [bytes.buffer as ArrayBuffer] : []);
   const dryRun = message.kind === 'importLocations' && (message as WriteMessage<'importLocations'>).request.dryRun;
   if (!dryRun) checkpoint();
 }

@@ -12,8 +12,21 @@ const WORKER_URL = outsideAsar(new URL(`./writer-worker${fromSources ? '.ts' : '
 // V8 collect early instead of growing the process by the garbage of every row (npm run bench, peak RSS).
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 };
 
+/**
+ * An import body this big (bytes) leaves the writer thread's heap tens of megabytes bigger until V8 next
+ * collects: after it, the thread is let go and the next write starts a new one (npm run bench hostile:
+ * the idle level after hostile imports).
+ */
+const OUTSIZED_BYTES = 8 * 1024 * 1024;
+
 /** How often the writer thread checkpoints what the server's own connection wrote. */
 const CHECKPOINT_EVERY_MS = 30_000;
+
+function isOutsized(kind: WriteKind, request: unknown): boolean {
+  return (
+    kind === 'importLocations' && (request as Writes['importLocations']['request']).body.byteLength > OUTSIZED_BYTES
+  );
+}
 
 /**
  * The main thread's side of the writer thread: `write(kind, request)` sends one typed request and
@@ -49,6 +62,8 @@ export class Writer {
     request: Writes[K]['request'],
     transfer: ArrayBuffer[] = [],
   ): Promise<Writes[K]['reply']> {
+    // Read before the request goes: a transferred body is detached (zero bytes) here afterwards.
+    const outsized = isOutsized(kind, request);
     const answer = this.thread.request({ kind, request } as Omit<WriteMessage, 'id'>, transfer);
     this.running.add(answer);
     try {
@@ -60,6 +75,7 @@ export class Writer {
       throw new HttpError(500, 'The change failed; nothing was changed');
     } finally {
       this.running.delete(answer);
+      if (outsized && this.running.size === 0) this.thread.retire();
     }
   }
 

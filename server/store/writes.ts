@@ -1,7 +1,8 @@
 import type { UndoResponse } from '../audit/schemas.js';
 import type { ErrorDetail } from '../http/errors.js';
 import type { Principal } from '../http/guards.js';
-import type { ImportOutcome, ImportRequest } from '../locations/import.js';
+import type { ImportRequest } from '../locations/import.js';
+import type { Refusal } from '../locations/import-body.js';
 import type { BulkEditBody } from '../locations/schemas.js';
 
 /**
@@ -13,7 +14,8 @@ import type { BulkEditBody } from '../locations/schemas.js';
 export interface Writes {
   importLocations: {
     request: Omit<ImportRequest, 'authorize' | 'actor'> & { principal: Principal };
-    reply: ImportOutcome;
+    /** The answer's JSON as UTF-8 bytes, moved to the main thread without a copy; or the refusal. */
+    reply: { statusCode: 200 | 201; bytes: Uint8Array } | Refusal;
   };
   deleteClient: {
     request: { principal: Principal; clientId: string; now: number };

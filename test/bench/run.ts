@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Bench, Figure } from './report.js';
@@ -19,7 +20,13 @@ const figures: Figure[] = [];
 const format = (value: number) => (Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(2));
 
 for (const file of files) {
-  console.log(`\n== ${file}`);
+  // The machine's load beside each bench's figures: wall-clock ratios on a shared machine move with it.
+  const load = () =>
+    os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ');
+  console.log(`\n== ${file} (load average ${load()})`);
   const bench = (await import(pathToFileURL(path.join(dir, file)).href)).default as Bench;
   await bench((figure) => {
     figures.push(figure);
@@ -31,6 +38,7 @@ for (const file of files) {
       `  ${figure.name}: ${format(figure.value)} ${figure.unit}${ratio}${floor}${figure.target ? `  [target ${figure.target}]` : ''}${verdict}`,
     );
   });
+  console.log(`  (load average at the end: ${load()})`);
 }
 
 const failed = figures.filter((figure) => figure.pass === false);

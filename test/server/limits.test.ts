@@ -239,6 +239,36 @@ describe('over real sockets', () => {
     await after.send(head('POST', '/api/clients', headers) + body);
     expect(await after.status()).toBe(400);
   });
+
+  it('import bodies count in the same budget: a held 30 MiB import leaves no room for another one, until it goes', async () => {
+    const clientId = await t.createClient(admin);
+    const importHeaders = (length: number) => ({
+      'content-type': 'application/json',
+      'content-length': length,
+      authorization: `Bearer ${admin}`,
+    });
+    const big = client();
+    // Declares 30 MiB and sends only its start: the declared bytes are taken before anything is allocated.
+    await big.send(head('POST', '/api/locations/upload', importHeaders(30 * 1048576)) + `{"clientId":"${clientId}",`);
+    await sleep(200);
+    const rows = JSON.stringify({ clientId, rows: [{ name: 'A' }] }).padEnd(4 * 1048576, ' ');
+    const second = client();
+    await second.send(head('POST', '/api/locations/upload', importHeaders(rows.length)) + rows);
+    expect(await second.status()).toBe(503);
+    expect(second.received).toMatch(/retry-after: 1/i);
+    const small = client();
+    const name = JSON.stringify({ name: 'Fits' });
+    await small.send(head('POST', '/api/clients', importHeaders(name.length)) + name);
+    expect(await small.status()).toBe(201);
+    // The held import goes away: its bytes come back, and the same import is now written.
+    big.close();
+    await big.closed;
+    await sleep(100);
+    const third = client();
+    await third.send(head('POST', '/api/locations/upload', importHeaders(rows.length)) + rows);
+    expect(await third.status()).toBe(201);
+    expect(t.store.db.prepare('SELECT count(*) FROM locations WHERE client_id = ?').pluck().get(clientId)).toBe(1);
+  });
 });
 
 describe('request timeouts, as documented', () => {
