@@ -347,7 +347,8 @@ export class ImportJob {
   cancel(): void {
     this.cancelled = true;
     const request = this.inFlight;
-    if (request && request.sent < request.size) request.abort.abort();
+    // Only a body known to be part way: before the first progress event it may all have arrived already.
+    if (request && request.sent > 0 && request.sent < request.size) request.abort.abort();
   }
 
   /** Undoes the requests an import wrote, newest first, and says what could not be undone. */
@@ -515,7 +516,7 @@ export class ImportJob {
     partial?: { written: Written; rowsNotSent: number },
     sentRows?: readonly number[],
   ): Promise<T | undefined> {
-    const inFlight: InFlight = { sent: 0, size: 1, abort: new AbortController() };
+    const inFlight: InFlight = { sent: 0, size: 0, abort: new AbortController() };
     if (stage === 'importing') this.inFlight = inFlight;
     const onProgress = (loaded: number, size: number) => {
       inFlight.sent = loaded;

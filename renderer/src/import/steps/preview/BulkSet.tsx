@@ -35,7 +35,7 @@ export function BulkSet({
       }}
     >
       <label className="field-inline">
-        <span>Set</span>
+        <span>Set the column</span>
         <select value={field} onChange={(event) => setField(event.target.value as RowField)}>
           {fields.map((option) => (
             <option key={option} value={option}>
@@ -45,7 +45,7 @@ export function BulkSet({
         </select>
       </label>
       <label className="field-inline">
-        <span>to</span>
+        <span>to the value</span>
         <input value={value} onChange={(event) => setValue(event.target.value)} />
       </label>
       <button type="submit" className="button" disabled={busy || count === 0}>

@@ -44,7 +44,7 @@ export function FindReplace({
       }}
     >
       <label className="field-inline">
-        <span>In</span>
+        <span>In the column</span>
         <select value={field} onChange={(event) => setField(event.target.value as RowField)}>
           {fields.map((option) => (
             <option key={option} value={option}>
