@@ -58,20 +58,23 @@ test('an Admin signs in, creates a client, imports 1,000 rows, fixes one bad row
   await expect(importer.getByTestId('problem-count')).toHaveText('2');
   await expect(importer.getByTestId('skipped-count')).toHaveText('1');
   await expect(importer.getByTestId('duplicates')).toContainText('Repeats line 12 (same name and address)');
-  const problem = importer.locator('[data-testid="problem-row"][data-line="501"]');
+  // The problems tile shows those rows alone in the grid of every row.
+  await importer.getByRole('button', { name: /rows have problems/ }).click();
+  const problem = importer.locator('[data-testid="grid-row"][data-line="501"]');
   await expect(problem).toContainText('Name: is required');
   await expect(importer.getByRole('button', { name: /^Import/ })).toBeDisabled();
   await snap(page, testInfo, '04-import-preview');
 
-  const tooLong = importer.locator('[data-testid="problem-row"][data-line="901"]');
+  const tooLong = importer.locator('[data-testid="grid-row"][data-line="901"]');
   await expect(tooLong).toContainText('Postal code: is longer than 20 characters');
 
   // Fix one bad row in place (it is checked again at once), leave the other out, and the import opens up.
-  await problem.getByLabel('Name').fill('Brightsmile Dental #0500');
-  await problem.getByLabel('Name').press('Enter');
+  await problem.getByLabel('Name, line 501').fill('Brightsmile Dental #0500');
+  await problem.getByLabel('Name, line 501').press('Enter');
   await expect(importer.getByTestId('problem-count')).toHaveText('1');
   await expect(problem).toHaveCount(0);
-  await tooLong.getByLabel('Leave this row out').check();
+  await tooLong.getByRole('checkbox', { name: /^Select line 901/ }).check();
+  await importer.getByRole('button', { name: 'Leave out 1', exact: true }).click();
   await expect(importer.getByTestId('problem-count')).toHaveText('0');
   await expect(importer.getByTestId('ready-count')).toHaveText('998');
   await importer.getByRole('button', { name: 'Import 998 locations' }).click();

@@ -1,116 +1,17 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { keys } from '../api/queries.js';
-import { nameColumnOf } from '../import/header-mapping.js';
+import { announce, hasWork } from '../import/steps/announce.js';
+import { StepView } from '../import/steps/StepView.js';
 import { useImport } from '../import/use-import.js';
-import { plural } from '../format.js';
 import { Dialog } from './Dialog.js';
-import { ErrorNotice } from './ErrorNotice.js';
-import { FileDropZone } from './FileDropZone.js';
-import { ColumnMapper } from './ColumnMapper.js';
-import { ImportDone } from './ImportDone.js';
-import { ImportPreview, importLabel, rowsToWrite } from './ImportPreview.js';
-import { ImportSteps, ProgressView } from './ImportSteps.js';
-
-type Job = ReturnType<typeof useImport>;
-
-/** Step 1: the drop zone, and why the last file was refused. */
-function ChooseStep({ job, onFile }: { job: Job; onFile: (file: File) => void }) {
-  const { state } = job;
-  return (
-    <>
-      {state.rejection && (
-        <div className="notice notice-error" role="alert" data-testid="rejection">
-          <strong>
-            {state.fileName ? `“${state.fileName}” cannot be imported.` : 'This file cannot be imported.'}
-          </strong>
-          <p>{state.rejection}</p>
-          <p className="small">Nothing was sent.</p>
-        </div>
-      )}
-      <ErrorNotice error={state.error} />
-      <FileDropZone onFile={onFile} />
-    </>
-  );
-}
-
-/** Step 2: the columns beside the fields they feed. */
-function MappingStep({ job, pickedFile }: { job: Job; pickedFile: File | null }) {
-  const { state } = job;
-  if (!state.file) return null;
-  return (
-    <>
-      <ErrorNotice error={state.error} />
-      <ColumnMapper
-        file={state.file}
-        mapping={state.mapping}
-        check={state.mappingCheck}
-        onRemap={job.remap}
-        onEncoding={(encoding) => pickedFile && job.read(pickedFile, encoding)}
-      />
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={job.reset}>
-          Choose another file
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={nameColumnOf(state.mapping) < 0}
-          onClick={job.check}
-        >
-          Check {plural(state.file.rowCount, 'row')}
-        </button>
-      </div>
-    </>
-  );
-}
-
-/** Step 3: the dry run, the mode, and the import button. */
-function PreviewStep({ job }: { job: Job }) {
-  const { state } = job;
-  const [keepDuplicates, setKeepDuplicates] = useState(false);
-  const report = state.report;
-  if (!report) return null;
-  const blocked = report.totals.error;
-  const toImport = rowsToWrite(report, keepDuplicates);
-  return (
-    <>
-      <ErrorNotice error={state.error} />
-      <ImportPreview
-        report={report}
-        choice={state.choice}
-        busy={state.busy}
-        keepDuplicates={keepDuplicates}
-        onKeepDuplicates={setKeepDuplicates}
-        onChoose={job.choose}
-        onFix={job.fix}
-        onLeave={job.leave}
-      />
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={job.backToMapping}>
-          Back to the columns
-        </button>
-        {blocked > 0 && (
-          <span className="muted" role="status">
-            Fix or leave out the {plural(blocked, 'row')} with problems to continue.
-          </span>
-        )}
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={blocked > 0 || toImport === 0 || state.busy}
-          onClick={() => job.start(keepDuplicates && report.choice.mode === 'create' ? 'keep' : 'skip')}
-        >
-          {importLabel(report, keepDuplicates)}
-        </button>
-      </div>
-    </>
-  );
-}
+import { ImportSteps } from './ImportSteps.js';
+import { LeaveImport } from './LeaveImport.js';
 
 /**
- * A CSV import for one client, in four steps: pick or drop a file, match its columns, review the
- * server's dry run (choose the mode, fix or leave out rows), import; it ends on a summary.
+ * A CSV import for one client, in four steps: pick or drop a file, match its columns, review and fix
+ * the server's dry run, import (cancellable); it ends on a summary that can undo it. Closing with
+ * work in it asks first.
  */
 export function ImportDialog({
   clientId,
@@ -129,40 +30,50 @@ export function ImportDialog({
   // The file the dialog opened with is read once, whatever the page passes later.
   const [startFile] = useState(initialFile);
   const [pickedFile, setPickedFile] = useState<File | null>(startFile);
+  const [leaving, setLeaving] = useState(false);
 
   useEffect(() => {
     if (startFile) read(startFile);
   }, [startFile, read]);
 
-  useEffect(() => {
-    if (state.step !== 'done') return;
+  const refresh = () => {
     void cache.invalidateQueries({ queryKey: keys.locations(clientId) });
     void cache.invalidateQueries({ queryKey: keys.clients });
-  }, [state.step, cache, clientId]);
-
-  const pick = (file: File) => {
-    setPickedFile(file);
-    read(file);
   };
-  const { step } = state;
+  const { kind } = state.step;
+  useEffect(() => {
+    if (kind === 'done' || kind === 'cancelled') refresh();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- refresh is the same queries each render
+  }, [kind]);
+
+  const close = () => (hasWork(state.step) ? setLeaving(true) : onClose());
   return (
-    <Dialog title={`Import locations into ${clientName}`} onClose={onClose} wide className="import-dialog">
-      <ImportSteps step={step} />
-      {step === 'choose' && <ChooseStep job={job} onFile={pick} />}
-      {step === 'reading' && (
-        <ProgressView progress={state.progress} fallback={`Opening ${state.fileName ?? 'the file'}`} />
-      )}
-      {step === 'mapping' && <MappingStep job={job} pickedFile={pickedFile} />}
-      {step === 'checking' && <ProgressView progress={state.progress} fallback="Checking the rows with the server" />}
-      {step === 'preview' && <PreviewStep job={job} />}
-      {step === 'importing' && <ProgressView progress={state.progress} fallback="Importing" />}
-      {step === 'done' && state.summary && (
-        <ImportDone
-          summary={state.summary}
+    <Dialog title={`Import locations into ${clientName}`} onClose={close} wide className="import-dialog">
+      <ImportSteps step={kind} />
+      <p className="sr-only" aria-live="polite" data-testid="step-announcement">
+        {announce(state.step)}
+      </p>
+      {leaving ? (
+        <LeaveImport
+          importing={kind === 'importing'}
+          onStay={() => setLeaving(false)}
+          onLeave={() => {
+            if (kind === 'importing') job.cancel();
+            setLeaving(false);
+            if (kind !== 'importing') onClose();
+          }}
+        />
+      ) : (
+        <StepView
+          job={job}
           clientName={clientName}
-          fileName={state.fileName}
-          onAnother={job.reset}
+          pickedFile={pickedFile}
+          onFile={(file) => {
+            setPickedFile(file);
+            read(file);
+          }}
           onClose={onClose}
+          onUndone={refresh}
         />
       )}
     </Dialog>

@@ -1,4 +1,4 @@
-import type { ImportProgress, ImportStep } from '../import/use-import.js';
+import type { ImportProgress, StepKind } from '../import/steps/step.js';
 import { formatCount, plural } from '../format.js';
 import { ProgressBar } from './ProgressBar.js';
 
@@ -21,10 +21,19 @@ export function ProgressView({ progress, fallback }: { progress: ImportProgress 
 }
 
 const STEPS = ['File', 'Columns', 'Preview', 'Import'] as const;
-const STEP_INDEX = { choose: 0, reading: 0, mapping: 1, checking: 2, preview: 2, importing: 3, done: 3 } as const;
+const STEP_INDEX: Record<StepKind, number> = {
+  file: 0,
+  reading: 0,
+  mapping: 1,
+  checking: 2,
+  preview: 2,
+  importing: 3,
+  done: 3,
+  cancelled: 3,
+};
 
 /** The four steps of an import, the current one marked. */
-export function ImportSteps({ step }: { step: ImportStep }) {
+export function ImportSteps({ step }: { step: StepKind }) {
   const current = STEP_INDEX[step];
   return (
     <ol className="steps" aria-label="Import steps">

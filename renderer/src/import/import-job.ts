@@ -8,14 +8,27 @@ import {
 import { ApiError, toErrorInfo, type ApiErrorInfo } from '../api/http.js';
 import type { DryRun, DryRunRow, DuplicateHandling, Health, Imported } from '../api/types.js';
 import { decodeInto, type ByteSource, type TextEncodingName } from './decode.js';
-import { mapHeaders, nameColumnOf, type ColumnMapping } from './header-mapping.js';
+import {
+  FIELDS,
+  ROW_FIELD_LABELS,
+  isDayHours,
+  mapHeaders,
+  nameColumnOf,
+  type ColumnMapping,
+} from './header-mapping.js';
+import { reasonsOf, replaced, returnedRowsCsv, shows } from './bulk-fixes.js';
 import { CsvParser, rowCountOf, valuesOf, type CsvTable } from './parse-csv.js';
 import {
   DEFAULT_CHOICE,
   MAX_LISTED,
   UNCHANGED_LISTED,
+  type CancelReport,
   type CheckReport,
   type FromWorker,
+  type GridFilter,
+  type GridRow,
+  type LeaveTarget,
+  type RowSelection,
   type ImportChoice,
   type ImportStage,
   type ImportSummary,
@@ -26,13 +39,26 @@ import {
   type SkippedRow,
   type Totals,
 } from './protocol.js';
-import { planRequests, uploadBody, uploadRowOf, type RowEdits } from './upload-rows.js';
+import { planRequests, rowValueText, uploadBody, uploadRowOf, type RowEdits } from './upload-rows.js';
 
 /** What the job needs from outside: a way to talk to the page, a token, and an upload channel. */
 export interface JobPorts {
   send(message: FromWorker): void;
   token(renew: boolean): Promise<string | null>;
-  post<T>(path: string, body: string, token: string, onProgress: (sent: number, total: number) => void): Promise<T>;
+  post<T>(
+    path: string,
+    body: string,
+    token: string,
+    onProgress: (sent: number, total: number) => void,
+    signal?: AbortSignal,
+  ): Promise<T>;
+}
+
+/** The import request on the wire: how much of its body has gone, and how to stop it. */
+interface InFlight {
+  sent: number;
+  size: number;
+  abort: AbortController;
 }
 
 // A little under the server's limit, so the request line and headers never tip a body over it.
@@ -58,6 +84,7 @@ interface Written {
   unchanged: number;
   skipped: number;
   sent: number;
+  operations: string[];
 }
 
 /**
@@ -80,6 +107,12 @@ export class ImportJob {
   private actions = new Uint8Array(0);
   private samples: SampleRow[] = [];
   private choice: ImportChoice = DEFAULT_CHOICE;
+  /** Each bulk fix's rows with their edits before it, newest last: "Undo" puts the last one back. */
+  private readonly fixHistory: Map<number, RowEdits | undefined>[] = [];
+  /** The rows the grid's filter shows, kept until a row changes. */
+  private filtered: { key: string; rows: number[] } | null = null;
+  private inFlight: InFlight | null = null;
+  private cancelled = false;
 
   constructor(private readonly ports: JobPorts) {}
 
@@ -148,6 +181,7 @@ export class ImportJob {
   }
 
   private resetChecks(): void {
+    this.fixHistory.length = 0;
     this.edits.clear();
     this.leftOut.clear();
     this.health = new Uint8Array(this.rowCount());
@@ -157,6 +191,7 @@ export class ImportJob {
 
   /** Forgets what the server said about `row`, or about every row (null). */
   private forgetChecks(row: number | null): void {
+    this.filtered = null;
     for (const marks of [this.errors, this.duplicates, this.skipReasons, this.changes]) {
       if (row === null) marks.clear();
       else marks.delete(row);
@@ -255,9 +290,16 @@ export class ImportJob {
     this.ports.send({ type: 'checked', report: this.report(this.requestCount()) });
   }
 
-  leave(rows: number[] | 'problems' | 'duplicates', leftOut: boolean): void {
+  leave(rows: LeaveTarget, leftOut: boolean): void {
     const targets =
-      rows === 'problems' ? [...this.errors.keys()] : rows === 'duplicates' ? [...this.duplicates.keys()] : rows;
+      rows === 'problems'
+        ? [...this.errors.keys()]
+        : rows === 'duplicates'
+          ? [...this.duplicates.keys()]
+          : Array.isArray(rows)
+            ? rows
+            : [...this.rowsShown(rows.filter)];
+    this.filtered = null;
     for (const row of targets) {
       if (leftOut) this.leftOut.add(row);
       else this.leftOut.delete(row);
@@ -271,11 +313,12 @@ export class ImportJob {
    */
   async import(clientId: string, duplicates: DuplicateHandling, choice: ImportChoice = this.choice): Promise<void> {
     this.choice = choice;
+    this.cancelled = false;
     const rows = this.includedRows();
     const rowJson = rows.map((row) => this.rowJson(row));
     const ranges = planRequests(rowJson, clientId, LIMITS);
     const path = uploadQuery(choice, { duplicates });
-    const written: Written = { imported: 0, updated: 0, unchanged: 0, skipped: 0, sent: 0 };
+    const written: Written = { imported: 0, updated: 0, unchanged: 0, skipped: 0, sent: 0, operations: [] };
     for (const [index, [start, end]] of ranges.entries()) {
       const answer = await this.send<Imported>(
         'importing',
@@ -285,6 +328,8 @@ export class ImportJob {
         index > 0 ? { written: { ...written }, rowsNotSent: rows.length - start } : undefined,
         rows.slice(start, end),
       );
+      if (answer) written.operations.push(answer.operation_id);
+      if (this.cancelled) return this.undoWritten(written.operations);
       if (!answer) return;
       written.imported += answer.count;
       written.updated += answer.updated;
@@ -295,9 +340,167 @@ export class ImportJob {
     this.ports.send({ type: 'imported', summary: this.summary(written, ranges.length, null) });
   }
 
+  /**
+   * Stops the import. A request whose body is still on its way is aborted (the server never writes a
+   * body cut short); one already sent is let finish, so that its operation is known and undone.
+   */
+  cancel(): void {
+    this.cancelled = true;
+    const request = this.inFlight;
+    // Only a body known to be part way: before the first progress event it may all have arrived already.
+    if (request && request.sent > 0 && request.sent < request.size) request.abort.abort();
+  }
+
+  /** Undoes the requests an import wrote, newest first, and says what could not be undone. */
+  private async undoWritten(operations: readonly string[]): Promise<void> {
+    const report: CancelReport = { undone: 0, notUndone: [] };
+    for (const operation of [...operations].reverse()) {
+      try {
+        const path = `/api/operations/${encodeURIComponent(operation)}/undo`;
+        await this.withToken((token) => this.ports.post(path, '{}', token, () => undefined));
+        report.undone++;
+      } catch (error) {
+        report.notUndone.push({ operation, message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    this.ports.send({ type: 'cancelled', report });
+  }
+
+  /** A window of the rows the filter shows, for the grid to draw (the rows stay here). */
+  grid(id: number, filter: GridFilter, start: number, end: number): void {
+    const rows = this.rowsShown(filter);
+    this.ports.send({
+      type: 'grid',
+      window: {
+        id,
+        start,
+        total: rows.length,
+        rows: rows.slice(start, end).map((row) => this.gridRow(row)),
+        fields: this.mappedFields(),
+        canUndo: this.fixHistory.length > 0,
+      },
+    });
+  }
+
+  /** Sets one field of the rows to `value`; the changed rows go through one dry run. */
+  async setValues(target: RowSelection, field: RowField, value: string): Promise<void> {
+    await this.applyFix(
+      field,
+      this.targetRows(target).map((row) => [row, value]),
+    );
+  }
+
+  /** Find and replace in one field: counts the rows it changes, or changes them (`apply`). */
+  async replace(target: RowSelection, field: RowField, find: string, replacement: string, apply: boolean) {
+    const changes: [number, string][] = [];
+    for (const row of this.targetRows(target)) {
+      const next = replaced(rowValueText(this.uploadRow(row)[field]), find, replacement);
+      if (next !== null) changes.push([row, next]);
+    }
+    if (!apply) return this.ports.send({ type: 'replace-count', count: changes.length });
+    await this.applyFix(field, changes);
+  }
+
+  /** Puts back the rows of the last fix as they were, and checks them again. */
+  async undoFix(): Promise<void> {
+    const before = this.fixHistory.pop();
+    if (!before) return;
+    for (const [row, edits] of before) {
+      if (edits) this.edits.set(row, edits);
+      else this.edits.delete(row);
+    }
+    await this.recheck([...before.keys()]);
+  }
+
+  /** The rows left out or with problems, as a CSV to send back to the client. */
+  problemsCsv(): void {
+    const headers = this.table?.headers ?? [];
+    const rows = [...new Set([...this.errors.keys(), ...this.leftOut])].sort((a, b) => a - b);
+    const returned = rows.map((row) => ({
+      line: this.lineOf(row),
+      reasons: reasonsOf(this.errors.get(row) ?? [], this.leftOut.has(row), ROW_FIELD_LABELS),
+      cells: headers.map((_, column) => this.valuesOf(row)[column] ?? ''),
+    }));
+    this.ports.send({ type: 'problems-csv', csv: returnedRowsCsv(headers, returned), rows: rows.length });
+  }
+
+  /** One fix over many rows: remembered for "Undo", then the changed rows alone are checked again. */
+  private async applyFix(field: RowField, changes: readonly [number, string][]): Promise<void> {
+    if (changes.length === 0) return this.ports.send({ type: 'checked', report: this.report(this.requestCount()) });
+    const before = new Map<number, RowEdits | undefined>();
+    for (const [row, value] of changes) {
+      const edits = this.edits.get(row);
+      before.set(row, edits);
+      this.edits.set(row, { ...edits, [field]: value });
+    }
+    this.fixHistory.push(before);
+    await this.recheck(changes.map(([row]) => row));
+  }
+
+  /** The dry run of some rows again (in as many requests as the limits need), then the new report. */
+  private async recheck(rows: readonly number[]): Promise<void> {
+    if (!this.clientId) return;
+    const clientId = this.clientId;
+    for (const row of rows) this.forgetChecks(row);
+    const rowJson = rows.map((row) => this.rowJson(row));
+    const ranges = planRequests(rowJson, clientId, LIMITS);
+    const path = uploadQuery(this.choice, { dryRun: 'true', duplicates: 'skip' });
+    for (const [index, [start, end]] of ranges.entries()) {
+      const answer = await this.send<DryRun>('checking', path, uploadBody(clientId, rowJson.slice(start, end)), {
+        index,
+        count: ranges.length,
+        before: start,
+        rows: end - start,
+        total: rows.length,
+      });
+      if (!answer) return;
+      this.absorbDryRun(answer, rows.slice(start, end));
+    }
+    this.ports.send({ type: 'checked', report: this.report(this.requestCount()) });
+  }
+
+  private targetRows(target: RowSelection): number[] {
+    if ('rows' in target) return target.rows.filter((row) => row >= 0 && row < this.rowCount());
+    return [...this.rowsShown(target.filter)];
+  }
+
+  private rowsShown(filter: GridFilter): number[] {
+    const key = `${filter.show}\u0000${filter.text}`;
+    if (this.filtered?.key === key) return this.filtered.rows;
+    const rows: number[] = [];
+    for (let row = 0; row < this.rowCount(); row++) if (shows(this.gridRow(row), filter)) rows.push(row);
+    this.filtered = { key, rows };
+    return rows;
+  }
+
+  private statusOf(row: number): GridRow['status'] {
+    if (this.leftOut.has(row)) return 'left-out';
+    const code = this.actions[row] ?? 0;
+    return code === 0 ? 'unchecked' : (ACTIONS[code - 1] as RowAction);
+  }
+
+  private gridRow(row: number): GridRow {
+    const upload = this.uploadRow(row);
+    const values: GridRow['values'] = {};
+    for (const field of FIELDS) {
+      if (field in upload) values[field] = rowValueText(upload[field]);
+    }
+    return { row, line: this.lineOf(row), status: this.statusOf(row), values, errors: this.errors.get(row) ?? [] };
+  }
+
+  /** The fields the mapping feeds, in the fields' order. */
+  private mappedFields(): RowField[] {
+    const fed = new Set<RowField>(['name']);
+    for (const target of this.mapping) {
+      if (target === null) continue;
+      fed.add(target === 'street_number' ? 'address' : isDayHours(target) ? 'hours' : target);
+    }
+    return FIELDS.filter((field) => fed.has(field));
+  }
+
   private summary(written: Written, requests: number, failure: ImportSummary['failure']): ImportSummary {
-    const { sent: _sent, ...counts } = written;
-    return { ...counts, leftOut: this.leftOut.size, requests, failure };
+    const { sent: _sent, operations, ...counts } = written;
+    return { ...counts, operations: [...operations], leftOut: this.leftOut.size, requests, failure };
   }
 
   /**
@@ -313,7 +516,11 @@ export class ImportJob {
     partial?: { written: Written; rowsNotSent: number },
     sentRows?: readonly number[],
   ): Promise<T | undefined> {
-    const onProgress = (loaded: number, size: number) =>
+    const inFlight: InFlight = { sent: 0, size: 0, abort: new AbortController() };
+    if (stage === 'importing') this.inFlight = inFlight;
+    const onProgress = (loaded: number, size: number) => {
+      inFlight.sent = loaded;
+      inFlight.size = size;
       this.ports.send({
         type: 'progress',
         stage,
@@ -321,9 +528,11 @@ export class ImportJob {
         total: batch.total,
         request: { index: batch.index, count: batch.count },
       });
+    };
     try {
-      return await this.withToken((token) => this.ports.post<T>(path, body, token, onProgress));
+      return await this.withToken((token) => this.ports.post<T>(path, body, token, onProgress, inFlight.abort.signal));
     } catch (error) {
+      if (this.cancelled && stage === 'importing') return undefined;
       const failure = error instanceof ApiError ? error : new ApiError(0, String(error));
       if (stage === 'importing' && failure.status === 400 && sentRows) {
         // The server found rows it will not take: show them in the preview like the dry run would.
@@ -332,6 +541,8 @@ export class ImportJob {
       }
       this.reportFailure(stage, toErrorInfo(failure), batch, partial);
       return undefined;
+    } finally {
+      if (this.inFlight === inFlight) this.inFlight = null;
     }
   }
 

@@ -52,6 +52,18 @@ async function handle(message: ToWorker): Promise<void> {
       pendingToken?.(message.token);
       pendingToken = null;
       return;
+    case 'grid':
+      return job.grid(message.id, message.filter, message.start, message.end);
+    case 'set-values':
+      return job.setValues(message.target, message.field, message.value);
+    case 'replace':
+      return job.replace(message.target, message.field, message.find, message.replace, message.apply);
+    case 'undo-fix':
+      return job.undoFix();
+    case 'problems-csv':
+      return job.problemsCsv();
+    case 'cancel':
+      return job.cancel();
   }
 }
 

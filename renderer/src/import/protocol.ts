@@ -112,6 +112,51 @@ export interface ImportSummary {
   requests: number;
   /** Set when a request failed after others succeeded. */
   failure: { request: number; error: ApiErrorInfo; rowsNotSent: number } | null;
+  /** The operations the import's requests wrote, in order: each can be undone (POST /api/operations/:id/undo). */
+  operations: string[];
+}
+
+/** How a cancelled import ended: the requests already written were undone, newest first. */
+export interface CancelReport {
+  /** Operations undone. */
+  undone: number;
+  /** Operations whose undo failed, with the server's words: these rows stay written. */
+  notUndone: { operation: string; message: string }[];
+}
+
+/** Which rows the grid shows: a tile's rows (or all), then those whose values hold `text`. */
+export interface GridFilter {
+  show: 'all' | RowAction | 'left-out';
+  text: string;
+}
+
+/** The rows a bulk change applies to: chosen one by one, or every row the filter shows. */
+export type RowSelection = { rows: number[] } | { filter: GridFilter };
+
+/** Rows to leave out or put back: some, every problem or duplicate, or every row the grid's filter shows. */
+export type LeaveTarget = number[] | 'problems' | 'duplicates' | { filter: GridFilter };
+
+/** One row of the preview grid, as the page draws it. */
+export interface GridRow {
+  row: number;
+  line: number;
+  /** The server's action, 'left-out', or 'unchecked' before its dry run answers. */
+  status: RowAction | 'left-out' | 'unchecked';
+  values: Partial<Record<RowField, string>>;
+  errors: { field: RowField | null; message: string }[];
+}
+
+/** A window of the filtered rows, from `start`. */
+export interface GridWindow {
+  /** Which request this answers, so a late answer never replaces a newer one. */
+  id: number;
+  start: number;
+  total: number;
+  rows: GridRow[];
+  /** The fields the mapping feeds: the grid's columns. */
+  fields: RowField[];
+  /** Whether the last fix can be undone. */
+  canUndo: boolean;
 }
 
 /** How many problem, skipped, updated or unchanged rows cross to the page at most; the rest are counted, and can be left out in one go. */
@@ -124,9 +169,15 @@ export type ToWorker =
   | { type: 'map'; mapping: ColumnMapping }
   | { type: 'check'; clientId: string; choice: ImportChoice }
   | { type: 'fix'; row: number; field: RowField; value: string }
-  | { type: 'leave-out'; rows: number[] | 'problems' | 'duplicates'; leftOut: boolean }
+  | { type: 'leave-out'; rows: LeaveTarget; leftOut: boolean }
   | { type: 'import'; clientId: string; duplicates: DuplicateHandling; choice: ImportChoice }
-  | { type: 'token'; token: string | null };
+  | { type: 'token'; token: string | null }
+  | { type: 'grid'; id: number; filter: GridFilter; start: number; end: number }
+  | { type: 'set-values'; target: RowSelection; field: RowField; value: string }
+  | { type: 'replace'; target: RowSelection; field: RowField; find: string; replace: string; apply: boolean }
+  | { type: 'undo-fix' }
+  | { type: 'problems-csv' }
+  | { type: 'cancel' };
 
 export type FromWorker =
   | { type: 'progress'; stage: ImportStage; done: number; total: number; request?: { index: number; count: number } }
@@ -136,4 +187,8 @@ export type FromWorker =
   | { type: 'checked'; report: CheckReport }
   | { type: 'imported'; summary: ImportSummary }
   | { type: 'failed'; stage: ImportStage; error: ApiErrorInfo }
-  | { type: 'need-token'; renew: boolean };
+  | { type: 'need-token'; renew: boolean }
+  | { type: 'grid'; window: GridWindow }
+  | { type: 'replace-count'; count: number }
+  | { type: 'problems-csv'; csv: string; rows: number }
+  | { type: 'cancelled'; report: CancelReport };

@@ -1,211 +1,124 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import type { RowField } from '../../../server/locations/schemas.js';
-import { fromErrorInfo, type ApiError } from '../api/http.js';
 import { accessToken } from '../api/session.js';
 import type { DuplicateHandling } from '../api/types.js';
 import type { TextEncodingName } from './encodings.js';
 import { remapColumn, type ColumnMapping, type ColumnTarget } from './header-mapping.js';
 import {
   DEFAULT_CHOICE,
-  type CheckReport,
-  type FileSummary,
-  type ImportChoice,
   type FromWorker,
-  type ImportStage,
-  type ImportSummary,
-  type MappingCheck,
+  type GridFilter,
+  type LeaveTarget,
+  type ImportChoice,
+  type RowSelection,
   type ToWorker,
 } from './protocol.js';
-
-export type ImportStep = 'choose' | 'reading' | 'mapping' | 'checking' | 'preview' | 'importing' | 'done';
-
-export interface ImportProgress {
-  stage: ImportStage;
-  done: number;
-  total: number;
-  request?: { index: number; count: number };
-}
-
-export interface ImportState {
-  step: ImportStep;
-  fileName: string | null;
-  file: FileSummary | null;
-  mapping: ColumnMapping;
-  mappingCheck: MappingCheck | null;
-  report: CheckReport | null;
-  progress: ImportProgress | null;
-  summary: ImportSummary | null;
-  /** Why the file was not accepted; nothing was sent. */
-  rejection: string | null;
-  error: ApiError | null;
-  /** A row being checked again after the user fixed a cell, or every row after a new choice. */
-  busy: boolean;
-  /** The mode and blank-cell rule of the preview, sent with the dry run and the import. */
-  choice: ImportChoice;
-}
-
-const INITIAL: ImportState = {
-  step: 'choose',
-  fileName: null,
-  file: null,
-  mapping: [],
-  mappingCheck: null,
-  report: null,
-  progress: null,
-  summary: null,
-  rejection: null,
-  error: null,
-  busy: false,
-  choice: DEFAULT_CHOICE,
-};
-
-type Action =
-  | { type: 'reading'; fileName: string }
-  | { type: 'remapped'; mapping: ColumnMapping }
-  | { type: 'step'; step: ImportStep }
-  | { type: 'busy' }
-  | { type: 'choose'; choice: ImportChoice }
-  | { type: 'leaving'; rows: number[] | 'problems' | 'duplicates'; leftOut: boolean }
-  | { type: 'reset' }
-  | FromWorker;
-
-function reduce(state: ImportState, action: Action): ImportState {
-  return isFromWorker(action) ? receive(state, action) : act(state, action);
-}
-
-const WORKER_MESSAGES = new Set<string>([
-  'progress',
-  'rejected',
-  'read',
-  'mapped',
-  'checked',
-  'imported',
-  'failed',
-  'need-token',
-]);
-function isFromWorker(action: Action): action is FromWorker {
-  return WORKER_MESSAGES.has(action.type);
-}
-
-/** The page's own actions. */
-function act(state: ImportState, action: Exclude<Action, FromWorker>): ImportState {
-  switch (action.type) {
-    // The mode chosen stays for the next file of the same dialog.
-    case 'reset':
-      return { ...INITIAL, choice: state.choice };
-    case 'reading':
-      return { ...INITIAL, choice: state.choice, step: 'reading', fileName: action.fileName };
-    case 'remapped':
-      return { ...state, mapping: action.mapping, report: null };
-    case 'step':
-      return { ...state, step: action.step, error: null, progress: null };
-    case 'busy':
-      return { ...state, busy: true, error: null };
-    case 'choose':
-      return { ...state, choice: action.choice, busy: true, error: null };
-    case 'leaving': {
-      // The checkbox answers at once; the worker's report brings the counts a moment later.
-      if (!state.report) return state;
-      const { rows, leftOut } = action;
-      const hit = (row: number, list: 'problems' | 'duplicates') =>
-        Array.isArray(rows) ? rows.includes(row) : rows === list;
-      return {
-        ...state,
-        report: {
-          ...state.report,
-          problems: state.report.problems.map((p) => (hit(p.row, 'problems') ? { ...p, leftOut } : p)),
-          skipped: state.report.skipped.map((d) => (hit(d.row, 'duplicates') ? { ...d, leftOut } : d)),
-        },
-      };
-    }
-  }
-}
-
-/** Where the step goes back to when a stage fails. */
-function stepAfterFailure(state: ImportState, stage: ImportStage): ImportStep {
-  if (stage === 'checking') return state.report ? 'preview' : 'mapping';
-  return stage === 'importing' ? 'preview' : 'choose';
-}
-
-/** The worker's messages. */
-function receive(state: ImportState, action: FromWorker): ImportState {
-  switch (action.type) {
-    case 'progress':
-      return { ...state, progress: action };
-    case 'rejected':
-      return { ...INITIAL, choice: state.choice, rejection: action.message, fileName: state.fileName };
-    case 'read':
-      return {
-        ...state,
-        step: 'mapping',
-        file: action.file,
-        mapping: action.file.mapping,
-        mappingCheck: action.mapping,
-        progress: null,
-      };
-    case 'mapped':
-      return { ...state, mappingCheck: action.mapping };
-    case 'checked':
-      return {
-        ...state,
-        step: state.step === 'importing' || state.step === 'checking' ? 'preview' : state.step,
-        report: action.report,
-        busy: false,
-        progress: null,
-      };
-    case 'imported':
-      return { ...state, step: 'done', summary: action.summary, progress: null };
-    case 'failed':
-      return {
-        ...state,
-        step: stepAfterFailure(state, action.stage),
-        error: fromErrorInfo(action.error),
-        busy: false,
-        progress: null,
-      };
-    case 'need-token':
-      return state;
-  }
-}
+import { INITIAL, reduce, type PageAction } from './steps/step.js';
 
 const READ_MARK = 'import:read:start';
 /** The User Timing measure `npm run bench` reads: file picked -> rows parsed, mapped and checked for names. */
 export const READ_MEASURE = 'import: read, parse, map and validate';
 
-/** The import worker, driven from the page: the state to render and the actions the dialog offers. */
-export function useImport(clientId: string) {
-  const [state, dispatch] = useReducer(reduce, INITIAL);
+/** Hands the rows sent back to the client to the browser as a download. */
+function download(csv: string, fileName: string): void {
+  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** The name of the problems file: the imported file's, marked. */
+export function problemsFileName(fileName: string): string {
+  return `${fileName.replace(/\.[^.]*$/, '')}-problems.csv`;
+}
+
+/** The import worker, driven from the page; `onMessage` must stay the same function (the worker lives as long as it). */
+function useImportWorker(onMessage: (message: FromWorker) => void) {
   const worker = useRef<Worker | null>(null);
-  // The mapping the worker holds, so a change builds on the latest one even between renders.
-  const mapping = useRef<ColumnMapping>([]);
-
-  const post = useCallback((message: ToWorker) => worker.current?.postMessage(message), []);
-
   useEffect(() => {
     const instance = new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'module', name: 'import' });
     worker.current = instance;
     instance.onmessage = (event: MessageEvent<FromWorker>) => {
       const message = event.data;
-      if (message.type === 'need-token') {
-        void accessToken(message.renew).then((token) =>
-          instance.postMessage({ type: 'token', token } satisfies ToWorker),
-        );
-        return;
-      }
-      if (message.type === 'read' || message.type === 'rejected') performance.measure(READ_MEASURE, READ_MARK);
-      if (message.type === 'read') mapping.current = message.file.mapping;
-      dispatch(message);
+      if (message.type !== 'need-token') return onMessage(message);
+      void accessToken(message.renew).then((token) =>
+        instance.postMessage({ type: 'token', token } satisfies ToWorker),
+      );
     };
     return () => {
       instance.terminate();
       worker.current = null;
     };
+  }, [onMessage]);
+  return useCallback((message: ToWorker) => worker.current?.postMessage(message), []);
+}
+
+/** The grid's actions: its window of rows, fixes of one row or many, undo, and the rows to send back. */
+function useFixes(post: (message: ToWorker) => void, dispatch: (action: PageAction) => void) {
+  const fix = useCallback(
+    (row: number, field: RowField, value: string) => {
+      dispatch({ type: 'busy' });
+      post({ type: 'set-values', target: { rows: [row] }, field, value });
+    },
+    [post, dispatch],
+  );
+
+  const setValues = useCallback(
+    (target: RowSelection, field: RowField, value: string) => {
+      dispatch({ type: 'busy' });
+      post({ type: 'set-values', target, field, value });
+    },
+    [post, dispatch],
+  );
+
+  /** Find and replace: `apply` false only counts the rows it would change. */
+  const replace = useCallback(
+    (target: RowSelection, field: RowField, find: string, replacement: string, apply: boolean) => {
+      dispatch(apply ? { type: 'busy' } : { type: 'replace-asked' });
+      post({ type: 'replace', target, field, find, replace: replacement, apply });
+    },
+    [post, dispatch],
+  );
+
+  const undoFix = useCallback(() => {
+    dispatch({ type: 'busy' });
+    post({ type: 'undo-fix' });
+  }, [post, dispatch]);
+
+  const gridId = useRef(0);
+  const showRows = useCallback(
+    (filter: GridFilter, start: number, end: number) =>
+      post({ type: 'grid', id: ++gridId.current, filter, start, end }),
+    [post],
+  );
+
+  const downloadProblems = useCallback(() => post({ type: 'problems-csv' }), [post]);
+  return { fix, setValues, replace, undoFix, showRows, downloadProblems };
+}
+
+/** The import, from the page: its step to render and the actions each step offers. */
+export function useImport(clientId: string) {
+  const [state, dispatch] = useReducer(reduce, INITIAL);
+  // The mapping and choice the worker holds, so a change builds on the latest one even between renders.
+  const mapping = useRef<ColumnMapping>([]);
+  const choice = useRef<ImportChoice>(DEFAULT_CHOICE);
+  const fileName = useRef('import.csv');
+
+  const onMessage = useCallback((message: FromWorker) => {
+    if (message.type === 'read' || message.type === 'rejected') performance.measure(READ_MEASURE, READ_MARK);
+    if (message.type === 'read') mapping.current = message.file.mapping;
+    if (message.type === 'problems-csv') download(message.csv, problemsFileName(fileName.current));
+    dispatch(message);
   }, []);
+  const post = useImportWorker(onMessage);
 
   const read = useCallback(
     (file: File, encoding?: TextEncodingName) => {
       performance.clearMeasures(READ_MEASURE);
       performance.mark(READ_MARK);
+      fileName.current = file.name;
       dispatch({ type: 'reading', fileName: file.name });
       post({ type: 'read', file, encoding });
     },
@@ -221,11 +134,8 @@ export function useImport(clientId: string) {
     [post],
   );
 
-  // The choice the worker holds, so a check and the import use the latest one even between renders.
-  const choice = useRef<ImportChoice>(DEFAULT_CHOICE);
-
   const check = useCallback(() => {
-    dispatch({ type: 'step', step: 'checking' });
+    dispatch({ type: 'checking' });
     post({ type: 'check', clientId, choice: choice.current });
   }, [clientId, post]);
 
@@ -239,16 +149,8 @@ export function useImport(clientId: string) {
     [clientId, post],
   );
 
-  const fix = useCallback(
-    (row: number, field: RowField, value: string) => {
-      dispatch({ type: 'busy' });
-      post({ type: 'fix', row, field, value });
-    },
-    [post],
-  );
-
   const leave = useCallback(
-    (rows: number[] | 'problems' | 'duplicates', leftOut: boolean) => {
+    (rows: LeaveTarget, leftOut: boolean) => {
       dispatch({ type: 'leaving', rows, leftOut });
       post({ type: 'leave-out', rows, leftOut });
     },
@@ -257,14 +159,21 @@ export function useImport(clientId: string) {
 
   const start = useCallback(
     (duplicates: DuplicateHandling) => {
-      dispatch({ type: 'step', step: 'importing' });
+      dispatch({ type: 'importing' });
       post({ type: 'import', clientId, duplicates, choice: choice.current });
     },
     [clientId, post],
   );
 
-  const reset = useCallback(() => dispatch({ type: 'reset' }), []);
-  const backToMapping = useCallback(() => dispatch({ type: 'step', step: 'mapping' }), []);
+  const cancel = useCallback(() => {
+    dispatch({ type: 'cancelling' });
+    post({ type: 'cancel' });
+  }, [post]);
 
-  return { state, read, remap, check, choose, fix, leave, start, reset, backToMapping };
+  const reset = useCallback(() => dispatch({ type: 'reset' }), []);
+  const backToMapping = useCallback(() => dispatch({ type: 'back-to-mapping' }), []);
+
+  return { state, read, remap, check, choose, leave, start, cancel, reset, backToMapping, ...useFixes(post, dispatch) };
 }
+
+export type ImportJobView = ReturnType<typeof useImport>;

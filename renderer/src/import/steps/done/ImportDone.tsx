@@ -1,5 +1,7 @@
-import type { ImportSummary } from '../import/protocol.js';
-import { formatCount, plural } from '../format.js';
+import { formatCount, plural } from '../../../format.js';
+import type { ImportSummary } from '../../protocol.js';
+import { StepHeading } from '../StepHeading.js';
+import { UndoImport } from './UndoImport.js';
 
 /** The import's end: what the server created, updated, left alone and skipped, from its answers. */
 export function ImportDone({
@@ -8,12 +10,14 @@ export function ImportDone({
   fileName,
   onAnother,
   onClose,
+  onUndone,
 }: {
   summary: ImportSummary;
   clientName: string;
   fileName: string | null;
   onAnother: () => void;
   onClose: () => void;
+  onUndone: () => void;
 }) {
   const counts: [string, number, string][] = [
     ['Created', summary.imported, 'imported-count'],
@@ -24,7 +28,7 @@ export function ImportDone({
   ];
   return (
     <div className="summary" data-testid="import-summary">
-      <h3>{summary.failure ? 'The import stopped part way' : 'Import finished'}</h3>
+      <StepHeading>{summary.failure ? 'The import stopped part way' : 'Import finished'}</StepHeading>
       <p>
         From {fileName ?? 'the file'}: {plural(summary.imported, 'location')} of {clientName} created,{' '}
         {formatCount(summary.updated)} updated.
@@ -49,6 +53,7 @@ export function ImportDone({
           {plural(summary.failure.rowsNotSent, 'row')} from that request on were not imported.
         </div>
       )}
+      <UndoImport operations={summary.operations} onUndone={onUndone} />
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onAnother}>
           Import another file

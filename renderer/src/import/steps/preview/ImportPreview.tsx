@@ -1,15 +1,13 @@
-import { useState } from 'react';
-import type { RowField } from '../../../server/locations/schemas.js';
-import type { CheckReport, ImportChoice } from '../import/protocol.js';
-import { formatBytes, formatCount, plural } from '../format.js';
-import { CreatedRows } from './CreatedRows.js';
-import { HEALTH_LABELS } from './HealthBadge.js';
-import { ModeChoice } from './ModeChoice.js';
+import type { ReactNode } from 'react';
+import { CreatedRows } from '../../../components/CreatedRows.js';
+import { HEALTH_LABELS } from '../../../components/HealthBadge.js';
+import { ModeChoice } from '../../../components/ModeChoice.js';
+import { UpdatedRows } from '../../../components/RowDiff.js';
+import { SkippedRows } from '../../../components/SkippedRows.js';
+import { UnchangedRows } from '../../../components/UnchangedRows.js';
+import { formatBytes, formatCount, plural } from '../../../format.js';
+import type { CheckReport, ImportChoice } from '../../protocol.js';
 import { PreviewTotals, type PreviewFilter } from './PreviewTotals.js';
-import { ProblemRows } from './ProblemRows.js';
-import { UpdatedRows } from './RowDiff.js';
-import { SkippedRows } from './SkippedRows.js';
-import { UnchangedRows } from './UnchangedRows.js';
 
 /** How many rows the import writes: those it creates or updates, and the duplicates the user keeps. */
 export function rowsToWrite(report: CheckReport, keepDuplicates: boolean): number {
@@ -42,36 +40,38 @@ function ReadyLine({ report, ready }: { report: CheckReport; ready: number }) {
 }
 
 /**
- * The server's dry run, shown: the mode, what each row does (tiles that filter the lists below), the
- * changes each update makes, the rows refused (fixable in place, or left out) and the rows skipped.
+ * The server's dry run, shown: the mode, what each row does (tiles that filter the grid and the lists
+ * below), the changes each update makes, the rows skipped and the first rows created.
  */
 export function ImportPreview({
   report,
   choice,
   busy,
+  filter,
   keepDuplicates,
   onKeepDuplicates,
   onChoose,
-  onFix,
-  onLeave,
+  onFilter,
+  children,
 }: {
   report: CheckReport;
   /** The user's choice: the report's own until a new one is checked. */
   choice: ImportChoice;
   busy: boolean;
+  filter: PreviewFilter;
   keepDuplicates: boolean;
   onKeepDuplicates: (keep: boolean) => void;
   onChoose: (choice: ImportChoice) => void;
-  onFix: (row: number, field: RowField, value: string) => void;
-  onLeave: (rows: number[] | 'problems' | 'duplicates', leftOut: boolean) => void;
+  onFilter: (filter: PreviewFilter) => void;
+  /** The grid of every row, between the counts and the lists. */
+  children: ReactNode;
 }) {
-  const [filter, setFilter] = useState<PreviewFilter>('all');
   const { totals } = report;
   const shows = (action: PreviewFilter, count: number) => count > 0 && (filter === 'all' || filter === action);
   return (
     <div className="preview" aria-busy={busy}>
       <ModeChoice choice={choice} disabled={busy} onChoose={onChoose} />
-      <PreviewTotals totals={totals} leftOut={report.leftOut} filter={filter} onFilter={setFilter} />
+      <PreviewTotals totals={totals} leftOut={report.leftOut} filter={filter} onFilter={onFilter} />
       <ReadyLine report={report} ready={rowsToWrite(report, keepDuplicates)} />
       {busy && (
         <p className="muted" role="status">
@@ -85,9 +85,7 @@ export function ImportPreview({
           Duplicates across requests are skipped when they arrive.
         </p>
       )}
-      {shows('error', report.problems.length) && (
-        <ProblemRows problems={report.problems} total={totals.error} busy={busy} onFix={onFix} onLeave={onLeave} />
-      )}
+      {children}
       {shows('updated', report.updated.length) && <UpdatedRows rows={report.updated} total={totals.updated} />}
       {shows('skipped', report.skipped.length) && (
         <SkippedRows

@@ -1,0 +1,40 @@
+import Papa from 'papaparse';
+import type { RowField } from '../../../server/locations/schemas.js';
+import type { GridFilter, GridRow } from './protocol.js';
+
+/** A cell's text after "find and replace": every occurrence of `find`, case as typed; null when it holds none. */
+export function replaced(text: string, find: string, replacement: string): string | null {
+  if (find === '' || !text.includes(find)) return null;
+  return text.split(find).join(replacement);
+}
+
+/** Whether a grid row is one the filter shows: its tile's status, then `text` in any value or its line. */
+export function shows(row: GridRow, filter: GridFilter): boolean {
+  if (filter.show !== 'all' && row.status !== filter.show) return false;
+  const text = filter.text.trim().toLowerCase();
+  if (text === '') return true;
+  if (String(row.line) === text) return true;
+  return Object.values(row.values).some((value) => value !== undefined && value.toLowerCase().includes(text));
+}
+
+/** One row sent back to the client: its line, why, and the cells as the file had them. */
+export interface ReturnedRow {
+  line: number;
+  reasons: string[];
+  cells: string[];
+}
+
+/**
+ * The rows left out or with problems as a CSV to send back to whoever made the file: the line in
+ * their file, the reasons, then their own columns. Formulas are escaped (OWASP "CSV Injection").
+ */
+export function returnedRowsCsv(headers: readonly string[], rows: readonly ReturnedRow[]): string {
+  const data = rows.map((row) => [String(row.line), row.reasons.join('; '), ...row.cells]);
+  return Papa.unparse({ fields: ['Line', 'Problem', ...headers], data }, { escapeFormulae: true });
+}
+
+/** The words of a row's problems for the returned CSV, each with its field. */
+export function reasonsOf(errors: GridRow['errors'], leftOut: boolean, labels: Record<RowField, string>): string[] {
+  const reasons = errors.map((error) => (error.field ? `${labels[error.field]}: ${error.message}` : error.message));
+  return reasons.length > 0 ? reasons : leftOut ? ['Left out'] : [];
+}

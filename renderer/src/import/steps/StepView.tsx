@@ -1,0 +1,63 @@
+import { CancelledStep } from './cancelled/CancelledStep.js';
+import { CheckingStep } from './checking/CheckingStep.js';
+import { ImportDone } from './done/ImportDone.js';
+import { FileStep } from './file/FileStep.js';
+import { ImportingStep } from './importing/ImportingStep.js';
+import { MappingStep } from './mapping/MappingStep.js';
+import { PreviewStep } from './preview/PreviewStep.js';
+import { ReadingStep } from './reading/ReadingStep.js';
+import type { ImportJobView } from '../use-import.js';
+
+/** The current step's view. */
+export function StepView({
+  job,
+  clientName,
+  pickedFile,
+  onFile,
+  onClose,
+  onUndone,
+}: {
+  job: ImportJobView;
+  clientName: string;
+  pickedFile: File | null;
+  onFile: (file: File) => void;
+  onClose: () => void;
+  onUndone: () => void;
+}) {
+  const { step } = job.state;
+  switch (step.kind) {
+    case 'file':
+      return <FileStep step={step} onFile={onFile} />;
+    case 'reading':
+      return <ReadingStep step={step} />;
+    case 'mapping':
+      return (
+        <MappingStep
+          step={step}
+          onRemap={job.remap}
+          onEncoding={(encoding) => pickedFile && job.read(pickedFile, encoding)}
+          onAnother={job.reset}
+          onCheck={job.check}
+        />
+      );
+    case 'checking':
+      return <CheckingStep step={step} />;
+    case 'preview':
+      return <PreviewStep job={job} step={step} />;
+    case 'importing':
+      return <ImportingStep step={step} onCancel={job.cancel} />;
+    case 'done':
+      return (
+        <ImportDone
+          summary={step.summary}
+          clientName={clientName}
+          fileName={step.fileName}
+          onAnother={job.reset}
+          onClose={onClose}
+          onUndone={onUndone}
+        />
+      );
+    case 'cancelled':
+      return <CancelledStep step={step} onAnother={job.reset} onClose={onClose} />;
+  }
+}

@@ -1,0 +1,33 @@
+import { formatCount, plural } from '../../format.js';
+import type { Step } from './step.js';
+
+/** What the dialog's live region says when the step changes: the step, and its counts. */
+export function announce(step: Step): string {
+  switch (step.kind) {
+    case 'file':
+      return step.rejection ? `The file cannot be imported: ${step.rejection.message}` : 'Step 1 of 4: choose a file.';
+    case 'reading':
+      return `Reading ${step.fileName}.`;
+    case 'mapping':
+      return `Step 2 of 4: match the columns. ${plural(step.file.rowCount, 'row')}, ${plural(step.file.headers.length, 'column')}.`;
+    case 'checking':
+      return 'Checking the rows with the server.';
+    case 'preview': {
+      const { totals, leftOut } = step.report;
+      return `Step 3 of 4: preview. ${formatCount(totals.created)} ready, ${formatCount(totals.error)} with problems, ${formatCount(totals.skipped)} skipped, ${formatCount(leftOut)} left out.`;
+    }
+    case 'importing':
+      return step.cancelling ? 'Cancelling the import.' : 'Step 4 of 4: importing.';
+    case 'done':
+      return `Import finished: ${plural(step.summary.imported, 'location')} created, ${formatCount(step.summary.updated)} updated.`;
+    case 'cancelled':
+      return step.report.notUndone.length === 0
+        ? 'Import cancelled: nothing was written.'
+        : 'Import cancelled, but some rows could not be undone.';
+  }
+}
+
+/** Whether closing the dialog now would lose the user's work (a mapped file, fixes, an import under way). */
+export function hasWork(step: Step): boolean {
+  return step.kind === 'mapping' || step.kind === 'checking' || step.kind === 'preview' || step.kind === 'importing';
+}

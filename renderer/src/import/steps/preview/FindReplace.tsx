@@ -1,0 +1,72 @@
+import { useEffect, useState } from 'react';
+import type { RowField } from '../../../../../server/locations/schemas.js';
+import { plural } from '../../../format.js';
+import { ROW_FIELD_LABELS } from '../../header-mapping.js';
+import type { CheckReport, RowSelection } from '../../protocol.js';
+
+type OnReplace = (target: RowSelection, field: RowField, find: string, replacement: string, apply: boolean) => void;
+
+/** Find and replace within one column ("England" -> "GB"): the count of rows it changes first, then the change. */
+export function FindReplace({
+  fields,
+  target,
+  report,
+  count,
+  busy,
+  onReplace,
+}: {
+  fields: RowField[];
+  target: RowSelection;
+  /** The rows' latest check: counted again after each fix. */
+  report: CheckReport;
+  count: number | null;
+  busy: boolean;
+  onReplace: OnReplace;
+}) {
+  const [field, setField] = useState<RowField>(fields.includes('country') ? 'country' : (fields[0] ?? 'name'));
+  const [find, setFind] = useState('');
+  const [replacement, setReplacement] = useState('');
+  useEffect(() => {
+    if (find === '') return;
+    const timer = setTimeout(() => onReplace(target, field, find, replacement, false), 150);
+    return () => clearTimeout(timer);
+    // The target is a new object each render; the report says when the rows changed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [field, find, replacement, report, onReplace]);
+  const known = find !== '' && count !== null;
+  return (
+    <form
+      className="bulk-bar"
+      aria-label="Find and replace"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onReplace(target, field, find, replacement, true);
+      }}
+    >
+      <label className="field-inline">
+        <span>In the column</span>
+        <select value={field} onChange={(event) => setField(event.target.value as RowField)}>
+          {fields.map((option) => (
+            <option key={option} value={option}>
+              {ROW_FIELD_LABELS[option]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field-inline">
+        <span>find</span>
+        <input value={find} onChange={(event) => setFind(event.target.value)} />
+      </label>
+      <label className="field-inline">
+        <span>replace with</span>
+        <input value={replacement} onChange={(event) => setReplacement(event.target.value)} />
+      </label>
+      <span role="status" className="muted" data-testid="replace-count">
+        {known ? `${plural(count, 'row')} will change` : ''}
+      </span>
+      <button type="submit" className="button" disabled={busy || !known || count === 0}>
+        Replace
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,95 @@
+import type { RowField } from '../../../../../server/locations/schemas.js';
+import { formatCount, plural } from '../../../format.js';
+import type { ImportJobView } from '../../use-import.js';
+import type { CheckReport, GridFilter } from '../../protocol.js';
+import type { ImportState } from '../step.js';
+import { BulkSet } from './BulkSet.js';
+import { FindReplace } from './FindReplace.js';
+import { ImportGrid } from './ImportGrid.js';
+import { NOTHING, clicked, selectedCount, targetOf, type Selection } from './selection.js';
+
+/**
+ * The grid that fixes in bulk: find rows by text, select some (click, shift-click, all shown), set a
+ * column on them or find and replace in it, undo the last fix, download the rows to send back.
+ */
+export function FixGrid({
+  job,
+  state,
+  report,
+  busy,
+  filter,
+  text,
+  selection,
+  onText,
+  onSelection,
+}: {
+  job: ImportJobView;
+  state: ImportState;
+  report: CheckReport;
+  busy: boolean;
+  filter: GridFilter;
+  /** The text typed to find rows (the filter follows it a moment later). */
+  text: string;
+  selection: Selection;
+  onText: (text: string) => void;
+  onSelection: (selection: Selection) => void;
+}) {
+  const { grid } = state;
+  const shown = grid?.total ?? 0;
+  const fields: RowField[] = grid?.fields ?? ['name'];
+  const target = targetOf(selection, filter);
+  const count = selection.kind === 'rows' && selection.rows.size === 0 ? shown : selectedCount(selection, shown);
+  const returned = report.totals.error + report.leftOut;
+  return (
+    <section className="preview-section fix-grid" aria-labelledby="grid-title">
+      <header className="section-header">
+        <h4 id="grid-title">Every row of the file</h4>
+        <div className="grid-tools">
+          <button type="button" className="button" disabled={busy || !grid?.canUndo} onClick={job.undoFix}>
+            Undo the last fix
+          </button>
+          <button type="button" className="button" disabled={returned === 0} onClick={job.downloadProblems}>
+            Download {plural(returned, 'row')} with problems or left out (CSV)
+          </button>
+        </div>
+      </header>
+      <div className="grid-select">
+        <label className="field-inline">
+          <span>Find rows</span>
+          <input type="search" value={text} onChange={(event) => onText(event.target.value)} />
+        </label>
+        <span className="muted" data-testid="selection-count">
+          {selection.kind === 'shown'
+            ? `All ${formatCount(shown)} rows shown are selected`
+            : selection.rows.size > 0
+              ? `${plural(selection.rows.size, 'row')} selected`
+              : `No row selected: changes go to the ${plural(shown, 'row')} shown`}
+        </span>
+        <button type="button" className="button" disabled={shown === 0} onClick={() => onSelection({ kind: 'shown' })}>
+          Select all {formatCount(shown)} shown
+        </button>
+        <button type="button" className="button" onClick={() => onSelection(NOTHING)}>
+          Clear the selection
+        </button>
+      </div>
+      <BulkSet fields={fields} count={count} target={target} busy={busy} onSet={job.setValues} onLeave={job.leave} />
+      <FindReplace
+        fields={fields}
+        target={target}
+        report={report}
+        count={state.replaceCount}
+        busy={busy}
+        onReplace={job.replace}
+      />
+      <ImportGrid
+        grid={grid}
+        filter={filter}
+        report={report}
+        selection={selection}
+        showRows={job.showRows}
+        onSelect={(position, range, rowAt) => onSelection(clicked(selection, position, range, rowAt))}
+        onFix={job.fix}
+      />
+    </section>
+  );
+}

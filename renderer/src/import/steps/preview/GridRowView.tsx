@@ -1,0 +1,100 @@
+import type { RowField } from '../../../../../server/locations/schemas.js';
+import { ROW_FIELD_LABELS } from '../../header-mapping.js';
+import type { GridRow } from '../../protocol.js';
+
+export const ROW_HEIGHT = 38;
+
+const STATUS_LABELS: Record<GridRow['status'], string> = {
+  created: 'Ready',
+  updated: 'Update',
+  unchanged: 'Unchanged',
+  skipped: 'Skipped',
+  error: 'Problem',
+  'left-out': 'Left out',
+  unchecked: 'Checking…',
+};
+
+/** A flagged cell: typed over in place, checked again by the server on Enter or when focus leaves. */
+function FixCell({ row, field, onFix }: { row: GridRow; field: RowField; onFix: (value: string) => void }) {
+  const current = row.values[field] ?? '';
+  const message = row.errors.find((error) => error.field === field)?.message;
+  const commit = (value: string) => {
+    if (value !== current) onFix(value);
+  };
+  return (
+    <input
+      className="grid-input"
+      defaultValue={current}
+      aria-label={`${ROW_FIELD_LABELS[field]}, line ${row.line}`}
+      aria-invalid="true"
+      title={message}
+      onBlur={(event) => commit(event.target.value)}
+      onKeyDown={(event) => {
+        if (event.key !== 'Enter') return;
+        event.preventDefault();
+        commit(event.currentTarget.value);
+      }}
+    />
+  );
+}
+
+/** One row of the file in the grid: its box, line, what the import does with it, its values and problems. */
+export function GridRowView({
+  row,
+  position,
+  fields,
+  selected,
+  onSelect,
+  onFix,
+}: {
+  row: GridRow;
+  position: number;
+  fields: RowField[];
+  selected: boolean;
+  onSelect: (position: number, range: boolean) => void;
+  onFix: (row: number, field: RowField, value: string) => void;
+}) {
+  const flagged = new Set(row.errors.map((error) => error.field));
+  const name = row.values.name?.trim() || 'no name';
+  return (
+    <tr
+      className={`grid-row grid-${row.status}`}
+      data-testid="grid-row"
+      data-line={row.line}
+      aria-rowindex={position + 2}
+      style={{ height: ROW_HEIGHT }}
+    >
+      <td>
+        <input
+          type="checkbox"
+          checked={selected}
+          aria-label={`Select line ${row.line}, ${name}`}
+          onChange={(event) => onSelect(position, (event.nativeEvent as MouseEvent).shiftKey === true)}
+        />
+      </td>
+      <td className="grid-line">{row.line}</td>
+      <td>
+        <span className={`grid-status grid-status-${row.status}`}>{STATUS_LABELS[row.status]}</span>
+      </td>
+      {fields.map((field) => (
+        <td key={field} className={flagged.has(field) ? 'grid-flagged' : undefined}>
+          {flagged.has(field) ? (
+            <FixCell
+              key={row.values[field] ?? ''}
+              row={row}
+              field={field}
+              onFix={(value) => onFix(row.row, field, value)}
+            />
+          ) : (
+            <span title={row.values[field]}>{row.values[field]}</span>
+          )}
+        </td>
+      ))}
+      <td className="grid-reasons" title={row.errors.map((error) => error.message).join('; ')}>
+        {row.errors
+          .map((error) => (error.field ? `${ROW_FIELD_LABELS[error.field]}: ` : '') + error.message)
+          .join('; ')}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,110 @@
+import { useRef } from 'react';
+import type { RowField } from '../../../../../server/locations/schemas.js';
+import { formatCount } from '../../../format.js';
+import { ROW_FIELD_LABELS } from '../../header-mapping.js';
+import type { CheckReport, GridFilter, GridRow, GridWindow } from '../../protocol.js';
+import { GridRowView, ROW_HEIGHT } from './GridRowView.js';
+import { isSelected, type Selection } from './selection.js';
+import { useVirtualRows } from './use-grid-window.js';
+
+const NAME_ONLY: RowField[] = ['name'];
+
+/** The grid's column heads: the row's box, line and status, the mapped fields, its problems. */
+function GridHead({ fields }: { fields: RowField[] }) {
+  return (
+    <thead>
+      <tr aria-rowindex={1}>
+        <th scope="col">
+          <span className="sr-only">Selected</span>
+        </th>
+        <th scope="col">Line</th>
+        <th scope="col">Status</th>
+        {fields.map((field) => (
+          <th key={field} scope="col">
+            {ROW_FIELD_LABELS[field]}
+          </th>
+        ))}
+        <th scope="col">Problems</th>
+      </tr>
+    </thead>
+  );
+}
+
+/** The height of the rows not drawn, above or below those in view. */
+function Spacer({ height, columns }: { height: number; columns: number }) {
+  if (height <= 0) return null;
+  return (
+    <tr aria-hidden="true" className="grid-spacer">
+      <td colSpan={columns} style={{ height }} />
+    </tr>
+  );
+}
+
+/** A row in view whose values are still on their way from the worker. */
+function PendingRow({ position, columns }: { position: number; columns: number }) {
+  return (
+    <tr style={{ height: ROW_HEIGHT }} aria-rowindex={position + 2}>
+      <td colSpan={columns} className="muted">
+        …
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * Every row of the file the filter shows, virtualized: only the rows in view are drawn, and only
+ * those (and a margin) cross from the worker.
+ */
+export function ImportGrid({
+  grid,
+  filter,
+  report,
+  selection,
+  showRows,
+  onSelect,
+  onFix,
+}: {
+  grid: GridWindow | null;
+  filter: GridFilter;
+  report: CheckReport;
+  selection: Selection;
+  showRows: (filter: GridFilter, start: number, end: number) => void;
+  onSelect: (position: number, range: boolean, rowAt: (position: number) => GridRow | undefined) => void;
+  onFix: (row: number, field: RowField, value: string) => void;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const total = grid?.total ?? 0;
+  const fields = grid?.fields ?? NAME_ONLY;
+  const { items, before, after, rowAt } = useVirtualRows({ grid, filter, report, showRows, scroller });
+  const columns = fields.length + 4;
+  return (
+    <div className="grid-scroller" ref={scroller} data-testid="import-grid">
+      <table className="grid" aria-label="Rows of the file" aria-rowcount={total + 1}>
+        <GridHead fields={fields} />
+        <tbody>
+          <Spacer height={before} columns={columns} />
+          {items.map((item) => {
+            const row = rowAt(item.index);
+            if (!row) return <PendingRow key={`pending-${item.index}`} position={item.index} columns={columns} />;
+            return (
+              <GridRowView
+                key={`${row.row}`}
+                row={row}
+                position={item.index}
+                fields={fields}
+                selected={isSelected(selection, row.row)}
+                onSelect={(position, range) => onSelect(position, range, rowAt)}
+                onFix={onFix}
+              />
+            );
+          })}
+          <Spacer height={after} columns={columns} />
+        </tbody>
+      </table>
+      {grid && total === 0 && <p className="muted grid-empty">No row matches.</p>}
+      <p className="sr-only" aria-live="polite">
+        {grid ? `${formatCount(total)} rows shown` : ''}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { useDeferredValue, useMemo, useState } from 'react';
+import { ErrorNotice } from '../../../components/ErrorNotice.js';
+import { plural } from '../../../format.js';
+import type { GridFilter } from '../../protocol.js';
+import type { ImportJobView } from '../../use-import.js';
+import type { Step } from '../step.js';
+import { StepHeading } from '../StepHeading.js';
+import { FixGrid } from './FixGrid.js';
+import { ImportPreview, importLabel, rowsToWrite } from './ImportPreview.js';
+import type { PreviewFilter } from './PreviewTotals.js';
+import { NOTHING, type Selection } from './selection.js';
+
+/** Step 3: the dry run, the grid to fix rows in bulk, the mode, and the import button. */
+export function PreviewStep({ job, step }: { job: ImportJobView; step: Extract<Step, { kind: 'preview' }> }) {
+  const { report, busy } = step;
+  const [keepDuplicates, setKeepDuplicates] = useState(false);
+  const [show, setShow] = useState<PreviewFilter>('all');
+  const [text, setText] = useState('');
+  const [selection, setSelection] = useState<Selection>(NOTHING);
+  // Typing stays quick: the worker filters the rows for the latest text only.
+  const deferredText = useDeferredValue(text);
+  const filter = useMemo<GridFilter>(() => ({ show, text: deferredText }), [show, deferredText]);
+  const blocked = report.totals.error;
+  const toImport = rowsToWrite(report, keepDuplicates);
+  return (
+    <>
+      <StepHeading>Check and fix the rows of {step.fileName}</StepHeading>
+      <ErrorNotice error={step.error} />
+      <ImportPreview
+        report={report}
+        choice={job.state.choice}
+        busy={busy}
+        filter={show}
+        keepDuplicates={keepDuplicates}
+        onKeepDuplicates={setKeepDuplicates}
+        onChoose={job.choose}
+        onFilter={(next) => {
+          setShow(next);
+          setSelection(NOTHING);
+        }}
+      >
+        <FixGrid
+          job={job}
+          state={job.state}
+          report={report}
+          busy={busy}
+          filter={filter}
+          text={text}
+          selection={selection}
+          onText={(next) => {
+            setText(next);
+            setSelection(NOTHING);
+          }}
+          onSelection={setSelection}
+        />
+      </ImportPreview>
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={job.backToMapping}>
+          Back to the columns
+        </button>
+        {blocked > 0 && (
+          <span className="muted" role="status">
+            Fix or leave out the {plural(blocked, 'row')} with problems to continue.
+          </span>
+        )}
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={blocked > 0 || toImport === 0 || busy}
+          onClick={() => job.start(keepDuplicates && report.choice.mode === 'create' ? 'keep' : 'skip')}
+        >
+          {importLabel(report, keepDuplicates)}
+        </button>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,80 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, type RefObject } from 'react';
+import { ROW_HEIGHT } from './GridRowView.js';
+import type { CheckReport, GridFilter, GridWindow } from '../../protocol.js';
+
+/** Rows asked for beyond those in view, so a scroll rarely meets a row not yet there. */
+const MARGIN = 60;
+
+/**
+ * Keeps the grid's window of rows covering what is in view: the rows stay in the worker, the page
+ * asks for the ones it draws. Asks again when the filter or the report (a fix, a new check) changes.
+ */
+function useGridWindow({
+  grid,
+  filter,
+  report,
+  first,
+  last,
+  showRows,
+}: {
+  grid: GridWindow | null;
+  filter: GridFilter;
+  report: CheckReport;
+  first: number;
+  last: number;
+  showRows: (filter: GridFilter, start: number, end: number) => void;
+}) {
+  const asked = useRef<{ filter: GridFilter; report: CheckReport; start: number; end: number } | null>(null);
+  useEffect(() => {
+    const previous = asked.current;
+    const same = previous !== null && previous.filter === filter && previous.report === report;
+    if (same && first >= previous.start && last < previous.end) return;
+    const start = Math.max(0, first - MARGIN);
+    const end = last + MARGIN + 1;
+    asked.current = { filter, report, start, end };
+    showRows(filter, start, end);
+  }, [filter, report, first, last, showRows]);
+
+  /** The row at a position of the filtered list, when the window holds it. */
+  return (index: number) => {
+    if (!grid) return undefined;
+    return grid.rows[index - grid.start];
+  };
+}
+
+/** The rows in view of a scrolled grid (virtualized), the height of those above and below, and each row's values. */
+export function useVirtualRows({
+  grid,
+  filter,
+  report,
+  showRows,
+  scroller,
+}: {
+  grid: GridWindow | null;
+  filter: GridFilter;
+  report: CheckReport;
+  showRows: (filter: GridFilter, start: number, end: number) => void;
+  scroller: RefObject<HTMLDivElement | null>;
+}) {
+  // TanStack Virtual's functions cannot be memoized: the compiler leaves this hook as it is (as in LocationsTable).
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: grid?.total ?? 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
+  const items = virtualizer.getVirtualItems();
+  const rowAt = useGridWindow({
+    grid,
+    filter,
+    report,
+    first: items.at(0)?.index ?? 0,
+    last: items.at(-1)?.index ?? 40,
+    showRows,
+  });
+  const before = items.at(0)?.start ?? 0;
+  const after = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+  return { items, before, after, rowAt };
+}

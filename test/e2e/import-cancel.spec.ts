@@ -1,0 +1,81 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { signIn } from './dashboard.js';
+import { ADMIN, startServer, type RunningServer } from './server.js';
+
+/**
+ * Issue 12, "Cancel and leave": Cancel during the import leaves zero rows on the real server, and
+ * closing the dialog with work in it asks first.
+ */
+
+let server: RunningServer;
+let admin: string;
+
+test.beforeAll(async () => {
+  server = await startServer();
+  admin = await server.signIn(ADMIN.email, ADMIN.password);
+});
+test.afterAll(async () => {
+  await server.stop();
+});
+
+const importer = (page: Page) => page.getByRole('dialog', { name: /^Import locations into/ });
+
+function cafesCsv(rows: number): string {
+  const lines = ['Name,Address,City,Country'];
+  for (let i = 1; i <= rows; i++) lines.push(`Cafe ${i},${i} Main Street,Springfield,US`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** A new client's import dialog, on the preview of `rows` rows; answers the client's id and the dialog. */
+async function preview(page: Page, name: string, rows: number): Promise<{ clientId: string; dialog: Locator }> {
+  const { id } = await server.api<{ id: string }>('POST', '/api/clients', { token: admin, body: { name } });
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server.url}/clients/${id}`);
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const dialog = importer(page);
+  await dialog
+    .getByTestId('file-input')
+    .setInputFiles({ name: 'cafes.csv', mimeType: 'text/csv', buffer: Buffer.from(cafesCsv(rows)) });
+  await dialog.getByRole('button', { name: `Check ${rows} rows` }).click();
+  await expect(dialog.getByTestId('created-count')).toHaveText(String(rows));
+  return { clientId: id, dialog };
+}
+
+const stored = async (clientId: string) =>
+  (await server.api<unknown[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin })).length;
+
+test('cancel mid-import leaves zero rows', async ({ page, context }) => {
+  const { clientId, dialog } = await preview(page, 'Springfield Cafes', 200);
+  // The import request is held on its way to the real server until the user has pressed Cancel.
+  let release: () => void = () => undefined;
+  const cancelled = new Promise<void>((resolve) => (release = resolve));
+  let held = 0;
+  await context.route(/\/api\/locations\/upload\?/, async (route) => {
+    if (route.request().url().includes('dryRun=true')) return route.continue();
+    held++;
+    await cancelled;
+    await route.continue().catch(() => undefined);
+  });
+  await dialog.getByRole('button', { name: 'Import 200 locations' }).click();
+  await expect(dialog.getByTestId('step-heading')).toHaveText('Importing cafes.csv');
+  await expect.poll(() => held).toBe(1);
+  const results = await new AxeBuilder({ page }).include('dialog').analyze();
+  expect(results.violations.map((violation) => violation.id)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Cancel the import' }).click();
+  release();
+  await expect(dialog.getByTestId('import-cancelled')).toContainText('Import cancelled: nothing was written.');
+  expect(await stored(clientId)).toBe(0);
+});
+
+test('closing the dialog with a checked file in it asks first', async ({ page }) => {
+  const { clientId, dialog } = await preview(page, 'Shelbyville Cafes', 5);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog.getByRole('alertdialog', { name: 'Leave the import?' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Stay' }).click();
+  await expect(dialog.getByTestId('created-count')).toHaveText('5');
+  await page.keyboard.press('Escape');
+  await dialog.getByRole('button', { name: 'Leave', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  expect(await stored(clientId)).toBe(0);
+});

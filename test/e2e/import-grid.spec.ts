@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { signIn } from './dashboard.js';
+import { ADMIN, startServer, type RunningServer } from './server.js';
+
+/**
+ * Issue 12, "The preview is a grid that fixes in bulk": find and replace in a column, set a column on
+ * every row shown, edit a red cell, download the rows with problems, then undo the import from its
+ * summary; axe-core on every step.
+ */
+
+let server: RunningServer;
+let admin: string;
+
+test.beforeAll(async () => {
+  server = await startServer();
+  admin = await server.signIn(ADMIN.email, ADMIN.password);
+});
+test.afterAll(async () => {
+  await server.stop();
+});
+
+interface Listed {
+  name: string;
+  city: string | null;
+  zip: string | null;
+  country: string | null;
+}
+
+const importer = (page: Page) => page.getByRole('dialog', { name: /^Import locations into/ });
+const listed = (clientId: string) =>
+  server.api<Listed[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin });
+
+/** 100 shops in England, the city misspelt "Londn"; `badZips` of them with a postal code too long. */
+function shopsCsv(badZips: number): string {
+  const lines = ['Name,Address,City,Postcode,Country'];
+  for (let i = 1; i <= 100; i++) {
+    const zip = i <= badZips ? 'SW1A 1AA SW1A 1AA SW1A' : `SW1A ${i}AA`;
+    lines.push(`Corner Shop ${i},${i} High Street,Londn,${zip},England`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function openImport(page: Page, name: string): Promise<{ clientId: string; dialog: Locator }> {
+  const { id } = await server.api<{ id: string }>('POST', '/api/clients', { token: admin, body: { name } });
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server.url}/clients/${id}`);
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  return { clientId: id, dialog: importer(page) };
+}
+
+async function pick(dialog: Locator, csv: string): Promise<void> {
+  await dialog
+    .getByTestId('file-input')
+    .setInputFiles({ name: 'shops.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+}
+
+async function expectNoViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).include('dialog').analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+}
+
+test('find and replace on 100 rows, set a column on the rows shown, fix a red cell, download problems, undo', async ({
+  page,
+}, testInfo) => {
+  const { clientId, dialog } = await openImport(page, 'Corner Shops');
+  await expect(dialog.getByTestId('step-heading')).toBeFocused();
+  await expectNoViolations(page);
+  await pick(dialog, shopsCsv(3));
+  await expect(dialog.getByTestId('step-heading')).toHaveText('Match the columns of shops.csv');
+  await expect(dialog.getByTestId('step-announcement')).toContainText('Step 2 of 4');
+  await expectNoViolations(page);
+  await dialog.getByRole('button', { name: 'Check 100 rows' }).click();
+  await expect(dialog.getByTestId('problem-count')).toHaveText('3');
+  await expect(dialog.getByTestId('step-heading')).toBeFocused();
+  await expect(dialog.getByTestId('step-announcement')).toContainText('97 ready, 3 with problems');
+  await page.screenshot({ path: testInfo.outputPath('preview-grid.png') });
+  await expectNoViolations(page);
+
+  // Find and replace within a column: the count first, then the change, checked again by the server.
+  const replace = dialog.getByRole('form', { name: 'Find and replace' });
+  await replace.getByLabel('In the column').selectOption('country');
+  await replace.getByLabel('find', { exact: true }).fill('England');
+  await replace.getByLabel('replace with').fill('GB');
+  await expect(replace.getByTestId('replace-count')).toHaveText('100 rows will change');
+  await replace.getByRole('button', { name: 'Replace' }).click();
+  const first = dialog.locator('[data-testid="grid-row"][data-line="2"]');
+  await expect(first).toContainText('GB');
+  await expect(first).not.toContainText('England');
+  await replace.getByLabel('In the column').selectOption('city');
+  await replace.getByLabel('find', { exact: true }).fill('Londn');
+  await replace.getByLabel('replace with').fill('London');
+  await expect(replace.getByTestId('replace-count')).toHaveText('100 rows will change');
+  await replace.getByRole('button', { name: 'Replace' }).click();
+  await expect(first).toContainText('London');
+
+  // Undo of the last fix puts "Londn" back; doing it again brings "London".
+  await dialog.getByRole('button', { name: 'Undo the last fix' }).click();
+  await expect(first).toContainText('Londn');
+  await replace.getByRole('button', { name: 'Replace' }).click();
+  await expect(first).toContainText('London');
+
+  // The rows with problems, sent back as a CSV with their lines and reasons.
+  const downloading = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: /^Download 3 rows with problems/ }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('shops-problems.csv');
+  const returned = readFileSync(await download.path(), 'utf8')
+    .trim()
+    .split(/\r?\n/);
+  expect(returned[0]).toBe('Line,Problem,Name,Address,City,Postcode,Country');
+  expect(returned).toHaveLength(4);
+  expect(returned[1]).toMatch(/^2,Postal code: is longer than 20 characters,Corner Shop 1,/);
+
+  // A red cell edited in place turns ready.
+  await dialog.getByRole('button', { name: /rows have problems/ }).click();
+  const red = dialog.locator('[data-testid="grid-row"][data-line="2"]');
+  await red.getByLabel('Postal code, line 2').fill('SW1A 1AA');
+  await red.getByLabel('Postal code, line 2').press('Enter');
+  await expect(dialog.getByTestId('problem-count')).toHaveText('2');
+  await expect(red).toHaveCount(0);
+
+  // Select all the rows shown (the 2 left with problems) and set their postal code at once.
+  await dialog.getByRole('button', { name: 'Select all 2 shown' }).click();
+  const bulk = dialog.getByRole('form', { name: 'Change many rows' });
+  await bulk.getByLabel('Set the column').selectOption('zip');
+  await bulk.getByLabel('to the value').fill('EC1A 1BB');
+  await bulk.getByRole('button', { name: 'Set on 2 rows' }).click();
+  await expect(dialog.getByTestId('problem-count')).toHaveText('0');
+  await dialog.getByRole('button', { name: /rows? ha(s|ve) problems?/ }).click();
+  await expect(dialog.getByTestId('ready-count')).toHaveText('100');
+
+  await dialog.getByRole('button', { name: 'Import 100 locations' }).click();
+  await expect(dialog.getByTestId('imported-count')).toHaveText('100');
+  await expectNoViolations(page);
+  const stored = await listed(clientId);
+  expect(stored).toHaveLength(100);
+  expect(stored.every((row) => row.country === 'GB' && row.city === 'London')).toBe(true);
+  expect(stored.filter((row) => row.zip === 'EC1A 1BB')).toHaveLength(2);
+  expect(stored.find((row) => row.name === 'Corner Shop 1')?.zip).toBe('SW1A 1AA');
+
+  // Undo of the whole import from its summary: the dry run says what it does, then it is done.
+  await dialog.getByRole('button', { name: 'Undo this import…' }).click();
+  await expect(dialog.getByText('Undo will remove 100 locations it created.')).toBeVisible();
+  await expectNoViolations(page);
+  await dialog.getByRole('button', { name: 'Undo the import' }).click();
+  await expect(dialog.getByTestId('import-undone')).toContainText('100 locations removed');
+  expect(await listed(clientId)).toEqual([]);
+});
