@@ -1,5 +1,5 @@
-import { memo, useCallback, useEffect, useRef, type CSSProperties, type RefObject } from 'react';
-import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useRef, type CSSProperties } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import type { LocationSort } from '../locations/order.js';
 import {
   LOCATION_COLUMNS,
@@ -10,54 +10,9 @@ import {
 } from '../locations/column-widths.js';
 import { useRowFocus } from '../locations/use-row-focus.js';
 import type { LocationRow } from '../api/types.js';
-import { LocationsTableRow, ROW_HEIGHT } from './LocationsTableRow.js';
+import { ROW_HEIGHT } from './LocationsTableRow.js';
+import { LocationsTableBody } from './LocationsTableBody.js';
 import { HEAD_HEIGHT, LocationsTableHead } from './LocationsTableHead.js';
-
-/** The rows in view, each placed where it would be in the whole list; one of them is the Tab stop. */
-function LocationsTableBody({
-  bodyRef,
-  height,
-  items,
-  rows,
-  tabStop,
-  openId,
-  focus,
-}: {
-  bodyRef: RefObject<HTMLDivElement | null>;
-  height: number;
-  items: VirtualItem[];
-  rows: ReadonlyMap<number, LocationRow>;
-  tabStop: number;
-  openId: string | null;
-  focus: Pick<ReturnType<typeof useRowFocus>, 'onKeyDown' | 'onClick' | 'onFocus'>;
-}) {
-  return (
-    <div
-      ref={bodyRef}
-      role="rowgroup"
-      className="table-body"
-      style={{ height }}
-      onKeyDown={focus.onKeyDown}
-      onClick={focus.onClick}
-      onFocus={focus.onFocus}
-    >
-      {items.map((item) => {
-        const location = rows.get(item.index);
-        return (
-          <LocationsTableRow
-            // Keyed by place: the focused row keeps its element while its location arrives or changes.
-            key={item.index}
-            location={location}
-            index={item.index}
-            top={item.start - HEAD_HEIGHT}
-            tabbable={item.index === tabStop}
-            open={location !== undefined && location.id === openId}
-          />
-        );
-      })}
-    </div>
-  );
-}
 
 interface LocationsTableProps {
   /** The shown rows held by the page, by place (the others are being fetched). */
@@ -94,8 +49,6 @@ export const LocationsTable = memo(function LocationsTable({
   const scroller = useRef<HTMLDivElement>(null);
   const body = useRef<HTMLDivElement>(null);
   const [widths, resize] = useColumnWidths(useInnerWidth(scroller));
-  // TanStack Virtual returns functions that React Compiler cannot memoize safely; this component does not rely on it.
-  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scroller.current,

@@ -1,4 +1,5 @@
-import { ApiError, fromErrorInfo } from '../api/http.js';
+import { ApiError, UNREACHABLE, fromErrorInfo } from '../api/http.js';
+import { NOT_ANSWERING_STATUSES, serverNotAnswering } from '../api/connection.js';
 import { accessToken, authorized } from '../api/session.js';
 import type { Health, LocationRow } from '../api/types.js';
 import { LocationIndex, type ViewRequest } from './order.js';
@@ -55,6 +56,12 @@ function listWorker(): Worker {
       );
       return;
     }
+    // The worker's calls do not reach the page's connection state by themselves: the banner must hear of them.
+    if (
+      message.type === 'failed' &&
+      (NOT_ANSWERING_STATUSES.has(message.error.status) || message.error.message === UNREACHABLE)
+    )
+      serverNotAnswering();
     open.get(message.listId)?.receive(message);
   };
   worker = instance;
