@@ -2,18 +2,11 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { KeyProtection } from '../../../main/desktop-api.js';
 import { desktopApi } from '../desktop.js';
 
-/**
- * In the desktop app, says plainly when the database key is only weakly protected on this machine
- * (no OS keychain) and offers to protect it with a passphrase instead.
- */
-export function DesktopKeyBanner() {
-  const [protection, setProtection] = useState<KeyProtection | null>(null);
-  const [open, setOpen] = useState(false);
-  const [passphrase, setPassphrase] = useState('');
-  const [repeat, setRepeat] = useState('');
-  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+type Result = { ok: boolean; message: string };
 
+/** How well this machine protects the database key, asked of the desktop shell once. */
+function useKeyProtection() {
+  const [protection, setProtection] = useState<KeyProtection | null>(null);
   useEffect(() => {
     const api = desktopApi();
     if (!api) return;
@@ -26,6 +19,17 @@ export function DesktopKeyBanner() {
       live = false;
     };
   }, []);
+  return [protection, setProtection] as const;
+}
+
+/**
+ * In the desktop app, says plainly when the database key is only weakly protected on this machine
+ * (no OS keychain) and offers to protect it with a passphrase instead.
+ */
+export function DesktopKeyBanner() {
+  const [protection, setProtection] = useKeyProtection();
+  const [open, setOpen] = useState(false);
+  const [result, setResult] = useState<Result | null>(null);
 
   if (!protection || (protection.level !== 'weak' && protection.level !== 'unavailable')) {
     return result?.ok ? (
@@ -35,24 +39,9 @@ export function DesktopKeyBanner() {
     ) : null;
   }
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const api = desktopApi();
-    if (!api) return;
-    if (passphrase !== repeat) {
-      setResult({ ok: false, message: 'The two passphrases differ.' });
-      return;
-    }
-    setBusy(true);
-    const answer = await api.usePassphrase(passphrase);
-    setBusy(false);
-    if (answer.ok) {
-      setResult({
-        ok: true,
-        message: 'Your data is now protected by your passphrase. You will be asked for it at each start.',
-      });
-      setProtection({ level: 'passphrase', message: '' });
-    } else setResult({ ok: false, message: answer.message });
+  const protectedNow = (message: string) => {
+    setResult({ ok: true, message });
+    setProtection({ level: 'passphrase', message: '' });
   };
 
   return (
@@ -70,34 +59,7 @@ export function DesktopKeyBanner() {
           Protect with a passphrase
         </button>
       ) : (
-        <form className="banner-form" onSubmit={submit}>
-          <label className="field field-inline">
-            <span>Passphrase</span>
-            <input
-              type="password"
-              required
-              autoComplete="new-password"
-              value={passphrase}
-              onChange={(e) => setPassphrase(e.target.value)}
-            />
-          </label>
-          <label className="field field-inline">
-            <span>Repeat</span>
-            <input
-              type="password"
-              required
-              autoComplete="new-password"
-              value={repeat}
-              onChange={(e) => setRepeat(e.target.value)}
-            />
-          </label>
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {busy ? 'Protecting…' : 'Use this passphrase'}
-          </button>
-          <button type="button" className="button button-quiet" onClick={() => setOpen(false)}>
-            Not now
-          </button>
-        </form>
+        <PassphraseForm onDone={protectedNow} onFailed={setResult} onClose={() => setOpen(false)} />
       )}
       {result && !result.ok && (
         <p className="field-error" role="alert">
@@ -105,5 +67,56 @@ export function DesktopKeyBanner() {
         </p>
       )}
     </div>
+  );
+}
+
+/** The passphrase, typed twice, handed to the desktop shell to re-protect the key. */
+function PassphraseForm(props: { onDone(message: string): void; onFailed(result: Result): void; onClose(): void }) {
+  const [passphrase, setPassphrase] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const api = desktopApi();
+    if (!api) return;
+    if (passphrase !== repeat) return props.onFailed({ ok: false, message: 'The two passphrases differ.' });
+    setBusy(true);
+    const answer = await api.usePassphrase(passphrase);
+    setBusy(false);
+    if (answer.ok)
+      props.onDone('Your data is now protected by your passphrase. You will be asked for it at each start.');
+    else props.onFailed({ ok: false, message: answer.message });
+  };
+
+  return (
+    <form className="banner-form" onSubmit={submit}>
+      <label className="field field-inline">
+        <span>Passphrase</span>
+        <input
+          type="password"
+          required
+          autoComplete="new-password"
+          value={passphrase}
+          onChange={(e) => setPassphrase(e.target.value)}
+        />
+      </label>
+      <label className="field field-inline">
+        <span>Repeat</span>
+        <input
+          type="password"
+          required
+          autoComplete="new-password"
+          value={repeat}
+          onChange={(e) => setRepeat(e.target.value)}
+        />
+      </label>
+      <button type="submit" className="button button-primary" disabled={busy}>
+        {busy ? 'Protecting…' : 'Use this passphrase'}
+      </button>
+      <button type="button" className="button button-quiet" onClick={props.onClose}>
+        Not now
+      </button>
+    </form>
   );
 }
