@@ -49,10 +49,18 @@ export interface ImportRequest {
   fileName?: string | null;
   /** The body is a CSV or .xlsx file, not JSON rows (server/imports/table-body.ts). */
   format?: TableFormat;
+  /** Set to 1 by the route when its client goes away: checked between pieces, it rolls the import back. */
+  cancel?: Int32Array;
 }
 
 /** The import's answer, as JSON text for the route to send (UploadResponse, or DryRunResponse). */
 export type ImportOutcome = { statusCode: 200 | 201; json: string } | Refusal;
+
+/** The answer to an import whose client went away: nobody reads it, nothing was written. */
+const GONE: Refusal = {
+  statusCode: 400,
+  message: 'The request was cancelled: its connection closed. Nothing was written.',
+};
 
 /** Thrown inside the transaction to roll it back with this answer. */
 class Refused extends Error {
@@ -148,6 +156,7 @@ class ImportPlan {
     }
     this.hasExisting = locationsCount(db, clientId) > 0;
     for (let start = 0; start < rows.length; start += PIECE_ROWS) {
+      if (request.cancel && Atomics.load(request.cancel, 0) === 1) throw new Refused(GONE);
       const piece: NormalizedRow[] = [];
       const end = Math.min(start + PIECE_ROWS, rows.length);
       for (let index = start; index < end; index++) {

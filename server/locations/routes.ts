@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -258,6 +259,7 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writ
         throw Invalid('The body is empty: send the CSV or .xlsx file itself');
       if (!Buffer.isBuffer(body)) throw Invalid('Send the import as a JSON body: {"clientId": ..., "rows": [...]}');
       const own = ownBuffer(body);
+      const cancel = cancelOnClose(reply.raw);
       const outcome = await writer
         .write(
           'importLocations',
@@ -271,6 +273,7 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writ
             blanks,
             fileName,
             now: clock.now(),
+            cancel,
             ...(format !== undefined ? { format } : {}),
           },
           [own.buffer as ArrayBuffer],
@@ -292,6 +295,18 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writ
     },
   );
 };
+
+/**
+ * A flag shared with the writer thread, set when the connection closes before the answer is sent: the
+ * import checks it between pieces and rolls back, so a cancelled upload is never written (issue 12).
+ */
+function cancelOnClose(response: ServerResponse): Int32Array {
+  const cancel = new Int32Array(new SharedArrayBuffer(4));
+  response.once('close', () => {
+    if (!response.writableFinished) Atomics.store(cancel, 0, 1);
+  });
+  return cancel;
+}
 
 /**
  * The body moves to the writer thread without a copy when it has an ArrayBuffer of its own; a small body

@@ -44,6 +44,10 @@ function jobOverServer() {
     report: (): CheckReport => last('checked')!.report,
     summary: (): ImportSummary => last('imported')!.summary,
     failure: () => last('failed'),
+    grid: () => last('grid')!.window,
+    replaceCount: () => last('replace-count')!.count,
+    problemsCsv: () => last('problems-csv')!.csv,
+    cancelled: () => last('cancelled')!.report,
   };
 }
 
@@ -120,5 +124,75 @@ describe('ImportJob over the real server', () => {
     // The typed week equals the stored hours: no hours change for that row.
     expect(report().updated.find((row) => row.line === 2)?.changes ?? {}).not.toHaveProperty('hours');
     expect(paths.at(-1)).toBe('/api/locations/upload?dryRun=true&duplicates=skip&mode=upsert&blanks=keep');
+  });
+});
+
+describe('ImportJob: the grid that fixes in bulk, and cancel', () => {
+  const csv = (text: string) => ({ ...bufferSource(new Uint8Array(Buffer.from(text, 'utf8'))), name: 'shops.csv' });
+  const SHOPS = [
+    'Name,City,Postcode,Country',
+    'Shop 1,Londn,SW1A 1AA,England',
+    'Shop 2,Londn,SW1A 1AA SW1A 1AA SW1A,England',
+    '=HYPERLINK("x"),Londn,SW1A 1AA SW1A 1AA SW1A,Wales',
+    'Shop 4,Leeds,LS1 1AA,England',
+  ].join('\n');
+
+  it('filters rows by status and text, sets a column on the rows shown, replaces with a count first, undoes the last fix', async () => {
+    const clientId = await t.createClient(admin, 'Corner Shops');
+    const run = jobOverServer();
+    await run.job.read(csv(SHOPS));
+    await run.job.check(clientId);
+    expect(run.report().totals.error).toBe(2);
+
+    run.job.grid(1, { show: 'error', text: '' }, 0, 50);
+    expect(run.grid()).toMatchObject({ id: 1, total: 2, fields: ['name', 'city', 'zip', 'country'] });
+    expect(run.grid().rows.map((row) => row.line)).toEqual([3, 4]);
+    run.job.grid(2, { show: 'all', text: 'leeds' }, 0, 50);
+    expect(run.grid().rows.map((row) => row.line)).toEqual([5]);
+
+    await run.job.setValues({ filter: { show: 'error', text: '' } }, 'zip', 'EC1A 1BB');
+    expect(run.report().totals).toMatchObject({ created: 4, error: 0 });
+
+    await run.job.replace({ filter: { show: 'all', text: '' } }, 'city', 'Londn', 'London', false);
+    expect(run.replaceCount()).toBe(3);
+    await run.job.replace({ filter: { show: 'all', text: '' } }, 'city', 'Londn', 'London', true);
+    run.job.grid(3, { show: 'all', text: 'london' }, 0, 50);
+    expect(run.grid()).toMatchObject({ total: 3, canUndo: true });
+
+    await run.job.undoFix();
+    run.job.grid(4, { show: 'all', text: 'london' }, 0, 50);
+    expect(run.grid().total).toBe(0);
+    await run.job.undoFix();
+    expect(run.report().totals.error).toBe(2);
+  });
+
+  it('the rows with problems as a CSV: line, reasons, the file own cells, formulas escaped', async () => {
+    const clientId = await t.createClient(admin, 'Returned Shops');
+    const run = jobOverServer();
+    await run.job.read(csv(SHOPS));
+    await run.job.check(clientId);
+    run.job.leave([3], true);
+    run.job.problemsCsv();
+    const lines = run.problemsCsv().split(/\r?\n/);
+    expect(lines[0]).toBe('Line,Problem,Name,City,Postcode,Country');
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(['3', '4', '5']);
+    expect(lines[1]).toContain('Postal code: is longer than 20 characters');
+    expect(lines[2]).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(lines[3]).toBe('5,Left out,Shop 4,Leeds,LS1 1AA,England');
+  });
+
+  it('cancel during the import undoes what was written: nothing stays', async () => {
+    const clientId = await t.createClient(admin, 'Cancelled Shops');
+    const run = jobOverServer();
+    await run.job.read(csv(SHOPS));
+    await run.job.check(clientId);
+    run.job.leave('problems', true);
+    const importing = run.job.import(clientId, 'skip');
+    run.job.cancel();
+    await importing;
+    expect(run.cancelled()).toEqual({ undone: 1, notUndone: [] });
+    expect(run.paths.at(-1)).toMatch(/^\/api\/operations\/[0-9a-f-]+\/undo$/);
+    const stored = await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin });
+    expect(stored.json()).toEqual([]);
   });
 });

@@ -215,25 +215,27 @@ export class ImportJob {
     this.clientId = clientId;
     this.choice = choice;
     this.forgetChecks(null);
-    const rows = this.includedRows();
+    const requests = await this.dryRun(clientId, this.includedRows());
+    if (requests !== null) this.ports.send({ type: 'checked', report: this.report(requests) });
+  }
+
+  /** The server's dry run of `rows`, in as many requests as the limits need; null when one failed. */
+  private async dryRun(clientId: string, rows: readonly number[]): Promise<number | null> {
     const rowJson = rows.map((row) => this.rowJson(row));
     const ranges = planRequests(rowJson, clientId, LIMITS);
-    const path = uploadQuery(choice, { dryRun: 'true', duplicates: 'skip' });
-    let checked = 0;
+    const path = uploadQuery(this.choice, { dryRun: 'true', duplicates: 'skip' });
     for (const [index, [start, end]] of ranges.entries()) {
-      const body = uploadBody(clientId, rowJson.slice(start, end));
-      const answer = await this.send<DryRun>('checking', path, body, {
+      const answer = await this.send<DryRun>('checking', path, uploadBody(clientId, rowJson.slice(start, end)), {
         index,
         count: ranges.length,
-        before: checked,
+        before: start,
         rows: end - start,
         total: rows.length,
       });
-      if (!answer) return;
+      if (!answer) return null;
       this.absorbDryRun(answer, rows.slice(start, end));
-      checked += end - start;
     }
-    this.ports.send({ type: 'checked', report: this.report(ranges.length) });
+    return ranges.length;
   }
 
   private absorbDryRun(answer: Pick<DryRun, 'rows' | 'errors'>, sent: readonly number[]): void {
@@ -275,19 +277,7 @@ export class ImportJob {
 
   /** The user typed a new value into a flagged cell: that row alone goes through the dry run again. */
   async fix(row: number, field: RowField, value: string): Promise<void> {
-    const edits = { ...this.edits.get(row), [field]: value };
-    this.edits.set(row, edits);
-    if (!this.clientId) return;
-    this.forgetChecks(row);
-    const answer = await this.send<DryRun>(
-      'checking',
-      uploadQuery(this.choice, { dryRun: 'true', duplicates: 'skip' }),
-      uploadBody(this.clientId, [this.rowJson(row)]),
-      { index: 0, count: 1, before: 0, rows: 1, total: 1 },
-    );
-    if (!answer) return;
-    this.absorbDryRun(answer, [row]);
-    this.ports.send({ type: 'checked', report: this.report(this.requestCount()) });
+    await this.setValues({ rows: [row] }, field, value);
   }
 
   leave(rows: LeaveTarget, leftOut: boolean): void {
@@ -440,22 +430,8 @@ export class ImportJob {
   /** The dry run of some rows again (in as many requests as the limits need), then the new report. */
   private async recheck(rows: readonly number[]): Promise<void> {
     if (!this.clientId) return;
-    const clientId = this.clientId;
     for (const row of rows) this.forgetChecks(row);
-    const rowJson = rows.map((row) => this.rowJson(row));
-    const ranges = planRequests(rowJson, clientId, LIMITS);
-    const path = uploadQuery(this.choice, { dryRun: 'true', duplicates: 'skip' });
-    for (const [index, [start, end]] of ranges.entries()) {
-      const answer = await this.send<DryRun>('checking', path, uploadBody(clientId, rowJson.slice(start, end)), {
-        index,
-        count: ranges.length,
-        before: start,
-        rows: end - start,
-        total: rows.length,
-      });
-      if (!answer) return;
-      this.absorbDryRun(answer, rows.slice(start, end));
-    }
+    if ((await this.dryRun(this.clientId, rows)) === null) return;
     this.ports.send({ type: 'checked', report: this.report(this.requestCount()) });
   }
 

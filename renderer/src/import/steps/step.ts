@@ -91,8 +91,16 @@ const PAGE_ACTIONS = new Set<string>([
 ]);
 
 export function reduce(state: ImportState, action: PageAction | FromWorker): ImportState {
-  if (PAGE_ACTIONS.has(action.type)) return { ...state, ...act(state, action as PageAction) };
-  return { ...state, ...receive(state, action as FromWorker) };
+  // Each table's handler takes the action of its own type (TypeScript cannot pair a union's key and value).
+  if (PAGE_ACTIONS.has(action.type)) {
+    const handle = ACTS[action.type as PageAction['type']] as (step: Step, action: PageAction) => Partial<ImportState>;
+    return { ...state, ...handle(state.step, action as PageAction) };
+  }
+  const handle = RECEIVES[action.type as FromWorker['type']] as (
+    state: ImportState,
+    message: FromWorker,
+  ) => Partial<ImportState>;
+  return { ...state, ...handle(state, action as FromWorker) };
 }
 
 /** The loaded file of a step that has one. */
@@ -114,37 +122,36 @@ function leaving(report: CheckReport, action: Extract<PageAction, { type: 'leavi
   };
 }
 
-/** The page's own actions. A reducer's switch has one branch per action, hence its complexity. */
-// eslint-disable-next-line complexity -- one case per action of a closed union
-function act({ step }: ImportState, action: PageAction): Partial<ImportState> {
-  const loaded = loadedOf(step);
-  switch (action.type) {
-    case 'reset':
-      return { step: INITIAL.step, grid: null };
-    case 'reading':
-      return { step: { kind: 'reading', fileName: action.fileName, progress: null }, grid: null };
-    case 'remapped':
-      return step.kind === 'mapping' ? { step: { ...step, mapping: action.mapping } } : {};
-    case 'checking':
-      return loaded ? { step: { kind: 'checking', ...loaded, progress: null }, grid: null } : {};
-    case 'back-to-mapping':
-      return loaded ? { step: { kind: 'mapping', ...loaded, error: null } } : {};
-    case 'busy':
-      return step.kind === 'preview' ? { step: { ...step, busy: true, error: null } } : {};
-    case 'choose':
-      return { choice: action.choice, ...(step.kind === 'preview' && { step: { ...step, busy: true, error: null } }) };
-    case 'leaving':
-      return step.kind === 'preview' ? { step: { ...step, report: leaving(step.report, action) } } : {};
-    case 'importing':
-      return step.kind === 'preview'
-        ? { step: { kind: 'importing', ...loadedOf(step)!, report: step.report, progress: null, cancelling: false } }
-        : {};
-    case 'cancelling':
-      return step.kind === 'importing' ? { step: { ...step, cancelling: true } } : {};
-    case 'replace-asked':
-      return { replaceCount: null };
-  }
-}
+/** The page's own actions, one handler each. */
+const ACTS: {
+  [K in PageAction['type']]: (step: Step, action: Extract<PageAction, { type: K }>) => Partial<ImportState>;
+} = {
+  reset: () => ({ step: INITIAL.step, grid: null }),
+  reading: (_step, action) => ({ step: { kind: 'reading', fileName: action.fileName, progress: null }, grid: null }),
+  remapped: (step, action) => (step.kind === 'mapping' ? { step: { ...step, mapping: action.mapping } } : {}),
+  checking: (step) => {
+    const loaded = loadedOf(step);
+    return loaded ? { step: { kind: 'checking', ...loaded, progress: null }, grid: null } : {};
+  },
+  'back-to-mapping': (step) => {
+    const loaded = loadedOf(step);
+    return loaded ? { step: { kind: 'mapping', ...loaded, error: null } } : {};
+  },
+  busy: (step) => (step.kind === 'preview' ? { step: { ...step, busy: true, error: null } } : {}),
+  choose: (step, action) => ({
+    choice: action.choice,
+    ...(step.kind === 'preview' && { step: { ...step, busy: true, error: null } }),
+  }),
+  leaving: (step, action) =>
+    step.kind === 'preview' ? { step: { ...step, report: leaving(step.report, action) } } : {},
+  importing: (step) => {
+    const loaded = loadedOf(step);
+    if (step.kind !== 'preview' || !loaded) return {};
+    return { step: { kind: 'importing', ...loaded, report: step.report, progress: null, cancelling: false } };
+  },
+  cancelling: (step) => (step.kind === 'importing' ? { step: { ...step, cancelling: true } } : {}),
+  'replace-asked': () => ({ replaceCount: null }),
+};
 
 /** Where a failed stage leaves the user, with the server's words. */
 function failed(step: Step, stage: ImportStage, error: ApiError): Step {
@@ -156,55 +163,38 @@ function failed(step: Step, stage: ImportStage, error: ApiError): Step {
   return { kind: 'file', rejection: null, error };
 }
 
-/** The worker's messages, one case per message. */
-// eslint-disable-next-line complexity -- one case per message of a closed union
-function receive(state: ImportState, message: FromWorker): Partial<ImportState> {
-  const { step } = state;
-  switch (message.type) {
-    case 'progress':
-      return step.kind === 'reading' || step.kind === 'checking' || step.kind === 'importing'
-        ? { step: { ...step, progress: message } }
-        : {};
-    case 'rejected':
-      return {
-        step: {
-          kind: 'file',
-          error: null,
-          rejection: { fileName: step.kind === 'reading' ? step.fileName : null, message: message.message },
-        },
-      };
-    case 'read':
-      return {
-        step: {
-          kind: 'mapping',
-          fileName: message.file.name,
-          file: message.file,
-          mapping: message.file.mapping,
-          mappingCheck: message.mapping,
-          error: null,
-        },
-      };
-    case 'mapped':
-      return step.kind === 'mapping' ? { step: { ...step, mappingCheck: message.mapping } } : {};
-    case 'checked': {
-      const loaded = loadedOf(step);
-      if (!loaded || step.kind === 'mapping') return {};
-      return { step: { kind: 'preview', ...loaded, report: message.report, busy: false, error: null } };
-    }
-    case 'imported':
-      return step.kind === 'importing'
-        ? { step: { kind: 'done', fileName: step.fileName, summary: message.summary } }
-        : {};
-    case 'cancelled':
-      return { step: { kind: 'cancelled', fileName: loadedOf(step)?.fileName ?? '', report: message.report } };
-    case 'failed':
-      return { step: failed(step, message.stage, fromErrorInfo(message.error)) };
-    case 'grid':
-      return state.grid && state.grid.id > message.window.id ? {} : { grid: message.window };
-    case 'replace-count':
-      return { replaceCount: message.count };
-    case 'problems-csv':
-    case 'need-token':
-      return {};
-  }
-}
+/** The worker's messages, one handler each. */
+const RECEIVES: {
+  [K in FromWorker['type']]: (state: ImportState, message: Extract<FromWorker, { type: K }>) => Partial<ImportState>;
+} = {
+  progress: ({ step }, message) =>
+    step.kind === 'reading' || step.kind === 'checking' || step.kind === 'importing'
+      ? { step: { ...step, progress: message } }
+      : {},
+  rejected: ({ step }, message) => ({
+    step: {
+      kind: 'file',
+      error: null,
+      rejection: { fileName: step.kind === 'reading' ? step.fileName : null, message: message.message },
+    },
+  }),
+  read: (_state, { file, mapping }) => ({
+    step: { kind: 'mapping', fileName: file.name, file, mapping: file.mapping, mappingCheck: mapping, error: null },
+  }),
+  mapped: ({ step }, message) => (step.kind === 'mapping' ? { step: { ...step, mappingCheck: message.mapping } } : {}),
+  checked: ({ step }, message) => {
+    const loaded = loadedOf(step);
+    if (!loaded || step.kind === 'mapping') return {};
+    return { step: { kind: 'preview', ...loaded, report: message.report, busy: false, error: null } };
+  },
+  imported: ({ step }, message) =>
+    step.kind === 'importing' ? { step: { kind: 'done', fileName: step.fileName, summary: message.summary } } : {},
+  cancelled: ({ step }, message) => ({
+    step: { kind: 'cancelled', fileName: loadedOf(step)?.fileName ?? '', report: message.report },
+  }),
+  failed: ({ step }, message) => ({ step: failed(step, message.stage, fromErrorInfo(message.error)) }),
+  grid: (state, message) => (state.grid && state.grid.id > message.window.id ? {} : { grid: message.window }),
+  'replace-count': (_state, message) => ({ replaceCount: message.count }),
+  'problems-csv': () => ({}),
+  'need-token': () => ({}),
+};

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { RowField } from '../../../../../server/locations/schemas.js';
+import { ColumnChoice, firstColumn } from './ColumnChoice.js';
 import { formatCount, plural } from '../../../format.js';
-import { ROW_FIELD_LABELS } from '../../header-mapping.js';
 import type { LeaveTarget, RowSelection } from '../../protocol.js';
 
 /** What the selected rows (or, with none selected, every row shown) can have done in one go. */
@@ -21,7 +21,7 @@ export function BulkSet({
   onSet: (target: RowSelection, field: RowField, value: string) => void;
   onLeave: (rows: LeaveTarget, leftOut: boolean) => void;
 }) {
-  const [field, setField] = useState<RowField>(fields.includes('country') ? 'country' : (fields[0] ?? 'name'));
+  const [field, setField] = useState<RowField>(firstColumn(fields));
   const [value, setValue] = useState('');
   const rows = plural(count, 'row');
   const leaveTarget: LeaveTarget = 'rows' in target ? target.rows : target;
@@ -34,16 +34,7 @@ export function BulkSet({
         onSet(target, field, value);
       }}
     >
-      <label className="field-inline">
-        <span>Set the column</span>
-        <select value={field} onChange={(event) => setField(event.target.value as RowField)}>
-          {fields.map((option) => (
-            <option key={option} value={option}>
-              {ROW_FIELD_LABELS[option]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ColumnChoice label="Set the column" fields={fields} value={field} onChange={setField} />
       <label className="field-inline">
         <span>to the value</span>
         <input value={value} onChange={(event) => setValue(event.target.value)} />
@@ -51,22 +42,17 @@ export function BulkSet({
       <button type="submit" className="button" disabled={busy || count === 0}>
         Set on {rows}
       </button>
-      <button
-        type="button"
-        className="button"
-        disabled={busy || count === 0}
-        onClick={() => onLeave(leaveTarget, true)}
-      >
-        Leave out {formatCount(count)}
-      </button>
-      <button
-        type="button"
-        className="button"
-        disabled={busy || count === 0}
-        onClick={() => onLeave(leaveTarget, false)}
-      >
-        Put back {formatCount(count)}
-      </button>
+      {(['Leave out', 'Put back'] as const).map((words) => (
+        <button
+          key={words}
+          type="button"
+          className="button"
+          disabled={busy || count === 0}
+          onClick={() => onLeave(leaveTarget, words === 'Leave out')}
+        >
+          {words} {formatCount(count)}
+        </button>
+      ))}
     </form>
   );
 }

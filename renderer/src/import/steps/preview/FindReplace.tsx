@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { RowField } from '../../../../../server/locations/schemas.js';
+import { ColumnChoice, firstColumn } from './ColumnChoice.js';
 import { plural } from '../../../format.js';
-import { ROW_FIELD_LABELS } from '../../header-mapping.js';
 import type { CheckReport, RowSelection } from '../../protocol.js';
 
 type OnReplace = (target: RowSelection, field: RowField, find: string, replacement: string, apply: boolean) => void;
@@ -23,7 +23,7 @@ export function FindReplace({
   busy: boolean;
   onReplace: OnReplace;
 }) {
-  const [field, setField] = useState<RowField>(fields.includes('country') ? 'country' : (fields[0] ?? 'name'));
+  const [field, setField] = useState<RowField>(firstColumn(fields));
   const [find, setFind] = useState('');
   const [replacement, setReplacement] = useState('');
   useEffect(() => {
@@ -43,16 +43,7 @@ export function FindReplace({
         onReplace(target, field, find, replacement, true);
       }}
     >
-      <label className="field-inline">
-        <span>In the column</span>
-        <select value={field} onChange={(event) => setField(event.target.value as RowField)}>
-          {fields.map((option) => (
-            <option key={option} value={option}>
-              {ROW_FIELD_LABELS[option]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ColumnChoice label="In the column" fields={fields} value={field} onChange={setField} />
       <label className="field-inline">
         <span>find</span>
         <input value={find} onChange={(event) => setFind(event.target.value)} />
