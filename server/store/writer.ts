@@ -75,7 +75,11 @@ export class Writer {
       throw new HttpError(500, 'The change failed; nothing was changed');
     } finally {
       this.running.delete(answer);
-      if (outsized && this.running.size === 0) this.thread.retire();
+      if (outsized && this.running.size === 0) {
+        this.thread.retire();
+        // The next write should not wait for a thread to start.
+        this.warmUp();
+      }
     }
   }
 
