@@ -23,7 +23,7 @@ interface Served {
   stop(): Promise<void>;
 }
 
-function tmp(): string {
+export function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'agency-desk-bench-'));
 }
 
@@ -53,7 +53,7 @@ function spawnUntil(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Prom
   });
 }
 
-const serve = (dataDir: string, key: string) =>
+export const serve = (dataDir: string, key: string) =>
   spawnUntil(
     [CLI, 'serve'],
     {
@@ -73,7 +73,7 @@ async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function login(url: string): Promise<string> {
+export async function login(url: string): Promise<string> {
   const body = await json<{ access_token: string }>(`${url}/auth/callback`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -82,7 +82,7 @@ async function login(url: string): Promise<string> {
   return body.access_token;
 }
 
-async function createClient(url: string, token: string, name: string): Promise<string> {
+export async function createClient(url: string, token: string, name: string): Promise<string> {
   const body = await json<{ id: string }>(`${url}/api/clients`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -97,15 +97,27 @@ function peakRssMb(pid: number): number {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
-const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+export const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
 /**
- * The floor: the same work done the minimal way, in-process: JSON.parse, then one prepared INSERT a row
+ * The floor: the same work done the minimal way, in-process: JSON.parse (or `rowsOf`: csv.bench.ts's
+ * papaparse), then one prepared INSERT a row
  * in one transaction, into an encrypted table with only the indexes the task needs (the primary key and
  * client_id; none of the keys an import matches on), SQLite's automatic checkpoint on. One run a call,
  * so that floor and figure runs can alternate under the same load.
  */
-function floorImporter() {
+export interface FloorImporter {
+  run(body: string): number;
+  upsert(rows: Record<string, string>[]): number;
+  db: Db;
+  dir: string;
+  clientIds: string[];
+}
+
+export function floorImporter(
+  rowsOf: (body: string) => Record<string, string>[] = (body) =>
+    (JSON.parse(body) as { rows: Record<string, string>[] }).rows,
+): FloorImporter {
   const dir = tmp();
   const db = openDatabase(databaseFileIn(dir), { kind: 'raw', hex: randomBytes(32).toString('hex') }, { create: true });
   // At least the writer thread's page cache (16 MiB, twice the server's): the floor inserts as well as
@@ -130,11 +142,11 @@ function floorImporter() {
     const clientId = randomUUID();
     clientIds.push(clientId);
     const start = process.hrtime.bigint();
-    const parsed = JSON.parse(body) as { rows: Record<string, string>[] };
+    const rows = rowsOf(body);
     const now = new Date().toISOString();
     const ids: string[] = [];
     db.transaction(() => {
-      for (const row of parsed.rows) {
+      for (const row of rows) {
         const id = randomUUID();
         ids.push(id);
         insert.run(
