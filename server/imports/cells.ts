@@ -6,5 +6,7 @@ const ESCAPED_FORMULA = /^'(?=\s*[=+\-@\t\r])/;
  * or longitude "'-89.65" is read back as it was stored. The import never evaluates a value.
  */
 export function cellValue(cell: string | undefined): string {
-  return cell === undefined ? '' : cell.replace(ESCAPED_FORMULA, '');
+  if (cell === undefined) return '';
+  // Most cells do not start with a quote: no pattern to run for them.
+  return cell.charCodeAt(0) === 0x27 ? cell.replace(ESCAPED_FORMULA, '') : cell;
 }
