@@ -17,6 +17,8 @@ const TOTAL = new RegExp(
   String.raw`^${TOTAL_WORD}(\s*[:=]?\s*[\d.,]+)?$|^${TOTAL_WORD}(\s+[\p{L}]+){1,2}\s*[:=]\s*[\d.,]+$`,
   'iu',
 );
+/** The first letters TOTAL can start with: most cells are ruled out without the whole pattern. */
+const TOTAL_START = /^[gstGST]/;
 const NUMBER = /^[-+]?[\d\s.,']+%?$/;
 
 export interface JunkContext {
@@ -33,17 +35,35 @@ function blank(value: string | undefined, words: ReadonlySet<string>): boolean {
   return trimmed === '' || isPlaceholder(trimmed, undefined, words);
 }
 
+/** The header's key per column, once per header row (headerKey is too slow to run for every cell). */
+const headerKeysOf = new WeakMap<readonly string[], string[]>();
+
+function isHeaderCell(cell: string, column: number, headers: readonly string[]): boolean {
+  let keys = headerKeysOf.get(headers);
+  if (keys === undefined) {
+    keys = headers.map(headerKey);
+    headerKeysOf.set(headers, keys);
+  }
+  const key = keys[column] ?? '';
+  // A cell can only have the header's key if it starts with its first letter (or with punctuation).
+  const first = cell[0]!.toLowerCase();
+  if (key === '' || (first !== key[0] && /^[a-z0-9]/.test(first))) return false;
+  return headerKey(cell) === key;
+}
+
 /** Why a row is not a location, or null when it may be one. */
 export function junkReason(cells: readonly string[], context: JunkContext): JunkReason | null {
   const words = placeholderSet(context.placeholders ?? PLACEHOLDERS);
-  const filled = cells.map((cell, column) => ({ cell: cell.trim(), column })).filter(({ cell }) => cell !== '');
-  if (filled.length === 0) return null;
-  const headerCells = filled.filter(({ cell, column }) => {
-    const header = context.headers[column];
-    return header !== undefined && headerKey(header) === headerKey(cell);
+  const filled: { cell: string; column: number }[] = [];
+  cells.forEach((raw, column) => {
+    const cell = raw.trim();
+    if (cell !== '') filled.push({ cell, column });
   });
-  if (headerCells.length >= Math.max(2, Math.ceil(filled.length * 0.8))) return 'repeated header row';
-  if (filled.some(({ cell }) => TOTAL.test(cell))) return 'totals or summary row';
+  if (filled.length === 0) return null;
+  const { headers } = context;
+  const headerCells = filled.filter(({ cell, column }) => isHeaderCell(cell, column, headers)).length;
+  if (headerCells >= Math.max(2, Math.ceil(filled.length * 0.8))) return 'repeated header row';
+  if (filled.some(({ cell }) => TOTAL_START.test(cell) && TOTAL.test(cell))) return 'totals or summary row';
   if (filled.length === 1 && NUMBER.test(filled[0]!.cell)) return 'totals or summary row';
   const { nameColumn, mappedColumns } = context;
   if (nameColumn >= 0 && mappedColumns.length > 1 && !blank(cells[nameColumn], words)) {

@@ -23,9 +23,16 @@ export const PLACEHOLDERS: readonly string[] = [
 const DEFAULT_SET = new Set(PLACEHOLDERS.map((word) => word.toLowerCase()));
 const RUN = /^(-+|\?+)$/;
 
-/** A placeholder list as a set of lower-case words, once per list. */
+const sets = new WeakMap<readonly string[], ReadonlySet<string>>([[PLACEHOLDERS, DEFAULT_SET]]);
+
+/** A placeholder list as a set of lower-case words, made once per list. */
 export function placeholderSet(list: readonly string[]): ReadonlySet<string> {
-  return list === PLACEHOLDERS ? DEFAULT_SET : new Set(list.map((word) => word.trim().toLowerCase()));
+  let set = sets.get(list);
+  if (set === undefined) {
+    set = new Set(list.map((word) => word.trim().toLowerCase()));
+    sets.set(list, set);
+  }
+  return set;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { MAX_IMPORT_ROWS, type BlankCells } from '../locations/schemas.js';
 import { DEFAULT_ADDRESS_SEPARATOR, joinAddress } from './address.js';
+import { cellValue } from './cells.js';
 import { headerKey, isDayHours, matchHeaders, type ColumnMatch } from './columns.js';
 import type { Cells } from './csv-text.js';
 import { junkReason, type JunkContext } from './junk-rows.js';
@@ -51,17 +52,6 @@ export interface TableRows {
 }
 
 export type TableRefusal = { statusCode: number; message: string };
-
-// The export's formula escaping (OWASP "CSV Injection"): a quote before =, +, -, @, tab or CR.
-const ESCAPED_FORMULA = /^'(?=\s*[=+\-@\t\r])/;
-
-/**
- * A cell's value with the export's formula escaping undone, so that an exported phone "'+12175550142"
- * or longitude "'-89.65" is read back as it was stored. The import never evaluates a value.
- */
-export function cellValue(cell: string | undefined): string {
-  return cell === undefined ? '' : cell.replace(ESCAPED_FORMULA, '');
-}
 
 function isEmpty(row: readonly string[]): boolean {
   return row.every((cell) => cell.trim() === '');

@@ -141,9 +141,9 @@ const STATUS_WORDS: Record<string, LocationStatus> = {
   temporarily_close: 'temporarily_closed',
   permanently_closed: 'permanently_closed',
   closed_permanently: 'permanently_closed',
-  // Uberall's location statuses: ACTIVE (above), INACTIVE (taken off the listings for now), CLOSED.
+  // Uberall's location statuses: ACTIVE (above), INACTIVE (taken off the listings for now). A bare
+  // "closed" stays a 400: it does not say whether for now or for good.
   inactive: 'temporarily_closed',
-  closed: 'permanently_closed',
 };
 
 function status(text: string): LocationStatus {

@@ -23,7 +23,7 @@ interface Served {
   stop(): Promise<void>;
 }
 
-function tmp(): string {
+export function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'agency-desk-bench-'));
 }
 
@@ -53,7 +53,7 @@ function spawnUntil(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Prom
   });
 }
 
-const serve = (dataDir: string, key: string) =>
+export const serve = (dataDir: string, key: string) =>
   spawnUntil(
     [CLI, 'serve'],
     {
@@ -67,13 +67,20 @@ const serve = (dataDir: string, key: string) =>
     /listening on (http:\/\/\S+)/,
   );
 
+/**
+ * After an in-process floor run has blocked this thread for seconds, give the HTTP client a moment to see
+ * the server close its idle keep-alive sockets: a POST sent on a socket the server is closing fails with
+ * "other side closed" (fetch retries only idempotent requests), which is what stopped the upsert bench.
+ */
+export const afterFloor = () => new Promise((resolve) => setTimeout(resolve, 100));
+
 async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
   const response = await fetch(url, init);
   if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
 
-async function login(url: string): Promise<string> {
+export async function login(url: string): Promise<string> {
   const body = await json<{ access_token: string }>(`${url}/auth/callback`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -82,7 +89,7 @@ async function login(url: string): Promise<string> {
   return body.access_token;
 }
 
-async function createClient(url: string, token: string, name: string): Promise<string> {
+export async function createClient(url: string, token: string, name: string): Promise<string> {
   const body = await json<{ id: string }>(`${url}/api/clients`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -97,7 +104,7 @@ function peakRssMb(pid: number): number {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
-const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+export const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
 /** The middle value (runs alternate with their floors': the median is the figure least moved by load). */
 function median(values: number[]): number {
@@ -107,7 +114,8 @@ function median(values: number[]): number {
 }
 
 /**
- * The floor: the same work done the minimal way, in-process: JSON.parse, then one prepared INSERT a row
+ * The floor: the same work done the minimal way, in-process: JSON.parse (or `rowsOf`, csv.bench.ts's
+ * papaparse), then one prepared INSERT a row
  * in one transaction, into an encrypted table with only the indexes the task needs, SQLite's automatic
  * checkpoint on. `keys` false is the issue's floor (issue 9 §0): the primary key and client_id only.
  * `keys` true adds what matching in SQL needs and nothing else: the match key column (name and address
@@ -115,7 +123,11 @@ function median(values: number[]): number {
  * place id), as the real table has them. One run a call, so that floor and figure runs can alternate
  * under the same load.
  */
-function floorImporter(keys: boolean) {
+export function floorImporter(
+  keys: boolean,
+  rowsOf: (body: string) => Record<string, string>[] = (body) =>
+    (JSON.parse(body) as { rows: Record<string, string>[] }).rows,
+) {
   const dir = tmp();
   const db = openDatabase(databaseFileIn(dir), { kind: 'raw', hex: randomBytes(32).toString('hex') }, { create: true });
   // At least the writer thread's page cache (16 MiB, twice the server's): the floor inserts as well as
@@ -142,11 +154,11 @@ function floorImporter(keys: boolean) {
   const run = (body: string): number => {
     const clientId = randomUUID();
     const start = process.hrtime.bigint();
-    const parsed = JSON.parse(body) as { rows: Record<string, string>[] };
+    const rows = rowsOf(body);
     const now = new Date().toISOString();
     const ids: string[] = [];
     db.transaction(() => {
-      for (const row of parsed.rows) {
+      for (const row of rows) {
         const id = randomUUID();
         ids.push(id);
         const matchKey = keys ? `${row.name!.toLowerCase()}\u0000${row.address!.toLowerCase()}` : null;
@@ -298,6 +310,7 @@ async function benchUpsert(
     // Each round changes half the rows back and forth: every round updates 50,000 locations.
     const rows = round % 2 === 0 ? changed : run.rows;
     floorTimes.push(run.floor.upsert(rows));
+    await afterFloor();
     const payload = JSON.stringify({
       clientId: run.clientId,
       rows: rows.map((row, i) => ({ id: run.ids[i], ...row })),
@@ -371,6 +384,7 @@ async function benchImport(
   for (let round = 0; round < RUNS; round++) {
     floorTimes.push(run.floor.run(body));
     keyedTimes.push(run.keyedFloor.run(body));
+    await afterFloor();
     const clientId = await createClient(url, token, `Bench ${round}`);
     listClientId ||= clientId;
     const payload = body.replace('00000000-0000-4000-8000-000000000000', clientId);

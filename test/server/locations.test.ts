@@ -540,15 +540,17 @@ describe('POST /api/locations/upload', () => {
       expectErrorBody(response, 415);
     });
 
-    it('a CSV content type -> 415', async () => {
-      const response = await t.request({
-        method: 'POST',
-        url: '/api/locations/upload',
-        token: admin,
-        body: 'name\nA\n',
-        headers: { 'content-type': 'text/csv' },
-      });
-      expectErrorBody(response, 415);
+    it('a plain-text content type -> 415; a CSV without ?clientId= -> 400 saying so (issue 12 reads CSV)', async () => {
+      const request = (type: string) =>
+        t.request({
+          method: 'POST',
+          url: '/api/locations/upload',
+          token: admin,
+          body: 'name\nA\n',
+          headers: { 'content-type': type },
+        });
+      expectErrorBody(await request('text/plain'), 415);
+      expect(expectErrorBody(await request('text/csv'), 400).message).toMatch(/clientId/);
     });
 
     it('malformed JSON -> 400', async () => {

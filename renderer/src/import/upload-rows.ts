@@ -1,5 +1,9 @@
 import type { BlankCells, RowField, UploadRow } from '../../../server/locations/schemas.js';
+import { joinAddress } from '../../../server/imports/address.js';
+import { cellValue } from '../../../server/imports/cells.js';
 import { DAY_HOURS, isDayHours, type ColumnMapping } from './header-mapping.js';
+
+export { cellValue };
 
 /** Values the user typed over a row's mapped values in the preview, by field. */
 export type RowEdits = Partial<Record<RowField, string>>;
@@ -22,17 +26,6 @@ interface Gathered {
   mapped: Set<RowField>;
 }
 
-// The export's formula escaping (OWASP "CSV Injection"): a quote before =, +, -, @, tab or CR.
-const ESCAPED_FORMULA = /^'(?=\s*[=+\-@\t\r])/;
-
-/**
- * A cell's value with the export's formula escaping undone, so that an exported phone "'+12175550142"
- * or longitude "'-89.65" is read back as it was stored. The import never evaluates a value.
- */
-export function cellValue(cell: string | undefined): string {
-  return cell === undefined ? '' : cell.replace(ESCAPED_FORMULA, '');
-}
-
 function gather(cells: readonly string[], mapping: ColumnMapping): Gathered {
   const row: Gathered = { values: {}, address: [], streetNumber: '', days: {}, mapped: new Set() };
   mapping.forEach((target, column) => {
@@ -50,11 +43,9 @@ function gather(cells: readonly string[], mapping: ColumnMapping): Gathered {
   return row;
 }
 
-/** The address: its columns joined with ", ", a house number after the street ("Hauptstraße 12"). */
-function addressOf({ address, streetNumber }: Gathered): string {
-  const [street, ...rest] = address;
-  if (streetNumber === '') return address.join(', ');
-  return [street === undefined ? streetNumber : `${street} ${streetNumber}`, ...rest].join(', ');
+/** The address: its columns joined, the house number placed as the row's country writes it (server/imports/address.ts). */
+function addressOf({ address, streetNumber, values }: Gathered): string {
+  return joinAddress({ lines: address, houseNumber: streetNumber, country: values.country ?? '' });
 }
 
 /**
