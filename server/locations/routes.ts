@@ -2,16 +2,12 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
-import { write } from '../db/write.js';
-import { isWholeList } from '../db/sql.js';
 import { readBody } from '../http/body.js';
 import { Forbidden, HttpError, Invalid, NotFound } from '../http/errors.js';
 import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Success } from '../http/schemas.js';
 import { compileValidator } from '../http/validation.js';
-import { clientById } from '../clients/queries.js';
-import { patchLocation, readPatch } from './edit.js';
-import { locationRecord, locationsJson, locationsJsonPieces } from './queries.js';
+import { readPatch } from './edit.js';
 import {
   BulkEditBody,
   CountResponse,
@@ -30,7 +26,7 @@ import {
 
 /** Spec 4.5 and 4.6, and issue 9: list, read, edit and delete a client's locations; import many at once. */
 export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
-  const db = context.store.db;
+  const { data } = context;
 
   app.get(
     '/api/locations',
@@ -45,14 +41,12 @@ export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      const client = clientById(db, principal.organizationId, request.query.clientId);
+      const client = await data.clients.byId(principal.organizationId, request.query.clientId);
       if (client === undefined) throw NotFound('No client with this id');
       if (!canSeeClient(principal, client.id)) throw Forbidden('You can only see the locations of your own client');
-      // SQLite writes the JSON (locations/queries.ts); test/server/locations-schema.test.ts holds it to the schema.
-      const withPlace = request.query.include === 'google_place_id';
-      const json = isWholeList(request.query)
-        ? Readable.from(locationsJsonPieces(db, client.id, withPlace), { objectMode: false })
-        : locationsJson(db, client.id, request.query, withPlace);
+      // The database writes the JSON (store/store.ts); test/server/locations-list.test.ts holds it to the schema.
+      const text = await data.locations.listJson(client.id, request.query, request.query.include === 'google_place_id');
+      const json = typeof text === 'string' ? text : Readable.from(text, { objectMode: false });
       return reply
         .header('x-total-count', client.locations_count)
         .type('application/json; charset=utf-8')
@@ -73,7 +67,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
     },
     async (request) => {
       const principal = principalOf(request);
-      const location = locationRecord(db, principal.organizationId, request.params.id);
+      const location = await data.locations.record(principal.organizationId, request.params.id);
       if (location === undefined) throw NotFound('No location with this id');
       if (!canSeeClient(principal, location.client_id))
         throw Forbidden('You can only see the locations of your own client');
@@ -87,9 +81,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
 };
 
 /** Issue 9 §2: edit and delete locations, one or many (Admin). */
-const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, writer, clock }) => {
-  const db = store.db;
-
+const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, clock }) => {
   app.patch(
     '/api/locations/:id',
     {
@@ -104,13 +96,8 @@ const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, w
       },
     },
     async (request) => {
-      const principal = principalOf(request);
-      const { id } = request.params;
       const body = request.body as Record<string, unknown>;
-      return write(db, () => {
-        patchLocation(db, principal, id, body, clock.now());
-        return locationRecord(db, principal.organizationId, id)!;
-      });
+      return data.locations.patch(principalOf(request), request.params.id, body, clock.now());
     },
   );
 
@@ -130,7 +117,7 @@ const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, w
       const principal = principalOf(request);
       // The values are checked here, where a 400 is cheap; the writer reads them again in its transaction.
       readPatch(request.body.set as Record<string, unknown>, null, 'set');
-      const { count, operation_id } = await writer.write('editLocations', {
+      const { count, operation_id } = await data.locations.edit({
         principal,
         ids: request.body.ids,
         set: request.body.set,
@@ -142,7 +129,7 @@ const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, w
 };
 
 /** Delete locations, one or many, on the writer thread (Admin). */
-const deleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { writer, clock }) => {
+const deleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, clock }) => {
   app.delete(
     '/api/locations/:id',
     {
@@ -156,9 +143,7 @@ const deleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { writer
     },
     async (request) => {
       const ids = [request.params.id];
-      await writer
-        .write('deleteLocations', { principal: principalOf(request), ids, now: clock.now() })
-        .catch(oneLocation);
+      await data.locations.delete({ principal: principalOf(request), ids, now: clock.now() }).catch(oneLocation);
       return { success: true as const };
     },
   );
@@ -177,7 +162,7 @@ const deleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { writer
     },
     async (request) => {
       const { ids } = request.body;
-      const { count, operation_id } = await writer.write('deleteLocations', {
+      const { count, operation_id } = await data.locations.delete({
         principal: principalOf(request),
         ids,
         now: clock.now(),
@@ -193,7 +178,7 @@ function oneLocation(error: unknown): never {
 }
 
 /** The upload reads its body as bytes: the writer thread parses and checks it off the event loop. */
-const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writer, clock }) => {
+const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { data, clock }) => {
   const upload = plugin.withTypeProvider<TypeBoxTypeProvider>();
   upload.removeContentTypeParser('application/json');
   upload.addContentTypeParser('application/json', (request, payload, done) => {
@@ -229,24 +214,19 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writ
       const body = request.body as unknown;
       if (!Buffer.isBuffer(body)) throw Invalid('Send the import as a JSON body: {"clientId": ..., "rows": [...]}');
       const { dryRun = false, duplicates = 'skip', mode = 'create', blanks = 'keep', fileName = null } = request.query;
-      const own = ownBuffer(body);
-      const outcome = await writer.write(
-        'importLocations',
-        {
-          principal: principalOf(request),
-          organizationId: principalOf(request).organizationId,
-          body: own,
-          dryRun,
-          duplicates,
-          mode,
-          blanks,
-          fileName,
-          now: clock.now(),
-        },
-        [own.buffer as ArrayBuffer],
-      );
+      const outcome = await data.locations.import({
+        principal: principalOf(request),
+        organizationId: principalOf(request).organizationId,
+        body: ownBuffer(body),
+        dryRun,
+        duplicates,
+        mode,
+        blanks,
+        fileName,
+        now: clock.now(),
+      });
       if (!('json' in outcome)) throw new HttpError(outcome.statusCode, outcome.message, outcome.details);
-      // The writer wrote the answer as JSON text (test/server/import-modes.test.ts holds it to the schemas).
+      // The store wrote the answer as JSON text (test/server/import-modes.test.ts holds it to the schemas).
       return reply
         .code(outcome.statusCode as 201)
         .type('application/json; charset=utf-8')
