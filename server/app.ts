@@ -46,7 +46,6 @@ export interface AppOptions {
 
 /** What every feature plugin receives. */
 export interface AppContext {
-  store: Store;
   /** The data, for the routes: every read and write through it, awaited (store/store.ts). */
   data: DataStore;
   clock: Clock;
@@ -106,7 +105,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The writer worker: imports and other long writes, off the event loop (behind the store).
   const writer = new Writer(options.store, app.log);
   const context: AppContext = {
-    store: options.store,
     data: sqliteStore(options.store.db, writer),
     clock,
     loginThrottle: new SignInThrottle(clock),

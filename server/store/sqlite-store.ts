@@ -16,7 +16,7 @@ import { clientById, insertClient, listClients, updateClient } from '../clients/
 import type { Db } from '../db/open.js';
 import { isWholeList } from '../db/sql.js';
 import { write } from '../db/write.js';
-import { NotFound } from '../http/errors.js';
+import { HttpError, NotFound } from '../http/errors.js';
 import { NEEDS } from '../http/guards.js';
 import { patchLocation } from '../locations/edit.js';
 import { locationRecord, locationsJson, locationsJsonPieces } from '../locations/queries.js';
@@ -24,7 +24,8 @@ import { rescoreLocations } from '../locations/rescore.js';
 import { checkGrant, grantToken } from '../tokens/grant.js';
 import { apiTokenById, listApiTokens } from '../tokens/queries.js';
 import { recordTokenUse, withRecordedUse } from '../tokens/usage.js';
-import type { AuditStore, AuthStore, ClientStore, DataStore, LocationStore, TokenStore } from './store.js';
+import type { AuditStore, AuthStore, ClientStore, DataStore, DeviceStore, LocationStore, TokenStore } from './store.js';
+import { sqliteUsers } from './sqlite-users.js';
 import type { Writer } from './writer.js';
 
 /**
@@ -44,6 +45,8 @@ export function sqliteStore(db: Db, writer: Writer): DataStore {
     audit: auditStore(db, writer),
     tokens: tokenStore(db),
     auth: authStore(db),
+    users: sqliteUsers(db),
+    devices: deviceStore(db),
     sessions: {
       principalByBearer: async (bearer, now) => principalByBearer(db, bearer, now),
       recordTokenUse: (tokenId, now) => recordTokenUse(db, tokenId, now),
@@ -152,5 +155,32 @@ function authStore(db: Db): AuthStore {
     end: (credential) => write(db, () => endCredential(db, credential)),
     anyUserExists: async () => anyUserExists(db),
     setUp: (admin, now) => bootstrapAdmin(db, admin, now),
+  };
+}
+
+function deviceStore(db: Db): DeviceStore {
+  return {
+    checkApprover: async (principal, grant, now) => {
+      authorizeWrite(db, principal, NEEDS.ownTokens, now);
+      if (grant !== null) checkGrant(db, principal, grant);
+    },
+    grantApproved: (approverId, grant, now) =>
+      write(db, () => {
+        // The approver as the database has them now: the token is made with their rights at that moment.
+        const user = sessionUserById(db, approverId);
+        if (user === undefined) return undefined;
+        const owner = {
+          userId: approverId,
+          organizationId: user.organization_id,
+          role: user.role,
+          clientId: user.client_id,
+        };
+        try {
+          return grantToken(db, owner, grant, null, now);
+        } catch (error) {
+          if (error instanceof HttpError && error.statusCode < 500) return undefined;
+          throw error;
+        }
+      }),
   };
 }

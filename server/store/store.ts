@@ -4,14 +4,18 @@ import type { Client, CreatedClient } from '../clients/schemas.js';
 import type { NewClient } from '../clients/queries.js';
 import type { Page } from '../db/sql.js';
 import type { Credentials, IssuedTokens, RefreshOutcome } from '../auth/queries.js';
-import type { SessionUser } from '../auth/schemas.js';
+import type { Me, SessionUser } from '../auth/schemas.js';
 import type { Credential, Principal } from '../http/guards.js';
+import type { Role } from '../http/schemas.js';
 import type { BootstrapAdmin } from '../users/bootstrap.js';
 import type { User } from '../users/schemas.js';
 import type { LocationRecord } from '../locations/schemas.js';
 import type { TokenGrant } from '../tokens/grant.js';
 import type { ApiToken, CreatedApiToken } from '../tokens/schemas.js';
 import type { Writes } from './writes.js';
+
+/** The session's tokens as issued: the routes word them (auth/routes.ts tokenResponse). */
+export type { IssuedTokens };
 
 /**
  * The data operations the routes need, by feature: every route reaches the data through this interface
@@ -27,6 +31,8 @@ export interface DataStore {
   tokens: TokenStore;
   sessions: SessionStore;
   auth: AuthStore;
+  users: UserStore;
+  devices: DeviceStore;
 }
 
 /** A client's fields as a write sets them. */
@@ -104,4 +110,48 @@ export interface AuthStore {
   anyUserExists(): Promise<boolean>;
   /** The organization and its first Admin; undefined when a user exists already. */
   setUp(admin: BootstrapAdmin, now: number): Promise<User | undefined>;
+}
+
+/** A user as a write sets it; the password already hashed (the hash is slow: never inside a transaction). */
+export interface UserFields {
+  email: string;
+  passwordHash: string;
+  role: Role;
+  clientId: string | null;
+}
+
+/** The caller itself, and the organization's users (Admin; the last Admin is never removed or demoted). */
+export interface UserStore {
+  me(principal: Principal): Promise<Me>;
+  passwordHashOf(email: string): Promise<string | undefined>;
+  list(organizationId: string): Promise<User[]>;
+  byId(organizationId: string, id: string): Promise<User | undefined>;
+  /** The cheap checks before a password is hashed: the client assignment (400), the e-mail not taken (409). */
+  checkNew(
+    organizationId: string,
+    user: { role: Role; clientId: string | null; email?: string | undefined; id?: string },
+  ): Promise<void>;
+  /** The caller's own password; its other sessions end and its API tokens are revoked. */
+  changeOwnPassword(principal: Principal, passwordHash: string, now: number): Promise<void>;
+  create(principal: Principal, user: UserFields, now: number): Promise<User>;
+  /** A new password, role or client ends the user's sessions. */
+  update(
+    principal: Principal,
+    id: string,
+    change: Partial<Pick<UserFields, 'email' | 'passwordHash'>> & Pick<UserFields, 'role' | 'clientId'>,
+    now: number,
+  ): Promise<User>;
+  remove(principal: Principal, id: string, now: number): Promise<void>;
+}
+
+/**
+ * The device grant's writes (RFC 8628). The requests themselves wait in the server's memory
+ * (device/requests.ts): several servers over one database would keep them in a table instead.
+ */
+export interface DeviceStore {
+  /** The caller may answer device requests now (re-checked), and may grant this one when approving. */
+  checkApprover(principal: Principal, grant: TokenGrant | null, now: number): Promise<void>;
+  /** The approver's API token for an approved request, with the rights the approver has now; undefined
+   * when the approver is gone or lost the right to give these scopes since approving. */
+  grantApproved(approverId: string, grant: TokenGrant, now: number): Promise<CreatedApiToken | undefined>;
 }
