@@ -2,7 +2,15 @@ import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Location } from '../../server/locations/schemas.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+import { EVERY_FIELD_ROW } from '../helpers/data.js';
+import { buildSignedInApp } from '../helpers/users.js';
+
+/** A fresh app with an Admin signed in and one client. */
+async function adminWithClient(): Promise<{ t: TestApp; admin: string; clientId: string }> {
+  const { t, tokens } = await buildSignedInApp({ admin: 'admin' });
+  return { t, admin: tokens.admin, clientId: await t.createClient(tokens.admin) };
+}
 
 // More than two of the list's 5,000-row pieces, and not a multiple of them.
 const ROWS = 12_345;
@@ -12,10 +20,7 @@ describe('GET /api/locations for a client with more rows than one piece of the s
   let admin: string;
   let clientId: string;
   beforeAll(async () => {
-    t = await buildTestApp();
-    await t.addUser('admin@example.com', 'admin');
-    admin = await t.login('admin@example.com');
-    clientId = await t.createClient(admin);
+    ({ t, admin, clientId } = await adminWithClient());
     const rows = Array.from({ length: ROWS }, (_, i) => ({ name: `Store ${i}`, city: `City ${i % 7}` }));
     const upload = await t.request({
       method: 'POST',
@@ -63,28 +68,8 @@ describe('GET /api/locations answers what its response schema says, streamed or 
   let admin: string;
   let clientId: string;
   beforeAll(async () => {
-    t = await buildTestApp();
-    await t.addUser('admin@example.com', 'admin');
-    admin = await t.login('admin@example.com');
-    clientId = await t.createClient(admin);
-    const every = {
-      name: 'Bluebird "Downtown" \\ café',
-      store_code: 'BB-001',
-      address: '12 Main St',
-      city: 'Springfield',
-      state: 'IL',
-      zip: '62701',
-      country: 'United States',
-      google_place_id: 'ChIJN1t_tDeuEmsRUsoyG83frY4',
-      phone: '(217) 555-0142',
-      website: 'bluebird.example',
-      latitude: '39,7817',
-      longitude: '-89.6501',
-      primary_category: 'Coffee shop',
-      labels: 'downtown, flagship',
-      status: 'Temporarily closed',
-      hours: 'Mon-Fri 7:00-19:00, Sat 8:00-14:00, Sun closed',
-    };
+    ({ t, admin, clientId } = await adminWithClient());
+    const every = { ...EVERY_FIELD_ROW, name: 'Bluebird "Downtown" \\ café', status: 'Temporarily closed' };
     const rows = [every, { name: 'Only a name' }, { name: 'Closed', status: 'permanently_closed' }];
     const upload = await t.request({
       method: 'POST',
