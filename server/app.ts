@@ -10,9 +10,10 @@ import { SignInThrottle } from './auth/throttle.js';
 import { auditRoutes } from './audit/routes.js';
 import { clientEditRoutes, clientRoutes } from './clients/routes.js';
 import type { Store } from './db/store.js';
-import { rescoreLocations } from './locations/rescore.js';
 import { DatabaseBusyError } from './db/write.js';
 import { Writer } from './store/writer.js';
+import { sqliteStore } from './store/sqlite-store.js';
+import type { DataStore } from './store/store.js';
 import { dashboard, sendDashboardPage } from './http/dashboard.js';
 import { errorBody, HttpError } from './http/errors.js';
 import { BodyBudget, loneSurrogateError, loneSurrogatePath, parseJson, readJsonText } from './http/body.js';
@@ -46,11 +47,10 @@ export interface AppOptions {
 
 /** What every feature plugin receives. */
 export interface AppContext {
-  store: Store;
+  /** The data, for the routes: every read and write through it, awaited (store/store.ts). */
+  data: DataStore;
   clock: Clock;
   loginThrottle: SignInThrottle;
-  /** The writer worker: imports and other long writes, off the event loop. */
-  writer: Writer;
   /** Request body bytes held at once, JSON bodies and import bodies alike (README: "Limits"). */
   bodies: BodyBudget;
 }
@@ -105,23 +105,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('principal', null);
 
   const clock = options.clock ?? systemClock;
-  // The writer thread does the checkpoints (store/writer-worker.ts): this connection's event loop never
-  // copies the pages of a big import into the database file.
-  options.store.db.pragma('wal_autocheckpoint = 0');
-  // Locations stored under older rules (health, match key) are brought up to date before any request.
-  rescoreLocations(options.store.db);
+  // The writer worker: imports and other long writes, off the event loop (behind the store).
+  const writer = new Writer(options.store, app.log);
   const context: AppContext = {
-    store: options.store,
+    data: sqliteStore(options.store.db, writer),
     clock,
     loginThrottle: new SignInThrottle(clock),
-    writer: new Writer(options.store, app.log),
     bodies: new BodyBudget(JSON_BODY_BUDGET),
   };
-  app.addHook('onClose', async () => context.writer.close());
+  app.addHook('onClose', async () => writer.close());
   // An unknown e-mail's sign-in verifies against this hash: made now, so that even the first such
   // sign-in takes as long as a wrong password (no timing tells an unknown address from a known one).
   await prepareDummyHash();
-  if (options.warmWriter) app.addHook('onReady', async () => context.writer.warmUp());
+  if (options.warmWriter) app.addHook('onReady', async () => writer.warmUp());
   const backups = options.backups ?? new Backups(options.store, options.backupSchedule ?? DEFAULT_SCHEDULE, app.log);
   app.addHook('onClose', async () => backups.close());
   if (options.backupSchedule) app.addHook('onReady', async () => backups.start());

@@ -56,6 +56,14 @@ export function defaultDashboardDir(): string {
   return path.resolve(import.meta.dirname, '../renderer');
 }
 
+/** Before the server answers: expired sessions swept, and the first Admin from the environment made. */
+async function prepareData(store: Store, admin: BootstrapAdmin | undefined): Promise<void> {
+  // Sessions whose refresh token has expired can never be used again: sweep them at each start.
+  deleteExpiredSessions(store.db, Date.now());
+  if (admin === undefined) return;
+  await bootstrapAdmin(store.db, admin, Date.now(), systemActor('the first start (AGENCY_DESK_ADMIN_EMAIL)'));
+}
+
 /** The one place that opens the database and listens: `serve`, the CLI and the desktop app all come here. */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
@@ -63,16 +71,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const store = openStore(databaseFileIn(options.dataDir), options.key, { nativeBinding: options.nativeBinding });
   let app: FastifyInstance | undefined;
   try {
-    // Sessions whose refresh token has expired can never be used again: sweep them at each start.
-    deleteExpiredSessions(store.db, Date.now());
-    if (options.admin) {
-      await bootstrapAdmin(
-        store.db,
-        options.admin,
-        Date.now(),
-        systemActor('the first start (AGENCY_DESK_ADMIN_EMAIL)'),
-      );
-    }
+    await prepareData(store, options.admin);
     const dashboardDir = options.dashboardDir === undefined ? defaultDashboardDir() : options.dashboardDir;
     // Failures of automatic backups go to the app's log, which exists once the app is built.
     const backups = new Backups(store, options.backupSchedule ?? DEFAULT_SCHEDULE, {

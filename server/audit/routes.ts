@@ -2,11 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app.js';
 import { NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors } from '../http/schemas.js';
-import { listEntries } from './queries.js';
 import { AuditPage, AuditQuery, OperationParams, UndoQuery, UndoResponse } from './schemas.js';
 
 /** Issue 11: the audit trail and the change feed; undo of an operation. */
-export const auditRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, writer, clock }) => {
+export const auditRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, clock }) => {
   app.get(
     '/api/audit',
     {
@@ -23,7 +22,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
     },
     async (request) => {
       const principal = principalOf(request);
-      return listEntries(store.db, principal.organizationId, request.query, {
+      return data.audit.list(principal.organizationId, request.query, {
         userId: principal.userId,
         clientId: principal.clientId,
       });
@@ -46,7 +45,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
       },
     },
     async (request) =>
-      writer.write('undoOperation', {
+      data.audit.undo({
         principal: principalOf(request),
         operationId: request.params.id,
         dryRun: request.query.dryRun ?? false,

@@ -1,56 +1,16 @@
-import { recordEntry, systemActor } from '../audit/queries.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app.js';
-import type { Db } from '../db/open.js';
-import { write } from '../db/write.js';
 import { Conflict, Invalid, TooManyRequests, Unauthorized } from '../http/errors.js';
 import { errors, Success } from '../http/schemas.js';
 import { principalOf } from '../http/guards.js';
-import { bootstrapAdmin } from '../users/bootstrap.js';
-import { anyUserExists } from '../users/queries.js';
 import { deviceCookie, trustedDevice } from './device.js';
 import { verifyAgainstNobody, verifyPassword } from './passwords.js';
-import {
-  createSession,
-  credentialsByEmail,
-  endCredential,
-  rotateSession,
-  sessionUserById,
-  type IssuedTokens,
-} from './queries.js';
+import type { IssuedTokens } from '../store/store.js';
 import { LoginBody, RefreshBody, SetupBody, SetupStatus, TokenResponse, type SessionUser } from './schemas.js';
 import { makeAuthenticate } from './session.js';
 import { ACCESS_TOKEN_SECONDS } from './tokens.js';
 
 const WRONG_CREDENTIALS = 'Wrong e-mail or password';
-
-/**
- * A burst of wrong passwords for an account that reached the throttle, in the trail once per burst (the
- * guess that started the back-off), never once per guess: refused guesses cannot fill the trail. The
- * actor is the throttle itself: who guessed is not known, only the address the guesses came from.
- */
-async function recordThrottled(
-  db: Db,
-  user: { id: string; organization_id: string; email: string; client_id: string | null },
-  address: string,
-  failures: number,
-  now: number,
-): Promise<void> {
-  await write(db, () =>
-    recordEntry(
-      db,
-      {
-        organizationId: user.organization_id,
-        actor: systemActor('the sign-in throttle'),
-        action: 'user.sign_in_throttled',
-        target: { type: 'user', id: user.id, name: user.email },
-        clientId: user.client_id,
-        summary: { address, failures },
-      },
-      now,
-    ),
-  );
-}
 
 function tokenResponse(tokens: IssuedTokens, user: SessionUser): TokenResponse {
   return {
@@ -72,8 +32,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
 
 /** Sign-in with e-mail and password, under the throttle and with the device cookie. */
 const signInRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
-  const { store, clock, loginThrottle } = context;
-  const db = store.db;
+  const { data, clock, loginThrottle } = context;
 
   app.post(
     '/auth/callback',
@@ -86,7 +45,7 @@ const signInRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context)
       },
     },
     async (request, reply) => {
-      const found = credentialsByEmail(db, request.body.email);
+      const found = await data.auth.credentialsByEmail(request.body.email);
       const outcome = await loginThrottle.attempt(
         {
           email: request.body.email,
@@ -106,30 +65,15 @@ const signInRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context)
         throw TooManyRequests(`Too many failed sign-ins: try again in ${seconds} s`, seconds);
       }
       if (outcome.kind === 'wrong') {
+        // Once per burst, by the guess that started the account's back-off (README: "Audit trail").
         if (outcome.throttled && found !== undefined)
-          await recordThrottled(db, found, request.ip, outcome.failures, clock.now());
+          await data.auth.signInThrottled(found, request.ip, outcome.failures, clock.now());
         throw Unauthorized(WRONG_CREDENTIALS);
       }
       const { password_hash: passwordHash, ...user } = outcome.value;
       // This browser is now known to the account: others' guesses will not lock it out (auth/device.ts).
       reply.header('set-cookie', deviceCookie(user.id, passwordHash));
-      const session = await write(db, () => {
-        const tokens = createSession(db, user.id, clock.now());
-        // A new session, in the trail with the session itself (issue 11).
-        recordEntry(
-          db,
-          {
-            organizationId: user.organization_id,
-            actor: { type: 'user', id: user.id, email: user.email, name: user.email, token_id: null },
-            action: 'user.signed_in',
-            target: { type: 'user', id: user.id, name: user.email },
-            clientId: user.client_id,
-            summary: { address: request.ip },
-          },
-          clock.now(),
-        );
-        return tokens;
-      });
+      const session = await data.auth.signIn(user, request.ip, clock.now());
       return tokenResponse(session, user);
     },
   );
@@ -137,8 +81,7 @@ const signInRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context)
 
 /** A session renewed or ended. */
 const sessionRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
-  const { store, clock } = context;
-  const db = store.db;
+  const { data, clock } = context;
 
   app.post(
     '/auth/refresh',
@@ -151,13 +94,13 @@ const sessionRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context
       },
     },
     async (request) => {
-      const outcome = await write(db, () => rotateSession(db, request.body.refresh_token, clock.now()));
+      const outcome = await data.auth.refresh(request.body.refresh_token, clock.now());
       if (outcome.kind === 'reused') {
         request.log.warn('a rotated refresh token was presented again: the session is revoked');
         throw Unauthorized('This refresh token was already used; the session has been ended. Sign in again.');
       }
       if (outcome.kind === 'invalid') throw Unauthorized('The refresh token is invalid or has expired. Sign in again.');
-      const user = sessionUserById(db, outcome.userId);
+      const user = await data.auth.userById(outcome.userId);
       if (user === undefined) throw Unauthorized('The account no longer exists');
       return tokenResponse(outcome.tokens, user);
     },
@@ -175,7 +118,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context
       },
     },
     async (request) => {
-      await write(db, () => endCredential(db, principalOf(request).credential));
+      await data.auth.end(principalOf(request).credential);
       return { success: true as const };
     },
   );
@@ -183,8 +126,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context
 
 /** First-run setup: whether it is needed, and the first Admin with its organization. */
 const setupRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
-  const { store, clock } = context;
-  const db = store.db;
+  const { data, clock } = context;
 
   app.get(
     '/auth/setup',
@@ -195,7 +137,7 @@ const setupRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) 
         response: { 200: SetupStatus },
       },
     },
-    async () => ({ needed: !anyUserExists(db) }),
+    async () => ({ needed: !(await data.auth.anyUserExists()) }),
   );
 
   app.post(
@@ -209,14 +151,13 @@ const setupRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) 
       },
     },
     async (request, reply) => {
-      if (anyUserExists(db)) throw Conflict('Agency Desk is already set up: sign in instead');
+      if (await data.auth.anyUserExists()) throw Conflict('Agency Desk is already set up: sign in instead');
       if (request.body.organization_name.trim() === '') {
         throw Invalid('organization_name must not be blank', [
           { path: '/body/organization_name', message: 'must not be blank' },
         ]);
       }
-      const created = await bootstrapAdmin(
-        db,
+      const created = await data.auth.setUp(
         {
           organizationName: request.body.organization_name,
           email: request.body.email,
@@ -225,10 +166,11 @@ const setupRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) 
         clock.now(),
       );
       if (created === undefined) throw Conflict('Agency Desk is already set up: sign in instead');
-      const user = sessionUserById(db, created.id)!;
-      reply.header('set-cookie', deviceCookie(user.id, credentialsByEmail(db, user.email)!.password_hash));
+      const user = (await data.auth.userById(created.id))!;
+      const { password_hash: passwordHash } = (await data.auth.credentialsByEmail(user.email))!;
+      reply.header('set-cookie', deviceCookie(user.id, passwordHash));
       reply.code(201);
-      return tokenResponse(await write(db, () => createSession(db, user.id, clock.now())), user);
+      return tokenResponse(await data.auth.startSession(user.id, clock.now()), user);
     },
   );
 };

@@ -2,8 +2,6 @@ import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { AppContext } from '../app.js';
 import { HttpError } from '../http/errors.js';
 import { isApiTokenSecret } from '../tokens/queries.js';
-import { recordTokenUse } from '../tokens/usage.js';
-import { principalByBearer } from './queries.js';
 
 // RFC 9110 §11.1: the scheme is case-insensitive ("bearer", "BEARER").
 const BEARER = /^Bearer +([A-Za-z0-9_-]{20,200})$/i;
@@ -27,11 +25,11 @@ export function bearerToken(request: FastifyRequest): string {
 
 /** The onRequest hook of every /api route: a valid, unexpired access token or API token, or 401. */
 export function makeAuthenticate(context: AppContext): onRequestHookHandler {
-  const db = context.store.db;
+  const { sessions } = context.data;
   return async function authenticate(request) {
     const bearer = bearerToken(request);
     const now = context.clock.now();
-    const principal = principalByBearer(db, bearer, now);
+    const principal = await sessions.principalByBearer(bearer, now);
     if (principal === undefined) {
       // An API token's 401 says nothing of why: unknown, revoked and expired look the same to a prober.
       throw notAuthenticated(
@@ -41,7 +39,7 @@ export function makeAuthenticate(context: AppContext): onRequestHookHandler {
         true,
       );
     }
-    if (principal.credential.kind === 'api_token') recordTokenUse(db, principal.credential.id, now);
+    if (principal.credential.kind === 'api_token') sessions.recordTokenUse(principal.credential.id, now);
     request.principal = principal;
   };
 }

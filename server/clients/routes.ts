@@ -1,15 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
-import { authorizeWrite } from '../auth/authorize.js';
-import { write } from '../db/write.js';
 import { Invalid, NotFound } from '../http/errors.js';
 import { textOrNull } from '../http/body.js';
 import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Page, Success } from '../http/schemas.js';
 import { isWebsite } from '../locations/fields.js';
-import { clientChanges, recordClientEntry } from './audit.js';
-import { clientById, insertClient, listClients, updateClient } from './queries.js';
 import { Client, ClientParams, CreateClientBody, CreatedClient, UpdateClientBody } from './schemas.js';
 
 /** Spec 4.2-4.4: list, create and delete the organization's clients. */
@@ -19,9 +15,7 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
 };
 
 /** The organization's clients listed and added. */
-const clientListRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock }) => {
-  const db = store.db;
-
+const clientListRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, clock }) => {
   app.get(
     '/api/clients',
     {
@@ -50,19 +44,19 @@ const clientListRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { st
       const principal = principalOf(request);
       if (request.query.name !== undefined) {
         const wanted = request.query.name.trim().toLowerCase();
-        const named = listClients(db, principal.organizationId, {}).clients.filter(
+        const named = (await data.clients.list(principal.organizationId, {})).clients.filter(
           (client) => client.name.toLowerCase() === wanted && canSeeClient(principal, client.id),
         );
         reply.header('x-total-count', named.length);
         return named;
       }
       if (principal.clientId !== null) {
-        const own = clientById(db, principal.organizationId, principal.clientId);
+        const own = await data.clients.byId(principal.organizationId, principal.clientId);
         const page = own === undefined || (request.query.offset ?? 0) > 0 ? [] : [own];
         reply.header('x-total-count', own === undefined ? 0 : 1);
         return page;
       }
-      const { clients, total } = listClients(db, principal.organizationId, request.query);
+      const { clients, total } = await data.clients.list(principal.organizationId, request.query);
       reply.header('x-total-count', total);
       return clients;
     },
@@ -82,19 +76,13 @@ const clientListRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { st
     async (request, reply) => {
       const { name = '', industry = null, website = null } = clientFields(request.body);
       reply.code(201);
-      const principal = principalOf(request);
-      return write(db, () => {
-        authorizeWrite(db, principal, NEEDS.createClient, clock.now());
-        const created = insertClient(db, principal.organizationId, { name, industry, website }, clock.now());
-        recordClientEntry(db, principal, 'client.created', created, null, clock.now());
-        return created;
-      });
+      return data.clients.create(principalOf(request), { name, industry, website }, clock.now());
     },
   );
 };
 
 /** A client deleted, with its locations and Client Viewers, on the writer thread (Admin). */
-const clientDeleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { clock, writer }) => {
+const clientDeleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { clock, data }) => {
   app.delete(
     '/api/clients/:clientId',
     {
@@ -108,11 +96,7 @@ const clientDeleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
     },
     async (request) => {
       // A client with 100,000 locations takes a second or two to delete: the writer thread does it.
-      const { deleted } = await writer.write('deleteClient', {
-        principal: principalOf(request),
-        clientId: request.params.clientId,
-        now: clock.now(),
-      });
+      const { deleted } = await data.clients.delete(principalOf(request), request.params.clientId, clock.now());
       if (!deleted) throw NotFound('No client with this id');
       return { success: true as const };
     },
@@ -140,9 +124,7 @@ function clientFields(body: { name?: string; industry?: string | null; website?:
 }
 
 /** Issue 9 §2: one client, read and edited. */
-export const clientEditRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock }) => {
-  const db = store.db;
-
+export const clientEditRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, clock }) => {
   app.get(
     '/api/clients/:clientId',
     {
@@ -155,7 +137,7 @@ export const clientEditRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
       },
     },
     async (request) => {
-      const client = clientById(db, principalOf(request).organizationId, request.params.clientId);
+      const client = await data.clients.byId(principalOf(request).organizationId, request.params.clientId);
       if (client === undefined) throw NotFound('No client with this id');
       return client;
     },
@@ -174,18 +156,8 @@ export const clientEditRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
       },
     },
     async (request) => {
-      const principal = principalOf(request);
-      const { clientId } = request.params;
       const fields = clientFields(request.body);
-      return write(db, () => {
-        authorizeWrite(db, principal, { ...NEEDS.clients, clientId }, clock.now());
-        const before = clientById(db, principal.organizationId, clientId);
-        if (before === undefined || !updateClient(db, principal.organizationId, clientId, fields))
-          throw NotFound('No client with this id');
-        const after = clientById(db, principal.organizationId, clientId)!;
-        recordClientEntry(db, principal, 'client.updated', after, clientChanges(before, after), clock.now());
-        return after;
-      });
+      return data.clients.update(principalOf(request), request.params.clientId, fields, clock.now());
     },
   );
 };

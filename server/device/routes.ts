@@ -2,16 +2,12 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import type { FastifyError, FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
-import { authorizeWrite } from '../auth/authorize.js';
-import { sessionUserById } from '../auth/queries.js';
 import { makeAuthenticate } from '../auth/session.js';
-import { clientById } from '../clients/queries.js';
-import type { Db } from '../db/open.js';
-import { write } from '../db/write.js';
+import type { Client } from '../clients/schemas.js';
+import type { DataStore } from '../store/store.js';
 import { HttpError, Invalid, NotFound, TooManyRequests } from '../http/errors.js';
 import { canSeeClient, NEEDS, principalOf, requireAccess, type Principal } from '../http/guards.js';
 import { errors, Success } from '../http/schemas.js';
-import { checkGrant, grantToken, type Owner } from '../tokens/grant.js';
 import { parseScopes, ROLE_SCOPES, scopesInWords, scopeString } from '../tokens/scopes.js';
 import { DeviceRequests, type DeviceRequest } from './requests.js';
 import {
@@ -41,17 +37,20 @@ function oauthErrorHandler(error: FastifyError | HttpError, _request: unknown, r
 }
 
 /** What a person may approve: scopes its role allows, on a client it sees. */
-function mayApprove(db: Db, principal: Principal, request: DeviceRequest): boolean {
+async function mayApprove(data: DataStore, principal: Principal, request: DeviceRequest): Promise<boolean> {
   if (!request.scopes.every((scope) => ROLE_SCOPES[principal.role].includes(scope))) return false;
   if (request.clientId === null) return true;
   return (
-    clientById(db, principal.organizationId, request.clientId) !== undefined &&
+    (await data.clients.byId(principal.organizationId, request.clientId)) !== undefined &&
     canSeeClient(principal, request.clientId)
   );
 }
 
-function shown(db: Db, principal: Principal, request: DeviceRequest): PendingDeviceRequest {
-  const client = request.clientId === null ? undefined : clientById(db, principal.organizationId, request.clientId);
+async function clientOf(data: DataStore, principal: Principal, request: DeviceRequest) {
+  return request.clientId === null ? undefined : data.clients.byId(principal.organizationId, request.clientId);
+}
+
+function shown(client: Client | undefined, principal: Principal, request: DeviceRequest): PendingDeviceRequest {
   const where = client !== undefined ? client.name : principal.clientId !== null ? 'your client' : 'all clients';
   return {
     user_code: request.userCode,
@@ -64,13 +63,6 @@ function shown(db: Db, principal: Principal, request: DeviceRequest): PendingDev
   };
 }
 
-/** The approver as the database has them now: the token is made with their rights at that moment. */
-function ownerNow(db: Db, userId: string): Owner | undefined {
-  const user = sessionUserById(db, userId);
-  if (user === undefined) return undefined;
-  return { userId, organizationId: user.organization_id, role: user.role, clientId: user.client_id };
-}
-
 /** Issue 10, section 2: a script asks, a person approves (OAuth 2.0 device authorization grant, RFC 8628). */
 /** What each answer of a poll before approval says (RFC 8628 §3.5). */
 const POLL_WORDS: Partial<Record<string, string>> = {
@@ -81,8 +73,7 @@ const POLL_WORDS: Partial<Record<string, string>> = {
 };
 
 export const deviceRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
-  const db = context.store.db;
-  const { clock } = context;
+  const { clock, data } = context;
   const requests = new DeviceRequests(clock);
 
   // OAuth clients send forms (RFC 6749 §4.1.3); scripts written against this API send JSON. Both, here only.
@@ -156,7 +147,8 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
       // Once: a second poll, even one already under way, finds the code used.
       requests.finish(outcome.request);
       const { request: asked } = outcome;
-      const created = await write(db, () => grantApproved(db, outcome.approver.userId, asked, clock.now()));
+      const grant = { name: asked.clientName, scopes: asked.scopes, clientId: asked.clientId };
+      const created = await data.devices.grantApproved(outcome.approver.userId, grant, clock.now());
       if (created === undefined) return oauthError(reply, 'access_denied', 'The approver can no longer grant this');
       return { access_token: created.token, token_type: 'bearer' as const, scope: scopeString(created.scopes) };
     },
@@ -168,8 +160,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
 /** The dashboard's side (signed in): the requests waiting for the caller, approved or denied. */
 function approvalRoutes(requests: DeviceRequests): FastifyPluginAsyncTypebox<AppContext> {
   return async (plugin, context) => {
-    const db = context.store.db;
-    const { clock } = context;
+    const { clock, data } = context;
     const api = plugin.withTypeProvider<TypeBoxTypeProvider>();
     // The dashboard's routes take JSON only, as every /api route.
     api.removeContentTypeParser('application/x-www-form-urlencoded');
@@ -196,7 +187,12 @@ function approvalRoutes(requests: DeviceRequests): FastifyPluginAsyncTypebox<App
           wanted === undefined
             ? requests.pending()
             : [requests.pendingByUserCode(wanted)].filter((r) => r !== undefined);
-        return pending.filter((asked) => mayApprove(db, principal, asked)).map((asked) => shown(db, principal, asked));
+        const shownOnes: PendingDeviceRequest[] = [];
+        for (const asked of pending) {
+          if (await mayApprove(data, principal, asked))
+            shownOnes.push(shown(await clientOf(data, principal, asked), principal, asked));
+        }
+        return shownOnes;
       },
     );
 
@@ -217,34 +213,16 @@ function approvalRoutes(requests: DeviceRequests): FastifyPluginAsyncTypebox<App
         async (request) => {
           const principal = principalOf(request);
           const asked = requests.pendingByUserCode(request.body.user_code);
-          if (asked === undefined || !mayApprove(db, principal, asked)) {
+          if (asked === undefined || !(await mayApprove(data, principal, asked))) {
             throw NotFound('No device request waiting with this code: it may have expired or been answered');
           }
-          authorizeWrite(db, principal, NEEDS.ownTokens, clock.now());
-          if (decision === 'deny') {
-            requests.deny(asked);
-          } else {
-            checkGrant(db, principal, { name: asked.clientName, scopes: asked.scopes, clientId: asked.clientId });
-            requests.approve(asked, { userId: principal.userId });
-          }
+          const grant = { name: asked.clientName, scopes: asked.scopes, clientId: asked.clientId };
+          await data.devices.checkApprover(principal, decision === 'approve' ? grant : null, clock.now());
+          if (decision === 'deny') requests.deny(asked);
+          else requests.approve(asked, { userId: principal.userId });
           return { success: true as const };
         },
       );
     }
   };
-}
-
-/**
- * The API token an approved request gives its script: the approver's, with the rights the approver has
- * now; undefined when the approver lost the right to give these scopes since approving.
- */
-function grantApproved(db: Db, approverId: string, asked: DeviceRequest, now: number) {
-  const owner = ownerNow(db, approverId);
-  if (owner === undefined) return undefined;
-  try {
-    return grantToken(db, owner, { name: asked.clientName, scopes: asked.scopes, clientId: asked.clientId }, null, now);
-  } catch (error) {
-    if (error instanceof HttpError && error.statusCode < 500) return undefined;
-    throw error;
-  }
 }

@@ -7,14 +7,23 @@ export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
 // TypeBox's checker knows no formats: these are the only ones the schemas use (http/validation.ts checks them).
 if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID_PATTERN.test(value));
-if (!FormatRegistry.Has('date-time'))
-  FormatRegistry.Set('date-time', (value) =>
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(value),
-  );
+if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', isDateTime);
 // The e-mail rule of ajv-formats' "full" mode, which the API has always applied.
 const EMAIL_PATTERN =
   /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 if (!FormatRegistry.Has('email')) FormatRegistry.Set('email', (value) => EMAIL_PATTERN.test(value));
+type Six = [number, number, number, number, number, number];
+
+/** RFC 3339 date-time, a real day and time of it (what ajv-formats' "full" mode checked): not 2026-02-30. */
+function isDateTime(value: string): boolean {
+  const parts = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/i.exec(value);
+  if (parts === null) return false;
+  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map(Number) as Six;
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const offsetValid = parts[9] === undefined || (Number(parts[9]) < 24 && Number(parts[10]) < 60);
+  const dayValid = month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth;
+  return dayValid && hour < 24 && minute < 60 && second <= 60 && offsetValid;
+}
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC timestamp ending in Z' });
 export const Role = Type.Union([Type.Literal('admin'), Type.Literal('viewer'), Type.Literal('client_viewer')], {
   description: 'admin (Admin), viewer (Viewer) or client_viewer (Client Viewer)',

@@ -150,15 +150,6 @@ export function errorInWords(error: ValueError): string {
       return 'is not a known field';
     case ValueErrorType.ObjectMinProperties:
       return `must NOT have fewer than ${String(schema.minProperties)} properties`;
-    case ValueErrorType.StringMinLength:
-      return `must NOT have fewer than ${String(schema.minLength)} characters`;
-    case ValueErrorType.StringMaxLength:
-      return `must NOT have more than ${String(schema.maxLength)} characters`;
-    case ValueErrorType.StringPattern:
-      return `must match pattern "${String(schema.pattern)}"`;
-    case ValueErrorType.StringFormat:
-    case ValueErrorType.StringFormatUnknown:
-      return `must match format "${String(schema.format)}"`;
     case ValueErrorType.ArrayMinItems:
       return `must NOT have fewer than ${String(schema.minItems)} items`;
     case ValueErrorType.ArrayMaxItems:
@@ -170,7 +161,24 @@ export function errorInWords(error: ValueError): string {
     case ValueErrorType.Union:
       return unionInWords(error);
     default:
-      return boundInWords(error) ?? error.message;
+      return textInWords(error) ?? boundInWords(error) ?? error.message;
+  }
+}
+
+function textInWords(error: ValueError): string | undefined {
+  const { schema } = error;
+  switch (error.type) {
+    case ValueErrorType.StringMinLength:
+      return `must NOT have fewer than ${String(schema.minLength)} characters`;
+    case ValueErrorType.StringMaxLength:
+      return `must NOT have more than ${String(schema.maxLength)} characters`;
+    case ValueErrorType.StringPattern:
+      return `must match pattern "${String(schema.pattern)}"`;
+    case ValueErrorType.StringFormat:
+    case ValueErrorType.StringFormatUnknown:
+      return `must match format "${String(schema.format)}"`;
+    default:
+      return undefined;
   }
 }
 

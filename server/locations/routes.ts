@@ -1,10 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app.js';
-import { write } from '../db/write.js';
-import { isWholeList } from '../db/sql.js';
 import { readBody } from '../http/body.js';
 import { CSV_TYPE, XLS_TYPE, XLSX_TYPE } from '../imports/schemas.js';
 import { TABLE_TYPES, tableFormatOf, XLS_REFUSAL } from '../imports/table-request.js';
@@ -12,11 +11,8 @@ import { Forbidden, HttpError, Invalid, NotFound } from '../http/errors.js';
 import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Success } from '../http/schemas.js';
 import { compileValidator } from '../http/validation.js';
-import { clientById } from '../clients/queries.js';
-import { withSavedMapping } from '../mappings/apply.js';
-import { markMappingUsed } from '../mappings/queries.js';
-import { patchLocation, readPatch } from './edit.js';
-import { locationRecord, locationsJson, locationsJsonPieces } from './queries.js';
+import type { DataStore } from '../store/store.js';
+import { readPatch } from './edit.js';
 import {
   BulkEditBody,
   CountResponse,
@@ -35,7 +31,7 @@ import {
 
 /** Spec 4.5 and 4.6, and issue 9: list, read, edit and delete a client's locations; import many at once. */
 export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
-  const db = context.store.db;
+  const { data } = context;
 
   app.get(
     '/api/locations',
@@ -50,14 +46,12 @@ export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      const client = clientById(db, principal.organizationId, request.query.clientId);
+      const client = await data.clients.byId(principal.organizationId, request.query.clientId);
       if (client === undefined) throw NotFound('No client with this id');
       if (!canSeeClient(principal, client.id)) throw Forbidden('You can only see the locations of your own client');
-      // SQLite writes the JSON (locations/queries.ts); test/server/locations-schema.test.ts holds it to the schema.
-      const withPlace = request.query.include === 'google_place_id';
-      const json = isWholeList(request.query)
-        ? Readable.from(locationsJsonPieces(db, client.id, withPlace), { objectMode: false })
-        : locationsJson(db, client.id, request.query, withPlace);
+      // The database writes the JSON (store/store.ts); test/server/locations-list.test.ts holds it to the schema.
+      const text = await data.locations.listJson(client.id, request.query, request.query.include === 'google_place_id');
+      const json = typeof text === 'string' ? text : Readable.from(text, { objectMode: false });
       return reply
         .header('x-total-count', client.locations_count)
         .type('application/json; charset=utf-8')
@@ -78,7 +72,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
     },
     async (request) => {
       const principal = principalOf(request);
-      const location = locationRecord(db, principal.organizationId, request.params.id);
+      const location = await data.locations.record(principal.organizationId, request.params.id);
       if (location === undefined) throw NotFound('No location with this id');
       if (!canSeeClient(principal, location.client_id))
         throw Forbidden('You can only see the locations of your own client');
@@ -92,9 +86,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
 };
 
 /** Issue 9 §2: edit and delete locations, one or many (Admin). */
-const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, writer, clock }) => {
-  const db = store.db;
-
+const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, clock }) => {
   app.patch(
     '/api/locations/:id',
     {
@@ -109,13 +101,8 @@ const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, w
       },
     },
     async (request) => {
-      const principal = principalOf(request);
-      const { id } = request.params;
       const body = request.body as Record<string, unknown>;
-      return write(db, () => {
-        patchLocation(db, principal, id, body, clock.now());
-        return locationRecord(db, principal.organizationId, id)!;
-      });
+      return data.locations.patch(principalOf(request), request.params.id, body, clock.now());
     },
   );
 
@@ -135,7 +122,7 @@ const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, w
       const principal = principalOf(request);
       // The values are checked here, where a 400 is cheap; the writer reads them again in its transaction.
       readPatch(request.body.set as Record<string, unknown>, null, 'set');
-      const { count, operation_id } = await writer.write('editLocations', {
+      const { count, operation_id } = await data.locations.edit({
         principal,
         ids: request.body.ids,
         set: request.body.set,
@@ -147,7 +134,7 @@ const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, w
 };
 
 /** Delete locations, one or many, on the writer thread (Admin). */
-const deleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { writer, clock }) => {
+const deleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, clock }) => {
   app.delete(
     '/api/locations/:id',
     {
@@ -161,9 +148,7 @@ const deleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { writer
     },
     async (request) => {
       const ids = [request.params.id];
-      await writer
-        .write('deleteLocations', { principal: principalOf(request), ids, now: clock.now() })
-        .catch(oneLocation);
+      await data.locations.delete({ principal: principalOf(request), ids, now: clock.now() }).catch(oneLocation);
       return { success: true as const };
     },
   );
@@ -182,7 +167,7 @@ const deleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { writer
     },
     async (request) => {
       const { ids } = request.body;
-      const { count, operation_id } = await writer.write('deleteLocations', {
+      const { count, operation_id } = await data.locations.delete({
         principal: principalOf(request),
         ids,
         now: clock.now(),
@@ -198,7 +183,7 @@ function oneLocation(error: unknown): never {
 }
 
 /** The upload reads its body as bytes: the writer thread parses and checks it off the event loop. */
-const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writer, clock, store, bodies }) => {
+const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { data, clock, bodies }) => {
   const upload = plugin.withTypeProvider<TypeBoxTypeProvider>();
   // The body's bytes count in the server's body budget from the first byte read until the writer has
   // answered (or the request ends otherwise): parallel imports cannot make the server hold more.
@@ -250,41 +235,10 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writ
       },
     },
     async (request, reply) => {
-      const body = request.body as unknown;
-      const { dryRun = false, duplicates = 'skip', mode = 'create', blanks = 'keep', fileName = null } = request.query;
-      const { organizationId } = principalOf(request);
-      const asked = tableFormatOf(request.headers['content-type'] ?? '', request.query, blanks);
-      const format = withSavedMapping(store.db, organizationId, asked, request.query.mapping);
-      if (format !== undefined && (!Buffer.isBuffer(body) || body.byteLength === 0))
-        throw Invalid('The body is empty: send the CSV or .xlsx file itself');
-      if (!Buffer.isBuffer(body)) throw Invalid('Send the import as a JSON body: {"clientId": ..., "rows": [...]}');
-      const own = ownBuffer(body);
-      const cancel = cancelOnClose(reply.raw);
-      const outcome = await writer
-        .write(
-          'importLocations',
-          {
-            principal: principalOf(request),
-            organizationId,
-            body: own,
-            dryRun,
-            duplicates,
-            mode,
-            blanks,
-            fileName,
-            now: clock.now(),
-            cancel,
-            ...(format !== undefined ? { format } : {}),
-          },
-          [own.buffer as ArrayBuffer],
-        )
-        .finally(() => release(request));
-      if (!('bytes' in outcome)) throw new HttpError(outcome.statusCode, outcome.message, outcome.details);
-      if (request.query.mapping !== undefined && !dryRun) {
-        const used = request.query.mapping.toLowerCase();
-        await write(store.db, () => markMappingUsed(store.db, used, clock.now()));
-      }
-      // The writer wrote the answer as UTF-8 JSON and moved its bytes here without a copy: this event loop
+      const outcome = await runUpload(data, request, request.query, reply.raw, clock.now()).finally(() =>
+        release(request),
+      );
+      // The store wrote the answer as UTF-8 JSON and moved its bytes here without a copy: this event loop
       // neither copies nor encodes the answer of 100,000 rows (test/server/import-modes.test.ts holds it to
       // the schemas).
       const { bytes } = outcome;
@@ -295,6 +249,43 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writ
     },
   );
 };
+
+/**
+ * One upload, JSON rows or a CSV/.xlsx file (with a saved mapping when `?mapping=` names one), handed to
+ * the store; an answer in the API's words, or the store's refusal thrown as an HTTP error.
+ */
+async function runUpload(
+  data: DataStore,
+  request: FastifyRequest,
+  query: Static<typeof UploadQuery>,
+  response: ServerResponse,
+  now: number,
+) {
+  const body = request.body as unknown;
+  const { dryRun = false, duplicates = 'skip', mode = 'create', blanks = 'keep', fileName = null } = query;
+  const principal = principalOf(request);
+  const asked = tableFormatOf(request.headers['content-type'] ?? '', query, blanks);
+  const format = await data.mappings.withSaved(principal.organizationId, asked, query.mapping);
+  if (format !== undefined && (!Buffer.isBuffer(body) || body.byteLength === 0))
+    throw Invalid('The body is empty: send the CSV or .xlsx file itself');
+  if (!Buffer.isBuffer(body)) throw Invalid('Send the import as a JSON body: {"clientId": ..., "rows": [...]}');
+  const outcome = await data.locations.import({
+    principal,
+    organizationId: principal.organizationId,
+    body: ownBuffer(body),
+    dryRun,
+    duplicates,
+    mode,
+    blanks,
+    fileName,
+    now,
+    cancel: cancelOnClose(response),
+    ...(format !== undefined ? { format } : {}),
+  });
+  if (!('bytes' in outcome)) throw new HttpError(outcome.statusCode, outcome.message, outcome.details);
+  if (query.mapping !== undefined && !dryRun) await data.mappings.markUsed(query.mapping, now);
+  return outcome;
+}
 
 /**
  * A flag shared with the writer thread, set when the connection closes before the answer is sent: the

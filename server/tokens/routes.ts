@@ -1,16 +1,9 @@
-import { recordChange } from '../audit/queries.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
-import { authorizeWrite } from '../auth/authorize.js';
-import { revokeApiToken } from '../auth/queries.js';
-import { write } from '../db/write.js';
-import { Forbidden, Invalid, NotFound } from '../http/errors.js';
+import { Forbidden, Invalid } from '../http/errors.js';
 import { NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Success } from '../http/schemas.js';
-import { checkGrant, grantToken } from './grant.js';
-import { apiTokenById, listApiTokens } from './queries.js';
-import { withRecordedUse } from './usage.js';
 import {
   ApiToken,
   ApiTokenListQuery,
@@ -35,8 +28,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, co
 };
 
 /** A user's tokens listed and made. */
-const tokenListRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock }) => {
-  const db = store.db;
+const tokenListRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, clock }) => {
   const own = { onRequest: requireAccess(NEEDS.ownTokens) };
 
   app.get(
@@ -55,11 +47,9 @@ const tokenListRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { sto
       if (request.query.all && principal.role !== 'admin') {
         throw Forbidden("Only Admin users can list the organization's tokens");
       }
-      const tokens = listApiTokens(
-        db,
+      return data.tokens.list(
         request.query.all ? { organizationId: principal.organizationId } : { userId: principal.userId },
       );
-      return withRecordedUse(db, tokens);
     },
   );
 
@@ -78,25 +68,9 @@ const tokenListRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { sto
       const principal = principalOf(request);
       const { body } = request;
       const grant = { name: nameOf(body), scopes: body.scopes, clientId: body.clientId ?? null };
-      checkGrant(db, principal, grant);
-      const created = await write(db, () => {
-        const now = clock.now();
-        authorizeWrite(db, principal, NEEDS.ownTokens, now);
-        const expiresAt = body.expiresInDays == null ? null : now + body.expiresInDays * DAY_MS;
-        const token = grantToken(db, principal, grant, expiresAt, now);
-        recordChange(
-          db,
-          principal,
-          {
-            action: 'token.created',
-            target: { type: 'token', id: token.id, name: token.name },
-            clientId: token.client_id,
-            summary: { scopes: token.scopes },
-          },
-          now,
-        );
-        return token;
-      });
+      const now = clock.now();
+      const expiresAt = body.expiresInDays == null ? null : now + body.expiresInDays * DAY_MS;
+      const created = await data.tokens.create(principal, grant, expiresAt, now);
       reply.code(201);
       return created;
     },
@@ -104,8 +78,7 @@ const tokenListRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { sto
 };
 
 /** A token revoked: its owner's, or any of the organization's for an Admin. */
-const tokenRevokeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { store, clock }) => {
-  const db = store.db;
+const tokenRevokeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, clock }) => {
   const own = { onRequest: requireAccess(NEEDS.ownTokens) };
 
   app.delete(
@@ -120,25 +93,7 @@ const tokenRevokeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { s
       },
     },
     async (request) => {
-      const principal = principalOf(request);
-      await write(db, () => {
-        authorizeWrite(db, principal, NEEDS.ownTokens, clock.now());
-        const token = apiTokenById(db, principal.organizationId, request.params.id);
-        if (token === undefined || (token.user_id !== principal.userId && principal.role !== 'admin')) {
-          throw NotFound('No API token with this id');
-        }
-        revokeApiToken(db, token.id);
-        recordChange(
-          db,
-          principal,
-          {
-            action: 'token.revoked',
-            target: { type: 'token', id: token.id, name: token.name },
-            clientId: token.client_id,
-          },
-          clock.now(),
-        );
-      });
+      await data.tokens.revoke(principalOf(request), request.params.id, clock.now());
       return { success: true as const };
     },
   );

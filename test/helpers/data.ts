@@ -89,3 +89,23 @@ export function addOtherOrganizationAdmin(
 export function rowCount(db: Db, table: string): number {
   return db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number;
 }
+
+/** An import row with every listing field, written as a sheet would write them (README: "Location fields"). */
+export const EVERY_FIELD_ROW = {
+  name: 'Bluebird Downtown',
+  store_code: 'BB-001',
+  address: '12 Main St',
+  city: 'Springfield',
+  state: 'IL',
+  zip: '62701',
+  country: 'United States',
+  google_place_id: 'ChIJN1t_tDeuEmsRUsoyG83frY4',
+  phone: '(217) 555-0142',
+  website: 'bluebird.example',
+  latitude: '39,7817',
+  longitude: '-89.6501',
+  primary_category: 'Coffee shop',
+  labels: 'downtown, flagship',
+  status: 'Open',
+  hours: 'Mon-Fri 7:00-19:00, Sat 8:00-14:00, Sun closed',
+};

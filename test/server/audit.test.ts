@@ -161,6 +161,19 @@ describe('each change leaves exactly its entries', () => {
     expectErrorBody(await t.request({ method: 'GET', url: '/api/audit?limit=0', token: admin }), 400);
     expectErrorBody(await t.request({ method: 'GET', url: '/api/audit?order=sideways', token: admin }), 400);
   });
+
+  it.each(['2026-02-30T00:00:00Z', '2026-13-01T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01', 'yesterday'])(
+    'GET /api/audit?since=%s -> 400 naming since',
+    async (since) => {
+      const response = await t.request({ method: 'GET', url: `/api/audit?since=${since}`, token: admin });
+      expect(expectErrorBody(response, 400).message).toBe('querystring/since must match format "date-time"');
+    },
+  );
+
+  it('GET /api/audit?since=<a real time with an offset> -> 200', async () => {
+    const since = encodeURIComponent('2024-02-29T23:59:60+01:00');
+    expect((await t.request({ method: 'GET', url: `/api/audit?since=${since}`, token: admin })).statusCode).toBe(200);
+  });
 });
 
 describe('users and tokens', () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DryRunResponse, Location, LocationRecord, UploadResponse } from '../../server/locations/schemas.js';
 import type { TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
-import { dataSnapshot } from '../helpers/data.js';
+import { dataSnapshot, EVERY_FIELD_ROW } from '../helpers/data.js';
 import { buildSignedInApp } from '../helpers/users.js';
 
 /**
@@ -78,24 +78,7 @@ async function record(id: string, token = admin) {
   return t.request({ method: 'GET', url: `/api/locations/${id}`, token });
 }
 
-const STORE = {
-  name: 'Bluebird Downtown',
-  store_code: 'BB-001',
-  address: '12 Main St',
-  city: 'Springfield',
-  state: 'IL',
-  zip: '62701',
-  country: 'United States',
-  google_place_id: 'ChIJN1t_tDeuEmsRUsoyG83frY4',
-  phone: '(217) 555-0142',
-  website: 'bluebird.example',
-  latitude: '39,7817',
-  longitude: '-89.6501',
-  primary_category: 'Coffee shop',
-  labels: 'downtown, flagship',
-  status: 'Open',
-  hours: 'Mon-Fri 7:00-19:00, Sat 8:00-14:00, Sun closed',
-};
+const STORE = EVERY_FIELD_ROW;
 
 describe('the listing fields', () => {
   it('are stored normalized and listed: E.164 phone, URL, numbers, labels, status, hours', async () => {
