@@ -8,7 +8,7 @@ export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
 // TypeBox's checker knows no formats: these are the only ones the schemas use (http/validation.ts checks them).
 if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID_PATTERN.test(value));
 if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', isDateTime);
-// The e-mail rule of ajv-formats' "full" mode, which the API has always applied.
+// The e-mail rule the API has always applied (ajv-formats' "full" mode, before TypeBox checked it alone).
 const EMAIL_PATTERN =
   /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 if (!FormatRegistry.Has('email')) FormatRegistry.Set('email', (value) => EMAIL_PATTERN.test(value));
