@@ -1,5 +1,6 @@
 import { analyse } from 'chardet';
 import Papa from 'papaparse';
+import { tooManyCells } from './cell-limits.js';
 
 /**
  * A CSV body as the cells of a sheet (README: "Import a CSV or Excel file"): decoded by the charset the
@@ -86,6 +87,8 @@ export function decodeCsv(bytes: Uint8Array, charset: string | undefined): { tex
 export function csvCells(bytes: Uint8Array, charset: string | undefined): CellsOrRefusal {
   const decoded = decodeCsv(bytes, charset);
   if ('message' in decoded) return { statusCode: 400, message: decoded.message };
+  const tooMany = tooManyCells(decoded.text);
+  if (tooMany !== null) return { statusCode: 413, message: tooMany };
   const { data, errors } = Papa.parse<string[]>(decoded.text, {
     delimitersToGuess: [',', ';', '\t', '|'],
     skipEmptyLines: false,

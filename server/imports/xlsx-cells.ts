@@ -1,4 +1,5 @@
 import readXlsxFile from 'read-excel-file/node';
+import { MAX_UNZIPPED_BYTES, unzipsPast } from './cell-limits.js';
 import type { CellsOrRefusal } from './csv-text.js';
 
 /**
@@ -9,6 +10,12 @@ import type { CellsOrRefusal } from './csv-text.js';
  * unzips with promises): the writer thread reads it before the import's synchronous transaction.
  */
 export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): Promise<CellsOrRefusal> {
+  if (unzipsPast(bytes)) {
+    return {
+      statusCode: 413,
+      message: `The workbook unzips to more than ${MAX_UNZIPPED_BYTES / 1024 / 1024} MiB: save the sheet as CSV, or send it in parts.`,
+    };
+  }
   let sheets: { sheet: string; data: unknown[][] }[];
   try {
     sheets = await readXlsxFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {

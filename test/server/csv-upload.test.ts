@@ -283,3 +283,40 @@ describe('unhappy CSV uploads get a clear JSON error', () => {
     expect(await locationsOf(clientId)).toEqual([]);
   });
 });
+
+describe('hostile files are refused before they are built in memory', () => {
+  let clientId: string;
+  beforeAll(async () => {
+    clientId = await t.createClient(admin, 'Hostile files');
+  });
+
+  it('a CSV of millions of tiny cells -> 413 naming the limit; one row of thousands of cells -> 413', async () => {
+    const manyCells = `Name\n${'a,'.repeat(3_000_000)}a\n`;
+    const perRow = ',b'.repeat(1_999);
+    const many = `Name${perRow}\n${`a${perRow}\n`.repeat(2_600)}`;
+    expect(expectErrorBody(await upload(clientId, many, 'text/csv'), 413).message).toMatch(/5,000,000 cells/);
+    expect(expectErrorBody(await upload(clientId, manyCells, 'text/csv'), 413).message).toMatch(
+      /more than 2,000 cells/,
+    );
+    expect(await locationsOf(clientId)).toEqual([]);
+  });
+
+  it('an .xlsx zip bomb (a sheet that unzips to 200 MiB) -> 413, nothing written', async () => {
+    const bomb = await zipBomb(200 * 1024 * 1024);
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    expect(expectErrorBody(await upload(clientId, bomb, XLSX), 413).message).toMatch(/unzips to more than 64 MiB/);
+    expect(await locationsOf(clientId)).toEqual([]);
+  });
+});
+
+/** A workbook whose sheet XML is `bytes` long once unzipped: a real .xlsx with padding in its sheet. */
+async function zipBomb(bytes: number): Promise<Buffer> {
+  const { unzipSync, zipSync, strToU8, strFromU8 } = await import('fflate');
+  const real = (await writeXlsxFile([{ sheet: 'Locations', data: [['Name'], ['Bomb']] }]).toBuffer()) as Buffer;
+  const parts = unzipSync(new Uint8Array(real));
+  const sheet = Object.keys(parts).find((name) => name.startsWith('xl/worksheets/'))!;
+  const xml = strFromU8(parts[sheet]!);
+  const padding = ' '.repeat(bytes);
+  parts[sheet] = strToU8(xml.replace('<sheetData>', `${padding}<sheetData>`));
+  return Buffer.from(zipSync(parts, { level: 9 }));
+}

@@ -1,0 +1,81 @@
+import { inflateRawSync } from 'node:zlib';
+
+/**
+ * What a CSV or .xlsx body may hold once read, so that a small hostile file cannot make the writer thread
+ * build more than its heap holds (README: "Limits"): the import's 100,000 rows × 50 columns, and a
+ * workbook's parts unzipped no bigger than the XML of such a sheet.
+ */
+export const MAX_CELLS = 5_000_000;
+export const MAX_CELLS_IN_A_ROW = 2_000;
+export const MAX_UNZIPPED_BYTES = 64 * 1024 * 1024;
+
+const SEPARATORS = new Set([0x2c, 0x3b, 0x09, 0x7c]); // , ; tab |
+
+/**
+ * Why a CSV's text has too many cells to read, or null: counted before papaparse builds them, every
+ * separator counted (a quoted one too: the count is an upper bound, never an undercount).
+ */
+export function tooManyCells(text: string): string | null {
+  let cells = 1;
+  let inRow = 1;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x0a) {
+      cells += 1;
+      inRow = 1;
+    } else if (SEPARATORS.has(code)) {
+      cells += 1;
+      inRow += 1;
+      if (inRow > MAX_CELLS_IN_A_ROW) {
+        return `A row has more than ${MAX_CELLS_IN_A_ROW.toLocaleString('en-US')} cells: this is not a sheet of locations.`;
+      }
+    }
+    if (cells > MAX_CELLS) {
+      return `The file has more than ${MAX_CELLS.toLocaleString('en-US')} cells; an import takes at most 100,000 rows of 50 columns. Send it in parts.`;
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether a zip (an .xlsx) unzips to more than `limit` bytes, found by inflating each part with a cap
+ * (zlib's maxOutputLength) rather than trusting the sizes the file declares: a zip bomb stops at the cap.
+ * Anything that is not a readable zip answers false: the workbook reader refuses it in its own words.
+ */
+export function unzipsPast(bytes: Uint8Array, limit = MAX_UNZIPPED_BYTES): boolean {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const end = endOfCentralDirectory(view);
+  if (end < 0) return false;
+  let entry = view.readUInt32LE(end + 16);
+  let left = limit;
+  for (let count = view.readUInt16LE(end + 10); count > 0; count--) {
+    if (entry + 46 > view.length || view.readUInt32LE(entry) !== 0x02014b50) return false;
+    const method = view.readUInt16LE(entry + 10);
+    const compressed = view.readUInt32LE(entry + 20);
+    const local = view.readUInt32LE(entry + 42);
+    if (local + 30 > view.length) return false;
+    const start = local + 30 + view.readUInt16LE(local + 26) + view.readUInt16LE(local + 28);
+    const data = view.subarray(start, start + compressed);
+    const size = method === 0 ? data.length : inflatedSize(data, left);
+    if (size === null || size > left) return true;
+    left -= size;
+    entry += 46 + view.readUInt16LE(entry + 28) + view.readUInt16LE(entry + 30) + view.readUInt16LE(entry + 32);
+  }
+  return false;
+}
+
+/** The inflated size, or null past the cap (a broken stream counts as nothing: the reader refuses it). */
+function inflatedSize(data: Buffer, cap: number): number | null {
+  try {
+    return inflateRawSync(data, { maxOutputLength: Math.max(cap, 1) }).length;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? null : 0;
+  }
+}
+
+function endOfCentralDirectory(view: Buffer): number {
+  for (let i = view.length - 22; i >= Math.max(0, view.length - 22 - 65_535); i--) {
+    if (view.readUInt32LE(i) === 0x06054b50) return i;
+  }
+  return -1;
+}
