@@ -193,7 +193,9 @@ function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): vo
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send(errorBody(status, clientErrorMessage(error, request.routeOptions.bodyLimit)));
+      return reply
+        .code(status)
+        .send(errorBody(status, clientErrorMessage(error, request.routeOptions.bodyLimit, request.url)));
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send(errorBody(500, 'Something went wrong on the server; nothing was changed'));
@@ -205,10 +207,12 @@ function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): vo
 }
 
 /** Fastify's own 4xx errors, in the API's words. */
-function clientErrorMessage(error: FastifyError, bodyLimit: number | undefined): string {
+function clientErrorMessage(error: FastifyError, bodyLimit: number | undefined, url: string): string {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return 'Send JSON: the Content-Type must be application/json';
+      return url.startsWith('/api/locations/upload')
+        ? 'Send JSON rows (application/json), a CSV file (text/csv) or an .xlsx workbook: the Content-Type must name one'
+        : 'Send JSON: the Content-Type must be application/json';
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return `The request body is larger than the limit of ${((bodyLimit ?? JSON_BODY_LIMIT) / 1048576).toFixed(0)} MiB`;
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

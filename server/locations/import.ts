@@ -392,7 +392,9 @@ class ImportPlan {
       } else if (decision.action === 'updated' && write) {
         updateLocation(this.db, id!, decision.result!, this.request.now);
       }
-      if (this.request.dryRun) this.previewed(decision.row.index, preview(decision, id));
+      // A row the import would create matches no location yet: its id is only made when it is written.
+      if (this.request.dryRun)
+        this.previewed(decision.row.index, preview(decision, decision.action === 'created' ? null : id));
     }
     if (write && created.length > 0)
       insertLocations(this.db, this.clientId, created, this.request.now, this.operationId);

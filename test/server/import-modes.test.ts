@@ -235,12 +235,17 @@ describe('import modes', () => {
     const before = dataSnapshot(t.store.db);
     const preview = await dryRun(
       clientId,
-      [{ ...STORE, phone: '217 555 0111', status: 'permanently closed' }],
+      [
+        { ...STORE, phone: '217 555 0111', status: 'permanently closed' },
+        { ...STORE, store_code: 'NEW-1', name: 'Brand new' },
+      ],
       '?mode=upsert',
     );
-    const [row] = preview.rows;
+    const [row, added] = preview.rows;
     expect(row).toMatchObject({ action: 'updated', health_status: 'closed' });
     expect(row!.location_id).toBe((await list(clientId))[0]!.id);
+    // A row the import would create matches nothing: no id that the real import would not give it.
+    expect(added).toMatchObject({ action: 'created', location_id: null });
     expect(row!.changes).toEqual({
       phone: { from: '+12175550142', to: '+12175550111' },
       status: { from: 'open', to: 'permanently_closed' },

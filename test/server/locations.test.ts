@@ -549,7 +549,7 @@ describe('POST /api/locations/upload', () => {
           body: 'name\nA\n',
           headers: { 'content-type': type },
         });
-      expectErrorBody(await request('text/plain'), 415);
+      expect(expectErrorBody(await request('text/plain'), 415).message).toMatch(/JSON rows .*text\/csv.*\.xlsx/);
       expect(expectErrorBody(await request('text/csv'), 400).message).toMatch(/clientId/);
     });
 
