@@ -1,6 +1,7 @@
 import { analyse } from 'chardet';
 import Papa from 'papaparse';
 import { tooManyCells } from './cell-limits.js';
+import { sniffCsv } from './sniff.js';
 
 /**
  * A CSV body as the cells of a sheet (README: "Import a CSV or Excel file"): decoded by the charset the
@@ -89,8 +90,10 @@ export function csvCells(bytes: Uint8Array, charset: string | undefined): CellsO
   if ('message' in decoded) return { statusCode: 400, message: decoded.message };
   const tooMany = tooManyCells(decoded.text);
   if (tooMany !== null) return { statusCode: 413, message: tooMany };
+  const { delimiter, linebreak } = sniffCsv(decoded.text);
   const { data, errors } = Papa.parse<string[]>(decoded.text, {
-    delimitersToGuess: [',', ';', '\t', '|'],
+    delimiter,
+    newline: linebreak as Papa.ParseConfig['newline'],
     skipEmptyLines: false,
   });
   const unclosed = errors.find((error) => error.code === 'MissingQuotes');

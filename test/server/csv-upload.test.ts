@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
 import { TestClock, type TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
+import { YEXT_CSV } from '../helpers/real-world-files.js';
 import { buildSignedInApp } from '../helpers/users.js';
 
 /**
@@ -58,16 +59,7 @@ function windows1252(text: string): Buffer {
   return Buffer.from(text, 'latin1');
 }
 
-const YEXT = [
-  'Entity ID,Name,Address > Line 1,Address > Line 2,Address > City,Address > Region,Address > Postal Code,Address > Country Code,Main Phone,Website URL > URL',
-  'LDN-1,Bluebird Soho,12 Old Compton St,"Unit 2\nback entrance",London,N/A,W1D 4TQ,England,+44 20 7946 0001,https://bluebird.example/soho',
-  'LDN-2,Bluebird Camden,3 Parkway,,London,n/a,NW1 7PG,GB,020 7946 0002,N/A',
-  'Entity ID,Name,Address > Line 1,Address > Line 2,Address > City,Address > Region,Address > Postal Code,Address > Country Code,Main Phone,Website URL > URL',
-  'LDN-3,Bluebird Brixton,,,London,,SW2 1RW,GB,#N/A,-',
-  'Total,,,,,,,,,',
-  'TOTAL LOCATIONS: 46,,,,,,,,,',
-  '',
-].join('\r\n');
+const YEXT = YEXT_CSV;
 
 describe('POST /api/locations/upload with Content-Type: text/csv', () => {
   it('a Yext export: every column mapped, placeholders blank, junk rows left out with their sheet row numbers', async () => {

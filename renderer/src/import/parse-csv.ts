@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { SNIFF_CHARS, sniffCsv } from '../../../server/imports/sniff.js';
 
 /** A problem papaparse (or the shape of a row) reveals, at the line a text editor shows for it. */
 export interface LineProblem {
@@ -48,7 +49,7 @@ export interface CsvTable {
 /** How many lines of rows with a blank value each column keeps, for messages that point at them. */
 export const BLANK_LINES_KEPT = 5;
 
-export const DELIMITERS = [',', ';', '\t', '|'];
+export { DELIMITERS } from '../../../server/imports/sniff.js';
 
 /** Whether a value is empty or only white space; most values start with a printable character. */
 function isBlank(cell: string | undefined): boolean {
@@ -74,9 +75,6 @@ function describeParseError(error: Papa.ParseError): string {
       return error.message;
   }
 }
-
-// The delimiter and line ending are guessed from this much text before parsing starts.
-const SNIFF_CHARS = 64 * 1024;
 
 /** The rows papaparse's parser hands over one at a time: `data` holds the one row. */
 type RowStep = Papa.ParseStepResult<string[][]>;
@@ -141,16 +139,9 @@ export class CsvParser {
     return this.table;
   }
 
-  /**
-   * Papa's own guess over the first lines, empty ones left out (they are kept in the parse, to count
-   * lines, and a trailing empty line would make every delimiter look inconsistent).
-   */
+  /** The delimiter and line ending guessed by the server's one rule (server/imports/sniff.ts). */
   private start(): void {
-    const { meta } = Papa.parse<string[]>(this.pending.slice(0, SNIFF_CHARS), {
-      preview: 50,
-      skipEmptyLines: 'greedy',
-      delimitersToGuess: DELIMITERS,
-    });
+    const meta = sniffCsv(this.pending);
     this.table.delimiter = meta.delimiter;
     this.table.newline = meta.linebreak;
     this.parser = new Papa.Parser({

@@ -1,0 +1,73 @@
+/**
+ * Files shaped like the exports agencies are sent (issue 12), warts included: placeholders, a quoted line
+ * break, a repeated header, totals rows, a country written "England", legacy encodings. Each is bytes as
+ * the file would be on disk; the dashboard and the `text/csv` endpoint must read them alike.
+ */
+export interface RealWorldFile {
+  name: string;
+  bytes: Uint8Array;
+  /** The real locations the file holds (its junk rows left out). */
+  locations: number;
+}
+
+export const YEXT_CSV = [
+  'Entity ID,Name,Address > Line 1,Address > Line 2,Address > City,Address > Region,Address > Postal Code,Address > Country Code,Main Phone,Website URL > URL',
+  'LDN-1,Bluebird Soho,12 Old Compton St,"Unit 2\nback entrance",London,N/A,W1D 4TQ,England,+44 20 7946 0001,https://bluebird.example/soho',
+  'LDN-2,Bluebird Camden,3 Parkway,,London,n/a,NW1 7PG,GB,020 7946 0002,N/A',
+  'Entity ID,Name,Address > Line 1,Address > Line 2,Address > City,Address > Region,Address > Postal Code,Address > Country Code,Main Phone,Website URL > URL',
+  'LDN-3,Bluebird Brixton,,,London,,SW2 1RW,GB,#N/A,-',
+  'Total,,,,,,,,,',
+  'TOTAL LOCATIONS: 46,,,,,,,,,',
+  '',
+].join('\r\n');
+
+export function utf16le(text: string): Uint8Array {
+  return new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+}
+
+/** Windows-1252 for the Latin-1 range these files use. */
+export function windows1252(text: string): Uint8Array {
+  return new Uint8Array(Buffer.from(text, 'latin1'));
+}
+
+const utf8 = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
+
+export const REAL_WORLD_FILES: RealWorldFile[] = [
+  { name: 'yext-export.csv', bytes: utf8(YEXT_CSV), locations: 3 },
+  {
+    name: 'filialen-unicode.txt',
+    bytes: utf16le(
+      'Filiale\tStraße\tHausnummer\tPLZ\tOrt\tBundesland\tLand\tTelefon\r\n' +
+        'Bäckerei Prag\tPrager Straße\t90a\t01069\tDresden\tSachsen\tDeutschland\t0351 4960000\r\n' +
+        'Bäckerei Neustadt\tKönigsbrücker Str.\t12\t01099\tDresden\tSachsen\tDeutschland\t-\r\n',
+    ),
+    locations: 2,
+  },
+  {
+    name: 'magasins.csv',
+    bytes: windows1252(
+      'Nom;Adresse;Complément;Code postal;Ville;Pays;Latitude;Longitude\r\n' +
+        'Café Rivoli;12 rue de Rivoli;Bâtiment B;75004;Paris;France;48,8556;2,3522\r\n' +
+        'Café Lyon;3 place Bellecour;;69002;Lyon;France;45,7578;4,8320\r\n',
+    ),
+    locations: 2,
+  },
+  {
+    name: 'brightlocal.csv',
+    bytes: utf8(
+      'Location Name,Location Reference,Address 1,Address 2,City,State/County,Postcode/ZIP,Country,Telephone,Website URL\n' +
+        'Acme Leeds,AC-7,1 Briggate,Floor 2,Leeds,West Yorkshire,LS1 6HD,United Kingdom,0113 496 0000,acme.example\n' +
+        'Acme York,AC-8,5 Stonegate,,York,North Yorkshire,YO1 8AW,Scotland,TBD,none\n',
+    ),
+    locations: 2,
+  },
+  {
+    name: 'uberall.csv',
+    bytes: utf8(
+      'identifier;name;street;streetNo;addressExtra;zip;city;province;country;phone;status\n' +
+        'U-1;Acme Wien;Mariahilfer Straße;12;Top 3;1070;Wien;Wien;AT;+43 1 5350000;INACTIVE\n' +
+        'U-2;Acme Graz;Herrengasse;3;;8010;Graz;Steiermark;AT;+43 316 80750;ACTIVE\n',
+    ),
+    locations: 2,
+  },
+];
