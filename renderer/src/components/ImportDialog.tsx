@@ -1,16 +1,17 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { keys } from '../api/queries.js';
-import { nameColumnOf } from '../import/header-mapping.js';
 import { useImport } from '../import/use-import.js';
 import { plural } from '../format.js';
 import { Dialog } from './Dialog.js';
 import { ErrorNotice } from './ErrorNotice.js';
 import { FileDropZone } from './FileDropZone.js';
-import { ColumnMapper } from './ColumnMapper.js';
+import { CheckButton } from '../import/columns/CheckButton.js';
+import { ColumnMapper } from '../import/columns/ColumnMapper.js';
 import { ImportDone } from './ImportDone.js';
 import { ImportPreview, importLabel, rowsToWrite } from './ImportPreview.js';
 import { ImportSteps, ProgressView } from './ImportSteps.js';
+import { ChooseSheet } from '../import/sheet/ChooseSheet.js';
 
 type Job = ReturnType<typeof useImport>;
 
@@ -45,21 +46,19 @@ function MappingStep({ job, pickedFile }: { job: Job; pickedFile: File | null })
         file={state.file}
         mapping={state.mapping}
         check={state.mappingCheck}
-        onRemap={job.remap}
+        onMapping={job.setMapping}
         onEncoding={(encoding) => pickedFile && job.read(pickedFile, encoding)}
       />
       <div className="dialog-actions">
         <button type="button" className="button" onClick={job.reset}>
           Choose another file
         </button>
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={nameColumnOf(state.mapping) < 0}
-          onClick={job.check}
-        >
-          Check {plural(state.file.rowCount, 'row')}
-        </button>
+        <CheckButton
+          mapping={state.mapping}
+          check={state.mappingCheck}
+          rowCount={state.file.rowCount}
+          onCheck={job.check}
+        />
       </div>
     </>
   );
@@ -151,6 +150,14 @@ export function ImportDialog({
       {step === 'choose' && <ChooseStep job={job} onFile={pick} />}
       {step === 'reading' && (
         <ProgressView progress={state.progress} fallback={`Opening ${state.fileName ?? 'the file'}`} />
+      )}
+      {step === 'sheet' && state.sheets && (
+        <ChooseSheet
+          fileName={state.fileName}
+          sheets={state.sheets}
+          onChoose={(sheet) => pickedFile && read(pickedFile, undefined, sheet)}
+          onCancel={job.reset}
+        />
       )}
       {step === 'mapping' && <MappingStep job={job} pickedFile={pickedFile} />}
       {step === 'checking' && <ProgressView progress={state.progress} fallback="Checking the rows with the server" />}

@@ -21,7 +21,16 @@ export function ProgressView({ progress, fallback }: { progress: ImportProgress 
 }
 
 const STEPS = ['File', 'Columns', 'Preview', 'Import'] as const;
-const STEP_INDEX = { choose: 0, reading: 0, mapping: 1, checking: 2, preview: 2, importing: 3, done: 3 } as const;
+const STEP_INDEX = {
+  choose: 0,
+  reading: 0,
+  sheet: 0,
+  mapping: 1,
+  checking: 2,
+  preview: 2,
+  importing: 3,
+  done: 3,
+} as const;
 
 /** The four steps of an import, the current one marked. */
 export function ImportSteps({ step }: { step: ImportStep }) {

@@ -15,6 +15,7 @@ import {
   MAX_LISTED,
   UNCHANGED_LISTED,
   type CheckReport,
+  type FileSummary,
   type FromWorker,
   type ImportChoice,
   type ImportStage,
@@ -26,6 +27,7 @@ import {
   type SkippedRow,
   type Totals,
 } from './protocol.js';
+import { isWorkbook, readWorkbook, sheetTable } from './read-xlsx.js';
 import { planRequests, uploadBody, uploadRowOf, type RowEdits } from './upload-rows.js';
 
 /** What the job needs from outside: a way to talk to the page, a token, and an upload channel. */
@@ -83,11 +85,15 @@ export class ImportJob {
 
   constructor(private readonly ports: JobPorts) {}
 
-  /** Decodes, parses and maps a file; answers `read` with what the mapping screen needs, or `rejected`. */
-  async read(file: ByteSource & { name: string }, encoding?: TextEncodingName): Promise<void> {
+  /**
+   * Decodes, parses and maps a file; answers `read` with what the mapping screen needs, or `rejected`.
+   * A workbook is read by read-xlsx.ts; with several sheets and none chosen it answers `sheets`.
+   */
+  async read(file: ByteSource & { name: string }, encoding?: TextEncodingName, sheet?: string): Promise<void> {
     // A previous file's rows go first, so two files never sit in the worker's memory at once.
     this.table = null;
     this.resetChecks();
+    if (await isWorkbook(file)) return this.readWorkbook(file, sheet);
     let parser = new CsvParser();
     const decoded = await decodeInto(file, () => (parser = new CsvParser()), {
       // The last bytes are followed at once by the mapping screen: no 100% for the page to draw first.
@@ -97,7 +103,30 @@ export class ImportJob {
       forced: encoding,
     });
     if (!decoded.ok) return this.ports.send({ type: 'rejected', message: decoded.message });
-    const table = parser.end();
+    this.accept(parser.end(), { name: file.name, size: file.size, encoding: decoded.encoding });
+  }
+
+  /** An .xlsx file: the sheet chosen, the only sheet with rows, or a question which one. */
+  private async readWorkbook(file: ByteSource & { name: string }, chosen?: string): Promise<void> {
+    const workbook = await readWorkbook(file);
+    if (!workbook.ok) return this.ports.send({ type: 'rejected', message: workbook.message });
+    const filled = workbook.sheets.filter((sheet) => sheet.rows.length > 0);
+    const sheet = filled.find((candidate) => candidate.name === chosen) ?? (filled.length === 1 ? filled[0] : null);
+    if (!sheet) {
+      if (filled.length === 0)
+        return this.accept(sheetTable({ name: '', rows: [], lines: [] }), {
+          name: file.name,
+          size: file.size,
+          encoding: 'utf-8',
+        });
+      const sheets = filled.map(({ name, rows }) => ({ name, rowCount: Math.max(rows.length - 1, 0) }));
+      return this.ports.send({ type: 'sheets', sheets });
+    }
+    this.accept(sheetTable(sheet), { name: file.name, size: file.size, encoding: 'utf-8', sheet: sheet.name });
+  }
+
+  /** A parsed table: refused when it has no header or no rows, else mapped and described to the page. */
+  private accept(table: CsvTable, facts: Pick<FileSummary, 'name' | 'size' | 'encoding' | 'sheet'>): void {
     if (table.headers.length === 0) {
       return this.ports.send({
         type: 'rejected',
@@ -117,9 +146,7 @@ export class ImportJob {
     this.ports.send({
       type: 'read',
       file: {
-        name: file.name,
-        size: file.size,
-        encoding: decoded.encoding,
+        ...facts,
         delimiter: table.delimiter,
         headers: table.headers,
         mapping: this.mapping,

@@ -14,6 +14,8 @@ export interface FileSummary {
   size: number;
   encoding: TextEncodingName;
   delimiter: string;
+  /** The sheet the rows come from, for a workbook. */
+  sheet?: string;
   headers: string[];
   /** The mapping the headers suggest. */
   mapping: ColumnMapping;
@@ -23,6 +25,12 @@ export interface FileSummary {
   /** Problems papaparse reported, each at its line (the first MAX_LISTED). */
   problems: LineProblem[];
   problemCount: number;
+}
+
+/** A sheet of a workbook with rows, offered when there are several: its name and its rows under the header. */
+export interface SheetChoice {
+  name: string;
+  rowCount: number;
 }
 
 export interface MappingCheck {
@@ -120,7 +128,7 @@ export const MAX_LISTED = 2_000;
 export const UNCHANGED_LISTED = 50;
 
 export type ToWorker =
-  | { type: 'read'; file: File; encoding?: TextEncodingName }
+  | { type: 'read'; file: File; encoding?: TextEncodingName; sheet?: string }
   | { type: 'map'; mapping: ColumnMapping }
   | { type: 'check'; clientId: string; choice: ImportChoice }
   | { type: 'fix'; row: number; field: RowField; value: string }
@@ -132,6 +140,7 @@ export type FromWorker =
   | { type: 'progress'; stage: ImportStage; done: number; total: number; request?: { index: number; count: number } }
   | { type: 'rejected'; message: string }
   | { type: 'read'; file: FileSummary; mapping: MappingCheck }
+  | { type: 'sheets'; sheets: SheetChoice[] }
   | { type: 'mapped'; mapping: MappingCheck }
   | { type: 'checked'; report: CheckReport }
   | { type: 'imported'; summary: ImportSummary }

@@ -4,7 +4,7 @@ import { fromErrorInfo, type ApiError } from '../api/http.js';
 import { accessToken } from '../api/session.js';
 import type { DuplicateHandling } from '../api/types.js';
 import type { TextEncodingName } from './encodings.js';
-import { remapColumn, type ColumnMapping, type ColumnTarget } from './header-mapping.js';
+import type { ColumnMapping } from './header-mapping.js';
 import {
   DEFAULT_CHOICE,
   type CheckReport,
@@ -14,10 +14,11 @@ import {
   type ImportStage,
   type ImportSummary,
   type MappingCheck,
+  type SheetChoice,
   type ToWorker,
 } from './protocol.js';
 
-export type ImportStep = 'choose' | 'reading' | 'mapping' | 'checking' | 'preview' | 'importing' | 'done';
+export type ImportStep = 'choose' | 'reading' | 'sheet' | 'mapping' | 'checking' | 'preview' | 'importing' | 'done';
 
 export interface ImportProgress {
   stage: ImportStage;
@@ -30,6 +31,8 @@ export interface ImportState {
   step: ImportStep;
   fileName: string | null;
   file: FileSummary | null;
+  /** A workbook's sheets with rows, when the user has to choose one. */
+  sheets: SheetChoice[] | null;
   mapping: ColumnMapping;
   mappingCheck: MappingCheck | null;
   report: CheckReport | null;
@@ -48,6 +51,7 @@ const INITIAL: ImportState = {
   step: 'choose',
   fileName: null,
   file: null,
+  sheets: null,
   mapping: [],
   mappingCheck: null,
   report: null,
@@ -77,6 +81,7 @@ const WORKER_MESSAGES = new Set<string>([
   'progress',
   'rejected',
   'read',
+  'sheets',
   'mapped',
   'checked',
   'imported',
@@ -143,6 +148,8 @@ function receive(state: ImportState, action: FromWorker): ImportState {
         mappingCheck: action.mapping,
         progress: null,
       };
+    case 'sheets':
+      return { ...state, step: 'sheet', sheets: action.sheets, progress: null };
     case 'mapped':
       return { ...state, mappingCheck: action.mapping };
     case 'checked':
@@ -203,20 +210,21 @@ export function useImport(clientId: string) {
   }, []);
 
   const read = useCallback(
-    (file: File, encoding?: TextEncodingName) => {
+    (file: File, encoding?: TextEncodingName, sheet?: string) => {
       performance.clearMeasures(READ_MEASURE);
       performance.mark(READ_MARK);
       dispatch({ type: 'reading', fileName: file.name });
-      post({ type: 'read', file, encoding });
+      post({ type: 'read', file, encoding, sheet });
     },
     [post],
   );
 
-  const remap = useCallback(
-    (column: number, target: ColumnTarget) => {
-      mapping.current = remapColumn(mapping.current, column, target);
-      dispatch({ type: 'remapped', mapping: mapping.current });
-      post({ type: 'map', mapping: mapping.current });
+  /** A whole new mapping, as the column step decided it (a swap changes two columns at once). */
+  const setMapping = useCallback(
+    (next: ColumnMapping) => {
+      mapping.current = next;
+      dispatch({ type: 'remapped', mapping: next });
+      post({ type: 'map', mapping: next });
     },
     [post],
   );
@@ -266,5 +274,5 @@ export function useImport(clientId: string) {
   const reset = useCallback(() => dispatch({ type: 'reset' }), []);
   const backToMapping = useCallback(() => dispatch({ type: 'step', step: 'mapping' }), []);
 
-  return { state, read, remap, check, choose, fix, leave, start, reset, backToMapping };
+  return { state, read, setMapping, check, choose, fix, leave, start, reset, backToMapping };
 }
