@@ -20,6 +20,7 @@ import { registerLocalhostGuard } from './http/localhost.js';
 import { openApi } from './http/openapi.js';
 import { compileValidator, validationDetails } from './http/validation.js';
 import { locationRoutes } from './locations/routes.js';
+import { mappingRoutes } from './mappings/routes.js';
 import { userRoutes } from './users/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { deviceRoutes } from './device/routes.js';
@@ -145,6 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(clientEditRoutes, context);
     await api.register(auditRoutes, context);
     await api.register(locationRoutes, context);
+    await api.register(mappingRoutes, context);
     await api.register(userRoutes, context);
     await api.register(tokenRoutes, context);
     await api.register(backupRoutes, { ...context, backups });

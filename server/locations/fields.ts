@@ -1,4 +1,5 @@
 import { parsePhoneNumberWithError, ParseError, type CountryCode } from 'libphonenumber-js';
+import { isPlaceholder } from '../imports/placeholders.js';
 import { hasLoneSurrogate, LONE_SURROGATE_WORDS, textOrNull } from '../http/body.js';
 import { countryCode } from './country.js';
 import { HOURS_FORMS, HoursError, dayIntervals, orderedHours, weekHours, DAYS, type Hours } from './hours.js';
@@ -140,6 +141,9 @@ const STATUS_WORDS: Record<string, LocationStatus> = {
   temporarily_close: 'temporarily_closed',
   permanently_closed: 'permanently_closed',
   closed_permanently: 'permanently_closed',
+  // Uberall's location statuses: ACTIVE (above), INACTIVE (taken off the listings for now), CLOSED.
+  inactive: 'temporarily_closed',
+  closed: 'permanently_closed',
 };
 
 function status(text: string): LocationStatus {
@@ -169,16 +173,6 @@ function hours(value: string | Record<string, unknown>): Hours | null {
 /** A day given as intervals [["09:00", "17:00"], ...]: each read as a range; none is a closed day. */
 function intervalsOf(day: string[][]): Hours[keyof Hours] {
   return day.length === 0 ? [] : dayIntervals(day.map((interval) => interval.join('-')).join(','));
-}
-
-/**
- * What sheets write for "no value" (README: "Location fields"): read as blank, so that "N/A" never counts
- * as a phone number or earns health points. "NA" is also Namibia's code: in the country field it is that.
- */
-const PLACEHOLDER = /^(n\/?a|#n\/a|-+|—|none|null|nil|tbd|tba|unknown|\?+)$/i;
-
-export function isPlaceholder(value: string, field?: string): boolean {
-  return PLACEHOLDER.test(value) && !(field === 'country' && value.toUpperCase() === 'NA');
 }
 
 /** A text field's value, trimmed; null when blank or a placeholder. Text must be well-formed Unicode, never rewritten. */

@@ -93,8 +93,26 @@ const DAY_SEPARATOR = '\\s*(?:-|–|—|to|through|thru|,|&|and|\\+)\\s*';
 /** A run of days that starts a group: "Mon-Fri", "Sat & Sun", "Monday:". */
 const DAY_RUN = new RegExp(`\\b${DAY_WORD}(?:${DAY_SEPARATOR}${DAY_WORD})*(?![a-z])\\s*:?`, 'gi');
 
+// Uberall's form: "MONDAY=08:00-16:00;TUESDAY=08:00-15:00&17:00-19:00;SATURDAY;SUNDAY" or with "Mo=", a
+// day alone being closed (its location export's openingHours column).
+const UBERALL_DAY = /^\s*([a-z]+)\s*(?:=(.*))?$/i;
+
+function uberallHours(value: string): Hours {
+  const hours: Hours = {};
+  for (const part of value.split(';')) {
+    if (part.trim() === '') continue;
+    const match = UBERALL_DAY.exec(part);
+    const day = match === null ? undefined : dayOf(match[1]!);
+    if (match === null || day === undefined) throw new HoursError(`"${part.trim()}" is not a day`);
+    const times = match[2]?.trim() ?? '';
+    hours[day] = times === '' ? [] : dayIntervals(times);
+  }
+  return hours;
+}
+
 /** The week in one text, "Mon-Fri 9:00-17:00, Sat 10:00-14:00, Sun closed" (README: "Hours"). */
 export function weekHours(text: string): Hours {
+  if (/^\s*[a-z]+\s*=/i.test(text)) return uberallHours(text);
   const hours: Hours = {};
   const value = text
     .trim()

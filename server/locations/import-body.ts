@@ -1,6 +1,7 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Type } from '@sinclair/typebox';
 import type { ErrorDetail } from '../http/errors.js';
+import { readTableBody, type TableFormat } from '../imports/table-body.js';
 import { schemaErrors } from './rows.js';
 import { MAX_IMPORT_ROWS, UploadBody } from './schemas.js';
 
@@ -63,7 +64,11 @@ const tooComplex: Refusal = {
  * makes `__proto__` an own property (it never sets a prototype), and the checks refuse every key but the
  * known ones, so a poisoning body is a 400 before any of it is used.
  */
-export function parseImportBody(body: Uint8Array): { clientId: string; rows: unknown[] } | Refusal {
+export function parseImportBody(
+  body: Uint8Array,
+  format?: TableFormat,
+): { clientId: string; rows: unknown[]; answerMembers?: string } | Refusal {
+  if (format !== undefined) return readTableBody(body, format);
   if (tooManyValues(body)) return tooComplex;
   let value: unknown;
   try {

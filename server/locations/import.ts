@@ -6,6 +6,7 @@ import { SortedUuids } from '../db/uuid.js';
 import type { ErrorDetail } from '../http/errors.js';
 import { fieldValue, FieldError, LOCATION_FIELDS, type LocationField, type LocationValues } from './fields.js';
 import { healthOf } from './health.js';
+import type { TableFormat } from '../imports/table-body.js';
 import { parseImportBody, type Refusal } from './import-body.js';
 import {
   addToLocationsCount,
@@ -46,6 +47,8 @@ export interface ImportRequest {
   actor?: (db: Db) => Actor;
   /** The file's name, when the dashboard sends it, for the trail. */
   fileName?: string | null;
+  /** The body is a CSV or .xlsx file, not JSON rows (server/imports/table-body.ts). */
+  format?: TableFormat;
 }
 
 /** The import's answer, as JSON text for the route to send (UploadResponse, or DryRunResponse). */
@@ -82,16 +85,22 @@ interface Decision {
  * reads in one snapshot and writes nothing.
  */
 export function importLocations(db: Db, request: ImportRequest): ImportOutcome {
-  const parsed = parseImportBody(request.body);
+  const parsed = parseImportBody(request.body, request.format);
   if ('statusCode' in parsed) return parsed;
   const plan = new ImportPlan(db, request, parsed.clientId, parsed.rows.length);
   const run = () => plan.run(parsed.rows);
   try {
-    return request.dryRun ? db.transaction(run)() : db.transaction(run).immediate();
+    const outcome = request.dryRun ? db.transaction(run)() : db.transaction(run).immediate();
+    return parsed.answerMembers === undefined ? outcome : withMembers(outcome, parsed.answerMembers);
   } catch (error) {
     if (error instanceof Refused) return error.refusal;
     throw error;
   }
+}
+
+/** The answer with a CSV or .xlsx upload's `columns` and `left_out` added to it. */
+function withMembers(outcome: ImportOutcome, members: string): ImportOutcome {
+  return 'json' in outcome ? { ...outcome, json: `${outcome.json.slice(0, -1)},${members}}` } : outcome;
 }
 
 class ImportPlan {

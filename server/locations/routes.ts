@@ -5,11 +5,15 @@ import type { AppContext } from '../app.js';
 import { write } from '../db/write.js';
 import { isWholeList } from '../db/sql.js';
 import { readBody } from '../http/body.js';
+import { CSV_TYPE, XLS_TYPE, XLSX_TYPE } from '../imports/schemas.js';
+import { TABLE_TYPES, tableFormatOf, XLS_REFUSAL } from '../imports/table-request.js';
 import { Forbidden, HttpError, Invalid, NotFound } from '../http/errors.js';
 import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Success } from '../http/schemas.js';
 import { compileValidator } from '../http/validation.js';
 import { clientById } from '../clients/queries.js';
+import { withSavedMapping } from '../mappings/apply.js';
+import { markMappingUsed } from '../mappings/queries.js';
 import { patchLocation, readPatch } from './edit.js';
 import { locationRecord, locationsJson, locationsJsonPieces } from './queries.js';
 import {
@@ -193,10 +197,12 @@ function oneLocation(error: unknown): never {
 }
 
 /** The upload reads its body as bytes: the writer thread parses and checks it off the event loop. */
-const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writer, clock }) => {
+const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writer, clock, store }) => {
   const upload = plugin.withTypeProvider<TypeBoxTypeProvider>();
   upload.removeContentTypeParser('application/json');
-  upload.addContentTypeParser('application/json', (request, payload, done) => {
+  // JSON rows, or a CSV or .xlsx file (server/imports/): read as bytes, parsed on the writer thread.
+  upload.addContentTypeParser(['application/json', ...TABLE_TYPES], (request, payload, done) => {
+    if (request.headers['content-type']?.toLowerCase().startsWith(XLS_TYPE)) return done(XLS_REFUSAL, undefined);
     const length = request.headers['content-length'];
     readBody(payload, MAX_IMPORT_BYTES, length === undefined ? undefined : Number(length)).then(
       (body) => done(null, body),
@@ -219,16 +225,25 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writ
           'address) of an earlier row or of an existing location are skipped unless duplicates=keep. ' +
           'mode=upsert updates the location a row matches by its key and creates the others; mode=update ' +
           'only updates. blanks=clear makes a blank cell clear the stored value. dryRun=true answers what ' +
-          'would happen, row by row, without writing (README: "Import rules").',
+          'would happen, row by row, without writing (README: "Import rules"). The body may also be a CSV ' +
+          '(text/csv, any charset) or an .xlsx workbook, with ?clientId=: its headers are matched to fields, ' +
+          'placeholders blanked and rows that are not locations left out; the answer adds columns and ' +
+          'left_out (README: "Import a CSV or Excel file").',
         querystring: UploadQuery,
         body: UploadBody,
+        consumes: ['application/json', CSV_TYPE, XLSX_TYPE],
         response: { 200: DryRunResponse, 201: UploadResponse, ...errors(400, 401, 403, 404, 413, 415) },
       },
     },
     async (request, reply) => {
       const body = request.body as unknown;
-      if (!Buffer.isBuffer(body)) throw Invalid('Send the import as a JSON body: {"clientId": ..., "rows": [...]}');
       const { dryRun = false, duplicates = 'skip', mode = 'create', blanks = 'keep', fileName = null } = request.query;
+      const { organizationId } = principalOf(request);
+      const asked = tableFormatOf(request.headers['content-type'] ?? '', request.query, blanks);
+      const format = withSavedMapping(store.db, organizationId, asked, request.query.mapping);
+      if (format !== undefined && (!Buffer.isBuffer(body) || body.byteLength === 0))
+        throw Invalid('The body is empty: send the CSV or .xlsx file itself');
+      if (!Buffer.isBuffer(body)) throw Invalid('Send the import as a JSON body: {"clientId": ..., "rows": [...]}');
       const own = ownBuffer(body);
       const outcome = await writer.write(
         'importLocations',
@@ -242,10 +257,15 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { writ
           blanks,
           fileName,
           now: clock.now(),
+          ...(format !== undefined ? { format } : {}),
         },
         [own.buffer as ArrayBuffer],
       );
       if (!('json' in outcome)) throw new HttpError(outcome.statusCode, outcome.message, outcome.details);
+      if (request.query.mapping !== undefined && !dryRun) {
+        const used = request.query.mapping.toLowerCase();
+        write(store.db, () => markMappingUsed(store.db, used, clock.now()));
+      }
       // The writer wrote the answer as JSON text (test/server/import-modes.test.ts holds it to the schemas).
       return reply
         .code(outcome.statusCode as 201)

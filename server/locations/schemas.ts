@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { TableAnswer, TableQuery } from '../imports/schemas.js';
 import { ErrorDetail, Page, Timestamp, Uuid } from '../http/schemas.js';
 
 export const HealthStatus = Type.Union(
@@ -212,6 +213,7 @@ export const UploadQuery = Type.Object(
     mode: Type.Optional(ImportMode),
     blanks: Type.Optional(BlankCells),
     fileName: Type.Optional(Type.String({ maxLength: 260, description: "The file's name, for the audit trail" })),
+    ...TableQuery,
   },
   { additionalProperties: false },
 );
@@ -235,6 +237,7 @@ export const UploadResponse = Type.Object({
     format: 'uuid',
     description: 'The import in the audit trail: POST /api/operations/:id/undo reverts it',
   }),
+  ...TableAnswer,
 });
 export type UploadResponse = Static<typeof UploadResponse>;
 
@@ -298,6 +301,7 @@ export const DryRunResponse = Type.Object({
     description: 'Every row: valid ones as they would be stored, invalid ones (action "error") as sent',
   }),
   errors: Type.Array(ErrorDetail, { description: 'Every invalid field, by row index' }),
+  ...TableAnswer,
 });
 export type DryRunResponse = Static<typeof DryRunResponse>;
 

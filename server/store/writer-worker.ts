@@ -8,6 +8,7 @@ import type { DatabaseKey } from '../db/key.js';
 import { openDatabase, WRITER_CACHE_MIB, type Db } from '../db/open.js';
 import { HttpError } from '../http/errors.js';
 import { NEEDS } from '../http/guards.js';
+import { xlsxCells } from '../imports/xlsx-cells.js';
 import { importLocations } from '../locations/import.js';
 import { deleteLocationsOf, editLocationsOf } from '../locations/edit.js';
 import type { WriteAnswer, WriteKind, WriteMessage, Writes } from './writes.js';
@@ -82,22 +83,44 @@ function answer(message: WriteMessage): WriteAnswer {
       const { statusCode, message: words, details } = error;
       return { id: message.id, ok: false, refusal: { statusCode, message: words, ...(details ? { details } : {}) } };
     }
-    return {
-      id: message.id,
-      ok: false,
-      failure: error instanceof Error ? (error.stack ?? error.message) : String(error),
-    };
+    return failureOf(message.id, error);
   }
 }
 
-port.on('message', (message: WriteMessage | 'close') => {
-  if (message === 'close') {
-    db.close();
-    port.close();
-    return;
-  }
-  port.postMessage(answer(message));
+function failureOf(id: number, error: unknown): WriteAnswer {
+  return { id, ok: false, failure: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+}
+
+/**
+ * An .xlsx body is unzipped before its import's synchronous transaction: the library is async
+ * (server/imports/xlsx-cells.ts). Anything else goes as it came.
+ */
+async function prepare(message: WriteMessage): Promise<WriteMessage | WriteAnswer> {
+  if (message.kind !== 'importLocations') return message;
+  const { request } = message as WriteMessage<'importLocations'>;
+  const { format } = request;
+  if (format?.kind !== 'xlsx' || format.cells !== undefined) return message;
+  const read = await xlsxCells(request.body, format.sheet);
+  if ('statusCode' in read) return { id: message.id, ok: false, refusal: read };
+  return { ...message, request: { ...request, format: { ...format, cells: read.cells } } };
+}
+
+function handle(message: WriteMessage, prepared: WriteMessage | WriteAnswer): void {
+  port.postMessage('ok' in prepared ? prepared : answer(prepared));
   const dryRun = message.kind === 'importLocations' && (message as WriteMessage<'importLocations'>).request.dryRun;
   if (!dryRun) checkpoint();
+}
+
+// Messages are handled one after the other, in order, even while an .xlsx file is being unzipped.
+let queue = Promise.resolve();
+port.on('message', (message: WriteMessage | 'close') => {
+  queue = queue.then(async () => {
+    if (message === 'close') {
+      db.close();
+      port.close();
+      return;
+    }
+    handle(message, await prepare(message).catch((error: unknown) => failureOf(message.id, error)));
+  });
 });
 port.postMessage('ready');

@@ -18,6 +18,7 @@ const TABLES = [
   'audit_entries',
   'clients',
   'locations',
+  'mappings',
   'operation_rows',
   'operations',
   'organizations',

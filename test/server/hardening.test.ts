@@ -278,6 +278,50 @@ describe('request bodies', () => {
   });
 });
 
+/** Every route the server has, as OpenAPI lists them: a new route is added here and hardened. */
+const ROUTES = [
+  'post /auth/callback',
+  'post /auth/refresh',
+  'post /auth/logout',
+  'get /auth/setup',
+  'post /auth/setup',
+  'get /api/me',
+  'patch /api/me',
+  'get /api/backups',
+  'post /api/backups',
+  'get /api/backups/{name}/download',
+  'get /api/clients',
+  'post /api/clients',
+  'delete /api/clients/{clientId}',
+  'get /api/locations',
+  'post /api/locations/upload',
+  'get /api/locations/{id}',
+  'patch /api/locations/{id}',
+  'patch /api/locations',
+  'delete /api/locations/{id}',
+  'post /api/locations/delete',
+  'get /api/mappings',
+  'post /api/mappings',
+  'patch /api/mappings/{id}',
+  'delete /api/mappings/{id}',
+  'get /api/audit',
+  'post /api/operations/{id}/undo',
+  'get /api/clients/{clientId}',
+  'patch /api/clients/{clientId}',
+  'get /api/users',
+  'post /api/users',
+  'patch /api/users/{id}',
+  'delete /api/users/{id}',
+  'get /api/tokens',
+  'post /api/tokens',
+  'delete /api/tokens/{id}',
+  'post /auth/device',
+  'post /auth/token',
+  'get /api/device',
+  'post /api/device/approve',
+  'post /api/device/deny',
+];
+
 describe('public routes', () => {
   it('GET /health without auth -> 200 {status: "ok"}', async () => {
     const response = await t.request({ method: 'GET', url: '/health' });
@@ -290,45 +334,6 @@ describe('public routes', () => {
       (await t.request({ method: 'GET', url: '/api/clients', token: admin })).headers['x-content-type-options'],
     ).toBe('nosniff');
   });
-
-  const ROUTES = [
-    'post /auth/callback',
-    'post /auth/refresh',
-    'post /auth/logout',
-    'get /auth/setup',
-    'post /auth/setup',
-    'get /api/me',
-    'patch /api/me',
-    'get /api/backups',
-    'post /api/backups',
-    'get /api/backups/{name}/download',
-    'get /api/clients',
-    'post /api/clients',
-    'delete /api/clients/{clientId}',
-    'get /api/locations',
-    'post /api/locations/upload',
-    'get /api/locations/{id}',
-    'patch /api/locations/{id}',
-    'patch /api/locations',
-    'delete /api/locations/{id}',
-    'post /api/locations/delete',
-    'get /api/audit',
-    'post /api/operations/{id}/undo',
-    'get /api/clients/{clientId}',
-    'patch /api/clients/{clientId}',
-    'get /api/users',
-    'post /api/users',
-    'patch /api/users/{id}',
-    'delete /api/users/{id}',
-    'get /api/tokens',
-    'post /api/tokens',
-    'delete /api/tokens/{id}',
-    'post /auth/device',
-    'post /auth/token',
-    'get /api/device',
-    'post /api/device/approve',
-    'post /api/device/deny',
-  ];
 
   it('GET /api/openapi.json without auth is an OpenAPI 3 document listing every route', async () => {
     const response = await t.request({ method: 'GET', url: '/api/openapi.json' });

@@ -122,6 +122,21 @@ async function newOperation(clientId: string): Promise<string> {
   return response.json<{ operation_id: string }>().operation_id;
 }
 
+function mappingBody(clientId: string | null) {
+  return { client_id: clientId, name: 'Yext export', columns: [{ header: 'Name', field: 'name' }] };
+}
+
+/** A saved mapping of the client, made by the Admin; its id. */
+async function newMapping(clientId: string): Promise<string> {
+  const response = await t.request({
+    method: 'POST',
+    url: '/api/mappings',
+    token: tokens.admin,
+    body: mappingBody(clientId),
+  });
+  return response.json<{ id: string }>().id;
+}
+
 function disposableClient(): string {
   return insertClient(
     t.store.db,
@@ -215,6 +230,59 @@ const ENDPOINTS: Endpoint[] = [
         token: tokenOf(caller),
         body: { clientId: otherClientId, rows: [{ name: `Branch ${randomUUID()}` }] },
       }),
+  },
+  {
+    name: 'POST /api/locations/upload as text/csv',
+    expected: { ...ADMIN_ONLY, admin: 201, ...tokensWith('import', 201) },
+    send: (caller) =>
+      t.request({
+        method: 'POST',
+        url: `/api/locations/upload?clientId=${ownClientId}`,
+        token: tokenOf(caller),
+        headers: { 'content-type': 'text/csv' },
+        body: `Name,City\nBranch ${randomUUID()},Berlin\n`,
+      }),
+  },
+  {
+    name: 'GET /api/mappings of the own client',
+    expected: READ,
+    send: (caller) =>
+      t.request({ method: 'GET', url: `/api/mappings?clientId=${ownClientId}`, token: tokenOf(caller) }),
+  },
+  {
+    name: 'GET /api/mappings of another client',
+    expected: { ...READ, client_viewer: 403, 'token:client_viewer': 403, 'token:own-client': 403 },
+    send: (caller) =>
+      t.request({ method: 'GET', url: `/api/mappings?clientId=${otherClientId}`, token: tokenOf(caller) }),
+  },
+  {
+    name: 'POST /api/mappings for the own client',
+    expected: { ...ADMIN_ONLY, admin: 201, ...tokensWith('import', 201) },
+    send: (caller) =>
+      t.request({ method: 'POST', url: '/api/mappings', token: tokenOf(caller), body: mappingBody(ownClientId) }),
+  },
+  {
+    name: 'POST /api/mappings shared by every client',
+    expected: { ...ADMIN_ONLY, admin: 201, ...tokensWith('import', 201), 'token:own-client': 403 },
+    send: (caller) =>
+      t.request({ method: 'POST', url: '/api/mappings', token: tokenOf(caller), body: mappingBody(null) }),
+  },
+  {
+    name: 'PATCH /api/mappings/:id of the own client',
+    expected: { ...ADMIN_ONLY, ...tokensWith('import', 200) },
+    send: async (caller) =>
+      t.request({
+        method: 'PATCH',
+        url: `/api/mappings/${await newMapping(ownClientId)}`,
+        token: tokenOf(caller),
+        body: { name: 'Renamed' },
+      }),
+  },
+  {
+    name: 'DELETE /api/mappings/:id of another client',
+    expected: { ...ADMIN_ONLY, ...tokensWith('import', 200), 'token:own-client': 403 },
+    send: async (caller) =>
+      t.request({ method: 'DELETE', url: `/api/mappings/${await newMapping(otherClientId)}`, token: tokenOf(caller) }),
   },
   {
     name: 'GET /api/clients/:id of the own client',

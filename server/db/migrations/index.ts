@@ -3,6 +3,7 @@ import { init } from './0001-init.js';
 import { listingFields } from './0002-listing-fields.js';
 import { apiTokens } from './0003-api-tokens.js';
 import { audit } from './0004-audit.js';
+import { mappings } from './0005-mappings.js';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,4 @@ export interface Migration {
 }
 
 /** In order; a migration, once released, is never edited (add a new one). */
-export const migrations: readonly Migration[] = [init, listingFields, apiTokens, audit];
+export const migrations: readonly Migration[] = [init, listingFields, apiTokens, audit, mappings];

@@ -1,0 +1,104 @@
+import { analyse } from 'chardet';
+import Papa from 'papaparse';
+
+/**
+ * A CSV body as the cells of a sheet (README: "Import a CSV or Excel file"): decoded by the charset the
+ * request names, else as the dashboard reads a file (a byte order mark: UTF-8, or UTF-16LE/BE as Excel's
+ * "Unicode Text" export; valid UTF-8; else the legacy encoding chardet finds, Windows-1252 for Latin
+ * text), then split by papaparse with the delimiter it finds among , ; tab and |.
+ */
+export type Cells = string[][];
+export type CellsOrRefusal = { cells: Cells } | { statusCode: number; message: string };
+
+const NOT_TEXT =
+  'The body is not text, so it cannot be read as a CSV. Send the file as it was exported (CSV or .xlsx), with its Content-Type.';
+
+function startsWith(bytes: Uint8Array, magic: readonly number[]): boolean {
+  return magic.every((byte, index) => bytes[index] === byte);
+}
+
+function bomOf(bytes: Uint8Array): { encoding: string; length: number } | null {
+  if (startsWith(bytes, [0xef, 0xbb, 0xbf])) return { encoding: 'utf-8', length: 3 };
+  if (startsWith(bytes, [0xff, 0xfe])) return { encoding: 'utf-16le', length: 2 };
+  if (startsWith(bytes, [0xfe, 0xff])) return { encoding: 'utf-16be', length: 2 };
+  return null;
+}
+
+/** Why bytes without a byte order mark cannot be a CSV: a zipped workbook, or bytes that are no text. */
+function notTextReason(bytes: Uint8Array): string | null {
+  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) {
+    return 'This is an Excel workbook (.xlsx) or another zipped file: send it with Content-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  }
+  const head = bytes.subarray(0, 64 * 1024);
+  let controls = 0;
+  for (const byte of head) {
+    if (byte === 0) return NOT_TEXT;
+    if (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0c && byte !== 0x0d) controls++;
+  }
+  return controls > head.length * 0.02 ? NOT_TEXT : null;
+}
+
+// chardet names these for any Latin-script single-byte text; spreadsheet exports in Western Europe and the
+// Americas are Windows-1252 (Excel's "CSV"), as the dashboard's decode.ts reads them.
+const LEGACY: Record<string, string> = {
+  'windows-1251': 'windows-1251',
+  Shift_JIS: 'shift_jis',
+  GB18030: 'gb18030',
+  Big5: 'big5',
+  'EUC-KR': 'euc-kr',
+};
+
+function legacyEncoding(bytes: Uint8Array): string {
+  const [best] = analyse(bytes.subarray(0, 64 * 1024));
+  return best !== undefined && best.confidence >= 50 ? (LEGACY[best.name] ?? 'windows-1252') : 'windows-1252';
+}
+
+/** The body's text, or why it has none. */
+export function decodeCsv(bytes: Uint8Array, charset: string | undefined): { text: string } | { message: string } {
+  if (charset !== undefined) {
+    let decoder: InstanceType<typeof TextDecoder>;
+    try {
+      decoder = new TextDecoder(charset, { fatal: true });
+    } catch {
+      return { message: `"${charset}" is not a character set this server reads; send the CSV as UTF-8` };
+    }
+    try {
+      return { text: decoder.decode(bytes).replace(/^\uFEFF/, '') };
+    } catch {
+      return { message: `The body is not valid ${charset}: some bytes are not valid in that character set` };
+    }
+  }
+  const bom = bomOf(bytes);
+  if (bom !== null) return { text: new TextDecoder(bom.encoding).decode(bytes.subarray(bom.length)) };
+  const reason = notTextReason(bytes);
+  if (reason !== null) return { message: reason };
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    return { text: new TextDecoder(legacyEncoding(bytes)).decode(bytes) };
+  }
+}
+
+/**
+ * The CSV's rows, each the cells of one sheet row: row i is the sheet's row i + 1, whatever line breaks
+ * its quoted cells hold, and an empty line is an empty row (so that row numbers match the sheet's).
+ */
+export function csvCells(bytes: Uint8Array, charset: string | undefined): CellsOrRefusal {
+  const decoded = decodeCsv(bytes, charset);
+  if ('message' in decoded) return { statusCode: 400, message: decoded.message };
+  const { data, errors } = Papa.parse<string[]>(decoded.text, {
+    delimitersToGuess: [',', ';', '\t', '|'],
+    skipEmptyLines: false,
+  });
+  const unclosed = errors.find((error) => error.code === 'MissingQuotes');
+  if (unclosed !== undefined) {
+    return {
+      statusCode: 400,
+      message: `Row ${(unclosed.row ?? 0) + 1}: a quoted value is never closed (a " is missing), so the rest of the file would be read as one value`,
+    };
+  }
+  // A final line break makes papaparse add one empty row: the sheet has none there.
+  const last = data[data.length - 1];
+  if (last !== undefined && last.length === 1 && last[0] === '') data.pop();
+  return { cells: data };
+}

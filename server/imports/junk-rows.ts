@@ -1,0 +1,54 @@
+import { headerKey } from './columns.js';
+import { isPlaceholder, PLACEHOLDERS, placeholderSet } from './placeholders.js';
+
+/**
+ * Rows of a sheet that are not locations (README: "Rows left out"): a header row repeated (files glued
+ * together, a report exported a page at a time), a totals or summary row ("Total", "TOTAL LOCATIONS: 46",
+ * a row whose only value is a number), a row with only a name and nothing else. The import leaves them
+ * out unless asked to keep them; the dashboard flags them the same way.
+ */
+export type JunkReason = 'repeated header row' | 'totals or summary row' | 'only a name, nothing else';
+
+// "Total", "Totals", "Grand total", "Sum", "Summe", "Gesamt", "Totale", "Total général" ..., alone, with a
+// count ("Total: 46"), or with a word or two and a count after a colon ("TOTAL LOCATIONS: 46"); never a
+// name that starts with the word ("Total Wine & More").
+const TOTAL_WORD = String.raw`(grand\s+|sub-?)?(totals?|sum|summe|gesamt(summe)?|totale|total\s+g[eé]n[eé]ral)`;
+const TOTAL = new RegExp(
+  String.raw`^${TOTAL_WORD}(\s*[:=]?\s*[\d.,]+)?$|^${TOTAL_WORD}(\s+[\p{L}]+){1,2}\s*[:=]\s*[\d.,]+$`,
+  'iu',
+);
+const NUMBER = /^[-+]?[\d\s.,']+%?$/;
+
+export interface JunkContext {
+  headers: readonly string[];
+  /** The column mapped to the name (-1: none). */
+  nameColumn: number;
+  /** The columns mapped to any field; only these count for "only a name". */
+  mappedColumns: readonly number[];
+  placeholders?: readonly string[];
+}
+
+function blank(value: string | undefined, words: ReadonlySet<string>): boolean {
+  const trimmed = value?.trim() ?? '';
+  return trimmed === '' || isPlaceholder(trimmed, undefined, words);
+}
+
+/** Why a row is not a location, or null when it may be one. */
+export function junkReason(cells: readonly string[], context: JunkContext): JunkReason | null {
+  const words = placeholderSet(context.placeholders ?? PLACEHOLDERS);
+  const filled = cells.map((cell, column) => ({ cell: cell.trim(), column })).filter(({ cell }) => cell !== '');
+  if (filled.length === 0) return null;
+  const headerCells = filled.filter(({ cell, column }) => {
+    const header = context.headers[column];
+    return header !== undefined && headerKey(header) === headerKey(cell);
+  });
+  if (headerCells.length >= Math.max(2, Math.ceil(filled.length * 0.8))) return 'repeated header row';
+  if (filled.some(({ cell }) => TOTAL.test(cell))) return 'totals or summary row';
+  if (filled.length === 1 && NUMBER.test(filled[0]!.cell)) return 'totals or summary row';
+  const { nameColumn, mappedColumns } = context;
+  if (nameColumn >= 0 && mappedColumns.length > 1 && !blank(cells[nameColumn], words)) {
+    const others = mappedColumns.filter((column) => column !== nameColumn);
+    if (others.every((column) => blank(cells[column], words))) return 'only a name, nothing else';
+  }
+  return null;
+}

@@ -1,0 +1,40 @@
+import { HttpError, Invalid } from '../http/errors.js';
+import type { BlankCells } from '../locations/schemas.js';
+import { CSV_TYPE, XLS_TYPE, XLSX_TYPE } from './schemas.js';
+import type { TableFormat } from './table-body.js';
+
+/** The body types the upload reads as a file, beside JSON. */
+export const TABLE_TYPES = [CSV_TYPE, XLSX_TYPE, XLS_TYPE];
+
+/** An old .xls workbook: read-excel-file reads .xlsx only, so the answer says what to do. */
+export const XLS_REFUSAL = new HttpError(
+  415,
+  'This is an old Excel workbook (.xls). In Excel, choose File > Save As and pick "Excel Workbook (.xlsx)" or "CSV UTF-8", then send that file.',
+);
+
+interface TableQuery {
+  clientId?: string;
+  mapping?: string;
+  sheet?: string;
+  keep_flagged?: boolean;
+}
+
+/** The media type and its charset parameter, from a Content-Type header. */
+function mediaType(header: string): { type: string; charset?: string } {
+  const [type = '', ...params] = header.split(';').map((part) => part.trim());
+  const charset = params
+    .find((param) => /^charset=/i.test(param))
+    ?.slice(8)
+    .replace(/^"|"$/g, '');
+  return { type: type.toLowerCase(), ...(charset ? { charset } : {}) };
+}
+
+/** How to read an upload's body: undefined for JSON rows, else the CSV or .xlsx file's format. */
+export function tableFormatOf(contentType: string, query: TableQuery, blanks: BlankCells): TableFormat | undefined {
+  const { type, charset } = mediaType(contentType);
+  if (type !== CSV_TYPE && type !== XLSX_TYPE) return undefined;
+  if (query.clientId === undefined) throw Invalid('A CSV or .xlsx upload names its client in the query: ?clientId=');
+  const common = { clientId: query.clientId.toLowerCase(), blanks, keepFlagged: query.keep_flagged ?? false };
+  if (type === CSV_TYPE) return { ...common, kind: 'csv', ...(charset ? { charset } : {}) };
+  return { ...common, kind: 'xlsx', ...(query.sheet !== undefined ? { sheet: query.sheet } : {}) };
+}

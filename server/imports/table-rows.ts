@@ -1,0 +1,178 @@
+import { MAX_IMPORT_ROWS, type BlankCells } from '../locations/schemas.js';
+import { DEFAULT_ADDRESS_SEPARATOR, joinAddress } from './address.js';
+import { headerKey, isDayHours, matchHeaders, type ColumnMatch } from './columns.js';
+import type { Cells } from './csv-text.js';
+import { junkReason, type JunkContext } from './junk-rows.js';
+import { isPlaceholder, PLACEHOLDERS, placeholderSet } from './placeholders.js';
+import type { ColumnReport, LeftOutRow } from './schemas.js';
+import { DAY_HOURS, type ColumnTarget } from './targets.js';
+
+/** How a sheet's cells become import rows: the options a mapping may carry, and the import's own. */
+export interface TableOptions {
+  blanks: BlankCells;
+  /** Import the rows flagged as not locations. */
+  keepFlagged: boolean;
+  /** A saved mapping: its columns' fields and its options; else the headers are matched. */
+  mapping?: SavedMapping;
+}
+
+/** What the import takes of a saved mapping (server/mappings/schemas.ts). */
+export interface SavedMapping {
+  name: string;
+  columns: { header: string; field: ColumnTarget }[];
+  options: { separator?: string; placeholders?: string[] };
+}
+
+/**
+ * The file's columns as the saved mapping sends them: each header by its key. A header of the mapping
+ * that the file lacks is a 400 (the mapping does not fit); a file column the mapping lacks is left out.
+ */
+function savedMatches(headers: readonly string[], mapping: SavedMapping): ColumnMatch[] | TableRefusal {
+  const fields = new Map(mapping.columns.map((column) => [headerKey(column.header), column.field]));
+  const keys = new Set(headers.map(headerKey));
+  const missing = mapping.columns.filter((column) => column.field !== null && !keys.has(headerKey(column.header)));
+  if (missing.length > 0) {
+    const names = missing.map((column) => `"${column.header}"`).join(', ');
+    return {
+      statusCode: 400,
+      message: `The mapping "${mapping.name}" does not fit this file: it has no column ${names}`,
+    };
+  }
+  return headers.map((header) => {
+    const field = fields.get(headerKey(header)) ?? null;
+    return field === null ? { field, matched_by: null, score: 0 } : { field, matched_by: 'mapping', score: 1 };
+  });
+}
+
+export interface TableRows {
+  rows: Record<string, unknown>[];
+  columns: ColumnReport[];
+  left_out: LeftOutRow[];
+}
+
+export type TableRefusal = { statusCode: number; message: string };
+
+// The export's formula escaping (OWASP "CSV Injection"): a quote before =, +, -, @, tab or CR.
+const ESCAPED_FORMULA = /^'(?=\s*[=+\-@\t\r])/;
+
+/**
+ * A cell's value with the export's formula escaping undone, so that an exported phone "'+12175550142"
+ * or longitude "'-89.65" is read back as it was stored. The import never evaluates a value.
+ */
+export function cellValue(cell: string | undefined): string {
+  return cell === undefined ? '' : cell.replace(ESCAPED_FORMULA, '');
+}
+
+function isEmpty(row: readonly string[]): boolean {
+  return row.every((cell) => cell.trim() === '');
+}
+
+/**
+ * The import rows of a sheet's cells (README: "Import a CSV or Excel file"): the first non-empty row is
+ * the header; placeholders are blanked; rows that are not locations are left out (unless kept); each row
+ * carries `line`, its number in the sheet, which the import's errors echo.
+ */
+export function tableRows(cells: Cells, options: TableOptions): TableRows | TableRefusal {
+  const headerIndex = cells.findIndex((row) => !isEmpty(row));
+  if (headerIndex < 0) {
+    return { statusCode: 400, message: 'The file is empty: it needs a header row and one row per location' };
+  }
+  const headers = cells[headerIndex]!.map((header) => header.trim());
+  const matches = options.mapping ? savedMatches(headers, options.mapping) : matchHeaders(headers);
+  if (!Array.isArray(matches)) return matches;
+  const nameColumn = matches.findIndex((match) => match.field === 'name');
+  if (nameColumn < 0) {
+    return {
+      statusCode: 400,
+      message: `No column can be the name of a location (its headers: ${headers.map((h) => `"${h}"`).join(', ')}). Name one "Name" or "Location name".`,
+    };
+  }
+  if (cells.length - headerIndex - 1 > MAX_IMPORT_ROWS) {
+    return {
+      statusCode: 413,
+      message: `An import takes at most ${MAX_IMPORT_ROWS} rows; this file has ${cells.length - headerIndex - 1}. Send it in parts.`,
+    };
+  }
+  const reader = new RowReader(headers, matches, nameColumn, options);
+  const result: TableRows = {
+    rows: [],
+    columns: headers.map((header, column) => ({ header, ...(matches[column] ?? noMatch) })),
+    left_out: [],
+  };
+  for (let index = headerIndex + 1; index < cells.length; index++) {
+    const row = reader.cleaned(cells[index]!);
+    if (isEmpty(row)) continue;
+    const line = index + 1;
+    const reason = junkReason(row, reader.junk);
+    if (reason !== null && !options.keepFlagged) result.left_out.push({ line, reason });
+    else result.rows.push(reader.rowOf(row, line));
+  }
+  return result;
+}
+
+const noMatch = { field: null, matched_by: null, score: 0 };
+
+class RowReader {
+  readonly junk: JunkContext;
+  private readonly words: ReadonlySet<string>;
+  private readonly countryColumn: number;
+
+  constructor(
+    headers: readonly string[],
+    private readonly matches: readonly ColumnMatch[],
+    nameColumn: number,
+    private readonly options: TableOptions,
+  ) {
+    const placeholders = options.mapping?.options.placeholders ?? PLACEHOLDERS;
+    this.words = placeholderSet(placeholders);
+    const mappedColumns = matches.flatMap((match, column) => (match.field === null ? [] : [column]));
+    this.junk = { headers, nameColumn, mappedColumns, placeholders };
+    this.countryColumn = matches.findIndex((match) => match.field === 'country');
+  }
+
+  /** The row's cells trimmed, escaping undone, placeholders blank ("NA" stays in the country column). */
+  cleaned(cells: readonly string[]): string[] {
+    return cells.map((cell, column) => {
+      const value = cellValue(cell).trim();
+      const field = this.matches[column]?.field ?? undefined;
+      return isPlaceholder(value, field ?? undefined, this.words) ? '' : value;
+    });
+  }
+
+  /** One import row: the mapped fields, the address joined from its parts, per-day hours as an object. */
+  rowOf(cells: readonly string[], line: number): Record<string, unknown> {
+    const row: Record<string, unknown> = { name: '' };
+    const lines: string[] = [];
+    const days: Record<string, string> = {};
+    let houseNumber = '';
+    let hasAddress = false;
+    let hasDays = false;
+    this.matches.forEach(({ field }, column) => {
+      const value = cells[column] ?? '';
+      if (field === null) return;
+      if (field === 'address' || field === 'street_number') {
+        hasAddress = true;
+        if (field === 'address') lines.push(value);
+        else houseNumber = value;
+      } else if (isDayHours(field)) {
+        hasDays = true;
+        if (value !== '') days[DAY_HOURS[field]] = value;
+      } else this.set(row, field, value);
+    });
+    if (hasAddress) {
+      const country = this.countryColumn < 0 ? '' : (cells[this.countryColumn] ?? '');
+      const separator = this.options.mapping?.options.separator ?? DEFAULT_ADDRESS_SEPARATOR;
+      this.set(row, 'address', joinAddress({ lines, houseNumber, country, separator }));
+    }
+    if (hasDays && !('hours' in row)) this.set(row, 'hours', Object.keys(days).length > 0 ? days : '');
+    row.line = line;
+    return row;
+  }
+
+  /** A blank cell is left out, or sent as "" when blanks is "clear"; never for the id (a key). */
+  private set(row: Record<string, unknown>, field: string, value: string | Record<string, string>): void {
+    const blank = value === '';
+    if (field === 'name') row.name = value;
+    else if (!blank || (this.options.blanks === 'clear' && field !== 'id')) row[field] = value;
+  }
+}

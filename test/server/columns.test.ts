@@ -1,0 +1,252 @@
+import { describe, expect, it } from 'vitest';
+import { joinAddress, numberBeforeStreet } from '../../server/imports/address.js';
+import { headerSetKey, matchHeader, matchHeaders, mapHeaders } from '../../server/imports/columns.js';
+import { junkReason, type JunkContext } from '../../server/imports/junk-rows.js';
+import { lookOfValues } from '../../server/imports/look.js';
+import { isPlaceholder, PLACEHOLDERS, placeholderSet } from '../../server/imports/placeholders.js';
+import { fieldValue } from '../../server/locations/fields.js';
+import { weekHours } from '../../server/locations/hours.js';
+
+describe('matchHeaders: the exports agencies are sent', () => {
+  it('maps a Yext entity export by its "Address > ..." paths', () => {
+    const headers = [
+      'Entity ID',
+      'Name',
+      'Address > Line 1',
+      'Address > Line 2',
+      'Address > City',
+      'Address > Region',
+      'Address > Postal Code',
+      'Address > Country Code',
+      'Main Phone',
+      'Website URL > URL',
+      'Display Coordinate > Latitude',
+      'Display Coordinate > Longitude',
+    ];
+    expect(mapHeaders(headers)).toEqual([
+      'store_code',
+      'name',
+      'address',
+      'address',
+      'city',
+      'state',
+      'zip',
+      'country',
+      'phone',
+      'website',
+      'latitude',
+      'longitude',
+    ]);
+    expect(matchHeader('Name')).toEqual({ field: 'name', matched_by: 'name', score: 1 });
+    expect(matchHeader('Main Phone')).toEqual({ field: 'phone', matched_by: 'synonym', score: 1 });
+  });
+
+  it("maps Uberall's camelCase columns", () => {
+    expect(
+      mapHeaders([
+        'identifier',
+        'name',
+        'streetAndNumber',
+        'addressExtra',
+        'zip',
+        'city',
+        'province',
+        'country',
+        'phone',
+        'openingHours',
+      ]),
+    ).toEqual(['store_code', 'name', 'address', 'address', 'zip', 'city', 'state', 'country', 'phone', 'hours']);
+  });
+});
+
+describe('matchHeaders: other sources and languages', () => {
+  it("maps BrightLocal's slashed headers and German, French, Spanish, Italian and Dutch sheets", () => {
+    expect(mapHeaders(['Location Name', 'Location Reference', 'State/County', 'Postcode/ZIP', 'Telephone'])).toEqual([
+      'name',
+      'store_code',
+      'state',
+      'zip',
+      'phone',
+    ]);
+    expect(mapHeaders(['Filiale', 'Straße', 'Hausnummer', 'PLZ', 'Ort', 'Bundesland', 'Land'])).toEqual([
+      'name',
+      'address',
+      'street_number',
+      'zip',
+      'city',
+      'state',
+      'country',
+    ]);
+    expect(mapHeaders(['Nom', 'Adresse', 'Complément', 'Code postal', 'Ville', 'Pays'])).toEqual([
+      'name',
+      'address',
+      'address',
+      'zip',
+      'city',
+      'country',
+    ]);
+    expect(mapHeaders(['Nombre', 'Dirección', 'Código postal', 'Ciudad', 'Provincia'])).toEqual([
+      'name',
+      'address',
+      'zip',
+      'city',
+      'state',
+    ]);
+    expect(mapHeaders(['Nome', 'Indirizzo', 'CAP', 'Città', 'Provincia'])).toEqual([
+      'name',
+      'address',
+      'zip',
+      'city',
+      'state',
+    ]);
+    expect(mapHeaders(['Naam', 'Straat', 'Huisnummer', 'Postcode', 'Plaats'])).toEqual([
+      'name',
+      'address',
+      'street_number',
+      'zip',
+      'city',
+    ]);
+  });
+});
+
+describe('matchHeaders: near misses, one column per field, header sets', () => {
+  it('finds near misses with a score, and says so', () => {
+    expect(matchHeader('Postal Cod')).toEqual({ field: 'zip', matched_by: 'fuzzy', score: 0.91 });
+    expect(matchHeader('Phone Number (main)')).toMatchObject({ field: 'phone', matched_by: 'synonym' });
+    expect(matchHeader('Number: main phone')).toEqual({ field: 'phone', matched_by: 'fuzzy', score: 0.99 });
+    expect(matchHeader('Telephon')).toEqual({ field: 'phone', matched_by: 'fuzzy', score: 0.89 });
+    expect(matchHeader('Zip Cde')).toMatchObject({ field: 'zip', matched_by: 'fuzzy' });
+  });
+
+  it('never guesses a short or far header, nor a header Agency Desk has no field for', () => {
+    expect(matchHeader('Notes')).toEqual({ field: null, matched_by: null, score: 0 });
+    expect(matchHeader('Status code')).toMatchObject({ field: null });
+    expect(matchHeader('Fax number')).toMatchObject({ field: null });
+    expect(matchHeader('Additional phones')).toMatchObject({ field: null });
+    expect(matchHeader('')).toMatchObject({ field: null });
+  });
+
+  it('gives a field to one column only, an exact match before a near miss', () => {
+    const matches = matchHeaders(['Postal Cod', 'ZIP']);
+    expect(matches.map((match) => match.field)).toEqual([null, 'zip']);
+  });
+
+  it('keys a header set whatever its order, case or accents', () => {
+    expect(headerSetKey(['Name', 'Straße', 'PLZ'])).toBe(headerSetKey(['plz', 'STRASSE', 'name', '']));
+    expect(headerSetKey(['Name', 'City'])).not.toBe(headerSetKey(['Name', 'Town']));
+  });
+});
+
+describe('joinAddress: as the country writes it', () => {
+  it('puts the house number after the street in Germany, before it in the US, the UK and France', () => {
+    expect(joinAddress({ lines: ['Prager Straße'], houseNumber: '90a', country: 'DE' })).toBe('Prager Straße 90a');
+    expect(joinAddress({ lines: ['Main St', 'Suite 4'], houseNumber: '90a', country: 'US' })).toBe(
+      '90a Main St, Suite 4',
+    );
+    expect(joinAddress({ lines: ['Baker Street'], houseNumber: '221b', country: 'England' })).toBe('221b Baker Street');
+    expect(joinAddress({ lines: ['rue de la Paix', 'Bât. B'], houseNumber: '12', country: 'France' })).toBe(
+      '12 rue de la Paix, Bât. B',
+    );
+    expect(joinAddress({ lines: ['Damrak'], houseNumber: '1', country: '' })).toBe('Damrak 1');
+    expect(numberBeforeStreet('nl')).toBe(false);
+  });
+
+  it('joins further lines with the separator asked for, leaving blank parts out', () => {
+    expect(
+      joinAddress({ lines: ['Hauptstr.', '', 'Hinterhaus'], houseNumber: '3', country: 'AT', separator: ' / ' }),
+    ).toBe('Hauptstr. 3 / Hinterhaus');
+    expect(joinAddress({ lines: [' ', ''], houseNumber: '', country: 'DE' })).toBe('');
+    expect(joinAddress({ lines: [], houseNumber: '7', country: 'DE' })).toBe('7');
+  });
+});
+
+describe('lookOfValues: an unmapped column that looks like a field', () => {
+  it('tells postal codes, country codes, phone numbers and states', () => {
+    expect(lookOfValues(['10115', '80331', 'SW1A 1AA', '1012 AB', ''])).toMatchObject({ field: 'zip' });
+    expect(lookOfValues(['US', 'GB', 'de', 'FR'])).toMatchObject({ field: 'country', share: 1 });
+    expect(lookOfValues(['+49 30 1234567', '(217) 555-0142', '030/12345678'])).toMatchObject({ field: 'phone' });
+    expect(lookOfValues(['CA', 'NY', 'TX', 'Ontario'])).toMatchObject({ field: 'state' });
+  });
+
+  it('says nothing of a column of words, numbers of another kind, or blanks', () => {
+    expect(lookOfValues(['Berlin Mitte', 'Hamburg Altona'])).toBeNull();
+    expect(lookOfValues(['12', '7', '3'])).toBeNull();
+    expect(lookOfValues(['', ' '])).toBeNull();
+    expect(lookOfValues(['10115', 'n/a', 'call us', 'later', 'x'])).toBeNull();
+  });
+});
+
+describe('junkReason: rows that are not locations', () => {
+  const headers = ['Name', 'Street', 'City', 'Phone'];
+  const context: JunkContext = { headers, nameColumn: 0, mappedColumns: [0, 1, 2, 3] };
+
+  it('flags a repeated header row, totals rows and a lone number', () => {
+    expect(junkReason(['Name', 'Street', 'City', 'Phone'], context)).toBe('repeated header row');
+    expect(junkReason(['name', 'STREET', '', ''], context)).toBe('repeated header row');
+    expect(junkReason(['Total', '', '', ''], context)).toBe('totals or summary row');
+    expect(junkReason(['TOTAL LOCATIONS: 46', '', '', ''], context)).toBe('totals or summary row');
+    expect(junkReason(['', '', 'Grand total', '46'], context)).toBe('totals or summary row');
+    expect(junkReason(['', '', '', '46'], context)).toBe('totals or summary row');
+  });
+
+  it('flags a row with only a name, placeholders counting as blank', () => {
+    expect(junkReason(['Acme Berlin', '', 'N/A', ' - '], context)).toBe('only a name, nothing else');
+    expect(junkReason(['Acme Berlin', '', 'TBD', ''], { ...context, placeholders: ['TBD'] })).toBe(
+      'only a name, nothing else',
+    );
+    expect(junkReason(['Acme Berlin', '', '', ''], { ...context, mappedColumns: [0] })).toBeNull();
+  });
+
+  it('keeps real locations, a chain named "Total ..." among them', () => {
+    expect(junkReason(['Total Wine & More', '1 Main St', 'Austin', ''], context)).toBeNull();
+    expect(junkReason(['Acme', 'Name', 'Berlin', ''], context)).toBeNull();
+    expect(junkReason(['', '', '', ''], context)).toBeNull();
+  });
+});
+
+describe('placeholders: one list', () => {
+  it('lists what the server reads as blank, and the server applies it', () => {
+    expect(PLACEHOLDERS).toEqual(expect.arrayContaining(['N/A', 'NA', '#N/A', '-', '--', 'none', 'null', 'TBD']));
+    for (const word of ['N/A', 'n/a', 'na', '#N/A', '---', 'None', 'NULL', 'tbd', '??']) {
+      expect(isPlaceholder(word)).toBe(true);
+      expect(fieldValue('city', word, null)).toBeNull();
+    }
+    expect(isPlaceholder('NA', 'country')).toBe(false);
+    expect(isPlaceholder('Nashville')).toBe(false);
+  });
+
+  it('takes an edited list', () => {
+    const words = placeholderSet(['TBD', 'ask client']);
+    expect(isPlaceholder('Ask Client', undefined, words)).toBe(true);
+    expect(isPlaceholder('N/A', undefined, words)).toBe(false);
+    expect(isPlaceholder('---', undefined, words)).toBe(false);
+  });
+});
+
+describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
+  it('reads MONDAY=08:00-16:00;... and Mo=...;Sa;Su, a day alone being closed', () => {
+    expect(weekHours('MONDAY=08:00-16:00;TUESDAY=08:00-15:00&17:00-19:00;SATURDAY;SUNDAY')).toEqual({
+      mon: [['08:00', '16:00']],
+      tue: [
+        ['08:00', '15:00'],
+        ['17:00', '19:00'],
+      ],
+      sat: [],
+      sun: [],
+    });
+    expect(weekHours('Mo=08:00-16:00;Tu=08:00-16:00;Sa;Su;')).toEqual({
+      mon: [['08:00', '16:00']],
+      tue: [['08:00', '16:00']],
+      sat: [],
+      sun: [],
+    });
+    expect(() => weekHours('Mo=08:00-16:00;Someday=09:00-10:00')).toThrow(/not a day/);
+    expect(() => weekHours('Mo=8 till late')).toThrow();
+  });
+
+  it('reads ACTIVE, INACTIVE and CLOSED', () => {
+    expect(fieldValue('status', 'ACTIVE', null)).toBe('open');
+    expect(fieldValue('status', 'INACTIVE', null)).toBe('temporarily_closed');
+    expect(fieldValue('status', 'CLOSED', null)).toBe('permanently_closed');
+  });
+});

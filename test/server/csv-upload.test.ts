@@ -1,0 +1,285 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import writeXlsxFile from 'write-excel-file/node';
+import { TestClock, type TestApp } from '../helpers/app.js';
+import { expectErrorBody } from '../helpers/assertions.js';
+import { buildSignedInApp } from '../helpers/users.js';
+
+/**
+ * Issue 12: POST /api/locations/upload with a CSV or .xlsx body, with files shaped like the exports
+ * agencies are sent (Yext, BrightLocal, Uberall, a German "Unicode Text" file, a French Excel CSV),
+ * warts included, each checked through the answer and GET /api/locations.
+ */
+let t: TestApp;
+let admin: string;
+let viewer: string;
+
+beforeAll(async () => {
+  const built = await buildSignedInApp({ admin: 'admin', viewer: 'viewer' }, { clock: new TestClock() });
+  t = built.t;
+  admin = built.tokens.admin;
+  viewer = built.tokens.viewer;
+});
+afterAll(() => t.close());
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+function upload(clientId: string, body: Buffer | string, type: string, query = '', token = admin) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/locations/upload?clientId=${clientId}${query}`,
+    headers: { host: '127.0.0.1:4870', authorization: `Bearer ${token}`, 'content-type': type },
+    payload: body,
+  });
+}
+
+type Stored = Record<string, unknown> & { name: string };
+
+async function locationsOf(clientId: string): Promise<Stored[]> {
+  const response = await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin });
+  expect(response.statusCode).toBe(200);
+  return response.json();
+}
+
+/** Uploads a one-location file that must import, and answers the location as stored. */
+async function importedAs(name: string, body: Buffer | string, type = 'text/csv'): Promise<Stored> {
+  const clientId = await t.createClient(admin, name);
+  const response = await upload(clientId, body, type);
+  expect(response.statusCode, response.body).toBe(201);
+  const [location] = await locationsOf(clientId);
+  return location!;
+}
+
+function utf16le(text: string): Buffer {
+  return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+}
+
+/** Windows-1252 for the Latin-1 range the French file uses. */
+function windows1252(text: string): Buffer {
+  return Buffer.from(text, 'latin1');
+}
+
+const YEXT = [
+  'Entity ID,Name,Address > Line 1,Address > Line 2,Address > City,Address > Region,Address > Postal Code,Address > Country Code,Main Phone,Website URL > URL',
+  'LDN-1,Bluebird Soho,12 Old Compton St,"Unit 2\nback entrance",London,N/A,W1D 4TQ,England,+44 20 7946 0001,https://bluebird.example/soho',
+  'LDN-2,Bluebird Camden,3 Parkway,,London,n/a,NW1 7PG,GB,020 7946 0002,N/A',
+  'Entity ID,Name,Address > Line 1,Address > Line 2,Address > City,Address > Region,Address > Postal Code,Address > Country Code,Main Phone,Website URL > URL',
+  'LDN-3,Bluebird Brixton,,,London,,SW2 1RW,GB,#N/A,-',
+  'Total,,,,,,,,,',
+  'TOTAL LOCATIONS: 46,,,,,,,,,',
+  '',
+].join('\r\n');
+
+describe('POST /api/locations/upload with Content-Type: text/csv', () => {
+  it('a Yext export: every column mapped, placeholders blank, junk rows left out with their sheet row numbers', async () => {
+    const clientId = await t.createClient(admin, 'Yext client');
+    const response = await upload(clientId, `\uFEFF${YEXT}`, 'text/csv');
+    expect(response.statusCode, response.body).toBe(201);
+    const answer = response.json();
+    expect(answer.count).toBe(3);
+    expect(answer.columns.filter((column: { field: string | null }) => column.field === null)).toEqual([]);
+    expect(answer.columns[7]).toEqual({
+      header: 'Address > Country Code',
+      field: 'country',
+      matched_by: 'synonym',
+      score: 1,
+    });
+    expect(answer.columns[0]).toEqual({ header: 'Entity ID', field: 'store_code', matched_by: 'synonym', score: 1 });
+    // Row 2 holds a quoted line break: the rows after it keep the sheet's numbers (not the text's lines).
+    expect(answer.left_out).toEqual([
+      { line: 4, reason: 'repeated header row' },
+      { line: 6, reason: 'totals or summary row' },
+      { line: 7, reason: 'totals or summary row' },
+    ]);
+    const stored = await locationsOf(clientId);
+    const soho = stored.find((location) => location.name === 'Bluebird Soho')!;
+    expect(soho).toMatchObject({ address: '12 Old Compton St, Unit 2\nback entrance', country: 'GB', state: null });
+    const camden = stored.find((location) => location.name === 'Bluebird Camden')!;
+    expect(camden).toMatchObject({ website: null, phone: '+442079460002' });
+    const brixton = stored.find((location) => location.name === 'Bluebird Brixton')!;
+    expect(brixton).toMatchObject({ phone: null, website: null, address: null });
+  });
+
+  it('?keep_flagged=true imports the flagged rows too; a dry run writes nothing and still answers columns', async () => {
+    const clientId = await t.createClient(admin, 'Flagged client');
+    const csv = 'Name,City\nAcme Berlin,Berlin\nAcme Solo,\n';
+    const dry = await upload(clientId, csv, 'text/csv', '&dryRun=true');
+    expect(dry.statusCode).toBe(200);
+    expect(dry.json()).toMatchObject({
+      dry_run: true,
+      count: 1,
+      left_out: [{ line: 3, reason: 'only a name, nothing else' }],
+    });
+    expect(dry.json().columns).toHaveLength(2);
+    expect(await locationsOf(clientId)).toEqual([]);
+    const kept = await upload(clientId, csv, 'text/csv', '&keep_flagged=true');
+    expect(kept.json()).toMatchObject({ count: 2, left_out: [] });
+  });
+});
+
+describe('POST /api/locations/upload with Content-Type: text/csv, encodings', () => {
+  it('a German "Unicode Text" export (UTF-16LE, tabs): Straße and Hausnummer joined as Germans write it', async () => {
+    const text =
+      'Filiale\tStraße\tHausnummer\tPLZ\tOrt\tBundesland\tLand\r\nBäckerei Prag\tPrager Straße\t90a\t01069\tDresden\tSachsen\tDeutschland\r\n';
+    expect(await importedAs('German client', utf16le(text))).toMatchObject({
+      name: 'Bäckerei Prag',
+      address: 'Prager Straße 90a',
+      zip: '01069',
+      city: 'Dresden',
+      state: 'Sachsen',
+      country: 'DE',
+    });
+  });
+
+  it('a French Excel CSV (Windows-1252, semicolons): Complément joined, decimal commas read', async () => {
+    const clientId = await t.createClient(admin, 'French client');
+    const text =
+      'Nom;Adresse;Complément;Code postal;Ville;Pays;Latitude;Longitude\r\n' +
+      'Café Rivoli;12 rue de Rivoli;Bâtiment B;75004;Paris;France;48,8556;2,3522\r\n';
+    const response = await upload(clientId, windows1252(text), 'text/csv');
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json().columns[2]).toMatchObject({ header: 'Complément', field: 'address' });
+    const [location] = await locationsOf(clientId);
+    expect(location).toMatchObject({
+      name: 'Café Rivoli',
+      address: '12 rue de Rivoli, Bâtiment B',
+      zip: '75004',
+      country: 'FR',
+      latitude: 48.8556,
+      longitude: 2.3522,
+    });
+  });
+});
+
+describe('POST /api/locations/upload with Content-Type: text/csv, other sources', () => {
+  it('honours the charset the Content-Type names', async () => {
+    const body = windows1252('Name,City\nZürich Café,Zürich\n');
+    const location = await importedAs('Charset client', body, 'text/csv; charset=windows-1252');
+    expect(location).toMatchObject({ name: 'Zürich Café', city: 'Zürich' });
+  });
+
+  it('a BrightLocal and an Uberall export', async () => {
+    const brightCsv =
+      'Location Name,Location Reference,Address 1,Address 2,City,State/County,Postcode/ZIP,Country,Telephone,Website URL\n' +
+      'Acme Leeds,AC-7,1 Briggate,Floor 2,Leeds,West Yorkshire,LS1 6HD,United Kingdom,0113 496 0000,acme.example\n';
+    expect(await importedAs('BrightLocal client', brightCsv)).toMatchObject({
+      store_code: 'AC-7',
+      address: '1 Briggate, Floor 2',
+      state: 'West Yorkshire',
+      zip: 'LS1 6HD',
+      country: 'GB',
+    });
+    const uberallCsv =
+      'identifier;name;street;streetNo;addressExtra;zip;city;province;country;phone;openingHours;status\n' +
+      'U-1;Acme Wien;Mariahilfer Straße;12;Top 3;1070;Wien;Wien;AT;+43 1 5350000;"MONDAY=08:00-16:00;SATURDAY";INACTIVE\n';
+    expect(await importedAs('Uberall client', uberallCsv)).toMatchObject({
+      store_code: 'U-1',
+      address: 'Mariahilfer Straße 12, Top 3',
+      zip: '1070',
+      country: 'AT',
+      hours: { mon: [['08:00', '16:00']], sat: [] },
+      status: 'temporarily_closed',
+    });
+  });
+
+  it('an invalid row answers 400 naming its sheet row', async () => {
+    const clientId = await t.createClient(admin, 'Bad row client');
+    const csv = 'Name,Latitude\nGood,10\nBad,"91\n"\nAlso bad,200\n';
+    const body = expectErrorBody(await upload(clientId, csv, 'text/csv'), 400);
+    expect(body.details!.map((detail) => (detail as { line?: number }).line)).toEqual([3, 4]);
+    expect(await locationsOf(clientId)).toEqual([]);
+  });
+});
+
+describe('POST /api/locations/upload with an .xlsx workbook', () => {
+  async function workbook(): Promise<Buffer> {
+    return (await writeXlsxFile([
+      { sheet: 'Summary', data: [['Report'], ['made by hand']] },
+      {
+        sheet: 'Locations',
+        data: [
+          ['Store code', 'Business name', 'Postal code', 'Labels', 'Opening date'],
+          [
+            '00042',
+            'Acme Boston',
+            '02108',
+            '12345678901234567890',
+            { value: new Date('2024-03-01T00:00:00Z'), format: 'yyyy-mm-dd' },
+          ],
+          ['00043', 'Acme Salem', '01970', null, null],
+        ],
+      },
+    ]).toBuffer()) as Buffer;
+  }
+
+  it('reads the sheet named, text kept as text (leading zeros), the first sheet by default', async () => {
+    const clientId = await t.createClient(admin, 'Excel client');
+    const file = await workbook();
+    const first = await upload(clientId, file, XLSX);
+    expect(first.statusCode).toBe(400);
+    expect(first.json().message).toMatch(/No column can be the name/);
+    const response = await upload(clientId, file, XLSX, '&sheet=Locations');
+    expect(response.statusCode, response.body).toBe(201);
+    const stored = await locationsOf(clientId);
+    expect(stored.map((location) => [location.store_code, location.zip])).toEqual([
+      ['00042', '02108'],
+      ['00043', '01970'],
+    ]);
+    // A 20-digit text cell stays as it is, never rounded to a double.
+    expect(stored[0]!.labels).toEqual(['12345678901234567890']);
+    expect(response.json().columns[4]).toEqual({ header: 'Opening date', field: null, matched_by: null, score: 0 });
+  });
+
+  it('a wrong sheet is a 400 naming the sheets; an .xls is a 415 saying what to do', async () => {
+    const clientId = await t.createClient(admin, 'Excel client 2');
+    const wrong = expectErrorBody(await upload(clientId, await workbook(), XLSX, '&sheet=Nope'), 400);
+    expect(wrong.message).toContain('"Summary", "Locations"');
+    const xls = expectErrorBody(
+      await upload(clientId, Buffer.from([0xd0, 0xcf, 0x11, 0xe0]), 'application/vnd.ms-excel'),
+      415,
+    );
+    expect(xls.message).toMatch(/\.xlsx/);
+    const garbage = expectErrorBody(await upload(clientId, Buffer.from('not a zip at all'), XLSX), 400);
+    expect(garbage.message).toMatch(/not an \.xlsx workbook/);
+  });
+});
+
+describe('unhappy CSV uploads get a clear JSON error', () => {
+  let clientId: string;
+  beforeAll(async () => {
+    clientId = await t.createClient(admin, 'Unhappy client');
+  });
+
+  it.each([
+    ['an empty body', '', /empty/],
+    ['only a header', 'Name,City\n', null],
+    ['no column that can be the name', 'Foo,Bar\n1,2\n', /No column can be the name/],
+    ['binary garbage', Buffer.from([0x00, 0x01, 0x02, 0xff, 0x00, 0x10, 0x00]), /not text/],
+    ['an .xlsx sent as text/csv', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00]), /Excel workbook/],
+    ['an unclosed quote', 'Name,City\n"Acme,Berlin\n', /never closed/],
+    ['an unknown charset', 'Name\nA\n', /character set/],
+  ])('%s -> 400', async (_, body, words) => {
+    const type = words?.source === 'character set' ? 'text/csv; charset=x-klingon' : 'text/csv';
+    const response = await upload(clientId, body, type);
+    if (words === null) {
+      expect(response.statusCode).toBe(201);
+      expect(response.json()).toMatchObject({ count: 0, columns: [{ field: 'name' }, { field: 'city' }] });
+      return;
+    }
+    expect(expectErrorBody(response, 400).message).toMatch(words);
+  });
+
+  it('no clientId -> 400; another content type -> 415; too big -> 413; a viewer -> 403', async () => {
+    const noClient = await t.app.inject({
+      method: 'POST',
+      url: '/api/locations/upload',
+      headers: { host: '127.0.0.1:4870', authorization: `Bearer ${admin}`, 'content-type': 'text/csv' },
+      payload: 'Name\nA\n',
+    });
+    expect(expectErrorBody(noClient, 400).message).toMatch(/clientId/);
+    expectErrorBody(await upload(clientId, 'Name\nA\n', 'text/plain'), 415);
+    const big = `Name\n${'x'.repeat(1000)}\n`.repeat(34 * 1024);
+    expectErrorBody(await upload(clientId, big, 'text/csv'), 413);
+    expectErrorBody(await upload(clientId, 'Name\nA\n', 'text/csv', '', viewer), 403);
+    expect(await locationsOf(clientId)).toEqual([]);
+  });
+});

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClock, type TestApp } from '../helpers/app.js';
+import { expectErrorBody } from '../helpers/assertions.js';
+import { buildSignedInApp } from '../helpers/users.js';
+
+/** Issue 12: saved column mappings, and an upload read with one (?mapping=). */
+let t: TestApp;
+let admin: string;
+let clientId: string;
+let otherClientId: string;
+
+beforeAll(async () => {
+  const built = await buildSignedInApp({ admin: 'admin' }, { clock: new TestClock() });
+  t = built.t;
+  admin = built.tokens.admin;
+  clientId = await t.createClient(admin, 'Mapped client');
+  otherClientId = await t.createClient(admin, 'Other client');
+});
+afterAll(() => t.close());
+
+const SHEET_HEADERS = ['Filiale', 'Strasse', 'Nr.', 'Kennung', 'Telefon'];
+const COLUMNS = [
+  { header: 'Filiale', field: 'name' },
+  { header: 'Strasse', field: 'address' },
+  { header: 'Nr.', field: 'street_number' },
+  { header: 'Kennung', field: 'store_code' },
+  { header: 'Telefon', field: null },
+];
+
+async function create(body: Record<string, unknown>) {
+  return t.request({ method: 'POST', url: '/api/mappings', token: admin, body });
+}
+
+function upload(csv: string, query: string) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/locations/upload?clientId=${clientId}${query}`,
+    headers: { host: '127.0.0.1:4870', authorization: `Bearer ${admin}`, 'content-type': 'text/csv' },
+    payload: csv,
+  });
+}
+
+describe('/api/mappings', () => {
+  it('POST saves a mapping keyed by its header set; GET ?headers= finds it whatever the order and case', async () => {
+    const response = await create({ client_id: clientId, name: 'Client sheet', columns: COLUMNS });
+    expect(response.statusCode, response.body).toBe(201);
+    const saved = response.json();
+    expect(saved).toMatchObject({ client_id: clientId, name: 'Client sheet', options: {}, last_used_at: null });
+    const headers = encodeURIComponent(['TELEFON', ...SHEET_HEADERS.slice(0, 4).reverse()].join('|'));
+    const found = await t.request({
+      method: 'GET',
+      url: `/api/mappings?clientId=${clientId}&headers=${headers}`,
+      token: admin,
+    });
+    expect(found.json().map((mapping: { id: string }) => mapping.id)).toEqual([saved.id]);
+    const none = await t.request({
+      method: 'GET',
+      url: `/api/mappings?clientId=${clientId}&headers=Name`,
+      token: admin,
+    });
+    expect(none.json()).toEqual([]);
+    const other = await t.request({ method: 'GET', url: `/api/mappings?clientId=${otherClientId}`, token: admin });
+    expect(other.json()).toEqual([]);
+  });
+
+  it('a shared mapping is listed for every client; PATCH renames it; DELETE removes it; each is in the audit trail', async () => {
+    const shared = (
+      await create({ client_id: null, name: 'Yext', columns: [{ header: 'Name', field: 'name' }] })
+    ).json();
+    const listed = await t.request({ method: 'GET', url: `/api/mappings?clientId=${otherClientId}`, token: admin });
+    expect(listed.json().map((mapping: { id: string }) => mapping.id)).toContain(shared.id);
+    t.clock.advance(1000);
+    const renamed = await t.request({
+      method: 'PATCH',
+      url: `/api/mappings/${shared.id}`,
+      token: admin,
+      body: { name: ' Yext v2 ' },
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json()).toMatchObject({ name: 'Yext v2', header_key: 'name' });
+    expect(renamed.json().updated_at).not.toBe(shared.updated_at);
+    const deleted = await t.request({ method: 'DELETE', url: `/api/mappings/${shared.id}`, token: admin });
+    expect(deleted.json()).toEqual({ success: true });
+    expectErrorBody(await t.request({ method: 'DELETE', url: `/api/mappings/${shared.id}`, token: admin }), 404);
+    const trail = await t.request({ method: 'GET', url: '/api/audit', token: admin });
+    const actions = trail
+      .json()
+      .entries.filter((entry: { target: { id: string } }) => entry.target.id === shared.id)
+      .map((entry: { action: string }) => entry.action);
+    expect(actions.sort()).toEqual(['mapping.created', 'mapping.deleted', 'mapping.updated']);
+  });
+
+  it('refuses bad bodies and unknown ids with a clear JSON error', async () => {
+    expectErrorBody(await create({ client_id: clientId, name: 'x', columns: [] }), 400);
+    expectErrorBody(await create({ client_id: clientId, name: 'x', columns: [{ header: 'A', field: 'nope' }] }), 400);
+    expectErrorBody(await create({ client_id: crypto.randomUUID(), name: 'x', columns: COLUMNS }), 404);
+    expectErrorBody(
+      await create({ client_id: clientId, name: 'x', columns: COLUMNS, options: { separator: '' } }),
+      400,
+    );
+    const unknown = crypto.randomUUID();
+    expectErrorBody(
+      await t.request({ method: 'PATCH', url: `/api/mappings/${unknown}`, token: admin, body: { name: 'y' } }),
+      404,
+    );
+    expectErrorBody(await t.request({ method: 'PATCH', url: `/api/mappings/${unknown}`, token: admin, body: {} }), 400);
+    expectErrorBody(await t.request({ method: 'GET', url: `/api/mappings?clientId=${unknown}`, token: admin }), 404);
+  });
+});
+
+describe('POST /api/locations/upload?mapping=', () => {
+  it('reads the file with the saved columns and options, and marks the mapping used', async () => {
+    const mapping = (
+      await create({
+        client_id: clientId,
+        name: 'Own sheet',
+        columns: COLUMNS,
+        options: { separator: ' / ', placeholders: ['fehlt'] },
+      })
+    ).json();
+    const csv = `${SHEET_HEADERS.join(',')}\nBäckerei Süd,Hauptstraße,5,FEHLT,030 1234567\n`;
+    const response = await upload(csv, `&mapping=${mapping.id}`);
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json().columns.map((column: { matched_by: string | null }) => column.matched_by)).toEqual([
+      'mapping',
+      'mapping',
+      'mapping',
+      'mapping',
+      null,
+    ]);
+    const list = await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin });
+    expect(list.json()).toEqual([
+      expect.objectContaining({ name: 'Bäckerei Süd', address: 'Hauptstraße 5', store_code: null }),
+    ]);
+    const used = await t.request({ method: 'GET', url: `/api/mappings?clientId=${clientId}`, token: admin });
+    expect(used.json().find((each: { id: string }) => each.id === mapping.id).last_used_at).not.toBeNull();
+  });
+
+  it("an unknown mapping, or another client's -> 404; one that does not fit the file -> 400; on JSON -> 400", async () => {
+    expectErrorBody(await upload('Filiale\nA\n', `&mapping=${crypto.randomUUID()}`), 404);
+    const foreign = (await create({ client_id: otherClientId, name: 'Theirs', columns: COLUMNS })).json();
+    expectErrorBody(await upload('Filiale\nA\n', `&mapping=${foreign.id}`), 404);
+    const own = (await create({ client_id: clientId, name: 'Mine', columns: COLUMNS })).json();
+    const misfit = expectErrorBody(await upload('Filiale,Ort\nA,B\n', `&mapping=${own.id}`), 400);
+    expect(misfit.message).toContain('"Strasse"');
+    const json = await t.request({
+      method: 'POST',
+      url: `/api/locations/upload?mapping=${own.id}`,
+      token: admin,
+      body: { clientId, rows: [{ name: 'A' }] },
+    });
+    expectErrorBody(json, 400);
+  });
+});
