@@ -142,3 +142,31 @@ test('when every row would be red, the button says so and asks first', async ({ 
   await expect(dialog.getByTestId('ready-count')).toHaveText('0');
   expect(await server().api<unknown[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin() })).toEqual([]);
 });
+
+test('a left-out column whose values look like postal codes is flagged and maps in one click', async ({
+  page,
+}, testInfo) => {
+  const { clientId, dialog } = await openImport(page, 'Postcode Books', 'unmapped-postcodes.csv');
+  await expect(importAs(dialog, 'Ref 2')).toHaveText('Don’t import');
+  const warning = dialog.getByTestId('looks-like-3');
+  await expect(warning).toContainText('Left out, yet its values look like Postal code.');
+  // Only that column is flagged: the mapped ones say nothing.
+  await expect(dialog.locator('.looks-like-warning')).toHaveCount(1);
+  expect((await new AxeBuilder({ page }).include('.import-dialog').analyze()).violations).toEqual([]);
+  await snap(page, testInfo, 'looks-like-postal-code');
+  await warning.getByRole('button', { name: 'Map as Postal code' }).click();
+  await expect(importAs(dialog, 'Ref 2')).toHaveText('Postal code');
+  await expect(dialog.locator('.looks-like-warning')).toHaveCount(0);
+
+  await dialog.getByRole('button', { name: 'Check 3 rows' }).click();
+  await dialog.getByRole('button', { name: 'Import 3 locations' }).click();
+  await expect(dialog.getByTestId('imported-count')).toHaveText('3');
+  const stored = await server().api<{ name: string; zip: string | null }[]>(
+    'GET',
+    `/api/locations?clientId=${clientId}`,
+    {
+      token: admin(),
+    },
+  );
+  expect(stored.map((location) => location.zip).sort()).toEqual(['78701', '97205', '98101']);
+});

@@ -27,6 +27,7 @@ import {
   type SkippedRow,
   type Totals,
 } from './protocol.js';
+import { lookOfValues, type LookableField } from '../../../server/imports/look.js';
 import { isWorkbook, readWorkbook, sheetTable } from './read-xlsx.js';
 import { planRequests, uploadBody, uploadRowOf, type RowEdits } from './upload-rows.js';
 
@@ -51,6 +52,15 @@ interface DuplicateMark {
 /** The query of a dry run or an import: the mode and blank-cell rule the user chose. */
 export function uploadQuery(choice: ImportChoice, extra: Record<string, string>): string {
   return `/api/locations/upload?${new URLSearchParams({ ...extra, mode: choice.mode, blanks: choice.blanks })}`;
+}
+
+// Enough rows to tell what a column holds, few enough to cost nothing on a big file.
+const LOOK_ROWS = 200;
+
+/** Per column, the field its first values look like (server/imports/look.ts), shown when the column is left out. */
+function looksOf(table: CsvTable, rowCount: number): (LookableField | null)[] {
+  const rows = Array.from({ length: Math.min(rowCount, LOOK_ROWS) }, (_, row) => valuesOf(table, row));
+  return table.headers.map((_, column) => lookOfValues(rows.map((values) => values[column] ?? ''))?.field ?? null);
 }
 
 /** The counts of an import so far, summed over its requests' answers. */
@@ -151,6 +161,7 @@ export class ImportJob {
         headers: table.headers,
         mapping: this.mapping,
         samples: [0, 1, 2].filter((row) => row < rowCount).map((row) => valuesOf(table, row)),
+        looks: looksOf(table, rowCount),
         rowCount,
         problems: table.problems.slice(0, MAX_LISTED),
         problemCount: table.problems.length,

@@ -1,4 +1,5 @@
 import type { BlankCells, Changes, ImportMode, RowAction, RowField } from '../../../server/locations/schemas.js';
+import type { LookableField } from '../../../server/imports/look.js';
 import type { ApiErrorInfo } from '../api/http.js';
 import type { DryRunRow, Duplicate, DuplicateHandling, Health, ImportRow } from '../api/types.js';
 import type { TextEncodingName } from './encodings.js';
@@ -21,6 +22,8 @@ export interface FileSummary {
   mapping: ColumnMapping;
   /** The first rows, to show what each column holds. */
   samples: string[][];
+  /** Per column, the field its first values look like (postal codes, country codes, phones, states), if any. */
+  looks: (LookableField | null)[];
   rowCount: number;
   /** Problems papaparse reported, each at its line (the first MAX_LISTED). */
   problems: LineProblem[];

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { TextEncodingName } from '../encodings.js';
-import { nameColumnOf, type ColumnMapping, type ColumnTarget, type ImportTarget } from '../header-mapping.js';
+import { nameColumnOf, type ColumnMapping, type ColumnTarget } from '../header-mapping.js';
 import type { FileSummary, MappingCheck } from '../protocol.js';
 import { formatCount, plural } from '../../format.js';
 import { assignField } from './assign.js';
@@ -38,15 +38,12 @@ export function ColumnMapper({
   file,
   mapping,
   check,
-  looks = [],
   onMapping,
   onEncoding,
 }: {
   file: FileSummary;
   mapping: ColumnMapping;
   check: MappingCheck | null;
-  /** Per column, the field its values look like (postal codes, country codes, phones, states), if any. */
-  looks?: readonly (ImportTarget | null)[];
   onMapping: (mapping: ColumnMapping) => void;
   onEncoding: (encoding: TextEncodingName) => void;
 }) {
@@ -88,7 +85,7 @@ export function ColumnMapper({
               column={column}
               samples={file.samples}
               target={mapping[column] ?? null}
-              looksLike={looks[column] ?? null}
+              looksLike={file.looks[column] ?? null}
               onChoose={choose}
             />
           ))}
