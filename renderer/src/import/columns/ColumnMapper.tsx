@@ -6,6 +6,7 @@ import { formatCount, plural } from '../../format.js';
 import { assignField } from './assign.js';
 import { FileFacts } from './FileFacts.js';
 import { MappingRow } from './MappingRow.js';
+import { PlaceholderList } from './PlaceholderList.js';
 import { TakenFieldQuestion, type TakenField } from './TakenFieldQuestion.js';
 
 /** What the name column's blanks mean for the rows: none has a name, or some lack one. */
@@ -94,6 +95,7 @@ export function ColumnMapper({
       {addressColumns > 1 && (
         <p className="muted small">{addressColumns} columns feed Address; they are joined in file order with “, ”.</p>
       )}
+      <PlaceholderList />
     </div>
   );
 }
