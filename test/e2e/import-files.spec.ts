@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, startServer, type RunningServer } from './server.js';
+import { chooseField, importAs } from './columns.js';
 import { dropFile, signIn, snap } from './dashboard.js';
 
 let server: RunningServer;
@@ -36,22 +37,24 @@ test('a Google Business Profile sheet dropped anywhere on the page maps its colu
   await dropFile(page, page.locator('main'), 'gbp-bulk-upload.csv');
   const dialog = importer(page);
   await expect(dialog.getByTestId('file-facts')).toContainText('6 rows · comma-separated');
-  await expect(dialog.getByLabel('Business name', { exact: true })).toHaveValue('name');
-  await expect(dialog.getByLabel('Address line 1', { exact: true })).toHaveValue('address');
-  await expect(dialog.getByLabel('Address line 2', { exact: true })).toHaveValue('address');
-  await expect(dialog.getByLabel('Locality', { exact: true })).toHaveValue('city');
-  await expect(dialog.getByLabel('Administrative area', { exact: true })).toHaveValue('state');
-  await expect(dialog.getByLabel('Country / Region', { exact: true })).toHaveValue('country');
-  await expect(dialog.getByLabel('Postal code', { exact: true })).toHaveValue('zip');
-  await expect(dialog.getByLabel('Store code', { exact: true })).toHaveValue('store_code');
+  await expect(importAs(dialog, 'Business name')).toHaveText('Name');
+  await expect(importAs(dialog, 'Address line 1')).toHaveText('Address');
+  await expect(importAs(dialog, 'Address line 2')).toHaveText('Address');
+  await expect(importAs(dialog, 'Locality')).toHaveText('City');
+  await expect(importAs(dialog, 'Administrative area')).toHaveText('State / province');
+  await expect(importAs(dialog, 'Country / Region')).toHaveText('Country');
+  await expect(importAs(dialog, 'Postal code')).toHaveText('Postal code');
+  await expect(importAs(dialog, 'Store code')).toHaveText('Store code');
   await expect(dialog.getByText('5 columns feed Address')).toBeVisible();
   await snap(page, testInfo, 'gbp-columns');
 
-  // The user can change a mapping: Sub-locality is not imported by default; put it back afterwards.
-  await dialog.getByLabel('Sub-locality', { exact: true }).selectOption('city');
-  await expect(dialog.getByLabel('Locality', { exact: true })).toHaveValue('');
-  await dialog.getByLabel('Locality', { exact: true }).selectOption('city');
-  await expect(dialog.getByLabel('Sub-locality', { exact: true })).toHaveValue('');
+  // The user can change a mapping: Sub-locality is not imported by default; City is Locality's, so it asks to swap.
+  await chooseField(dialog, 'Sub-locality', 'City');
+  await dialog.getByRole('button', { name: 'Swap: “Locality” becomes Don’t import' }).click();
+  await expect(importAs(dialog, 'Locality')).toHaveText('Don’t import');
+  await chooseField(dialog, 'Locality', 'City');
+  await dialog.getByRole('button', { name: 'Swap: “Sub-locality” becomes Don’t import' }).click();
+  await expect(importAs(dialog, 'Sub-locality')).toHaveText('Don’t import');
 
   await dialog.getByRole('button', { name: 'Check 6 rows' }).click();
   await expect(dialog.getByTestId('ready-count')).toHaveText('6');
@@ -76,10 +79,10 @@ test('a Windows-1252 export is decoded, and a re-import finds every row a duplic
   await expect(dialog.getByLabel('Text encoding')).toHaveValue('windows-1252');
   await expect(dialog.getByText('Café Crème')).toBeVisible();
   await expect(dialog.getByText('12 Rue de l’Église')).toBeVisible();
-  await expect(dialog.getByLabel('Town')).toHaveValue('city');
-  await expect(dialog.getByLabel('Province')).toHaveValue('state');
-  await expect(dialog.getByLabel('Postcode')).toHaveValue('zip');
-  await expect(dialog.getByLabel('Country code')).toHaveValue('country');
+  await expect(importAs(dialog, 'Town')).toHaveText('City');
+  await expect(importAs(dialog, 'Province')).toHaveText('State / province');
+  await expect(importAs(dialog, 'Postcode')).toHaveText('Postal code');
+  await expect(importAs(dialog, 'Country code')).toHaveText('Country');
   await snap(page, testInfo, 'windows-1252-columns');
   await dialog.getByRole('button', { name: 'Check 5 rows' }).click();
   await dialog.getByRole('button', { name: 'Import 5 locations' }).click();
@@ -104,10 +107,10 @@ test('a semicolon file from Europe is read with its delimiter', async ({ page })
   await dropFile(page, dialog.getByTestId('drop-zone'), 'semicolon-eu.csv');
   await expect(dialog.getByTestId('file-facts')).toContainText('4 rows · semicolon-separated');
   await expect(dialog.getByText('Brillen; Kontaktlinsen Weber')).toBeVisible();
-  await expect(dialog.getByLabel('Straße', { exact: true })).toHaveValue('address');
-  await expect(dialog.getByLabel('PLZ', { exact: true })).toHaveValue('zip');
-  await expect(dialog.getByLabel('Ort', { exact: true })).toHaveValue('city');
-  await expect(dialog.getByLabel('Land', { exact: true })).toHaveValue('country');
+  await expect(importAs(dialog, 'Straße')).toHaveText('Address');
+  await expect(importAs(dialog, 'PLZ')).toHaveText('Postal code');
+  await expect(importAs(dialog, 'Ort')).toHaveText('City');
+  await expect(importAs(dialog, 'Land')).toHaveText('Country');
   await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
   await expect(dialog.getByTestId('ready-count')).toHaveText('4');
   await dialog.getByRole('button', { name: 'Import 4 locations' }).click();
@@ -126,9 +129,12 @@ test('files that cannot be imported are refused with a reason, and nothing is se
     'workbook.xlsx',
     'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   );
-  await expect(dialog.getByTestId('rejection')).toContainText('This is an Excel workbook (.xlsx)');
+  await expect(dialog.getByTestId('rejection')).toContainText('not an Excel workbook Agency Desk can read');
   await expect(dialog.getByTestId('rejection')).toContainText('Nothing was sent.');
   await snap(page, testInfo, 'refused-workbook');
+
+  await dropFile(page, dialog.getByTestId('drop-zone'), 'old-workbook.xls', 'application/vnd.ms-excel');
+  await expect(dialog.getByTestId('rejection')).toContainText('pick Excel Workbook (.xlsx) or CSV');
 
   await dropFile(page, dialog.getByTestId('drop-zone'), 'empty.csv');
   await expect(dialog.getByTestId('rejection')).toContainText('This file is empty');
@@ -138,7 +144,15 @@ test('files that cannot be imported are refused with a reason, and nothing is se
 
   await dropFile(page, dialog.getByTestId('drop-zone'), 'no-name-column.csv');
   await expect(dialog.getByText('No column holds the location name.')).toBeVisible();
-  await expect(dialog.getByRole('button', { name: 'Check 1 row' })).toBeDisabled();
+  // Every row would be red: the button says so, and asks before sending them.
+  await dialog
+    .getByRole('button', { name: 'Check 1 row (every row would have a problem: no column is the name)' })
+    .click();
+  await expect(
+    dialog.getByText('Every row would have a problem: no column is the name. Check them anyway?'),
+  ).toBeVisible();
+  await dialog.getByRole('button', { name: 'Back to the columns' }).click();
+  await expect(dialog.getByRole('button', { name: /^Check 1 row/ })).toBeFocused();
   await snap(page, testInfo, 'refused-no-name');
 
   expect(await locationCount(clientId)).toBe(0);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { importAs } from './columns.js';
 import { ADMIN, startServer, type RunningServer } from './server.js';
 import { dropFile, signIn, snap } from './dashboard.js';
 
@@ -51,13 +52,13 @@ test('a re-imported GBP sheet updates the changed phone, adds the new row and le
 
   // The first import: every GBP column with a field maps by itself, the hours day by day.
   await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');
-  await expect(dialog.getByLabel('Store code', { exact: true })).toHaveValue('store_code');
-  await expect(dialog.getByLabel('Primary phone', { exact: true })).toHaveValue('phone');
-  await expect(dialog.getByLabel('Website', { exact: true })).toHaveValue('website');
-  await expect(dialog.getByLabel('Primary category', { exact: true })).toHaveValue('primary_category');
-  await expect(dialog.getByLabel('Labels', { exact: true })).toHaveValue('labels');
-  await expect(dialog.getByLabel('Sunday hours', { exact: true })).toHaveValue('hours_sun');
-  await expect(dialog.getByLabel('Saturday hours', { exact: true })).toHaveValue('hours_sat');
+  await expect(importAs(dialog, 'Store code')).toHaveText('Store code');
+  await expect(importAs(dialog, 'Primary phone')).toHaveText('Phone');
+  await expect(importAs(dialog, 'Website')).toHaveText('Website');
+  await expect(importAs(dialog, 'Primary category')).toHaveText('Primary category');
+  await expect(importAs(dialog, 'Labels')).toHaveText('Labels');
+  await expect(importAs(dialog, 'Sunday hours')).toHaveText('Sunday hours');
+  await expect(importAs(dialog, 'Saturday hours')).toHaveText('Saturday hours');
   await expect(dialog.getByText('Agency Desk does not store this.')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
   await expect(dialog.getByTestId('created-count')).toHaveText('4');
@@ -187,9 +188,9 @@ test('export -> re-import as an update: every field comes back, and nothing chan
 
   await page.getByRole('button', { name: 'Import CSV' }).click();
   await dialog.getByTestId('file-input').setInputFiles(path);
-  await expect(dialog.getByLabel('Location id', { exact: true })).toHaveValue('id');
-  await expect(dialog.getByLabel('Hours', { exact: true })).toHaveValue('hours');
-  await expect(dialog.getByLabel('Health score', { exact: true })).toHaveValue('');
+  await expect(importAs(dialog, 'Location id')).toHaveText('Location id');
+  await expect(importAs(dialog, 'Hours')).toHaveText('Hours (the whole week)');
+  await expect(importAs(dialog, 'Health score')).toHaveText('Don’t import');
   await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
   await dialog.getByLabel('Update matching locations and add the rest').check();
   await expect(dialog.getByTestId('unchanged-count')).toHaveText('4');

@@ -3,7 +3,7 @@ import type { LocationList } from '../locations/list.js';
 import type { LocationSort, ViewRequest } from '../locations/order.js';
 import type { TableAddress } from '../locations/url-state.js';
 import { useListState } from '../locations/use-location-list.js';
-import { exportLocations } from '../export/locations-csv.js';
+import { exportLocations, type ExportFormat } from '../export/locations-csv.js';
 import { ErrorNotice } from './ErrorNotice.js';
 import { LocationsToolbar } from './LocationsToolbar.js';
 import { LocationsTable } from './LocationsTable.js';
@@ -43,11 +43,11 @@ export function ClientLocations({
     if (id) document.querySelector<HTMLElement>(`[data-location-id="${CSS.escape(id)}"]`)?.focus();
   }, [address.location, onAddress]);
 
-  const exportShown = () => {
+  const exportShown = (format: ExportFormat) => {
     setExportError(null);
     list
       .exportRows()
-      .then((rows) => exportLocations(rows, clientName, list.clientId))
+      .then((rows) => exportLocations(rows, clientName, list.clientId, format))
       .catch(setExportError);
   };
 

@@ -38,12 +38,12 @@ export function FileDropZone({ onFile }: { onFile: (file: File) => void }) {
       }}
       onDrop={drop}
     >
-      <p className="drop-zone-title">Drop a CSV file here</p>
+      <p className="drop-zone-title">Drop a CSV or Excel (.xlsx) file here</p>
       <p className="muted">Google Business Profile sheets, Excel exports and semicolon files all work.</p>
       <label className="button button-primary file-button">
         <input
           type="file"
-          accept=".csv,.tsv,.txt,text/csv,text/plain,text/tab-separated-values"
+          accept=".csv,.tsv,.txt,.xlsx,text/csv,text/plain,text/tab-separated-values,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
           className="sr-only"
           data-testid="file-input"
           onChange={(event) => {

@@ -24,6 +24,7 @@ const STEPS = ['File', 'Columns', 'Preview', 'Import'] as const;
 const STEP_INDEX: Record<StepKind, number> = {
   file: 0,
   reading: 0,
+  sheet: 0,
   mapping: 1,
   checking: 2,
   preview: 2,

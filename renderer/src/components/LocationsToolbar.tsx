@@ -1,3 +1,4 @@
+import type { ExportFormat } from '../export/locations-csv.js';
 import type { HealthFilter } from '../locations/order.js';
 import { formatCount, plural } from '../format.js';
 import { HEALTH_LABELS } from './HealthBadge.js';
@@ -25,7 +26,7 @@ export function LocationsToolbar({
   received: number;
   total: number;
   loaded: boolean;
-  onExport: () => void;
+  onExport: (format: ExportFormat) => void;
 }) {
   const filterActive = search.trim() !== '' || health !== 'all';
   const status = !loaded
@@ -50,8 +51,16 @@ export function LocationsToolbar({
       <span className="muted" role="status" data-testid="shown-count">
         {status}
       </span>
-      <button type="button" className="button toolbar-end" disabled={!loaded || shown === 0} onClick={onExport}>
+      <button
+        type="button"
+        className="button toolbar-end"
+        disabled={!loaded || shown === 0}
+        onClick={() => onExport('csv')}
+      >
         Export {filterActive ? 'these' : 'all'} to CSV
+      </button>
+      <button type="button" className="button" disabled={!loaded || shown === 0} onClick={() => onExport('xlsx')}>
+        Export {filterActive ? 'these' : 'all'} to Excel
       </button>
     </div>
   );

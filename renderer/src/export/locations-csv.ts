@@ -32,10 +32,13 @@ export const EXPORT_COLUMNS = [
 ] as const satisfies readonly (readonly [string, keyof LocationRow])[];
 
 /** A file name from the client's name that every operating system accepts. */
-export function exportFileName(clientName: string, date = new Date()): string {
+export function exportFileName(clientName: string, date = new Date(), format: ExportFormat = 'csv'): string {
   const safe = clientName.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '') || 'client';
-  return `${safe}-locations-${date.toISOString().slice(0, 10)}.csv`;
+  return `${safe}-locations-${date.toISOString().slice(0, 10)}.${format}`;
 }
+
+/** The export's two file types: CSV, or an Excel workbook. */
+export type ExportFormat = 'csv' | 'xlsx';
 
 // OWASP "CSV Injection": a spreadsheet runs a cell as a formula when it starts with =, +, - or @, or tab or
 // CR, after any whitespace it skips, whatever follows, line breaks included (papaparse's own escapeFormulae
@@ -54,15 +57,28 @@ export function formulaSafe(text: string): string {
 export async function locationsCsv(rows: readonly LocationRow[]): Promise<string> {
   const { default: Papa } = await import('papaparse');
   const csv = Papa.unparse(
-    {
-      fields: EXPORT_COLUMNS.map(([header]) => header),
-      data: rows.map((row) => EXPORT_COLUMNS.map(([, field]) => formulaSafe(cellText(field, row[field])))),
-    },
+    { fields: EXPORT_COLUMNS.map(([header]) => header), data: exportCells(rows) },
     // Done above, for every cell whatever follows its first character.
     { escapeFormulae: false, quotes: (value) => typeof value === 'string' && value.startsWith("'") },
   );
   // A byte order mark makes Excel read the file as UTF-8.
   return `\uFEFF${csv}`;
+}
+
+/** Every row's cells as text, each escaped against formulas (formulaSafe): the CSV and the workbook hold the same. */
+function exportCells(rows: readonly LocationRow[]): string[][] {
+  return rows.map((row) => EXPORT_COLUMNS.map(([, field]) => formulaSafe(cellText(field, row[field]))));
+}
+
+/**
+ * The same rows as an Excel workbook (write-excel-file, loaded only when someone exports): every cell a
+ * text cell, escaped by the CSV's one rule, so leading zeros stay and no cell is ever a formula.
+ */
+export async function locationsXlsx(rows: readonly LocationRow[]): Promise<Blob> {
+  const { default: writeXlsxFile } = await import('write-excel-file/browser');
+  const text = (value: string) => ({ value, type: String });
+  const data = [EXPORT_COLUMNS.map(([header]) => text(header)), ...exportCells(rows).map((cells) => cells.map(text))];
+  return writeXlsxFile(data, { sheet: 'Locations', stickyRowsCount: 1 }).toBlob();
 }
 
 /** The rows with their Google place ids, which the list leaves out unless asked (`include=google_place_id`). */
@@ -73,17 +89,22 @@ async function withPlaceIds(rows: readonly LocationRow[], clientId: string): Pro
   return rows.map((row) => ({ ...row, google_place_id: placeIds.get(row.id) ?? null }));
 }
 
-/** Saves rows of the client `clientId` as a CSV download, every field and the place id included. */
+/** Saves rows of the client `clientId` as a CSV or .xlsx download, every field and the place id included. */
 export async function exportLocations(
   rows: readonly LocationRow[],
   clientName: string,
   clientId: string,
+  format: ExportFormat = 'csv',
 ): Promise<void> {
-  const csv = await locationsCsv(await withPlaceIds(rows, clientId));
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+  const full = await withPlaceIds(rows, clientId);
+  const blob =
+    format === 'xlsx'
+      ? await locationsXlsx(full)
+      : new Blob([await locationsCsv(full)], { type: 'text/csv;charset=utf-8' });
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = exportFileName(clientName);
+  link.download = exportFileName(clientName, new Date(), format);
   document.body.append(link);
   link.click();
   link.remove();

@@ -26,7 +26,8 @@ const NOT_CSV: { magic: number[]; message: string }[] = [
   {
     magic: [0xd0, 0xcf, 0x11, 0xe0],
     message:
-      'This is an old Excel workbook (.xls), not a CSV. In Excel, choose File > Save As > CSV, then drop the CSV here.',
+      // No maintained library reads the old binary format safely (SheetJS's npm build has open advisories).
+      'This is an old Excel workbook (.xls), which Agency Desk cannot read safely. In Excel, choose File > Save As and pick Excel Workbook (.xlsx) or CSV, then drop that file here.',
   },
   { magic: [0x25, 0x50, 0x44, 0x46], message: 'This is a PDF, not a CSV. Export the locations as a CSV file instead.' },
   { magic: [0x89, 0x50, 0x4e, 0x47], message: 'This is an image, not a CSV.' },

@@ -24,6 +24,7 @@ import {
   UNCHANGED_LISTED,
   type CancelReport,
   type CheckReport,
+  type FileSummary,
   type FromWorker,
   type GridFilter,
   type GridRow,
@@ -39,6 +40,8 @@ import {
   type SkippedRow,
   type Totals,
 } from './protocol.js';
+import { lookOfValues, type LookableField } from '../../../server/imports/look.js';
+import { isWorkbook, readWorkbook, sheetTable } from './read-xlsx.js';
 import { planRequests, rowValueText, uploadBody, uploadRowOf, type RowEdits } from './upload-rows.js';
 
 /** What the job needs from outside: a way to talk to the page, a token, and an upload channel. */
@@ -75,6 +78,15 @@ interface DuplicateMark {
 /** The query of a dry run or an import: the mode and blank-cell rule the user chose. */
 export function uploadQuery(choice: ImportChoice, extra: Record<string, string>): string {
   return `/api/locations/upload?${new URLSearchParams({ ...extra, mode: choice.mode, blanks: choice.blanks })}`;
+}
+
+// Enough rows to tell what a column holds, few enough to cost nothing on a big file.
+const LOOK_ROWS = 200;
+
+/** Per column, the field its first values look like (server/imports/look.ts), shown when the column is left out. */
+function looksOf(table: CsvTable, rowCount: number): (LookableField | null)[] {
+  const rows = Array.from({ length: Math.min(rowCount, LOOK_ROWS) }, (_, row) => valuesOf(table, row));
+  return table.headers.map((_, column) => lookOfValues(rows.map((values) => values[column] ?? ''))?.field ?? null);
 }
 
 /** The counts of an import so far, summed over its requests' answers. */
@@ -116,11 +128,15 @@ export class ImportJob {
 
   constructor(private readonly ports: JobPorts) {}
 
-  /** Decodes, parses and maps a file; answers `read` with what the mapping screen needs, or `rejected`. */
-  async read(file: ByteSource & { name: string }, encoding?: TextEncodingName): Promise<void> {
+  /**
+   * Decodes, parses and maps a file; answers `read` with what the mapping screen needs, or `rejected`.
+   * A workbook is read by read-xlsx.ts; with several sheets and none chosen it answers `sheets`.
+   */
+  async read(file: ByteSource & { name: string }, encoding?: TextEncodingName, sheet?: string): Promise<void> {
     // A previous file's rows go first, so two files never sit in the worker's memory at once.
     this.table = null;
     this.resetChecks();
+    if (await isWorkbook(file)) return this.readWorkbook(file, sheet);
     let parser = new CsvParser();
     const decoded = await decodeInto(file, () => (parser = new CsvParser()), {
       // The last bytes are followed at once by the mapping screen: no 100% for the page to draw first.
@@ -130,7 +146,30 @@ export class ImportJob {
       forced: encoding,
     });
     if (!decoded.ok) return this.ports.send({ type: 'rejected', message: decoded.message });
-    const table = parser.end();
+    this.accept(parser.end(), { name: file.name, size: file.size, encoding: decoded.encoding });
+  }
+
+  /** An .xlsx file: the sheet chosen, the only sheet with rows, or a question which one. */
+  private async readWorkbook(file: ByteSource & { name: string }, chosen?: string): Promise<void> {
+    const workbook = await readWorkbook(file);
+    if (!workbook.ok) return this.ports.send({ type: 'rejected', message: workbook.message });
+    const filled = workbook.sheets.filter((sheet) => sheet.rows.length > 0);
+    const sheet = filled.find((candidate) => candidate.name === chosen) ?? (filled.length === 1 ? filled[0] : null);
+    if (!sheet) {
+      if (filled.length === 0)
+        return this.accept(sheetTable({ name: '', rows: [], lines: [] }), {
+          name: file.name,
+          size: file.size,
+          encoding: 'utf-8',
+        });
+      const sheets = filled.map(({ name, rows }) => ({ name, rowCount: Math.max(rows.length - 1, 0) }));
+      return this.ports.send({ type: 'sheets', sheets });
+    }
+    this.accept(sheetTable(sheet), { name: file.name, size: file.size, encoding: 'utf-8', sheet: sheet.name });
+  }
+
+  /** A parsed table: refused when it has no header or no rows, else mapped and described to the page. */
+  private accept(table: CsvTable, facts: Pick<FileSummary, 'name' | 'size' | 'encoding' | 'sheet'>): void {
     if (table.headers.length === 0) {
       return this.ports.send({
         type: 'rejected',
@@ -150,13 +189,12 @@ export class ImportJob {
     this.ports.send({
       type: 'read',
       file: {
-        name: file.name,
-        size: file.size,
-        encoding: decoded.encoding,
+        ...facts,
         delimiter: table.delimiter,
         headers: table.headers,
         mapping: this.mapping,
         samples: [0, 1, 2].filter((row) => row < rowCount).map((row) => valuesOf(table, row)),
+        looks: looksOf(table, rowCount),
         rowCount,
         problems: table.problems.slice(0, MAX_LISTED),
         problemCount: table.problems.length,

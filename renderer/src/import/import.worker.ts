@@ -37,7 +37,7 @@ function fileSource(file: File) {
 async function handle(message: ToWorker): Promise<void> {
   switch (message.type) {
     case 'read':
-      return job.read(fileSource(message.file), message.encoding);
+      return job.read(fileSource(message.file), message.encoding, message.sheet);
     case 'map':
       return job.map(message.mapping);
     case 'check':

@@ -1,4 +1,5 @@
 import type { BlankCells, Changes, ImportMode, RowAction, RowField } from '../../../server/locations/schemas.js';
+import type { LookableField } from '../../../server/imports/look.js';
 import type { ApiErrorInfo } from '../api/http.js';
 import type { DryRunRow, Duplicate, DuplicateHandling, Health, ImportRow } from '../api/types.js';
 import type { TextEncodingName } from './encodings.js';
@@ -14,15 +15,25 @@ export interface FileSummary {
   size: number;
   encoding: TextEncodingName;
   delimiter: string;
+  /** The sheet the rows come from, for a workbook. */
+  sheet?: string;
   headers: string[];
   /** The mapping the headers suggest. */
   mapping: ColumnMapping;
   /** The first rows, to show what each column holds. */
   samples: string[][];
+  /** Per column, the field its first values look like (postal codes, country codes, phones, states), if any. */
+  looks: (LookableField | null)[];
   rowCount: number;
   /** Problems papaparse reported, each at its line (the first MAX_LISTED). */
   problems: LineProblem[];
   problemCount: number;
+}
+
+/** A sheet of a workbook with rows, offered when there are several: its name and its rows under the header. */
+export interface SheetChoice {
+  name: string;
+  rowCount: number;
 }
 
 export interface MappingCheck {
@@ -165,7 +176,7 @@ export const MAX_LISTED = 2_000;
 export const UNCHANGED_LISTED = 50;
 
 export type ToWorker =
-  | { type: 'read'; file: File; encoding?: TextEncodingName }
+  | { type: 'read'; file: File; encoding?: TextEncodingName; sheet?: string }
   | { type: 'map'; mapping: ColumnMapping }
   | { type: 'check'; clientId: string; choice: ImportChoice }
   | { type: 'fix'; row: number; field: RowField; value: string }
@@ -183,6 +194,7 @@ export type FromWorker =
   | { type: 'progress'; stage: ImportStage; done: number; total: number; request?: { index: number; count: number } }
   | { type: 'rejected'; message: string }
   | { type: 'read'; file: FileSummary; mapping: MappingCheck }
+  | { type: 'sheets'; sheets: SheetChoice[] }
   | { type: 'mapped'; mapping: MappingCheck }
   | { type: 'checked'; report: CheckReport }
   | { type: 'imported'; summary: ImportSummary }

@@ -3,7 +3,7 @@ import type { RowField } from '../../../server/locations/schemas.js';
 import { accessToken } from '../api/session.js';
 import type { DuplicateHandling } from '../api/types.js';
 import type { TextEncodingName } from './encodings.js';
-import { remapColumn, type ColumnMapping, type ColumnTarget } from './header-mapping.js';
+import type { ColumnMapping } from './header-mapping.js';
 import {
   DEFAULT_CHOICE,
   type FromWorker,
@@ -115,21 +115,22 @@ export function useImport(clientId: string) {
   const post = useImportWorker(onMessage);
 
   const read = useCallback(
-    (file: File, encoding?: TextEncodingName) => {
+    (file: File, encoding?: TextEncodingName, sheet?: string) => {
       performance.clearMeasures(READ_MEASURE);
       performance.mark(READ_MARK);
       fileName.current = file.name;
       dispatch({ type: 'reading', fileName: file.name });
-      post({ type: 'read', file, encoding });
+      post({ type: 'read', file, encoding, sheet });
     },
     [post],
   );
 
-  const remap = useCallback(
-    (column: number, target: ColumnTarget) => {
-      mapping.current = remapColumn(mapping.current, column, target);
-      dispatch({ type: 'remapped', mapping: mapping.current });
-      post({ type: 'map', mapping: mapping.current });
+  /** A whole new mapping, as the column step decided it (a swap changes two columns at once). */
+  const setMapping = useCallback(
+    (next: ColumnMapping) => {
+      mapping.current = next;
+      dispatch({ type: 'remapped', mapping: next });
+      post({ type: 'map', mapping: next });
     },
     [post],
   );
@@ -173,7 +174,19 @@ export function useImport(clientId: string) {
   const reset = useCallback(() => dispatch({ type: 'reset' }), []);
   const backToMapping = useCallback(() => dispatch({ type: 'back-to-mapping' }), []);
 
-  return { state, read, remap, check, choose, leave, start, cancel, reset, backToMapping, ...useFixes(post, dispatch) };
+  return {
+    state,
+    read,
+    setMapping,
+    check,
+    choose,
+    leave,
+    start,
+    cancel,
+    reset,
+    backToMapping,
+    ...useFixes(post, dispatch),
+  };
 }
 
 export type ImportJobView = ReturnType<typeof useImport>;

@@ -6,6 +6,7 @@ import { ImportingStep } from './importing/ImportingStep.js';
 import { MappingStep } from './mapping/MappingStep.js';
 import { PreviewStep } from './preview/PreviewStep.js';
 import { ReadingStep } from './reading/ReadingStep.js';
+import { ChooseSheet } from './sheet/ChooseSheet.js';
 import type { ImportJobView } from '../use-import.js';
 
 /** The current step's view. */
@@ -30,12 +31,22 @@ export function StepView({
       return <FileStep step={step} onFile={onFile} />;
     case 'reading':
       return <ReadingStep step={step} />;
+    case 'sheet':
+      // No step heading: the sheet list's legend names the step, and its likeliest sheet takes the focus.
+      return (
+        <ChooseSheet
+          fileName={step.fileName}
+          sheets={step.sheets}
+          onChoose={(sheet) => pickedFile && job.read(pickedFile, undefined, sheet)}
+          onCancel={job.reset}
+        />
+      );
     case 'mapping':
       return (
         <MappingStep
           step={step}
-          onRemap={job.remap}
-          onEncoding={(encoding) => pickedFile && job.read(pickedFile, encoding)}
+          onMapping={job.setMapping}
+          onEncoding={(encoding) => pickedFile && job.read(pickedFile, encoding, step.file.sheet)}
           onAnother={job.reset}
           onCheck={job.check}
         />

@@ -8,6 +8,8 @@ export function announce(step: Step): string {
       return step.rejection ? `The file cannot be imported: ${step.rejection.message}` : 'Step 1 of 4: choose a file.';
     case 'reading':
       return `Reading ${step.fileName}.`;
+    case 'sheet':
+      return `Choose the sheet: ${step.fileName} has ${plural(step.sheets.length, 'sheet')} with rows.`;
     case 'mapping':
       return `Step 2 of 4: match the columns. ${plural(step.file.rowCount, 'row')}, ${plural(step.file.headers.length, 'column')}.`;
     case 'checking':

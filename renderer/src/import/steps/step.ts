@@ -12,6 +12,7 @@ import {
   type ImportStage,
   type ImportSummary,
   type MappingCheck,
+  type SheetChoice,
 } from '../protocol.js';
 
 /** A long stage under way: how far, and for the requests which one. */
@@ -37,6 +38,7 @@ export interface Loaded {
 export type Step =
   | { kind: 'file'; rejection: { fileName: string | null; message: string } | null; error: ApiError | null }
   | { kind: 'reading'; fileName: string; progress: ImportProgress | null }
+  | { kind: 'sheet'; fileName: string; sheets: SheetChoice[] }
   | ({ kind: 'mapping'; error: ApiError | null } & Loaded)
   | ({ kind: 'checking'; progress: ImportProgress | null } & Loaded)
   | ({ kind: 'preview'; report: CheckReport; busy: boolean; error: ApiError | null } & Loaded)
@@ -105,7 +107,7 @@ export function reduce(state: ImportState, action: PageAction | FromWorker): Imp
 
 /** The loaded file of a step that has one. */
 export function loadedOf(step: Step): Loaded | null {
-  if (step.kind === 'file' || step.kind === 'reading' || step.kind === 'done' || step.kind === 'cancelled') return null;
+  if (!('file' in step)) return null;
   const { fileName, file, mapping, mappingCheck } = step;
   return { fileName, file, mapping, mappingCheck };
 }
@@ -181,6 +183,8 @@ const RECEIVES: {
   read: (_state, { file, mapping }) => ({
     step: { kind: 'mapping', fileName: file.name, file, mapping: file.mapping, mappingCheck: mapping, error: null },
   }),
+  sheets: ({ step }, message) =>
+    step.kind === 'reading' ? { step: { kind: 'sheet', fileName: step.fileName, sheets: message.sheets } } : {},
   mapped: ({ step }, message) => (step.kind === 'mapping' ? { step: { ...step, mappingCheck: message.mapping } } : {}),
   checked: ({ step }, message) => {
     const loaded = loadedOf(step);

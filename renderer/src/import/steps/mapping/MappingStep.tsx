@@ -1,21 +1,21 @@
-import { ColumnMapper } from '../../../components/ColumnMapper.js';
 import { ErrorNotice } from '../../../components/ErrorNotice.js';
-import { plural } from '../../../format.js';
+import { CheckButton } from '../../columns/CheckButton.js';
+import { ColumnMapper } from '../../columns/ColumnMapper.js';
 import type { TextEncodingName } from '../../encodings.js';
-import { nameColumnOf, type ColumnTarget } from '../../header-mapping.js';
+import type { ColumnMapping } from '../../header-mapping.js';
 import type { Step } from '../step.js';
 import { StepHeading } from '../StepHeading.js';
 
 /** Step 2: the columns beside the fields they feed. */
 export function MappingStep({
   step,
-  onRemap,
+  onMapping,
   onEncoding,
   onAnother,
   onCheck,
 }: {
   step: Extract<Step, { kind: 'mapping' }>;
-  onRemap: (column: number, target: ColumnTarget) => void;
+  onMapping: (mapping: ColumnMapping) => void;
   onEncoding: (encoding: TextEncodingName) => void;
   onAnother: () => void;
   onCheck: () => void;
@@ -28,21 +28,14 @@ export function MappingStep({
         file={step.file}
         mapping={step.mapping}
         check={step.mappingCheck}
-        onRemap={onRemap}
+        onMapping={onMapping}
         onEncoding={onEncoding}
       />
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onAnother}>
           Choose another file
         </button>
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={nameColumnOf(step.mapping) < 0}
-          onClick={onCheck}
-        >
-          Check {plural(step.file.rowCount, 'row')}
-        </button>
+        <CheckButton mapping={step.mapping} check={step.mappingCheck} rowCount={step.file.rowCount} onCheck={onCheck} />
       </div>
     </>
   );

@@ -1,0 +1,57 @@
+import { TEXT_ENCODINGS, type TextEncodingName } from '../encodings.js';
+import type { FileSummary } from '../protocol.js';
+import { formatBytes, formatCount, plural } from '../../format.js';
+
+const DELIMITER_NAMES: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe' };
+
+/** What was read: name, size, rows, delimiter, encoding (changeable), and lines that did not parse cleanly. */
+export function FileFacts({
+  file,
+  onEncoding,
+}: {
+  file: FileSummary;
+  onEncoding: (encoding: TextEncodingName) => void;
+}) {
+  const sheet = file.sheet;
+  return (
+    <>
+      <div className="file-facts">
+        <span data-testid="file-facts">
+          <strong>{file.name}</strong> · {formatBytes(file.size)} · {plural(file.rowCount, 'row')} ·{' '}
+          {sheet !== undefined
+            ? `sheet “${sheet}”`
+            : `${DELIMITER_NAMES[file.delimiter] ?? `“${file.delimiter}”`}-separated`}
+        </span>
+        {sheet === undefined && (
+          <label className="field field-inline">
+            <span>Text encoding</span>
+            <select value={file.encoding} onChange={(event) => onEncoding(event.target.value as TextEncodingName)}>
+              {Object.entries(TEXT_ENCODINGS).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
+      {sheet === undefined && (
+        <p className="muted small">If letters such as é or ü look wrong in the samples, pick another encoding.</p>
+      )}
+
+      {file.problemCount > 0 && (
+        <div className="notice notice-warning" data-testid="parse-problems">
+          <strong>{plural(file.problemCount, 'line')} could not be read cleanly</strong>
+          <ul>
+            {file.problems.slice(0, 20).map((problem, index) => (
+              <li key={index}>
+                Line {formatCount(problem.line)}: {problem.message}
+              </li>
+            ))}
+          </ul>
+          {file.problemCount > 20 && <p>…and {formatCount(file.problemCount - 20)} more.</p>}
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,87 @@
+import Papa from 'papaparse';
+import readXlsxFile from 'read-excel-file/web-worker';
+import type { ByteSource } from './decode.js';
+import { parseCsvText, type CsvTable } from './parse-csv.js';
+
+/** One sheet of a workbook, its cells as text, each row with its row number in the spreadsheet. */
+export interface WorkbookSheet {
+  name: string;
+  rows: string[][];
+  /** The spreadsheet's row number of each row (empty rows are left out). */
+  lines: number[];
+}
+
+export type Workbook = { ok: true; sheets: WorkbookSheet[] } | { ok: false; message: string };
+
+const ZIP = [0x50, 0x4b, 0x03, 0x04];
+
+/** Whether the file is a zip, as every .xlsx is: the import reads it as a workbook. */
+export async function isWorkbook(file: ByteSource): Promise<boolean> {
+  const head = await file.read(0, Math.min(4, file.size));
+  return ZIP.every((byte, index) => head[index] === byte);
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/**
+ * A cell as the text a CSV would hold. Numbers keep the digits the file stores (read as text, so a
+ * long store code is not rounded); text cells stay text, leading zeros and all; a date is ISO text,
+ * with its time only when it has one (Excel's dates have no time zone: the library reads them as UTC).
+ */
+export function cellText(cell: unknown): string {
+  if (cell === null || cell === undefined) return '';
+  if (cell instanceof Date) {
+    const day = `${cell.getUTCFullYear()}-${pad(cell.getUTCMonth() + 1)}-${pad(cell.getUTCDate())}`;
+    const seconds = cell.getUTCHours() * 3600 + cell.getUTCMinutes() * 60 + cell.getUTCSeconds();
+    if (seconds === 0) return day;
+    return `${day}T${pad(cell.getUTCHours())}:${pad(cell.getUTCMinutes())}:${pad(cell.getUTCSeconds())}`;
+  }
+  if (typeof cell === 'boolean') return cell ? 'TRUE' : 'FALSE';
+  return String(cell);
+}
+
+function sheetOf(name: string, data: readonly (readonly unknown[])[]): WorkbookSheet {
+  const sheet: WorkbookSheet = { name, rows: [], lines: [] };
+  data.forEach((cells, index) => {
+    const row = cells.map(cellText);
+    if (row.every((value) => value.trim() === '')) return;
+    sheet.rows.push(row);
+    sheet.lines.push(index + 1);
+  });
+  return sheet;
+}
+
+/** Reads every sheet of an .xlsx file (read-excel-file: maintained, MIT, fflate and saxen underneath). */
+export async function readWorkbook(file: ByteSource): Promise<Workbook> {
+  const bytes = await file.read(0, file.size);
+  try {
+    const sheets = await readXlsxFile(bytes.slice().buffer, { parseNumber: (text: string) => text });
+    return { ok: true, sheets: sheets.map(({ sheet, data }) => sheetOf(sheet, data)) };
+  } catch {
+    return {
+      ok: false,
+      message:
+        'This is a zipped file that is not an Excel workbook Agency Desk can read. Open it in Excel and save it as Excel Workbook (.xlsx) or CSV, then drop that file here.',
+    };
+  }
+}
+
+/**
+ * A sheet as the table the CSV parser makes, so the rest of the import treats both alike; its lines
+ * are the spreadsheet's row numbers (a line break inside a cell does not shift them).
+ */
+export function sheetTable(sheet: WorkbookSheet): CsvTable {
+  const width = Math.max(0, ...sheet.rows.map((row) => row.length));
+  const rows = sheet.rows.map((row) => Array.from({ length: width }, (_, column) => row[column] ?? ''));
+  const table = parseCsvText(Papa.unparse(rows, { quotes: true, newline: '\n', escapeFormulae: false }));
+  // The CSV's lines, one per row, turned back into the sheet's row numbers.
+  const rowOfLine = new Map<number, number>();
+  const header = sheet.lines[0] ?? 1;
+  rowOfLine.set(1, header);
+  table.lines.forEach((line, index) => rowOfLine.set(line, sheet.lines[index + 1] ?? line));
+  const toRow = (line: number) => rowOfLine.get(line) ?? line;
+  table.lines = table.lines.map(toRow);
+  table.problems = table.problems.map((problem) => ({ ...problem, line: toRow(problem.line) }));
+  for (const blanks of table.blanks) blanks.firstLines = blanks.firstLines.map(toRow);
+  return table;
+}

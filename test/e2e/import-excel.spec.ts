@@ -1,0 +1,61 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import writeXlsxFile from 'write-excel-file/node';
+import { importAs, importFixture } from './columns.js';
+import { snap } from './dashboard.js';
+
+/** An .xlsx with two sheets, written by the test as an agency's client would send it (issue 12, "Excel"). */
+const { server, admin, openImport } = importFixture();
+
+async function twoSheets(): Promise<Buffer> {
+  return writeXlsxFile([
+    { sheet: 'Read me', data: [['Note'], ['Stores are on the next sheet']] },
+    {
+      sheet: 'Stores',
+      data: [
+        ['Store code', 'Location name', 'Street', 'City', 'Postcode', 'Country', 'Phone'],
+        ['00123', 'Fjord Bakery Leeds', '12 Briggate', 'Leeds', 'LS1 6HD', 'GB', '0113 496 0000'],
+        ['00456', 'Fjord Bakery York', '3 Stonegate', 'York', 'YO1 8AS', 'GB', '01904 496000'],
+      ],
+    },
+  ]).toBuffer();
+}
+
+test('an .xlsx with two sheets imports the chosen sheet, leading zeros kept', async ({ page }, testInfo) => {
+  const { clientId, dialog } = await openImport(page, 'Fjord Bakery');
+  await dialog.getByTestId('file-input').setInputFiles({
+    name: 'fjord-stores.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer: await twoSheets(),
+  });
+
+  const sheets = dialog.getByRole('group', { name: /Choose the sheet/ });
+  await expect(sheets).toContainText('“fjord-stores.xlsx” has 2 sheets with rows.');
+  // The sheet with the most rows is offered first.
+  await expect(sheets.getByRole('radio', { name: 'Stores · 2 rows' })).toBeFocused();
+  await expect(sheets.getByRole('radio', { name: 'Stores · 2 rows' })).toBeChecked();
+  expect((await new AxeBuilder({ page }).include('.import-dialog').analyze()).violations).toEqual([]);
+  await snap(page, testInfo, 'choose-sheet');
+  await sheets.getByRole('radio', { name: 'Read me · 1 row' }).check();
+  await sheets.getByRole('radio', { name: 'Stores · 2 rows' }).check();
+  await dialog.getByRole('button', { name: 'Use this sheet' }).click();
+
+  await expect(dialog.getByTestId('file-facts')).toContainText('2 rows · sheet “Stores”');
+  await expect(importAs(dialog, 'Store code')).toHaveText('Store code');
+  await expect(importAs(dialog, 'Postcode')).toHaveText('Postal code');
+  await expect(dialog.getByText('00123')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Check 2 rows' }).click();
+  await expect(dialog.getByTestId('ready-count')).toHaveText('2');
+  await dialog.getByRole('button', { name: 'Import 2 locations' }).click();
+  await expect(dialog.getByTestId('imported-count')).toHaveText('2');
+
+  const stored = await server().api<{ name: string; store_code: string | null }[]>(
+    'GET',
+    `/api/locations?clientId=${clientId}`,
+    { token: admin() },
+  );
+  expect(stored.map((location) => [location.store_code, location.name]).sort()).toEqual([
+    ['00123', 'Fjord Bakery Leeds'],
+    ['00456', 'Fjord Bakery York'],
+  ]);
+});

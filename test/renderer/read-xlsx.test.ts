@@ -1,0 +1,115 @@
+import writeXlsxFile from 'write-excel-file/node';
+import { describe, expect, it } from 'vitest';
+import { ImportJob } from '../../renderer/src/import/import-job.js';
+import type { FromWorker } from '../../renderer/src/import/protocol.js';
+import { valuesOf } from '../../renderer/src/import/parse-csv.js';
+import { readWorkbook, sheetTable } from '../../renderer/src/import/read-xlsx.js';
+import { bufferSource } from './csv-files.js';
+
+/** An .xlsx of two sheets, as an agency gets it: text store codes with leading zeros, a date, a blank row. */
+async function workbook(): Promise<Uint8Array> {
+  const buffer = await writeXlsxFile([
+    {
+      sheet: 'Notes',
+      data: [['Note'], ['Sent by the client on Monday']],
+    },
+    {
+      sheet: 'Stores',
+      data: [
+        ['Store code', 'Name', 'Phone', 'Opened', 'Big code'],
+        [
+          '00123',
+          'Harbor Books Seattle',
+          '+1 206 555 0100',
+          { value: new Date(Date.UTC(2024, 4, 3)), format: 'dd/mm/yyyy' },
+          1234567890123,
+        ],
+        [null, null, null, null, null],
+        [
+          '00456',
+          'Harbor Books\nPortland',
+          '0206 555 0101',
+          { value: new Date(Date.UTC(2024, 4, 3, 10, 30)), format: 'yyyy-mm-dd hh:mm' },
+          42,
+        ],
+      ],
+    },
+  ]).toBuffer();
+  return new Uint8Array(buffer);
+}
+
+function jobMessages() {
+  const messages: FromWorker[] = [];
+  const job = new ImportJob({
+    send: (message) => messages.push(message),
+    token: async () => null,
+    post: async () => {
+      throw new Error('no upload in this test');
+    },
+  });
+  return { job, messages };
+}
+
+describe('Excel workbooks (.xlsx) in the import worker', () => {
+  it('reads every sheet, text kept as text, dates as ISO text, rows numbered as in the spreadsheet', async () => {
+    const read = await readWorkbook(bufferSource(await workbook()));
+    if (!read.ok) throw new Error(read.message);
+    expect(read.sheets.map((sheet) => sheet.name)).toEqual(['Notes', 'Stores']);
+    const table = sheetTable(read.sheets[1]!);
+    expect(table.headers).toEqual(['Store code', 'Name', 'Phone', 'Opened', 'Big code']);
+    expect(valuesOf(table, 0)).toEqual([
+      '00123',
+      'Harbor Books Seattle',
+      '+1 206 555 0100',
+      '2024-05-03',
+      expect.any(String),
+    ]);
+    expect(valuesOf(table, 1)).toEqual([
+      '00456',
+      'Harbor Books\nPortland',
+      '0206 555 0101',
+      '2024-05-03T10:30:00',
+      '42',
+    ]);
+    // Row 3 is blank: the second store is on row 4 of the sheet, whatever line breaks its cells hold.
+    expect(table.lines).toEqual([2, 4]);
+  });
+
+  it('asks which sheet when several hold rows, then reads the chosen one', async () => {
+    const bytes = await workbook();
+    const { job, messages } = jobMessages();
+    await job.read({ ...bufferSource(bytes), name: 'stores.xlsx' });
+    expect(messages.at(-1)).toEqual({
+      type: 'sheets',
+      sheets: [
+        { name: 'Notes', rowCount: 1 },
+        { name: 'Stores', rowCount: 2 },
+      ],
+    });
+    await job.read({ ...bufferSource(bytes), name: 'stores.xlsx' }, undefined, 'Stores');
+    const last = messages.at(-1);
+    if (last?.type !== 'read') throw new Error(`expected read, got ${last?.type}`);
+    expect(last.file).toMatchObject({
+      sheet: 'Stores',
+      rowCount: 2,
+      mapping: ['store_code', 'name', 'phone', null, null],
+    });
+    expect(last.file.samples[0]?.[0]).toBe('00123');
+  });
+
+  it('refuses a zip that is no workbook, and an old .xls, saying to save as .xlsx or CSV', async () => {
+    const { job, messages } = jobMessages();
+    const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5, 6]);
+    await job.read({ ...bufferSource(zip), name: 'broken.xlsx' });
+    expect(messages.at(-1)).toMatchObject({
+      type: 'rejected',
+      message: expect.stringMatching(/Excel Workbook \(\.xlsx\) or CSV/),
+    });
+    const xls = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]);
+    await job.read({ ...bufferSource(xls), name: 'old.xls' });
+    expect(messages.at(-1)).toMatchObject({
+      type: 'rejected',
+      message: expect.stringMatching(/old Excel workbook \(\.xls\).*Excel Workbook \(\.xlsx\) or CSV/),
+    });
+  });
+});
