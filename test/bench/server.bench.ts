@@ -127,6 +127,7 @@ export function floorImporter(
   keys: boolean,
   rowsOf: (body: string) => Record<string, string>[] = (body) =>
     (JSON.parse(body) as { rows: Record<string, string>[] }).rows,
+  trail = false,
 ) {
   const dir = tmp();
   const db = openDatabase(databaseFileIn(dir), { kind: 'raw', hex: randomBytes(32).toString('hex') }, { create: true });
@@ -135,16 +136,24 @@ export function floorImporter(
   db.pragma(`cache_size = -${Math.max(WRITER_CACHE_MIB, 16) * 1024}`);
   db.exec(`CREATE TABLE locations (id TEXT PRIMARY KEY, client_id TEXT NOT NULL, name TEXT NOT NULL, address TEXT,
     city TEXT, state TEXT, zip TEXT, country TEXT, google_place_id TEXT, store_code TEXT, match_key TEXT,
-    health_score INTEGER NOT NULL, health_status TEXT NOT NULL, created_at TEXT NOT NULL);
-    CREATE INDEX locations_by_client ON locations(client_id);`);
+    health_score INTEGER NOT NULL, health_status TEXT NOT NULL, created_at TEXT NOT NULL${trail ? ', created_by TEXT' : ''});
+    CREATE INDEX locations_by_client ON locations(client_id);
+    CREATE TABLE operations (id TEXT PRIMARY KEY, client_id TEXT, kind TEXT NOT NULL, created_at TEXT NOT NULL);
+    CREATE TABLE audit_entries (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, action TEXT NOT NULL,
+      operation_id TEXT, summary TEXT);`);
   if (keys)
     db.exec(`CREATE INDEX locations_by_place ON locations(client_id, google_place_id) WHERE google_place_id IS NOT NULL;
       CREATE UNIQUE INDEX locations_by_store_code ON locations(client_id, store_code) WHERE store_code IS NOT NULL;
       CREATE INDEX locations_by_match_key ON locations(client_id, match_key) WHERE match_key IS NOT NULL;`);
   const insert = db.prepare(
     `INSERT INTO locations (id, client_id, name, address, city, state, zip, country, google_place_id,
-       store_code, match_key, health_score, health_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       store_code, match_key, health_score, health_status, created_at${trail ? ', created_by' : ''})
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${trail ? ', ?' : ''})`,
   );
+  // `trail`: what the audit trail adds to an import (issue 11): its operation, its one entry, and the
+  // operation's id on each row it creates (what an undo reads).
+  const operation = db.prepare('INSERT INTO operations (id, client_id, kind, created_at) VALUES (?, ?, ?, ?)');
+  const entry = db.prepare('INSERT INTO audit_entries (id, action, operation_id, summary) VALUES (?, ?, ?, ?)');
   const update = db.prepare(
     `UPDATE locations SET name = ?, address = ?, city = ?, state = ?, zip = ?, country = ?, google_place_id = ?
      WHERE id = ?`,
@@ -157,7 +166,9 @@ export function floorImporter(
     const rows = rowsOf(body);
     const now = new Date().toISOString();
     const ids: string[] = [];
+    const operationId = trail ? randomUUID() : null;
     db.transaction(() => {
+      if (operationId !== null) operation.run(operationId, clientId, 'import', now);
       for (const row of rows) {
         const id = randomUUID();
         ids.push(id);
@@ -177,7 +188,11 @@ export function floorImporter(
           100,
           'green',
           now,
+          ...(trail ? [operationId] : []),
         );
+      }
+      if (operationId !== null) {
+        entry.run(randomUUID(), 'locations.imported', operationId, JSON.stringify({ created: rows.length }));
       }
     })();
     const time = ms(start);
