@@ -1,7 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signIn } from './dashboard.js';
-import { ADMIN, startServer, type RunningServer } from './server.js';
+import { expect, test } from '@playwright/test';
+import { importFixture } from './columns.js';
 
 /**
  * Issue 12, "Values and rows": rows that are not locations (a totals row, a summary row, a name alone)
@@ -9,16 +8,7 @@ import { ADMIN, startServer, type RunningServer } from './server.js';
  * left out with their reason in the grid, and come back with one click.
  */
 
-let server: RunningServer;
-let admin: string;
-
-test.beforeAll(async () => {
-  server = await startServer();
-  admin = await server.signIn(ADMIN.email, ADMIN.password);
-});
-test.afterAll(async () => {
-  await server.stop();
-});
+const fixture = importFixture();
 
 const CSV = [
   'Name,Address,City,Postcode,Country',
@@ -31,18 +21,10 @@ const CSV = [
   '',
 ].join('\n');
 
-async function openImport(page: Page, name: string): Promise<{ clientId: string; dialog: Locator }> {
-  const { id } = await server.api<{ id: string }>('POST', '/api/clients', { token: admin, body: { name } });
-  await signIn(page, server.url, ADMIN.email, ADMIN.password);
-  await page.goto(`${server.url}/clients/${id}`);
-  await page.getByRole('button', { name: 'Import CSV' }).click();
-  return { clientId: id, dialog: page.getByRole('dialog', { name: /^Import locations into/ }) };
-}
-
 test('a "Total" row and a "TOTAL LOCATIONS: 46" row start left out with their reason; one click keeps one', async ({
   page,
 }) => {
-  const { clientId, dialog } = await openImport(page, 'Bakeries');
+  const { clientId, dialog } = await fixture.openImport(page, 'Bakeries');
   await dialog
     .getByTestId('file-input')
     .setInputFiles({ name: 'bakeries.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
@@ -74,7 +56,9 @@ test('a "Total" row and a "TOTAL LOCATIONS: 46" row start left out with their re
 
   await dialog.getByRole('button', { name: 'Import 4 locations' }).click();
   await expect(dialog.getByTestId('imported-count')).toHaveText('4');
-  const stored = await server.api<{ name: string }[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin });
+  const stored = await fixture
+    .server()
+    .api<{ name: string }[]>('GET', `/api/locations?clientId=${clientId}`, { token: fixture.admin() });
   expect(stored.map((row) => row.name).sort()).toEqual([
     'Bakery One',
     'Bakery Three',
