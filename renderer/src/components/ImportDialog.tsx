@@ -4,6 +4,8 @@ import { keys } from '../api/queries.js';
 import { announce, hasWork } from '../import/steps/announce.js';
 import { StepView } from '../import/steps/StepView.js';
 import { useImport } from '../import/use-import.js';
+import { SavedMappingNote } from '../import/saved/SavedMappingNote.js';
+import { useSavedMapping } from '../import/saved/use-saved-mapping.js';
 import { Dialog } from './Dialog.js';
 import { ImportSteps } from './ImportSteps.js';
 import { LeaveImport } from './LeaveImport.js';
@@ -27,6 +29,7 @@ export function ImportDialog({
   const cache = useQueryClient();
   const job = useImport(clientId);
   const { state, read } = job;
+  const saved = useSavedMapping(job, clientId);
   // The file the dialog opened with is read once, whatever the page passes later.
   const [startFile] = useState(initialFile);
   const [pickedFile, setPickedFile] = useState<File | null>(startFile);
@@ -74,6 +77,7 @@ export function ImportDialog({
           }}
           onClose={onClose}
           onUndone={refresh}
+          mappingNotice={saved.applied && <SavedMappingNote saved={saved.applied} onAutomatic={saved.automatic} />}
         />
       )}
     </Dialog>

@@ -41,6 +41,8 @@ import {
   type Totals,
 } from './protocol.js';
 import { lookOfValues, type LookableField } from '../../../server/imports/look.js';
+import { JUNK_LABELS, junkRows } from './junk-flags.js';
+import type { JunkReason } from '../../../server/imports/junk-rows.js';
 import { isWorkbook, readWorkbook, sheetTable } from './read-xlsx.js';
 import { planRequests, rowValueText, uploadBody, uploadRowOf, type RowEdits } from './upload-rows.js';
 
@@ -109,6 +111,12 @@ export class ImportJob {
   private clientId: string | null = null;
   private readonly edits = new Map<number, RowEdits>();
   private readonly leftOut = new Set<number>();
+  /**
+   * Rows the server's junk-row rule flags under the current mapping: they start left out. Found at the
+   * first check of a mapping (null until then), not at the read: the rule needs the final mapping, and a
+   * 100,000-row file costs it about a second that the column step need not wait for.
+   */
+  private junk: Map<number, JunkReason> | null = null;
   private readonly errors = new Map<number, ProblemRow['errors']>();
   private readonly duplicates = new Map<number, DuplicateMark>();
   private readonly skipReasons = new Map<number, string>();
@@ -222,6 +230,7 @@ export class ImportJob {
     this.fixHistory.length = 0;
     this.edits.clear();
     this.leftOut.clear();
+    this.junk = null;
     this.health = new Uint8Array(this.rowCount());
     this.actions = new Uint8Array(this.rowCount());
     this.forgetChecks(null);
@@ -253,6 +262,7 @@ export class ImportJob {
     this.clientId = clientId;
     this.choice = choice;
     this.forgetChecks(null);
+    this.flagJunk();
     const requests = await this.dryRun(clientId, this.includedRows());
     if (requests !== null) this.ports.send({ type: 'checked', report: this.report(requests) });
   }
@@ -318,21 +328,31 @@ export class ImportJob {
     await this.setValues({ rows: [row] }, field, value);
   }
 
-  leave(rows: LeaveTarget, leftOut: boolean): void {
-    const targets =
-      rows === 'problems'
-        ? [...this.errors.keys()]
-        : rows === 'duplicates'
-          ? [...this.duplicates.keys()]
-          : Array.isArray(rows)
-            ? rows
-            : [...this.rowsShown(rows.filter)];
+  /** Leaves rows out or puts them back; a row put back that the server never saw (a flagged row) is checked first. */
+  async leave(rows: LeaveTarget, leftOut: boolean): Promise<void> {
+    const targets = this.leaveTargets(rows);
     this.filtered = null;
     for (const row of targets) {
       if (leftOut) this.leftOut.add(row);
       else this.leftOut.delete(row);
     }
+    const unchecked = leftOut ? [] : targets.filter((row) => this.actions[row] === 0);
+    if (unchecked.length > 0) return this.recheck(unchecked);
     this.ports.send({ type: 'checked', report: this.report(this.requestCount()) });
+  }
+
+  /** The junk-row rule over every row, once per mapping: the rows it flags are left out. */
+  private flagJunk(): void {
+    if (this.junk !== null || !this.table) return;
+    this.junk = junkRows(this.table, this.mapping);
+    for (const row of this.junk.keys()) this.leftOut.add(row);
+  }
+
+  private leaveTargets(rows: LeaveTarget): number[] {
+    if (rows === 'problems') return [...this.errors.keys()];
+    if (rows === 'duplicates') return [...this.duplicates.keys()];
+    if (rows === 'flagged') return [...(this.junk?.keys() ?? [])];
+    return Array.isArray(rows) ? rows : [...this.rowsShown(rows.filter)];
   }
 
   /**
@@ -499,7 +519,15 @@ export class ImportJob {
     for (const field of FIELDS) {
       if (field in upload) values[field] = rowValueText(upload[field]);
     }
-    return { row, line: this.lineOf(row), status: this.statusOf(row), values, errors: this.errors.get(row) ?? [] };
+    const junk = this.junk?.get(row);
+    return {
+      row,
+      line: this.lineOf(row),
+      status: this.statusOf(row),
+      values,
+      errors: this.errors.get(row) ?? [],
+      flag: junk ? JUNK_LABELS[junk] : null,
+    };
   }
 
   /** The fields the mapping feeds, in the fields' order. */
@@ -641,6 +669,7 @@ export class ImportJob {
       totals,
       duplicates: included(this.duplicates.keys()).length,
       leftOut: this.leftOut.size,
+      flagged: [...(this.junk?.keys() ?? [])].filter((row) => this.leftOut.has(row)).length,
       health,
       problems: listed(this.errors.keys()).map((row) => this.problemRow(row)),
       skipped: listed(new Set([...this.duplicates.keys(), ...this.skipReasons.keys()])).map((row) =>

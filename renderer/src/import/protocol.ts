@@ -101,6 +101,8 @@ export interface CheckReport {
   /** Skipped rows that are duplicates (which "import duplicates anyway" would create), not left out. */
   duplicates: number;
   leftOut: number;
+  /** Rows the junk-row rule flagged that are still left out ("Keep all flagged rows" puts them back). */
+  flagged: number;
   /** Health of the rows the import creates or updates. */
   health: Record<Health, number>;
   /** Rows with problems, the first MAX_LISTED of them. */
@@ -145,7 +147,7 @@ export interface GridFilter {
 export type RowSelection = { rows: number[] } | { filter: GridFilter };
 
 /** Rows to leave out or put back: some, every problem or duplicate, or every row the grid's filter shows. */
-export type LeaveTarget = number[] | 'problems' | 'duplicates' | { filter: GridFilter };
+export type LeaveTarget = number[] | 'problems' | 'duplicates' | 'flagged' | { filter: GridFilter };
 
 /** One row of the preview grid, as the page draws it. */
 export interface GridRow {
@@ -155,6 +157,8 @@ export interface GridRow {
   status: RowAction | 'left-out' | 'unchecked';
   values: Partial<Record<RowField, string>>;
   errors: { field: RowField | null; message: string }[];
+  /** Why the server's junk-row rule says this row is not a location ("Looks like a totals row"), or null. */
+  flag: string | null;
 }
 
 /** A window of the filtered rows, from `start`. */

@@ -14,6 +14,7 @@ import { useClientImport } from '../components/ClientImport.js';
 import { DeleteClientDialog } from '../components/DeleteClientDialog.js';
 import { EditClientDialog } from '../components/EditClientDialog.js';
 import { ClientHistory } from '../history/ClientHistory.js';
+import { SavedMappings } from '../mappings/SavedMappings.js';
 
 type ClientDialog = 'edit' | 'delete' | null;
 
@@ -65,6 +66,7 @@ function ClientView({ client, role }: { client: ClientRow; role: RoleName }) {
         </LocationListContext>
       )}
       <ClientHistory clientId={client.id} isAdmin={isAdmin} />
+      {isAdmin && <SavedMappings clientId={client.id} />}
       {isAdmin && (
         <footer className="danger-zone">
           <button type="button" className="button button-quiet button-danger-text" onClick={() => setDialog('delete')}>

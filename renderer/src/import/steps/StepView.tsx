@@ -7,6 +7,7 @@ import { MappingStep } from './mapping/MappingStep.js';
 import { PreviewStep } from './preview/PreviewStep.js';
 import { ReadingStep } from './reading/ReadingStep.js';
 import { ChooseSheet } from './sheet/ChooseSheet.js';
+import type { ReactNode } from 'react';
 import type { ImportJobView } from '../use-import.js';
 
 /** The current step's view. */
@@ -17,6 +18,7 @@ export function StepView({
   onFile,
   onClose,
   onUndone,
+  mappingNotice,
 }: {
   job: ImportJobView;
   clientName: string;
@@ -24,6 +26,8 @@ export function StepView({
   onFile: (file: File) => void;
   onClose: () => void;
   onUndone: () => void;
+  /** Said on the column step: a saved mapping applied. */
+  mappingNotice?: ReactNode;
 }) {
   const { step } = job.state;
   switch (step.kind) {
@@ -49,6 +53,7 @@ export function StepView({
           onEncoding={(encoding) => pickedFile && job.read(pickedFile, encoding, step.file.sheet)}
           onAnother={job.reset}
           onCheck={job.check}
+          notice={mappingNotice}
         />
       );
     case 'checking':

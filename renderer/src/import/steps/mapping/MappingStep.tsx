@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { ErrorNotice } from '../../../components/ErrorNotice.js';
 import { CheckButton } from '../../columns/CheckButton.js';
 import { ColumnMapper } from '../../columns/ColumnMapper.js';
@@ -13,17 +14,21 @@ export function MappingStep({
   onEncoding,
   onAnother,
   onCheck,
+  notice,
 }: {
   step: Extract<Step, { kind: 'mapping' }>;
   onMapping: (mapping: ColumnMapping) => void;
   onEncoding: (encoding: TextEncodingName) => void;
   onAnother: () => void;
   onCheck: () => void;
+  /** A saved mapping applied, said above the columns. */
+  notice?: ReactNode;
 }) {
   return (
     <>
       <StepHeading>Match the columns of {step.fileName}</StepHeading>
       <ErrorNotice error={step.error} />
+      {notice}
       <ColumnMapper
         file={step.file}
         mapping={step.mapping}

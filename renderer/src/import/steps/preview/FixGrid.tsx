@@ -8,6 +8,39 @@ import { FindReplace } from './FindReplace.js';
 import { ImportGrid } from './ImportGrid.js';
 import { NOTHING, clicked, selectedCount, targetOf, type Selection } from './selection.js';
 
+/** The grid's title and its tools: undo the last fix, keep every flagged row, download the rows to send back. */
+function GridTools({
+  job,
+  report,
+  busy,
+  canUndo,
+}: {
+  job: ImportJobView;
+  report: CheckReport;
+  busy: boolean;
+  canUndo: boolean;
+}) {
+  const returned = report.totals.error + report.leftOut;
+  return (
+    <header className="section-header">
+      <h4 id="grid-title">Every row of the file</h4>
+      <div className="grid-tools">
+        <button type="button" className="button" disabled={busy || !canUndo} onClick={job.undoFix}>
+          Undo the last fix
+        </button>
+        {report.flagged > 0 && (
+          <button type="button" className="button" disabled={busy} onClick={() => job.leave('flagged', false)}>
+            Keep all {plural(report.flagged, 'flagged row')}
+          </button>
+        )}
+        <button type="button" className="button" disabled={returned === 0} onClick={job.downloadProblems}>
+          Download {plural(returned, 'row')} with problems or left out (CSV)
+        </button>
+      </div>
+    </header>
+  );
+}
+
 /**
  * The grid that fixes in bulk: find rows by text, select some (click, shift-click, all shown), set a
  * column on them or find and replace in it, undo the last fix, download the rows to send back.
@@ -39,20 +72,9 @@ export function FixGrid({
   const fields: RowField[] = grid?.fields ?? ['name'];
   const target = targetOf(selection, filter);
   const count = selection.kind === 'rows' && selection.rows.size === 0 ? shown : selectedCount(selection, shown);
-  const returned = report.totals.error + report.leftOut;
   return (
     <section className="preview-section fix-grid" aria-labelledby="grid-title">
-      <header className="section-header">
-        <h4 id="grid-title">Every row of the file</h4>
-        <div className="grid-tools">
-          <button type="button" className="button" disabled={busy || !grid?.canUndo} onClick={job.undoFix}>
-            Undo the last fix
-          </button>
-          <button type="button" className="button" disabled={returned === 0} onClick={job.downloadProblems}>
-            Download {plural(returned, 'row')} with problems or left out (CSV)
-          </button>
-        </div>
-      </header>
+      <GridTools job={job} report={report} busy={busy} canUndo={grid?.canUndo === true} />
       <div className="grid-select">
         <label className="field-inline">
           <span>Find rows</span>
@@ -89,6 +111,7 @@ export function FixGrid({
         showRows={job.showRows}
         onSelect={(position, range, rowAt) => onSelection(clicked(selection, position, range, rowAt))}
         onFix={job.fix}
+        onLeave={(row, leftOut) => job.leave([row], leftOut)}
       />
     </section>
   );

@@ -38,6 +38,24 @@ function FixCell({ row, field, onFix }: { row: GridRow; field: RowField; onFix: 
   );
 }
 
+/** A row the junk-row rule flagged: why, and one click to keep it (or leave it out again). */
+function FlagNote({ row, onLeave }: { row: GridRow; onLeave: (row: number, leftOut: boolean) => void }) {
+  const leftOut = row.status === 'left-out';
+  return (
+    <span className="grid-flag" data-testid="junk-flag">
+      {row.flag}{' '}
+      <button
+        type="button"
+        className="button button-quiet grid-keep"
+        aria-label={`${leftOut ? 'Keep' : 'Leave out'} line ${row.line}`}
+        onClick={() => onLeave(row.row, !leftOut)}
+      >
+        {leftOut ? 'Keep' : 'Leave out'}
+      </button>
+    </span>
+  );
+}
+
 /** One row of the file in the grid: its box, line, what the import does with it, its values and problems. */
 export function GridRowView({
   row,
@@ -46,6 +64,7 @@ export function GridRowView({
   selected,
   onSelect,
   onFix,
+  onLeave,
 }: {
   row: GridRow;
   position: number;
@@ -53,6 +72,7 @@ export function GridRowView({
   selected: boolean;
   onSelect: (position: number, range: boolean) => void;
   onFix: (row: number, field: RowField, value: string) => void;
+  onLeave: (row: number, leftOut: boolean) => void;
 }) {
   const flagged = new Set(row.errors.map((error) => error.field));
   const name = row.values.name?.trim() || 'no name';
@@ -91,6 +111,7 @@ export function GridRowView({
         </td>
       ))}
       <td className="grid-reasons" title={row.errors.map((error) => error.message).join('; ')}>
+        {row.flag && <FlagNote row={row} onLeave={onLeave} />}
         {row.errors
           .map((error) => (error.field ? `${ROW_FIELD_LABELS[error.field]}: ` : '') + error.message)
           .join('; ')}

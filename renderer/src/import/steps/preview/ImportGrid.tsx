@@ -63,6 +63,7 @@ export function ImportGrid({
   showRows,
   onSelect,
   onFix,
+  onLeave,
 }: {
   grid: GridWindow | null;
   filter: GridFilter;
@@ -71,6 +72,7 @@ export function ImportGrid({
   showRows: (filter: GridFilter, start: number, end: number) => void;
   onSelect: (position: number, range: boolean, rowAt: (position: number) => GridRow | undefined) => void;
   onFix: (row: number, field: RowField, value: string) => void;
+  onLeave: (row: number, leftOut: boolean) => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const total = grid?.total ?? 0;
@@ -95,6 +97,7 @@ export function ImportGrid({
                 selected={isSelected(selection, row.row)}
                 onSelect={(position, range) => onSelect(position, range, rowAt)}
                 onFix={onFix}
+                onLeave={onLeave}
               />
             );
           })}

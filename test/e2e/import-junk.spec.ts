@@ -1,0 +1,68 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { importFixture } from './columns.js';
+
+/**
+ * Issue 12, "Values and rows": rows that are not locations (a totals row, a summary row, a name alone)
+ * are flagged by the server's one rule (server/imports/junk-rows.ts, run in the import worker), start
+ * left out with their reason in the grid, and come back with one click.
+ */
+
+const fixture = importFixture();
+
+const CSV = [
+  'Name,Address,City,Postcode,Country',
+  'Bakery One,1 High Street,London,SW1A 1AA,GB',
+  'Bakery Two,2 High Street,London,SW1A 2AA,GB',
+  'Total,,,,',
+  'Bakery Three,3 High Street,London,SW1A 3AA,GB',
+  'TOTAL LOCATIONS: 46,,,,',
+  'Total Wine & More,4 High Street,London,SW1A 4AA,GB',
+  '',
+].join('\n');
+
+test('a "Total" row and a "TOTAL LOCATIONS: 46" row start left out with their reason; one click keeps one', async ({
+  page,
+}) => {
+  const { clientId, dialog } = await fixture.openImport(page, 'Bakeries');
+  await dialog
+    .getByTestId('file-input')
+    .setInputFiles({ name: 'bakeries.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
+  await dialog.getByRole('button', { name: 'Check 6 rows' }).click();
+  await expect(dialog.getByTestId('left-out')).toHaveText('2');
+  await expect(dialog.getByTestId('ready-count')).toHaveText('4');
+  const total = dialog.locator('[data-testid="grid-row"][data-line="4"]');
+  const summary = dialog.locator('[data-testid="grid-row"][data-line="6"]');
+  await expect(total).toContainText('Left out');
+  await expect(total.getByTestId('junk-flag')).toContainText('Looks like a totals row');
+  await expect(summary.getByTestId('junk-flag')).toContainText('Looks like a totals row');
+  // A name that starts with the word is a location.
+  await expect(dialog.locator('[data-testid="grid-row"][data-line="7"]').getByTestId('junk-flag')).toHaveCount(0);
+  const axe = await new AxeBuilder({ page }).include('dialog').analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+
+  // One click puts a row back (checked by the server again), another leaves it out again.
+  await total.getByRole('button', { name: 'Keep line 4' }).click();
+  await expect(dialog.getByTestId('left-out')).toHaveText('1');
+  await expect(total.getByRole('button', { name: 'Leave out line 4' })).toBeVisible();
+  await total.getByRole('button', { name: 'Leave out line 4' }).click();
+  await expect(dialog.getByTestId('left-out')).toHaveText('2');
+  // "Keep all flagged rows" puts both back; leaving them out again goes through the tile's rows.
+  await dialog.getByRole('button', { name: 'Keep all 2 flagged rows' }).click();
+  await expect(dialog.getByTestId('left-out')).toHaveText('0');
+  await summary.getByRole('button', { name: 'Leave out line 6' }).click();
+  await total.getByRole('button', { name: 'Leave out line 4' }).click();
+  await expect(dialog.getByTestId('left-out')).toHaveText('2');
+
+  await dialog.getByRole('button', { name: 'Import 4 locations' }).click();
+  await expect(dialog.getByTestId('imported-count')).toHaveText('4');
+  const stored = await fixture
+    .server()
+    .api<{ name: string }[]>('GET', `/api/locations?clientId=${clientId}`, { token: fixture.admin() });
+  expect(stored.map((row) => row.name).sort()).toEqual([
+    'Bakery One',
+    'Bakery Three',
+    'Bakery Two',
+    'Total Wine & More',
+  ]);
+});

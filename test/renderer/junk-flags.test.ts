@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { mapHeaders } from '../../renderer/src/import/header-mapping.js';
+import { junkRows, JUNK_LABELS } from '../../renderer/src/import/junk-flags.js';
+import { parseCsvText } from '../../renderer/src/import/parse-csv.js';
+
+function flags(csv: string): [number, string][] {
+  const table = parseCsvText(csv);
+  return [...junkRows(table, mapHeaders(table.headers))].map(([row, reason]) => [row, JUNK_LABELS[reason]]);
+}
+
+describe('junkRows: the server rule over the worker table', () => {
+  it('flags totals, summary, repeated header and name-only rows, not a name that starts with "Total"', () => {
+    const csv = [
+      'Name,Address,City',
+      'Shop,1 Main St,Leeds',
+      'Total,,',
+      'TOTAL LOCATIONS: 46,,',
+      ',,46',
+      'Name,Address,City',
+      'Lonely name,,',
+      'Total Wine & More,2 Main St,Leeds',
+    ].join('\n');
+    expect(flags(csv)).toEqual([
+      [1, 'Looks like a totals row'],
+      [2, 'Looks like a totals row'],
+      [3, 'Looks like a totals row'],
+      [4, 'Looks like a repeated header row'],
+      [5, 'Only a name, nothing else'],
+    ]);
+  });
+
+  it('flags nothing in a file of locations', () => {
+    expect(flags('Name,City\nA,Leeds\nB,York\n')).toEqual([]);
+  });
+});
