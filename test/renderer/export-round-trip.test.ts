@@ -8,6 +8,7 @@ import { uploadRowOf } from '../../renderer/src/import/upload-rows.js';
 import type { TestApp } from '../helpers/app.js';
 import { buildSignedInApp } from '../helpers/users.js';
 import { bufferSource, rowsOf } from './csv-files.js';
+import { EVERY_FIELD_ROW } from '../helpers/data.js';
 
 /**
  * Issue 9 §4: export -> re-import as upsert changes nothing. The CSV comes from the export's own pure
@@ -27,24 +28,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const ROWS = [
-  {
-    name: 'Bluebird Downtown',
-    store_code: 'BB-001',
-    address: '12 Main St',
-    city: 'Springfield',
-    state: 'IL',
-    zip: '62701',
-    country: 'United States',
-    google_place_id: 'ChIJN1t_tDeuEmsRUsoyG83frY4',
-    phone: '(217) 555-0142',
-    website: 'bluebird.example',
-    latitude: '39,7817',
-    longitude: '-89.6501',
-    primary_category: 'Coffee shop',
-    labels: 'downtown, flagship',
-    status: 'Open',
-    hours: 'Mon-Fri 7:00-19:00, Sat 8:00-12:00 & 13:00-16:00, Sun closed',
-  },
+  // Every field, with two intervals on one day to round-trip.
+  { ...EVERY_FIELD_ROW, hours: 'Mon-Fri 7:00-19:00, Sat 8:00-12:00 & 13:00-16:00, Sun closed' },
   { name: 'Bare' },
   { name: 'Kiosk "Gate 4", Terminal B', address: 'Gate 4\nTerminal B', labels: 'a,b', status: 'temporarily closed' },
   {
