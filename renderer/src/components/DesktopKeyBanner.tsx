@@ -91,26 +91,8 @@ function PassphraseForm(props: { onDone(message: string): void; onFailed(result:
 
   return (
     <form className="banner-form" onSubmit={submit}>
-      <label className="field field-inline">
-        <span>Passphrase</span>
-        <input
-          type="password"
-          required
-          autoComplete="new-password"
-          value={passphrase}
-          onChange={(e) => setPassphrase(e.target.value)}
-        />
-      </label>
-      <label className="field field-inline">
-        <span>Repeat</span>
-        <input
-          type="password"
-          required
-          autoComplete="new-password"
-          value={repeat}
-          onChange={(e) => setRepeat(e.target.value)}
-        />
-      </label>
+      <NewPassphrase label="Passphrase" value={passphrase} onChange={setPassphrase} />
+      <NewPassphrase label="Repeat" value={repeat} onChange={setRepeat} />
       <button type="submit" className="button button-primary" disabled={busy}>
         {busy ? 'Protecting…' : 'Use this passphrase'}
       </button>
@@ -118,5 +100,21 @@ function PassphraseForm(props: { onDone(message: string): void; onFailed(result:
         Not now
       </button>
     </form>
+  );
+}
+
+/** One new-passphrase field of the form, labelled inline. */
+function NewPassphrase(props: { label: string; value: string; onChange(value: string): void }) {
+  return (
+    <label className="field field-inline">
+      <span>{props.label}</span>
+      <input
+        type="password"
+        required
+        autoComplete="new-password"
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </label>
   );
 }
