@@ -69,7 +69,7 @@ export function changesOf(before: LocationValues, after: LocationValues): Change
 /** Writes a location's new values, health recomputed; a store code already used in its client is a 409. */
 export function saveLocation(db: Db, location: StoredLocation, values: LocationValues, now: number): void {
   try {
-    updateLocation(db, location.id, derived(values), now);
+    updateLocation(db, location.id, derived(values), now, location);
   } catch (error) {
     if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
       throw Conflict(`Another location of this client already has the store code "${values.store_code}"`);

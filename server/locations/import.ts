@@ -1,7 +1,7 @@
 import { recordEntry, startOperation, type Actor } from '../audit/queries.js';
 import type { Db } from '../db/open.js';
 import { clientName } from '../clients/queries.js';
-import { rememberRow, snapshotsOf } from './snapshots.js';
+import { partialSnapshot, rememberRow } from './snapshots.js';
 import { SortedUuids } from '../db/uuid.js';
 import type { ErrorDetail } from '../http/errors.js';
 import { fieldValue, FieldError, LOCATION_FIELDS, type LocationField, type LocationValues } from './fields.js';
@@ -15,9 +15,9 @@ import {
   insertColumns,
   insertLocations,
   locationsByKey,
-  storedLocations,
+  locationsToUpdate,
   updateLocation,
-  type StoredLocation,
+  type LocationToUpdate,
 } from './queries.js';
 import { derived, emptyValues, matchKey, sameValue, type LocationRow } from './record.js';
 import { normalizeRow, rowError, type NormalizedRow } from './rows.js';
@@ -78,7 +78,7 @@ type Key = { kind: DuplicateOf['reason']; value: string };
 interface Decision {
   row: NormalizedRow;
   action: RowAction;
-  location: StoredLocation | undefined;
+  location: LocationToUpdate | undefined;
   result: LocationRow | undefined;
   changes: Changes | null;
   duplicateOf: DuplicateOf | null;
@@ -131,6 +131,8 @@ class ImportPlan {
   private readonly entries: string[] = [];
   /** A dry run's rows come in row order: the index of each entry. */
   private readonly entryRows: number[] = [];
+  /** The piece's locations found by the ids its rows carry, read whole once (existingMatches). */
+  private readonly readById = new Map<string, LocationToUpdate>();
 
   constructor(
     private readonly db: Db,
@@ -203,15 +205,27 @@ class ImportPlan {
   private existingMatches(piece: NormalizedRow[]): Record<Key['kind'], Map<string, string>> {
     const found = { id: new Map(), store_code: new Map(), google_place_id: new Map(), name_and_address: new Map() };
     if (!this.hasExisting) return found;
+    const ids = piece.flatMap((row) => (row.id === null ? [] : [row.id]));
+    this.readById.clear();
+    if (ids.length > 0) {
+      for (const location of locationsToUpdate(this.db, this.clientId, JSON.stringify(ids))) {
+        this.readById.set(location.id, location);
+        found.id.set(location.id, location.id);
+      }
+    }
+    // A row whose id names a location is decided by it (the id is its first key): its other keys are
+    // not looked up.
     const wanted: Record<Key['kind'], string[]> = { id: [], store_code: [], google_place_id: [], name_and_address: [] };
-    for (const row of piece) for (const key of this.keysOf(row)) wanted[key.kind].push(key.value);
+    for (const row of piece) {
+      if (row.id !== null && found.id.has(row.id)) continue;
+      for (const key of this.keysOf(row)) if (key.kind !== 'id') wanted[key.kind].push(key.value);
+    }
     const columns = {
-      id: 'id',
       store_code: 'store_code',
       google_place_id: 'google_place_id',
       name_and_address: 'match_key',
     } as const;
-    for (const kind of Object.keys(wanted) as Key['kind'][]) {
+    for (const kind of Object.keys(columns) as (keyof typeof columns)[]) {
       if (wanted[kind].length > 0)
         found[kind] = locationsByKey(this.db, this.clientId, columns[kind], JSON.stringify(wanted[kind]));
     }
@@ -292,7 +306,7 @@ class ImportPlan {
     return {
       row,
       action: 'updated',
-      location: { id } as StoredLocation,
+      location: { id } as LocationToUpdate,
       result: undefined,
       changes: null,
       duplicateOf: null,
@@ -332,11 +346,12 @@ class ImportPlan {
   /** Reads the matched locations of the piece in one statement, and works out each update. */
   private completeUpdates(decisions: Decision[]): void {
     const updates = decisions.filter((decision) => decision.action === 'updated');
-    if (updates.length > 0) {
-      const ids = JSON.stringify(updates.map((decision) => decision.location!.id));
-      const stored = new Map(storedLocations(this.db, this.request.organizationId, ids).map((l) => [l.id, l]));
-      for (const decision of updates) decision.location = stored.get(decision.location!.id)!;
+    const unread = updates.filter((decision) => !this.readById.has(decision.location!.id));
+    if (unread.length > 0) {
+      const ids = JSON.stringify(unread.map((decision) => decision.location!.id));
+      for (const location of locationsToUpdate(this.db, this.clientId, ids)) this.readById.set(location.id, location);
     }
+    for (const decision of updates) decision.location = this.readById.get(decision.location!.id)!;
     for (const decision of decisions) {
       // A skipped row is shown in the dry run as it would have been created.
       if (decision.action === 'skipped' && !this.request.dryRun) continue;
@@ -390,7 +405,7 @@ class ImportPlan {
         const { name, city, state } = decision.result!;
         if (!this.request.dryRun) this.entries.push(JSON.stringify({ id, name, city, state }));
       } else if (decision.action === 'updated' && write) {
-        updateLocation(this.db, id!, decision.result!, this.request.now);
+        updateLocation(this.db, id!, decision.result!, this.request.now, decision.location);
       }
       // A row the import would create matches no location yet: its id is only made when it is written.
       if (this.request.dryRun)
@@ -402,11 +417,15 @@ class ImportPlan {
 
   /** What an undo needs of the locations this piece updates: their values before. */
   private rememberUpdates(decisions: Decision[]): void {
-    const ids = decisions.filter((decision) => decision.action === 'updated').map((decision) => decision.location!.id);
-    if (ids.length === 0) return;
-    // Each is updated once in this piece: its revision goes one up.
-    for (const before of snapshotsOf(this.db, JSON.stringify(ids)))
-      rememberRow(this.db, this.operationId!, before.id, 'updated', before.json, before.revision + 1);
+    for (const { action, location, changes } of decisions) {
+      if (action !== 'updated') continue;
+      const written = Object.keys(changes!);
+      if ('name' in changes! || 'address' in changes!) written.push('match_key');
+      written.push('health_score', 'health_status', 'health_notes');
+      const before = partialSnapshot(location!.id, location!.columns, written);
+      // Each is updated once in this piece: its revision goes one up.
+      rememberRow(this.db, this.operationId!, location!.id, 'updated', before, location!.revision + 1);
+    }
   }
 
   /** The import's one entry in the audit trail, in its own transaction. */

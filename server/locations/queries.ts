@@ -113,6 +113,29 @@ export function storedLocations(db: Db, organizationId: string, idsJson: string)
     .map(fromColumns);
 }
 
+/** A stored location an import may update, with what its undo keeps: its revision and its stored columns. */
+export interface LocationToUpdate extends StoredLocation {
+  revision: number;
+  /** Its columns as stored (labels and hours as JSON text, the match key, the health notes): what a snapshot holds. */
+  columns: Record<string, unknown>;
+}
+
+/**
+ * The client's locations of these ids (a JSON array), each read once for all an import needs of it: its
+ * values to compare, and its stored columns and revision for the undo.
+ */
+export function locationsToUpdate(db: Db, clientId: string, idsJson: string): LocationToUpdate[] {
+  return statement<[string, string], StoredColumns & { revision: number } & Record<string, unknown>>(
+    db,
+    // CROSS JOIN keeps the ids first: each is found by the primary key, never by scanning the client.
+    `SELECT ${STORED_COLUMNS}, revision, match_key, health_notes
+     FROM (SELECT value AS wanted FROM json_each(?)) k CROSS JOIN locations ON locations.id = k.wanted
+     WHERE client_id = ?`,
+  )
+    .all(idsJson, clientId)
+    .map((row) => ({ ...fromColumns(row), revision: row.revision, columns: row }));
+}
+
 /** Every location in rowid order, a page at a time: the rows after `afterRowid`. */
 export function storedLocationsPage(
   db: Db,
@@ -176,17 +199,61 @@ export function insertLocations(
   for (const row of rows) insert.run(...row, clientId, at, at, createdBy);
 }
 
-/** Writes every field of one location (its id and client stay). */
-export function updateLocation(db: Db, id: string, row: LocationRow, now: number): void {
-  const [, ...columns] = insertColumns(id, row);
+/** The columns insertColumns() writes after the id, in its order. */
+const ROW_COLUMNS = [
+  'name',
+  'address',
+  'city',
+  'state',
+  'zip',
+  'country',
+  'google_place_id',
+  'store_code',
+  'phone',
+  'website',
+  'latitude',
+  'longitude',
+  'primary_category',
+  'labels',
+  'status',
+  'hours',
+  'match_key',
+  'health_score',
+  'health_status',
+  'health_notes',
+] as const;
+
+/**
+ * The columns an index holds, in groups that change together: SQLite rewrites an index's entry for every
+ * row whose SET list names one of its columns, changed or not, so an update names them only when their
+ * values change (a re-import that changes a city then touches no key index).
+ */
+const KEY_GROUPS = [['store_code'], ['google_place_id'], ['name', 'address', 'match_key']] as const;
+
+/** The stored values of the key columns, to leave unchanged ones out of an UPDATE. */
+export type StoredKeys = Pick<LocationValues, 'name' | 'address' | 'store_code' | 'google_place_id'>;
+
+/**
+ * Writes a location's fields (its id and client stay). Given its stored keys, the key columns whose
+ * values are the same are left out of the statement; at most eight statements, each prepared once.
+ */
+export function updateLocation(db: Db, id: string, row: LocationRow, now: number, before?: StoredKeys): void {
+  const [, ...values] = insertColumns(id, row);
+  const kept = new Set<string>();
+  if (before !== undefined) {
+    for (const group of KEY_GROUPS) {
+      const same = group.every((column) => column === 'match_key' || before[column] === row[column]);
+      if (same) for (const column of group) kept.add(column);
+    }
+  }
+  const columns = ROW_COLUMNS.filter((column) => !kept.has(column));
+  const set = values.filter((_, at) => !kept.has(ROW_COLUMNS[at]!));
   statement(
     db,
-    `UPDATE locations SET name = ?, address = ?, city = ?, state = ?, zip = ?, country = ?, google_place_id = ?,
-       store_code = ?, phone = ?, website = ?, latitude = ?, longitude = ?, primary_category = ?, labels = ?,
-       status = ?, hours = ?, match_key = ?, health_score = ?, health_status = ?, health_notes = ?, updated_at = ?,
+    `UPDATE locations SET ${columns.map((column) => `${column} = ?`).join(', ')}, updated_at = ?,
        revision = revision + 1
      WHERE id = ?`,
-  ).run(...columns, nowIso(now), id);
+  ).run(...set, nowIso(now), id);
 }
 
 /** Removes these locations; returns how many went from each client, so that the counts follow. */

@@ -364,6 +364,54 @@ describe('undo', () => {
     ]);
   });
 
+  it('of an upsert that changes every kind of field gives back the whole record, keys included', async () => {
+    const clientId = await t.createClient(admin, 'Undo every field');
+    const first = {
+      name: 'Corner Shop',
+      address: '1 Main St',
+      city: 'Springfield',
+      country: 'US',
+      google_place_id: 'ChIJ-undo-before',
+      phone: '+1 217 555 0100',
+      latitude: '39,78',
+      labels: 'north, flagship',
+      hours: 'Mon-Fri 9:00-17:00',
+    };
+    await importRows(clientId, [first]);
+    const [stored] = await listOf(clientId);
+    const record = async () => {
+      const response = await t.request({ method: 'GET', url: `/api/locations/${stored!.id}`, token: admin });
+      const { updated_at: _updated, ...rest } = response.json<Record<string, unknown>>();
+      return rest;
+    };
+    const before = await record();
+    const { operation_id } = await importRows(
+      clientId,
+      [
+        {
+          id: stored!.id,
+          name: 'Corner Shop Downtown',
+          address: '2 Main St',
+          city: 'Springfield',
+          country: 'US',
+          google_place_id: 'ChIJ-undo-after',
+          phone: '+1 217 555 0199',
+          latitude: '40.1',
+          labels: 'south',
+          hours: 'Sat 10:00-14:00',
+          status: 'temporarily_closed',
+        },
+      ],
+      '?mode=upsert',
+    );
+    expect(await record()).not.toEqual(before);
+    expect((await undo(operation_id)).json()).toMatchObject({ restored: 1, conflicts: [] });
+    expect(await record()).toEqual(before);
+    // The match key came back with the name and address: the first row matches the location again.
+    const again = await importRows(clientId, [{ ...first, google_place_id: undefined }], '?mode=upsert');
+    expect(again).toMatchObject({ created: 0, unchanged: 1 });
+  });
+
   it('of a bulk delete brings the locations back with their ids; undo of that undo deletes them again', async () => {
     const clientId = await t.createClient(admin, 'Undo delete');
     await importRows(clientId, [{ name: 'A', store_code: 'S1' }, { name: 'B' }]);
