@@ -422,7 +422,7 @@ class ImportPlan {
       const written = Object.keys(changes!);
       if ('name' in changes! || 'address' in changes!) written.push('match_key');
       written.push('health_score', 'health_status', 'health_notes');
-      const before = partialSnapshot(location!.id, location!.columns, written);
+      const before = partialSnapshot(location!.id, location!, written);
       // Each is updated once in this piece: its revision goes one up.
       rememberRow(this.db, this.operationId!, location!.id, 'updated', before, location!.revision + 1);
     }

@@ -66,14 +66,21 @@ export function overwriteWithSnapshot(db: Db, json: string): void {
   ).run(json, (JSON.parse(json) as { id: string }).id);
 }
 
+/** Columns stored as JSON text, read as values by the rules (labels, hours): written back as the text. */
+const JSON_COLUMNS = new Set(['labels', 'hours']);
+
 /**
  * A snapshot of only the columns a change writes, as they were stored: what an undo needs of an updated
  * location whose other columns the change left as they were. A 100,000-row re-import that changes one
- * field keeps a few dozen bytes a location instead of the whole row.
+ * field keeps a few dozen bytes a location instead of the whole row. `stored` holds the columns as the
+ * rules read them (labels and hours parsed; the text they came from was JSON.stringify's).
  */
-export function partialSnapshot(id: string, stored: Record<string, unknown>, columns: Iterable<string>): string {
+export function partialSnapshot(id: string, stored: object, columns: Iterable<string>): string {
   const before: Record<string, unknown> = { id };
-  for (const column of columns) before[column] = stored[column];
+  for (const column of columns) {
+    const value = (stored as Record<string, unknown>)[column];
+    before[column] = JSON_COLUMNS.has(column) && value !== null ? JSON.stringify(value) : value;
+  }
   return JSON.stringify(before);
 }
 
