@@ -2,7 +2,8 @@
  * What sheets write for "no value" (README: "Placeholders"): read as blank by the import, so that "N/A"
  * never counts as a phone number or earns health points. The one list the server applies to every row
  * (server/locations/fields.ts) and the dashboard shows on its column step; a mapping may replace it.
- * Compared without case; besides the list, a run of dashes or question marks ("---", "??") is one too.
+ * Compared without case; besides the list, a run of dashes or question marks ("---", "??") is one too
+ * while the list holds "-" or "?".
  */
 export const PLACEHOLDERS: readonly string[] = [
   'N/A',
@@ -23,6 +24,9 @@ export const PLACEHOLDERS: readonly string[] = [
 const DEFAULT_SET = new Set(PLACEHOLDERS.map((word) => word.toLowerCase()));
 const RUN = /^(-+|\?+)$/;
 
+/** No placeholder at all: the rows were blanked already by the caller's own list (`?placeholders=none`). */
+export const NO_PLACEHOLDERS: ReadonlySet<string> = new Set();
+
 const sets = new WeakMap<readonly string[], ReadonlySet<string>>([[PLACEHOLDERS, DEFAULT_SET]]);
 
 /** A placeholder list as a set of lower-case words, made once per list. */
@@ -42,6 +46,6 @@ export function placeholderSet(list: readonly string[]): ReadonlySet<string> {
 export function isPlaceholder(value: string, field?: string, words: ReadonlySet<string> = DEFAULT_SET): boolean {
   if (value.length > 10) return false;
   const lower = value.toLowerCase();
-  if (!words.has(lower) && !(words === DEFAULT_SET && RUN.test(value))) return false;
+  if (!words.has(lower) && !(RUN.test(value) && words.has(value[0]!))) return false;
   return !(field === 'country' && lower === 'na');
 }
