@@ -28,6 +28,10 @@ const RUN = /^(-+|\?+)$/;
 export const NO_PLACEHOLDERS: ReadonlySet<string> = new Set();
 
 const sets = new WeakMap<readonly string[], ReadonlySet<string>>([[PLACEHOLDERS, DEFAULT_SET]]);
+/** The default list's longest word ("unknown") is shorter: longer values are never compared. */
+const SHORT = 10;
+/** An edited list's longest word, when it is longer than SHORT ("da definire"). */
+const longest = new WeakMap<ReadonlySet<string>, number>();
 
 /** A placeholder list as a set of lower-case words, made once per list. */
 export function placeholderSet(list: readonly string[]): ReadonlySet<string> {
@@ -35,6 +39,8 @@ export function placeholderSet(list: readonly string[]): ReadonlySet<string> {
   if (set === undefined) {
     set = new Set(list.map((word) => word.trim().toLowerCase()));
     sets.set(list, set);
+    const length = Math.max(SHORT, ...[...set].map((word) => word.length));
+    if (length > SHORT) longest.set(set, length);
   }
   return set;
 }
@@ -44,7 +50,8 @@ export function placeholderSet(list: readonly string[]): ReadonlySet<string> {
  * `words` is the list in force (the default, or a mapping's edited one).
  */
 export function isPlaceholder(value: string, field?: string, words: ReadonlySet<string> = DEFAULT_SET): boolean {
-  if (value.length > 10) return false;
+  const long = value.length > SHORT;
+  if (long && (words === DEFAULT_SET || value.length > (longest.get(words) ?? SHORT))) return false;
   const lower = value.toLowerCase();
   if (!words.has(lower) && !(RUN.test(value) && words.has(value[0]!))) return false;
   return !(field === 'country' && lower === 'na');

@@ -223,6 +223,9 @@ describe('placeholders: one list', () => {
     // A run of dashes is a placeholder while "-" is in the list, as in the default one.
     expect(isPlaceholder('---', undefined, placeholderSet(['-']))).toBe(true);
     expect(isPlaceholder('??', undefined, placeholderSet(['-']))).toBe(false);
+    // A word of its own may be longer than the default list's words.
+    expect(isPlaceholder('Da definire', undefined, placeholderSet(['N/A', 'da definire']))).toBe(true);
+    expect(isPlaceholder('Da definire')).toBe(false);
   });
 });
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { DEFAULT_ADDRESS_SEPARATOR } from '../../../../server/imports/address.js';
+import { plural } from '../../format.js';
 import type { ColumnMapping } from '../header-mapping.js';
 import { uploadRowOf } from '../upload-rows.js';
 import { MAX_SEPARATOR, type ColumnOptions } from './column-options.js';
@@ -18,6 +19,13 @@ export function addressColumnsOf(mapping: ColumnMapping): number {
   return mapping.filter((target) => target === 'address' || target === 'street_number').length;
 }
 
+/** "3 columns feed Address, joined in file order, the house number beside the street". */
+function addressFacts(mapping: ColumnMapping): string {
+  const lines = mapping.filter((target) => target === 'address').length;
+  const number = mapping.includes('street_number') ? ', the house number beside the street' : '';
+  return `${plural(lines, 'column')} ${lines === 1 ? 'feeds' : 'feed'} Address, joined in file order${number}.`;
+}
+
 /**
  * The text between address lines, when several columns feed the address, with the first row's address
  * as the import will send it (the house number stays where its country writes it: server/imports/address.ts).
@@ -33,18 +41,30 @@ export function AddressSeparator({
   options: ColumnOptions;
   onOptions: (options: ColumnOptions) => void;
 }) {
-  const [kind, setKind] = useState<Kind>(kindOf(options.separator));
-  const [other, setOther] = useState(kind === 'other' ? options.separator : '');
-  const choose = (next: Kind, text = other) => {
-    setKind(next);
-    const separator = next === 'other' ? text : FIXED[next];
-    // An empty "Other" is no separator yet: the last one stays until a character is typed.
-    if (separator !== '' && separator !== options.separator) onOptions({ ...options, separator });
+  // The "Other" text while it is empty (no separator yet: the last one stays); null: as the options say.
+  const [draft, setDraft] = useState<string | null>(null);
+  const kind = draft !== null ? 'other' : kindOf(options.separator);
+  const other = draft ?? (kind === 'other' ? options.separator : '');
+  const apply = (separator: string) => {
+    if (separator !== options.separator) onOptions({ ...options, separator });
+  };
+  const choose = (next: Kind) => {
+    if (next === 'other') {
+      if (kind !== 'other') setDraft('');
+      return;
+    }
+    setDraft(null);
+    apply(FIXED[next]);
+  };
+  const type = (text: string) => {
+    setDraft(text === '' ? '' : null);
+    if (text !== '') apply(text);
   };
   const joined = uploadRowOf(sample, mapping, undefined, 'keep', options).address;
   return (
     <fieldset className="address-separator" data-testid="address-separator">
       <legend>Between address lines</legend>
+      <p className="muted small separator-facts">{addressFacts(mapping)}</p>
       <label className="radio">
         <input type="radio" name="separator" checked={kind === 'comma'} onChange={() => choose('comma')} />
         Comma and space (“, ”)
@@ -62,10 +82,7 @@ export function AddressSeparator({
         aria-label="Other separator"
         value={other}
         maxLength={MAX_SEPARATOR}
-        onChange={(event) => {
-          setOther(event.target.value);
-          choose('other', event.target.value);
-        }}
+        onChange={(event) => type(event.target.value)}
       />
       {kind === 'other' && other === '' && <span className="muted small">Type the text to put between lines.</span>}
       <p className="small joined-address">
