@@ -18,7 +18,16 @@ export const TableQuery = {
   mapping: Type.Optional(
     Type.String({
       ...Uuid,
-      description: 'A saved mapping to read the file with (GET /api/mappings), instead of matching',
+      description:
+        'A saved mapping (GET /api/mappings): a file is read with it instead of matching; JSON rows say it mapped ' +
+        'them. Either way a real import marks it used; 404 when it is not for this client',
+    }),
+  ),
+  placeholders: Type.Optional(
+    Type.Union([Type.Literal('default'), Type.Literal('none')], {
+      description:
+        'none: read no placeholder (N/A, TBD … stay values): the caller blanked the ones of its own list. ' +
+        'default: the list of README "Location fields" (or a saved mapping\'s)',
     }),
   ),
   keep_flagged: Type.Optional(

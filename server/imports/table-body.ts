@@ -11,6 +11,8 @@ export type TableFormat = {
   clientId: string;
   blanks: BlankCells;
   keepFlagged: boolean;
+  /** 'none': no cell is read as a placeholder (?placeholders=none). */
+  placeholders?: 'none';
   /** A saved mapping's columns and options (server/mappings/), instead of matching the headers. */
   mapping?: SavedMapping;
 } & ({ kind: 'csv'; charset?: string } | { kind: 'xlsx'; sheet?: string; cells?: Cells });
@@ -29,8 +31,8 @@ export function readTableBody(
 ): TableBody | { statusCode: number; message: string } {
   const read = format.kind === 'csv' ? csvCells(body, format.charset) : { cells: format.cells ?? [] };
   if ('statusCode' in read) return read;
-  const { blanks, keepFlagged, mapping } = format;
-  const table = tableRows(read.cells, { blanks, keepFlagged, ...(mapping ? { mapping } : {}) });
+  const { blanks, keepFlagged, mapping, placeholders } = format;
+  const table = tableRows(read.cells, { blanks, keepFlagged, placeholders, ...(mapping ? { mapping } : {}) });
   if ('statusCode' in table) return table;
   return {
     clientId: format.clientId,

@@ -17,6 +17,7 @@ interface TableQuery {
   mapping?: string;
   sheet?: string;
   keep_flagged?: boolean;
+  placeholders?: 'default' | 'none';
 }
 
 /** The media type and its charset parameter, from a Content-Type header. */
@@ -34,7 +35,12 @@ export function tableFormatOf(contentType: string, query: TableQuery, blanks: Bl
   const { type, charset } = mediaType(contentType);
   if (type !== CSV_TYPE && type !== XLSX_TYPE) return undefined;
   if (query.clientId === undefined) throw Invalid('A CSV or .xlsx upload names its client in the query: ?clientId=');
-  const common = { clientId: query.clientId.toLowerCase(), blanks, keepFlagged: query.keep_flagged ?? false };
+  const common = {
+    clientId: query.clientId.toLowerCase(),
+    blanks,
+    keepFlagged: query.keep_flagged ?? false,
+    ...(query.placeholders === 'none' ? { placeholders: 'none' as const } : {}),
+  };
   if (type === CSV_TYPE) return { ...common, kind: 'csv', ...(charset ? { charset } : {}) };
   return { ...common, kind: 'xlsx', ...(query.sheet !== undefined ? { sheet: query.sheet } : {}) };
 }

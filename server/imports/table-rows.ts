@@ -13,6 +13,8 @@ export interface TableOptions {
   blanks: BlankCells;
   /** Import the rows flagged as not locations. */
   keepFlagged: boolean;
+  /** 'none': no cell is a placeholder; else the mapping's list, or the default one. */
+  placeholders?: 'none' | undefined;
   /** A saved mapping: its columns' fields and its options; else the headers are matched. */
   mapping?: SavedMapping;
 }
@@ -113,7 +115,7 @@ class RowReader {
     nameColumn: number,
     private readonly options: TableOptions,
   ) {
-    const placeholders = options.mapping?.options.placeholders ?? PLACEHOLDERS;
+    const placeholders = options.placeholders === 'none' ? [] : (options.mapping?.options.placeholders ?? PLACEHOLDERS);
     this.words = placeholderSet(placeholders);
     const mappedColumns = matches.flatMap((match, column) => (match.field === null ? [] : [column]));
     this.junk = { headers, nameColumn, mappedColumns, placeholders };

@@ -175,11 +175,14 @@ function intervalsOf(day: string[][]): Hours[keyof Hours] {
   return day.length === 0 ? [] : dayIntervals(day.map((interval) => interval.join('-')).join(','));
 }
 
-/** A text field's value, trimmed; null when blank or a placeholder. Text must be well-formed Unicode, never rewritten. */
-function text(value: string, maxLength: number, field: string): string | null {
+/**
+ * A text field's value, trimmed; null when blank or one of `placeholders`. Text must be well-formed
+ * Unicode, never rewritten.
+ */
+function text(value: string, maxLength: number, field: string, placeholders?: ReadonlySet<string>): string | null {
   if (hasLoneSurrogate(value)) throw new FieldError(LONE_SURROGATE_WORDS);
   const trimmed = textOrNull(value);
-  if (trimmed !== null && isPlaceholder(trimmed, field)) return null;
+  if (trimmed !== null && isPlaceholder(trimmed, field, placeholders)) return null;
   if (trimmed !== null && trimmed.length > maxLength) throw new FieldError(`is longer than ${maxLength} characters`);
   return trimmed;
 }
@@ -203,14 +206,20 @@ type Raw = string | number | string[] | Record<string, unknown> | null | undefin
 
 /**
  * One field's stored value from what was sent: undefined when absent, null when blank. `country` is the
- * location's country (alpha-2) for the phone rule.
+ * location's country (alpha-2) for the phone rule; `placeholders` the words read as blank (the default
+ * list unless given: NO_PLACEHOLDERS when the caller blanked them by its own list).
  */
-export function fieldValue(field: LocationField, raw: Raw, country: string | null): unknown {
+export function fieldValue(
+  field: LocationField,
+  raw: Raw,
+  country: string | null,
+  placeholders?: ReadonlySet<string>,
+): unknown {
   if (raw === undefined) return undefined;
   if (raw === null) return null;
   if (typeof raw === 'string') {
     const limit = (TEXT_LIMITS as Record<string, number>)[field] ?? 2000;
-    const value = text(raw, limit, field);
+    const value = text(raw, limit, field, placeholders);
     if (value === null) return null;
     return fromText(field, value, country);
   }

@@ -21,6 +21,8 @@ import {
 } from './queries.js';
 import { derived, emptyValues, matchKey, sameValue, type LocationRow } from './record.js';
 import { normalizeRow, rowError, type NormalizedRow } from './rows.js';
+import { useSavedMapping } from '../mappings/apply.js';
+import { NO_PLACEHOLDERS } from '../imports/placeholders.js';
 import type {
   BlankCells,
   Changes,
@@ -51,6 +53,10 @@ export interface ImportRequest {
   format?: TableFormat;
   /** Set to 1 by the route when its client goes away: checked between pieces, it rolls the import back. */
   cancel?: Int32Array;
+  /** 'none': the caller blanked the placeholders by its own list; the fields read none (README: "Location fields"). */
+  placeholders?: 'default' | 'none';
+  /** The saved mapping the rows were read with (?mapping=): checked for the client, marked used, in the transaction. */
+  mappingId?: string;
 }
 
 /** The import's answer, as JSON text for the route to send (UploadResponse, or DryRunResponse). */
@@ -133,6 +139,8 @@ class ImportPlan {
   private readonly entryRows: number[] = [];
   /** The piece's locations found by the ids its rows carry, read whole once (existingMatches). */
   private readonly readById = new Map<string, LocationToUpdate>();
+  /** The words the fields read as blank: none for a file's rows, which its reader blanked by its list. */
+  private readonly placeholders: ReadonlySet<string> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -141,6 +149,8 @@ class ImportPlan {
     rowCount: number,
   ) {
     this.ids = new SortedUuids(Math.max(rowCount, 1));
+    const blanked = request.format !== undefined || request.placeholders === 'none';
+    this.placeholders = blanked ? NO_PLACEHOLDERS : undefined;
   }
 
   run(rows: unknown[]): ImportOutcome {
@@ -156,13 +166,14 @@ class ImportPlan {
         request.now,
       );
     }
+    if (request.mappingId !== undefined) useSavedMapping(db, request, clientId);
     this.hasExisting = locationsCount(db, clientId) > 0;
     for (let start = 0; start < rows.length; start += PIECE_ROWS) {
       if (request.cancel && Atomics.load(request.cancel, 0) === 1) throw new Refused(GONE);
       const piece: NormalizedRow[] = [];
       const end = Math.min(start + PIECE_ROWS, rows.length);
       for (let index = start; index < end; index++) {
-        const row = normalizeRow(rows[index], index, request.mode !== 'create');
+        const row = normalizeRow(rows[index], index, request.mode !== 'create', this.placeholders);
         // Each raw row is let go once read: 100,000 rows never sit in memory twice.
         rows[index] = undefined;
         if (Array.isArray(row)) this.invalid(index, row);
@@ -377,7 +388,7 @@ class ImportPlan {
     }
     if (row.phoneText !== null) {
       try {
-        values.phone = fieldValue('phone', row.phoneText, values.country) as string;
+        values.phone = fieldValue('phone', row.phoneText, values.country, this.placeholders) as string;
       } catch (error) {
         if (!(error instanceof FieldError)) throw error;
         if (decision.action === 'skipped') return values;

@@ -227,7 +227,9 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { data
           'would happen, row by row, without writing (README: "Import rules"). The body may also be a CSV ' +
           '(text/csv, any charset) or an .xlsx workbook, with ?clientId=: its headers are matched to fields, ' +
           'placeholders blanked and rows that are not locations left out; the answer adds columns and ' +
-          'left_out (README: "Import a CSV or Excel file").',
+          'left_out (README: "Import a CSV or Excel file"). placeholders=none reads no placeholder ' +
+          '(the caller blanked its own); mapping=<id> on JSON rows says a saved mapping mapped them, and ' +
+          'marks it used.',
         querystring: UploadQuery,
         body: UploadBody,
         consumes: ['application/json', CSV_TYPE, XLSX_TYPE],
@@ -263,9 +265,10 @@ async function runUpload(
 ) {
   const body = request.body as unknown;
   const { dryRun = false, duplicates = 'skip', mode = 'create', blanks = 'keep', fileName = null } = query;
+  const { placeholders = 'default', mapping: mappingId } = query;
   const principal = principalOf(request);
   const asked = tableFormatOf(request.headers['content-type'] ?? '', query, blanks);
-  const format = await data.mappings.withSaved(principal.organizationId, asked, query.mapping);
+  const format = await data.mappings.withSaved(principal.organizationId, asked, mappingId);
   if (format !== undefined && (!Buffer.isBuffer(body) || body.byteLength === 0))
     throw Invalid('The body is empty: send the CSV or .xlsx file itself');
   if (!Buffer.isBuffer(body)) throw Invalid('Send the import as a JSON body: {"clientId": ..., "rows": [...]}');
@@ -280,10 +283,11 @@ async function runUpload(
     fileName,
     now,
     cancel: cancelOnClose(response),
+    placeholders,
     ...(format !== undefined ? { format } : {}),
+    ...(mappingId !== undefined ? { mappingId } : {}),
   });
   if (!('bytes' in outcome)) throw new HttpError(outcome.statusCode, outcome.message, outcome.details);
-  if (query.mapping !== undefined && !dryRun) await data.mappings.markUsed(query.mapping, now);
   return outcome;
 }
 

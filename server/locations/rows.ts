@@ -96,16 +96,18 @@ export function schemaErrors(errors: Iterable<ValueError>, detail: (field: strin
 /**
  * Reads each field of a checked row or body by its rule (locations/fields.ts). `deferPhone`: a national
  * phone number on a row without a country is kept as text for the matched location's country.
+ * `placeholders`: the words read as blank (the default list unless given).
  */
 export function readFields(
   raw: Record<string, unknown>,
   onError: (field: string, message: string) => void,
   deferPhone: boolean,
+  placeholders?: ReadonlySet<string>,
 ): { input: RowInput; phoneText: string | null } {
   const input: Record<string, unknown> = {};
   const read = (field: LocationField, value: unknown, country: string | null) => {
     try {
-      const stored = fieldValue(field, value as never, country);
+      const stored = fieldValue(field, value as never, country, placeholders);
       if (stored !== undefined) input[field] = stored;
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
@@ -136,12 +138,18 @@ function lineOf(raw: unknown): number | undefined {
 }
 
 /** Checks and normalizes one import row (README: "Import rules"); returns it or its errors. */
-export function normalizeRow(raw: unknown, index: number, deferPhone: boolean): NormalizedRow | ErrorDetail[] {
+export function normalizeRow(
+  raw: unknown,
+  index: number,
+  deferPhone: boolean,
+  placeholders?: ReadonlySet<string>,
+): NormalizedRow | ErrorDetail[] {
   const line = lineOf(raw);
   const detail = (field: string, message: string) => rowError(index, field, message, line);
   if (!rowChecker.Check(raw)) return schemaErrors(rowChecker.Errors(raw), detail);
   const errors: ErrorDetail[] = [];
-  const { input, phoneText } = readFields(raw, (field, message) => errors.push(detail(field, message)), deferPhone);
+  const onError = (field: string, message: string) => errors.push(detail(field, message));
+  const { input, phoneText } = readFields(raw, onError, deferPhone, placeholders);
   if (errors.length > 0) return errors;
   return { index, id: typeof raw.id === 'string' ? raw.id.toLowerCase() : null, line, input, phoneText };
 }

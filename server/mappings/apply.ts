@@ -1,11 +1,21 @@
 import type { Db } from '../db/open.js';
-import { Invalid, NotFound } from '../http/errors.js';
+import { NotFound } from '../http/errors.js';
 import type { TableFormat } from '../imports/table-body.js';
-import { mappingById } from './queries.js';
+import { mappingById, markMappingUsed } from './queries.js';
+
+/** The saved mapping `?mapping=` names, when it is the organization's and for this client (or shared). */
+function savedFor(db: Db, organizationId: string, mappingId: string, clientId: string) {
+  const mapping = mappingById(db, organizationId, mappingId.toLowerCase());
+  if (mapping === undefined || (mapping.client_id !== null && mapping.client_id !== clientId)) {
+    throw NotFound('No mapping with this id for this client');
+  }
+  return mapping;
+}
 
 /**
  * The upload's format with the saved mapping `?mapping=` names: 404 when the organization has no such
- * mapping for this client (its own or a shared one); 400 for a JSON body, which has no columns to map.
+ * mapping for this client (its own or a shared one). A JSON body's rows are mapped already: its mapping
+ * is checked inside the import (useSavedMapping), where its client is known.
  */
 export function withSavedMapping(
   db: Db,
@@ -13,12 +23,21 @@ export function withSavedMapping(
   format: TableFormat | undefined,
   mappingId: string | undefined,
 ): TableFormat | undefined {
-  if (mappingId === undefined) return format;
-  if (format === undefined) throw Invalid('?mapping= reads a CSV or .xlsx file; JSON rows are already mapped');
-  const mapping = mappingById(db, organizationId, mappingId.toLowerCase());
-  if (mapping === undefined || (mapping.client_id !== null && mapping.client_id !== format.clientId)) {
-    throw NotFound('No mapping with this id for this client');
-  }
-  const { name, columns, options } = mapping;
+  if (mappingId === undefined || format === undefined) return format;
+  const { name, columns, options } = savedFor(db, organizationId, mappingId, format.clientId);
   return { ...format, mapping: { name, columns, options: { ...options } } };
+}
+
+/**
+ * Inside an import's transaction: the mapping its rows were read with is the organization's and fits the
+ * client (else 404, nothing written), and a real import marks it used (README: "Saved mappings").
+ */
+export function useSavedMapping(
+  db: Db,
+  request: { organizationId: string; mappingId?: string; dryRun: boolean; now: number },
+  clientId: string,
+): void {
+  if (request.mappingId === undefined) return;
+  const mapping = savedFor(db, request.organizationId, request.mappingId, clientId);
+  if (!request.dryRun) markMappingUsed(db, mapping.id, request.now);
 }

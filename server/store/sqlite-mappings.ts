@@ -7,14 +7,7 @@ import { Forbidden, NotFound } from '../http/errors.js';
 import { canSeeClient, NEEDS, type Principal } from '../http/guards.js';
 import { headerSetKey } from '../imports/columns.js';
 import { withSavedMapping } from '../mappings/apply.js';
-import {
-  deleteMapping,
-  insertMapping,
-  listMappings,
-  mappingById,
-  markMappingUsed,
-  updateMapping,
-} from '../mappings/queries.js';
+import { deleteMapping, insertMapping, listMappings, mappingById, updateMapping } from '../mappings/queries.js';
 import type { Mapping, UpdateMappingBody } from '../mappings/schemas.js';
 import type { MappingStore } from './store.js';
 
@@ -51,7 +44,6 @@ export function mappingStore(db: Db): MappingStore {
         record(db, principal, 'mapping.deleted', mapping, now);
       }),
     withSaved: async (organizationId, format, mappingId) => withSavedMapping(db, organizationId, format, mappingId),
-    markUsed: (id, now) => write(db, () => markMappingUsed(db, id.toLowerCase(), now)),
   };
 }
 

@@ -171,12 +171,10 @@ export interface MappingStore {
   create(principal: Principal, body: CreateMappingBody & { client_id: string | null }, now: number): Promise<Mapping>;
   update(principal: Principal, id: string, body: UpdateMappingBody, now: number): Promise<Mapping>;
   delete(principal: Principal, id: string, now: number): Promise<void>;
-  /** An upload's format with the saved mapping `?mapping=` names (404 unknown, 400 for JSON rows). */
+  /** An upload's format with the saved mapping `?mapping=` names (404 unknown); JSON rows as they are. */
   withSaved(
     organizationId: string,
     format: TableFormat | undefined,
     mappingId: string | undefined,
   ): Promise<TableFormat | undefined>;
-  /** Notes that an import used the mapping (the list shows the most recently used first). */
-  markUsed(id: string, now: number): Promise<void>;
 }

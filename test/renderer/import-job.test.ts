@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLACEHOLDERS } from '../../server/imports/placeholders.js';
 import { errorOf } from '../../renderer/src/api/http.js';
 import { ImportJob, type JobPorts } from '../../renderer/src/import/import-job.js';
 import type { CheckReport, FromWorker, ImportChoice, ImportSummary } from '../../renderer/src/import/protocol.js';
@@ -70,7 +71,7 @@ describe('ImportJob over the real server', () => {
     expect(first.summary()).toMatchObject({ imported: 4, updated: 0, unchanged: 0, skipped: 0, failure: null });
   });
 
-  it('upsert: the dry run and the import carry ?mode=upsert&blanks=keep; the report holds the diff', async () => {
+  it('upsert: the dry run and the import carry ?mode=upsert&blanks=keep&placeholders=none; the report holds the diff', async () => {
     const { job, paths, report, summary } = jobOverServer();
     await job.read(file('gbp-hours-edited.csv'));
     await job.check(clientId, UPSERT);
@@ -88,8 +89,8 @@ describe('ImportJob over the real server', () => {
     await job.import(clientId, 'skip');
     expect(summary()).toMatchObject({ imported: 1, updated: 1, unchanged: 3, skipped: 0, failure: null });
     expect(paths).toEqual([
-      '/api/locations/upload?dryRun=true&duplicates=skip&mode=upsert&blanks=keep',
-      '/api/locations/upload?duplicates=skip&mode=upsert&blanks=keep',
+      '/api/locations/upload?dryRun=true&duplicates=skip&mode=upsert&blanks=keep&placeholders=none',
+      '/api/locations/upload?duplicates=skip&mode=upsert&blanks=keep&placeholders=none',
     ]);
   });
 
@@ -123,7 +124,9 @@ describe('ImportJob over the real server', () => {
     expect(report().problems).toEqual([]);
     // The typed week equals the stored hours: no hours change for that row.
     expect(report().updated.find((row) => row.line === 2)?.changes ?? {}).not.toHaveProperty('hours');
-    expect(paths.at(-1)).toBe('/api/locations/upload?dryRun=true&duplicates=skip&mode=upsert&blanks=keep');
+    expect(paths.at(-1)).toBe(
+      '/api/locations/upload?dryRun=true&duplicates=skip&mode=upsert&blanks=keep&placeholders=none',
+    );
   });
 });
 
@@ -194,5 +197,44 @@ describe('ImportJob: the grid that fixes in bulk, and cancel', () => {
     expect(run.paths.at(-1)).toMatch(/^\/api\/operations\/[0-9a-f-]+\/undo$/);
     const stored = await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin });
     expect(stored.json()).toEqual([]);
+  });
+});
+
+describe('ImportJob: the column step options (issue 12)', () => {
+  it('a separator and an edited placeholder list shape the rows sent and the flags; the saved mapping goes with the import', async () => {
+    const clientId = await t.createClient(admin, 'Pizzerie di Napoli');
+    const saved = await t.request({
+      method: 'POST',
+      url: '/api/mappings',
+      token: admin,
+      body: { client_id: clientId, name: 'Sedi', columns: [{ header: 'Sede', field: 'name' }] },
+    });
+    const csv = [
+      'Sede,Via,Civico,Interno,Provincia,Paese',
+      'Pizzeria Toledo,Via Toledo,256,Scala B,NA,IT',
+      'Pizzeria Sorbillo,Via dei Tribunali,32,N/A,NA,IT',
+      'Pizzeria Sola,,,,NA,',
+    ].join('\n');
+    const { job, report, summary, paths } = jobOverServer();
+    await job.read({ ...bufferSource(new Uint8Array(Buffer.from(csv))), name: 'sedi.csv' });
+    job.map(['name', 'address', 'street_number', 'address', 'state', 'country']);
+    await job.check(clientId);
+    // The default list: NA is blank, so the third row is only a name.
+    expect(report().flagged).toBe(1);
+    expect(report().samples[0]?.location).toMatchObject({ address: 'Via Toledo 256, Scala B', state: null });
+
+    job.setOptions({ separator: ' / ', placeholders: PLACEHOLDERS.filter((word) => word !== 'NA') });
+    await job.check(clientId);
+    expect(report().flagged).toBe(0);
+    expect(report().samples.map((sample) => sample.location)).toEqual([
+      expect.objectContaining({ address: 'Via Toledo 256 / Scala B', state: 'NA', country: 'IT' }),
+      expect.objectContaining({ address: 'Via dei Tribunali 32', state: 'NA' }),
+      expect.objectContaining({ name: 'Pizzeria Sola', state: 'NA' }),
+    ]);
+    await job.import(clientId, 'skip', undefined, saved.json().id);
+    expect(summary()).toMatchObject({ imported: 3, failure: null });
+    expect(paths.at(-1)).toContain(`mapping=${saved.json().id}`);
+    const mappings = await t.request({ method: 'GET', url: `/api/mappings?clientId=${clientId}`, token: admin });
+    expect(mappings.json()[0].last_used_at).not.toBeNull();
   });
 });

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { applySaved, columnsOf, type SavedMapping } from '../../renderer/src/import/saved/saved-mappings.js';
+import { PLACEHOLDERS } from '../../server/imports/placeholders.js';
+import {
+  DEFAULT_OPTIONS,
+  optionsOf,
+  optionsSummary,
+  savedOptions,
+} from '../../renderer/src/import/columns/column-options.js';
+import {
+  applySaved,
+  columnsOf,
+  lastUsedOf,
+  sameMapping,
+  type SavedMapping,
+} from '../../renderer/src/import/saved/saved-mappings.js';
 
 const saved = (columns: SavedMapping['columns']): SavedMapping => ({
   id: '00000000-0000-4000-8000-000000000001',
@@ -29,5 +42,36 @@ describe('saved mappings in the column step', () => {
       { header: 'Town', field: 'city' },
       { header: 'Notes', field: null },
     ]);
+  });
+});
+
+describe("a saved mapping's options", () => {
+  const noNa = PLACEHOLDERS.filter((word) => word !== 'NA');
+
+  it('stores only what is not the default, and gives the defaults back for what it lacks', () => {
+    expect(savedOptions(DEFAULT_OPTIONS)).toEqual({});
+    expect(savedOptions({ separator: ' / ', placeholders: [...PLACEHOLDERS].reverse() })).toEqual({ separator: ' / ' });
+    expect(savedOptions({ separator: ', ', placeholders: noNa })).toEqual({ placeholders: noNa });
+    expect(optionsOf({})).toEqual(DEFAULT_OPTIONS);
+    expect(optionsOf({ separator: ' ', placeholders: ['fehlt'] })).toEqual({ separator: ' ', placeholders: ['fehlt'] });
+  });
+
+  it('says them in a few words', () => {
+    expect(optionsSummary({})).toBe('');
+    expect(optionsSummary({ separator: ' / ', placeholders: [...noNa, 'fehlt'] })).toBe(
+      'address lines joined with “ / ”; NA kept as a value; fehlt read as empty',
+    );
+  });
+
+  it('is saved over only when it changed; the note dates it by its last use or save, whichever is later', () => {
+    const columns = [{ header: 'Outlet', field: 'name' as const }];
+    const one = { ...saved(columns), options: { separator: ' / ' } };
+    expect(sameMapping(one, { columns, options: { separator: ' / ' } })).toBe(true);
+    expect(sameMapping(one, { columns, options: {} })).toBe(false);
+    expect(sameMapping(one, { columns: [{ header: 'Outlet', field: null }], options: { separator: ' / ' } })).toBe(
+      false,
+    );
+    expect(lastUsedOf(one)).toBe('2026-05-03T10:00:00.000Z');
+    expect(lastUsedOf({ ...one, last_used_at: '2026-06-01T08:00:00.000Z' })).toBe('2026-06-01T08:00:00.000Z');
   });
 });

@@ -78,6 +78,22 @@ describe('uploadRowOf: the listing fields', () => {
     expect(uploadRowOf(['Optik', '', '12', ''], mapping)).toMatchObject({ address: '12' });
   });
 
+  it("joins with the column step's separator and blanks the words of its list, the user's edits as typed", () => {
+    const mapping: ColumnMapping = ['name', 'address', 'street_number', 'address', 'state', 'phone'];
+    const cells = ['Optik', 'Hauptstraße', '12', 'N/A', 'NA', 'n/a'];
+    expect(uploadRowOf(cells, mapping)).toEqual({ name: 'Optik', address: 'Hauptstraße 12' });
+    const options = { separator: ' – ', placeholders: ['n/a'] };
+    expect(uploadRowOf([...cells.slice(0, 3), '2. OG', 'NA', 'N/A'], mapping, undefined, 'keep', options)).toEqual({
+      name: 'Optik',
+      address: 'Hauptstraße 12 – 2. OG',
+      state: 'NA',
+    });
+    expect(uploadRowOf(cells, mapping, { phone: 'N/A' }, 'clear', options)).toMatchObject({
+      address: 'Hauptstraße 12',
+      phone: 'N/A',
+    });
+  });
+
   it('a fixed hours value replaces the per-day columns; the problem card shows them as one week line', () => {
     const cells = ['S', 'Pike', '', 'x', 'nine to five', '', ''];
     expect(rowValueText(uploadRowOf(cells, gbp).hours)).toBe('Sun x; Mon nine to five');

@@ -220,6 +220,12 @@ describe('placeholders: one list', () => {
     expect(isPlaceholder('Ask Client', undefined, words)).toBe(true);
     expect(isPlaceholder('N/A', undefined, words)).toBe(false);
     expect(isPlaceholder('---', undefined, words)).toBe(false);
+    // A run of dashes is a placeholder while "-" is in the list, as in the default one.
+    expect(isPlaceholder('---', undefined, placeholderSet(['-']))).toBe(true);
+    expect(isPlaceholder('??', undefined, placeholderSet(['-']))).toBe(false);
+    // A word of its own may be longer than the default list's words.
+    expect(isPlaceholder('Da definire', undefined, placeholderSet(['N/A', 'da definire']))).toBe(true);
+    expect(isPlaceholder('Da definire')).toBe(false);
   });
 });
 

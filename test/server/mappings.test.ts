@@ -136,19 +136,71 @@ describe('POST /api/locations/upload?mapping=', () => {
     expect(used.json().find((each: { id: string }) => each.id === mapping.id).last_used_at).not.toBeNull();
   });
 
-  it("an unknown mapping, or another client's -> 404; one that does not fit the file -> 400; on JSON -> 400", async () => {
+  it("an unknown mapping, or another client's -> 404; one that does not fit the file -> 400", async () => {
     expectErrorBody(await upload('Filiale\nA\n', `&mapping=${crypto.randomUUID()}`), 404);
     const foreign = (await create({ client_id: otherClientId, name: 'Theirs', columns: COLUMNS })).json();
     expectErrorBody(await upload('Filiale\nA\n', `&mapping=${foreign.id}`), 404);
     const own = (await create({ client_id: clientId, name: 'Mine', columns: COLUMNS })).json();
     const misfit = expectErrorBody(await upload('Filiale,Ort\nA,B\n', `&mapping=${own.id}`), 400);
     expect(misfit.message).toContain('"Strasse"');
-    const json = await t.request({
+  });
+
+  it("a mapping whose list leaves out NA keeps Napoli's province code NA, through the whole import", async () => {
+    const mapping = (
+      await create({
+        client_id: clientId,
+        name: 'Italian sheet',
+        columns: [
+          { header: 'Sede', field: 'name' },
+          { header: 'Provincia', field: 'state' },
+          { header: 'Telefono', field: 'phone' },
+        ],
+        options: { placeholders: ['N/A', 'TBD'] },
+      })
+    ).json();
+    const response = await upload('Sede,Provincia,Telefono\nPizzeria Toledo,NA,N/A\n', `&mapping=${mapping.id}`);
+    expect(response.statusCode, response.body).toBe(201);
+    const list = await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin });
+    expect(list.json()).toContainEqual(expect.objectContaining({ name: 'Pizzeria Toledo', state: 'NA', phone: null }));
+  });
+});
+
+describe('POST /api/locations/upload?mapping= with JSON rows (mapped by the dashboard)', () => {
+  function uploadJson(query: string, rows: Record<string, unknown>[], client = clientId) {
+    return t.request({
       method: 'POST',
-      url: `/api/locations/upload?mapping=${own.id}`,
+      url: `/api/locations/upload?mapping=${query}`,
       token: admin,
-      body: { clientId, rows: [{ name: 'A' }] },
+      body: { clientId: client, rows },
     });
-    expectErrorBody(json, 400);
+  }
+  const lastUsed = async (id: string, client = clientId) =>
+    (await t.request({ method: 'GET', url: `/api/mappings?clientId=${client}`, token: admin }))
+      .json()
+      .find((each: { id: string }) => each.id === id).last_used_at;
+
+  it('marks the mapping used at the import, in its transaction; a dry run does not', async () => {
+    const mapping = (await create({ client_id: clientId, name: 'Dashboard', columns: COLUMNS })).json();
+    const dry = await uploadJson(`${mapping.id}&dryRun=true`, [{ name: 'JSON mapped' }]);
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(await lastUsed(mapping.id)).toBeNull();
+    t.clock.advance(60_000);
+    const response = await uploadJson(mapping.id, [{ name: 'JSON mapped' }]);
+    expect(response.statusCode, response.body).toBe(201);
+    expect(await lastUsed(mapping.id)).toBe(new Date(t.clock.now()).toISOString());
+  });
+
+  it("another client's mapping, or an unknown one -> 404 and nothing written; a bad id -> 400", async () => {
+    const foreign = (await create({ client_id: otherClientId, name: 'Theirs JSON', columns: COLUMNS })).json();
+    const before = (
+      await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin })
+    ).json();
+    expectErrorBody(await uploadJson(foreign.id, [{ name: 'Not written' }]), 404);
+    expectErrorBody(await uploadJson(`${foreign.id}&dryRun=true`, [{ name: 'Not written' }]), 404);
+    expectErrorBody(await uploadJson(crypto.randomUUID(), [{ name: 'Not written' }]), 404);
+    expectErrorBody(await uploadJson('not-a-uuid', [{ name: 'Not written' }]), 400);
+    const after = (await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin })).json();
+    expect(after).toEqual(before);
+    expect(await lastUsed(foreign.id, otherClientId)).toBeNull();
   });
 });

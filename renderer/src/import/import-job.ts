@@ -42,6 +42,7 @@ import {
 } from './protocol.js';
 import { lookOfValues, type LookableField } from '../../../server/imports/look.js';
 import { JUNK_LABELS, junkRows } from './junk-flags.js';
+import { DEFAULT_OPTIONS, type ColumnOptions } from './columns/column-options.js';
 import type { JunkReason } from '../../../server/imports/junk-rows.js';
 import { isWorkbook, readWorkbook, sheetTable } from './read-xlsx.js';
 import { planRequests, rowValueText, uploadBody, uploadRowOf, type RowEdits } from './upload-rows.js';
@@ -77,9 +78,13 @@ interface DuplicateMark {
   ofRow: number | null;
 }
 
-/** The query of a dry run or an import: the mode and blank-cell rule the user chose. */
+/**
+ * The query of a dry run or an import: the mode and blank-cell rule the user chose. The rows come with
+ * their placeholders blanked by the column step's list: the server reads none (a word kept stays).
+ */
 export function uploadQuery(choice: ImportChoice, extra: Record<string, string>): string {
-  return `/api/locations/upload?${new URLSearchParams({ ...extra, mode: choice.mode, blanks: choice.blanks })}`;
+  const query = { ...extra, mode: choice.mode, blanks: choice.blanks, placeholders: 'none' };
+  return `/api/locations/upload?${new URLSearchParams(query)}`;
 }
 
 // Enough rows to tell what a column holds, few enough to cost nothing on a big file.
@@ -108,6 +113,8 @@ interface Written {
 export class ImportJob {
   private table: CsvTable | null = null;
   private mapping: ColumnMapping = [];
+  /** The address separator and placeholder list of the column step. */
+  private options: ColumnOptions = DEFAULT_OPTIONS;
   private clientId: string | null = null;
   private readonly edits = new Map<number, RowEdits>();
   private readonly leftOut = new Set<number>();
@@ -193,6 +200,7 @@ export class ImportJob {
     }
     this.table = table;
     this.mapping = mapHeaders(table.headers);
+    this.options = DEFAULT_OPTIONS;
     this.resetChecks();
     this.ports.send({
       type: 'read',
@@ -215,6 +223,12 @@ export class ImportJob {
     this.mapping = mapping;
     this.resetChecks();
     this.ports.send({ type: 'mapped', mapping: this.checkMapping() });
+  }
+
+  /** A new separator or placeholder list: the rows read differently, so every check starts again. */
+  setOptions(options: ColumnOptions): void {
+    this.options = options;
+    this.resetChecks();
   }
 
   /**
@@ -344,7 +358,7 @@ export class ImportJob {
   /** The junk-row rule over every row, once per mapping: the rows it flags are left out. */
   private flagJunk(): void {
     if (this.junk !== null || !this.table) return;
-    this.junk = junkRows(this.table, this.mapping);
+    this.junk = junkRows(this.table, this.mapping, this.options.placeholders);
     for (const row of this.junk.keys()) this.leftOut.add(row);
   }
 
@@ -359,13 +373,19 @@ export class ImportJob {
    * The real import, request after request, each all or nothing on the server, with the mode and
    * blank-cell rule of the preview; the summary adds up the answers.
    */
-  async import(clientId: string, duplicates: DuplicateHandling, choice: ImportChoice = this.choice): Promise<void> {
+  async import(
+    clientId: string,
+    duplicates: DuplicateHandling,
+    choice: ImportChoice = this.choice,
+    savedMapping: string | null = null,
+  ): Promise<void> {
     this.choice = choice;
     this.cancelled = false;
     const rows = this.includedRows();
     const rowJson = rows.map((row) => this.rowJson(row));
     const ranges = planRequests(rowJson, clientId, LIMITS);
-    const path = uploadQuery(choice, { duplicates });
+    // The saved mapping the rows were read with: the server marks it used (README: "Saved mappings").
+    const path = uploadQuery(choice, { duplicates, ...(savedMapping !== null ? { mapping: savedMapping } : {}) });
     const written: Written = { imported: 0, updated: 0, unchanged: 0, skipped: 0, sent: 0, operations: [] };
     for (const [index, [start, end]] of ranges.entries()) {
       const answer = await this.send<Imported>(
@@ -632,7 +652,7 @@ export class ImportJob {
   /** A row as the request sends it, with its line in the file: the server names it in the row's errors. */
   private rowJson(row: number): string {
     const line = this.lineOf(row);
-    const values = uploadRowOf(this.valuesOf(row), this.mapping, this.edits.get(row), this.choice.blanks);
+    const values = this.uploadRow(row);
     return JSON.stringify(line > 0 ? { ...values, line } : values);
   }
 
@@ -695,7 +715,7 @@ export class ImportJob {
   }
 
   private uploadRow(row: number) {
-    return uploadRowOf(this.valuesOf(row), this.mapping, this.edits.get(row), this.choice.blanks);
+    return uploadRowOf(this.valuesOf(row), this.mapping, this.edits.get(row), this.choice.blanks, this.options);
   }
 
   private listedRow(row: number): ListedRow {

@@ -34,37 +34,31 @@ function fileSource(file: File) {
   };
 }
 
+/** The page's messages, one handler each (the job does the work). */
+const HANDLERS: { [K in ToWorker['type']]: (message: Extract<ToWorker, { type: K }>) => Promise<void> | void } = {
+  read: (message) => job.read(fileSource(message.file), message.encoding, message.sheet),
+  map: (message) => job.map(message.mapping),
+  options: (message) => job.setOptions(message.options),
+  check: (message) => job.check(message.clientId, message.choice),
+  fix: (message) => job.fix(message.row, message.field, message.value),
+  'leave-out': (message) => job.leave(message.rows, message.leftOut),
+  import: (message) => job.import(message.clientId, message.duplicates, message.choice, message.savedMapping),
+  token: (message) => {
+    pendingToken?.(message.token);
+    pendingToken = null;
+  },
+  grid: (message) => job.grid(message.id, message.filter, message.start, message.end),
+  'set-values': (message) => job.setValues(message.target, message.field, message.value),
+  replace: (message) => job.replace(message.target, message.field, message.find, message.replace, message.apply),
+  'undo-fix': () => job.undoFix(),
+  'problems-csv': () => job.problemsCsv(),
+  cancel: () => job.cancel(),
+};
+
 async function handle(message: ToWorker): Promise<void> {
-  switch (message.type) {
-    case 'read':
-      return job.read(fileSource(message.file), message.encoding, message.sheet);
-    case 'map':
-      return job.map(message.mapping);
-    case 'check':
-      return job.check(message.clientId, message.choice);
-    case 'fix':
-      return job.fix(message.row, message.field, message.value);
-    case 'leave-out':
-      return job.leave(message.rows, message.leftOut);
-    case 'import':
-      return job.import(message.clientId, message.duplicates, message.choice);
-    case 'token':
-      pendingToken?.(message.token);
-      pendingToken = null;
-      return;
-    case 'grid':
-      return job.grid(message.id, message.filter, message.start, message.end);
-    case 'set-values':
-      return job.setValues(message.target, message.field, message.value);
-    case 'replace':
-      return job.replace(message.target, message.field, message.find, message.replace, message.apply);
-    case 'undo-fix':
-      return job.undoFix();
-    case 'problems-csv':
-      return job.problemsCsv();
-    case 'cancel':
-      return job.cancel();
-  }
+  // Each handler takes the message of its own type (TypeScript cannot pair a union's key and value).
+  const handler = HANDLERS[message.type] as (message: ToWorker) => Promise<void> | void;
+  await handler(message);
 }
 
 self.onmessage = (event: MessageEvent<ToWorker>) => {

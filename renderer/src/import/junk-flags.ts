@@ -1,4 +1,5 @@
 import { junkReason, type JunkReason } from '../../../server/imports/junk-rows.js';
+import { PLACEHOLDERS } from '../../../server/imports/placeholders.js';
 import { nameColumnOf, type ColumnMapping } from './header-mapping.js';
 import { rowCountOf, valuesOf, type CsvTable } from './parse-csv.js';
 
@@ -12,13 +13,18 @@ export const JUNK_LABELS: Record<JunkReason, string> = {
 /**
  * The rows of the table that are not locations under this mapping, with why: the server's one rule,
  * run over the file's own cells (not re-implemented here), so a file the dashboard reads and the same
- * file sent as text/csv leave out the same rows.
+ * file sent as text/csv leave out the same rows. `placeholders`: the list in force (the column step's).
  */
-export function junkRows(table: CsvTable, mapping: ColumnMapping): Map<number, JunkReason> {
+export function junkRows(
+  table: CsvTable,
+  mapping: ColumnMapping,
+  placeholders: readonly string[] = PLACEHOLDERS,
+): Map<number, JunkReason> {
   const context = {
     headers: table.headers,
     nameColumn: nameColumnOf(mapping),
     mappedColumns: mapping.flatMap((target, column) => (target === null ? [] : [column])),
+    placeholders,
   };
   const flagged = new Map<number, JunkReason>();
   const count = rowCountOf(table);

@@ -3,6 +3,7 @@ import type { LookableField } from '../../../server/imports/look.js';
 import type { ApiErrorInfo } from '../api/http.js';
 import type { DryRunRow, Duplicate, DuplicateHandling, Health, ImportRow } from '../api/types.js';
 import type { TextEncodingName } from './encodings.js';
+import type { ColumnOptions } from './columns/column-options.js';
 import type { ColumnMapping } from './header-mapping.js';
 import type { LineProblem } from './parse-csv.js';
 
@@ -182,10 +183,18 @@ export const UNCHANGED_LISTED = 50;
 export type ToWorker =
   | { type: 'read'; file: File; encoding?: TextEncodingName; sheet?: string }
   | { type: 'map'; mapping: ColumnMapping }
+  | { type: 'options'; options: ColumnOptions }
   | { type: 'check'; clientId: string; choice: ImportChoice }
   | { type: 'fix'; row: number; field: RowField; value: string }
   | { type: 'leave-out'; rows: LeaveTarget; leftOut: boolean }
-  | { type: 'import'; clientId: string; duplicates: DuplicateHandling; choice: ImportChoice }
+  | {
+      type: 'import';
+      clientId: string;
+      duplicates: DuplicateHandling;
+      choice: ImportChoice;
+      /** The saved mapping applied on the column step, if any: the server marks it used. */
+      savedMapping: string | null;
+    }
   | { type: 'token'; token: string | null }
   | { type: 'grid'; id: number; filter: GridFilter; start: number; end: number }
   | { type: 'set-values'; target: RowSelection; field: RowField; value: string }

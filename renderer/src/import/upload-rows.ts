@@ -1,6 +1,8 @@
 import type { BlankCells, RowField, UploadRow } from '../../../server/locations/schemas.js';
 import { joinAddress } from '../../../server/imports/address.js';
 import { cellValue } from '../../../server/imports/cells.js';
+import { isPlaceholder, placeholderSet } from '../../../server/imports/placeholders.js';
+import { DEFAULT_OPTIONS, type ColumnOptions } from './columns/column-options.js';
 import { DAY_HOURS, isDayHours, type ColumnMapping } from './header-mapping.js';
 
 export { cellValue };
@@ -26,11 +28,17 @@ interface Gathered {
   mapped: Set<RowField>;
 }
 
-function gather(cells: readonly string[], mapping: ColumnMapping): Gathered {
+/**
+ * The row's cells per field; a placeholder of the list in force is blank (server/imports/placeholders.ts,
+ * the server's own rule: the upload then asks it to read none, so that a word the user kept stays).
+ */
+function gather(cells: readonly string[], mapping: ColumnMapping, placeholders: readonly string[]): Gathered {
   const row: Gathered = { values: {}, address: [], streetNumber: '', days: {}, mapped: new Set() };
+  const words = placeholderSet(placeholders);
   mapping.forEach((target, column) => {
     if (target === null) return;
-    const value = cellValue(cells[column]);
+    const cell = cellValue(cells[column]);
+    const value = isPlaceholder(cell.trim(), target, words) ? '' : cell;
     const filled = value.trim() !== '';
     if (target === 'street_number' || target === 'address') row.mapped.add('address');
     else row.mapped.add(isDayHours(target) ? 'hours' : target);
@@ -44,12 +52,13 @@ function gather(cells: readonly string[], mapping: ColumnMapping): Gathered {
 }
 
 /** The address: its columns joined, the house number placed as the row's country writes it (server/imports/address.ts). */
-function addressOf({ address, streetNumber, values }: Gathered): string {
-  return joinAddress({ lines: address, houseNumber: streetNumber, country: values.country ?? '' });
+function addressOf({ address, streetNumber, values }: Gathered, separator: string): string {
+  return joinAddress({ lines: address, houseNumber: streetNumber, country: values.country ?? '', separator });
 }
 
 /**
- * One upload row from a file row: only the mapped fields, several address columns joined with ", ",
+ * One upload row from a file row: only the mapped fields, several address columns joined with the
+ * separator (", " by default), placeholders of the list in force blank,
  * per-day hours columns as `hours: {mon: "09:00-17:00", ...}` (the server reads the texts). A blank
  * cell is left out, or sent as "" when `blanks` is "clear" so that the server clears the stored value.
  * The name is always sent, even blank, so the server's dry run can flag it; the location id only when
@@ -60,14 +69,20 @@ export function uploadRowOf(
   mapping: ColumnMapping,
   edits?: RowEdits,
   blanks: BlankCells = 'keep',
+  options: ColumnOptions = DEFAULT_OPTIONS,
 ): UploadRow {
-  const gathered = gather(cells, mapping);
+  const gathered = gather(cells, mapping, options.placeholders);
   const values: Partial<Record<RowField, unknown>> = { ...gathered.values };
-  if (gathered.mapped.has('address')) values.address = addressOf(gathered);
+  if (gathered.mapped.has('address')) values.address = addressOf(gathered, options.separator);
   if (gathered.mapped.has('hours') && !('hours' in gathered.values)) {
     values.hours = Object.keys(gathered.days).length > 0 ? gathered.days : '';
   }
   for (const [field, value] of Object.entries(edits ?? {})) values[field as RowField] = value;
+  return rowOfValues(values, blanks);
+}
+
+/** The row sent: the name always, a blank value only when `blanks` is "clear" (never the id, a key). */
+function rowOfValues(values: Partial<Record<RowField, unknown>>, blanks: BlankCells): UploadRow {
   const row: UploadRow = { name: typeof values.name === 'string' ? values.name : '' };
   for (const [field, value] of Object.entries(values) as [RowField, unknown][]) {
     if (field === 'name') continue;

@@ -3,6 +3,7 @@ import type { RowField } from '../../../server/locations/schemas.js';
 import { accessToken } from '../api/session.js';
 import type { DuplicateHandling } from '../api/types.js';
 import type { TextEncodingName } from './encodings.js';
+import type { ColumnOptions } from './columns/column-options.js';
 import type { ColumnMapping } from './header-mapping.js';
 import {
   DEFAULT_CHOICE,
@@ -98,41 +99,74 @@ function useFixes(post: (message: ToWorker) => void, dispatch: (action: PageActi
   return { fix, setValues, replace, undoFix, showRows, downloadProblems };
 }
 
+/**
+ * The column step's actions: the mapping, the address separator and placeholder list, and a saved
+ * mapping applied (its id goes with the import, which marks it used).
+ */
+function useColumnStep(post: (message: ToWorker) => void, dispatch: (action: PageAction) => void) {
+  const savedMapping = useRef<string | null>(null);
+
+  /** A whole new mapping, as the column step decided it (a swap changes two columns at once). */
+  const setMapping = useCallback(
+    (next: ColumnMapping) => {
+      dispatch({ type: 'remapped', mapping: next });
+      post({ type: 'map', mapping: next });
+    },
+    [post, dispatch],
+  );
+
+  /** A new address separator or placeholder list. */
+  const setOptions = useCallback(
+    (next: ColumnOptions) => {
+      dispatch({ type: 'options', options: next });
+      post({ type: 'options', options: next });
+    },
+    [post, dispatch],
+  );
+
+  /** A saved mapping applied (its columns and options), or null: the automatic matching and the defaults. */
+  const applyMapping = useCallback(
+    (next: ColumnMapping, options: ColumnOptions, saved: string | null) => {
+      savedMapping.current = saved;
+      setMapping(next);
+      setOptions(options);
+    },
+    [setMapping, setOptions],
+  );
+  /** The saved mapping applied to the file read, if any. */
+  const savedMappingId = useCallback(() => savedMapping.current, []);
+  /** A new file: no saved mapping applied yet. */
+  const forgetSaved = useCallback(() => {
+    savedMapping.current = null;
+  }, []);
+  return { setMapping, setOptions, applyMapping, savedMappingId, forgetSaved };
+}
+
 /** The import, from the page: its step to render and the actions each step offers. */
 export function useImport(clientId: string) {
   const [state, dispatch] = useReducer(reduce, INITIAL);
-  // The mapping and choice the worker holds, so a change builds on the latest one even between renders.
-  const mapping = useRef<ColumnMapping>([]);
+  // The choice the worker holds, so a change builds on the latest one even between renders.
   const choice = useRef<ImportChoice>(DEFAULT_CHOICE);
   const fileName = useRef('import.csv');
 
   const onMessage = useCallback((message: FromWorker) => {
     if (message.type === 'read' || message.type === 'rejected') performance.measure(READ_MEASURE, READ_MARK);
-    if (message.type === 'read') mapping.current = message.file.mapping;
     if (message.type === 'problems-csv') download(message.csv, problemsFileName(fileName.current));
     dispatch(message);
   }, []);
   const post = useImportWorker(onMessage);
+  const { setMapping, setOptions, applyMapping, savedMappingId, forgetSaved } = useColumnStep(post, dispatch);
 
   const read = useCallback(
     (file: File, encoding?: TextEncodingName, sheet?: string) => {
       performance.clearMeasures(READ_MEASURE);
       performance.mark(READ_MARK);
       fileName.current = file.name;
+      forgetSaved();
       dispatch({ type: 'reading', fileName: file.name });
       post({ type: 'read', file, encoding, sheet });
     },
-    [post],
-  );
-
-  /** A whole new mapping, as the column step decided it (a swap changes two columns at once). */
-  const setMapping = useCallback(
-    (next: ColumnMapping) => {
-      mapping.current = next;
-      dispatch({ type: 'remapped', mapping: next });
-      post({ type: 'map', mapping: next });
-    },
-    [post],
+    [post, forgetSaved],
   );
 
   const check = useCallback(() => {
@@ -161,9 +195,9 @@ export function useImport(clientId: string) {
   const start = useCallback(
     (duplicates: DuplicateHandling) => {
       dispatch({ type: 'importing' });
-      post({ type: 'import', clientId, duplicates, choice: choice.current });
+      post({ type: 'import', clientId, duplicates, choice: choice.current, savedMapping: savedMappingId() });
     },
-    [clientId, post],
+    [clientId, post, savedMappingId],
   );
 
   const cancel = useCallback(() => {
@@ -178,6 +212,8 @@ export function useImport(clientId: string) {
     state,
     read,
     setMapping,
+    setOptions,
+    applyMapping,
     check,
     choose,
     leave,

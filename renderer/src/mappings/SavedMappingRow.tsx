@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { formatDate, plural } from '../format.js';
-import type { SavedMapping } from '../import/saved/saved-mappings.js';
+import { optionsSummary } from '../import/columns/column-options.js';
+import { lastUsedOf, type SavedMapping } from '../import/saved/saved-mappings.js';
 
 /** One saved mapping: its name, columns and last use; renamed in place, deleted after a question. */
 export function SavedMappingRow({
@@ -22,7 +23,7 @@ export function SavedMappingRow({
     onRename(name.trim());
     setMode('view');
   };
-  const lastUsed = mapping.last_used_at ?? mapping.updated_at;
+  const options = optionsSummary(mapping.options);
   return (
     <li className="saved-mapping" data-testid="saved-mapping">
       {mode === 'rename' ? (
@@ -43,7 +44,8 @@ export function SavedMappingRow({
       )}{' '}
       <span className="muted">
         {plural(mapping.columns.length, 'column')}
-        {mapping.client_id === null ? ', shared by every client' : ''}, last used {formatDate(lastUsed)}
+        {mapping.client_id === null ? ', shared by every client' : ''}
+        {options !== '' && `, ${options}`}, last used {formatDate(lastUsedOf(mapping))}
       </span>
       {mode === 'view' && (
         <span className="saved-mapping-actions">

@@ -3,7 +3,9 @@ import type { TextEncodingName } from '../encodings.js';
 import { nameColumnOf, type ColumnMapping, type ColumnTarget } from '../header-mapping.js';
 import type { FileSummary, MappingCheck } from '../protocol.js';
 import { formatCount, plural } from '../../format.js';
+import { AddressSeparator, addressColumnsOf } from './AddressSeparator.js';
 import { assignField } from './assign.js';
+import type { ColumnOptions } from './column-options.js';
 import { FileFacts } from './FileFacts.js';
 import { MappingRow } from './MappingRow.js';
 import { PlaceholderList } from './PlaceholderList.js';
@@ -39,13 +41,17 @@ export function ColumnMapper({
   file,
   mapping,
   check,
+  options,
   onMapping,
+  onOptions,
   onEncoding,
 }: {
   file: FileSummary;
   mapping: ColumnMapping;
   check: MappingCheck | null;
+  options: ColumnOptions;
   onMapping: (mapping: ColumnMapping) => void;
+  onOptions: (options: ColumnOptions) => void;
   onEncoding: (encoding: TextEncodingName) => void;
 }) {
   const [question, setQuestion] = useState<TakenField | null>(null);
@@ -62,7 +68,6 @@ export function ColumnMapper({
     if (next) onMapping(next);
     if (column !== undefined) document.getElementById(`map-column-${column}`)?.focus();
   };
-  const addressColumns = mapping.filter((target) => target === 'address').length;
   return (
     <div className="mapper">
       <FileFacts file={file} onEncoding={onEncoding} />
@@ -92,10 +97,10 @@ export function ColumnMapper({
           ))}
         </tbody>
       </table>
-      {addressColumns > 1 && (
-        <p className="muted small">{addressColumns} columns feed Address; they are joined in file order with “, ”.</p>
+      {addressColumnsOf(mapping) > 1 && (
+        <AddressSeparator sample={file.samples[0] ?? []} mapping={mapping} options={options} onOptions={onOptions} />
       )}
-      <PlaceholderList />
+      <PlaceholderList options={options} onOptions={onOptions} />
     </div>
   );
 }

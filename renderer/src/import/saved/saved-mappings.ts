@@ -35,26 +35,43 @@ export function mappingName(fileName: string, now: Date): string {
   return `${fileName} (${formatDate(now.toISOString())})`.slice(0, 200);
 }
 
+/** What an import saves: its columns and its options (only those that are not the defaults). */
+export type MappingToSave = Pick<SavedMapping, 'columns' | 'options'>;
+
+/** Whether the saved mapping already says the same: then the import's own mark of its use is enough. */
+export function sameMapping(saved: SavedMapping, next: MappingToSave): boolean {
+  const options = (of: MappingToSave['options']) => JSON.stringify([of.separator ?? null, of.placeholders ?? null]);
+  return (
+    JSON.stringify(saved.columns) === JSON.stringify(next.columns) && options(saved.options) === options(next.options)
+  );
+}
+
 /**
  * After an import: the mapping is saved for the client, over the one found for these headers if
- * there was one, else as a new one.
+ * there was one (when it changed), else as a new one.
  */
 export async function saveMapping(
   clientId: string,
   fileName: string,
-  columns: SavedMapping['columns'],
+  next: MappingToSave,
   existing: SavedMapping | null,
 ): Promise<void> {
-  if (columns.length === 0) return;
+  if (next.columns.length === 0) return;
   if (existing && existing.client_id === clientId) {
-    await authorized(`/api/mappings/${existing.id}`, { method: 'PATCH', json: { columns } });
+    if (!sameMapping(existing, next)) await authorized(`/api/mappings/${existing.id}`, { method: 'PATCH', json: next });
     return;
   }
   const name = mappingName(fileName, new Date());
-  await authorized('/api/mappings', { method: 'POST', json: { client_id: clientId, name, columns } });
+  await authorized('/api/mappings', { method: 'POST', json: { client_id: clientId, name, ...next } });
 }
 
-/** The note's words: when the mapping was last saved. */
+/** When the mapping was last used or saved, whichever is later. */
+export function lastUsedOf(saved: SavedMapping): string {
+  const { last_used_at: used, updated_at: updated } = saved;
+  return used !== null && used > updated ? used : updated;
+}
+
+/** The note's words: when the mapping was last used or saved. */
 export function appliedNote(saved: SavedMapping): string {
-  return `Mapping from ${formatDate(saved.updated_at)} applied`;
+  return `Mapping from ${formatDate(lastUsedOf(saved))} applied`;
 }

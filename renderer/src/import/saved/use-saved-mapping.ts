@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { DEFAULT_OPTIONS, optionsOf, savedOptions } from '../columns/column-options.js';
 import type { FileSummary } from '../protocol.js';
 import { loadedOf, type Loaded } from '../steps/step.js';
 import type { ImportJobView } from '../use-import.js';
@@ -16,8 +17,8 @@ export interface SavedState {
 }
 
 /**
- * Saved mappings in the import: a file read whose header set has one gets it at once; a successful
- * import saves its mapping for the client (over the one it used, or as a new one).
+ * Saved mappings in the import: a file read whose header set has one gets it at once, columns and
+ * options; a successful import saves its mapping for the client (over the one it used, or as a new one).
  */
 export function useSavedMapping(job: ImportJobView, clientId: string) {
   const cache = useQueryClient();
@@ -27,7 +28,7 @@ export function useSavedMapping(job: ImportJobView, clientId: string) {
   const asked = useRef<FileSummary | null>(null);
   const current = useRef(step);
   const file = step.kind === 'mapping' ? step.file : null;
-  const { setMapping } = job;
+  const { applyMapping } = job;
 
   // The latest step, and the last file with its mapping (the done step has none): read by the effects below.
   useEffect(() => {
@@ -48,21 +49,21 @@ export function useSavedMapping(job: ImportJobView, clientId: string) {
         const untouched = now.kind === 'mapping' && now.file === file && now.mapping === file.mapping;
         if (!live) return;
         setState({ file, saved, applied: saved !== null && untouched });
-        if (saved && untouched) setMapping(applySaved(file.headers, saved));
+        if (saved && untouched) applyMapping(applySaved(file.headers, saved), optionsOf(saved.options), saved.id);
       })
       .catch(() => live && setState({ file, saved: null, applied: false }));
     return () => {
       live = false;
     };
-  }, [clientId, file, setMapping]);
+  }, [clientId, file, applyMapping]);
 
   const done = step.kind === 'done' && step.summary.failure === null ? step : null;
   useEffect(() => {
     const used = loaded.current;
     if (!done || !used) return;
     const existing = state?.file === used.file ? state.saved : null;
-    const columns = columnsOf(used.file.headers, used.mapping);
-    void saveMapping(clientId, used.fileName, columns, existing)
+    const next = { columns: columnsOf(used.file.headers, used.mapping), options: savedOptions(used.options) };
+    void saveMapping(clientId, used.fileName, next, existing)
       .then(() => cache.invalidateQueries({ queryKey: mappingsKey(clientId) }))
       .catch(() => undefined);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per finished import
@@ -72,7 +73,7 @@ export function useSavedMapping(job: ImportJobView, clientId: string) {
   const automatic = () => {
     if (!file || !state) return;
     setState({ ...state, applied: false });
-    setMapping(file.mapping);
+    applyMapping(file.mapping, DEFAULT_OPTIONS, null);
   };
   return { applied, automatic };
 }

@@ -50,6 +50,7 @@ export function StepView({
         <MappingStep
           step={step}
           onMapping={job.setMapping}
+          onOptions={job.setOptions}
           onEncoding={(encoding) => pickedFile && job.read(pickedFile, encoding, step.file.sheet)}
           onAnother={job.reset}
           onCheck={job.check}

@@ -1,4 +1,5 @@
 import { fromErrorInfo, type ApiError } from '../../api/http.js';
+import { DEFAULT_OPTIONS, type ColumnOptions } from '../columns/column-options.js';
 import type { ColumnMapping } from '../header-mapping.js';
 import {
   DEFAULT_CHOICE,
@@ -23,12 +24,13 @@ export interface ImportProgress {
   request?: { index: number; count: number };
 }
 
-/** What every step after reading keeps: the file, and how its columns map. */
+/** What every step after reading keeps: the file, how its columns map, and the column step's options. */
 export interface Loaded {
   fileName: string;
   file: FileSummary;
   mapping: ColumnMapping;
   mappingCheck: MappingCheck;
+  options: ColumnOptions;
 }
 
 /**
@@ -68,6 +70,7 @@ export const INITIAL: ImportState = {
 export type PageAction =
   | { type: 'reading'; fileName: string }
   | { type: 'remapped'; mapping: ColumnMapping }
+  | { type: 'options'; options: ColumnOptions }
   | { type: 'checking' }
   | { type: 'back-to-mapping' }
   | { type: 'busy' }
@@ -81,6 +84,7 @@ export type PageAction =
 const PAGE_ACTIONS = new Set<string>([
   'reading',
   'remapped',
+  'options',
   'checking',
   'back-to-mapping',
   'busy',
@@ -108,8 +112,8 @@ export function reduce(state: ImportState, action: PageAction | FromWorker): Imp
 /** The loaded file of a step that has one. */
 export function loadedOf(step: Step): Loaded | null {
   if (!('file' in step)) return null;
-  const { fileName, file, mapping, mappingCheck } = step;
-  return { fileName, file, mapping, mappingCheck };
+  const { fileName, file, mapping, mappingCheck, options } = step;
+  return { fileName, file, mapping, mappingCheck, options };
 }
 
 /** Rows left out at once in the report, before the worker's new counts arrive. */
@@ -131,6 +135,7 @@ const ACTS: {
   reset: () => ({ step: INITIAL.step, grid: null }),
   reading: (_step, action) => ({ step: { kind: 'reading', fileName: action.fileName, progress: null }, grid: null }),
   remapped: (step, action) => (step.kind === 'mapping' ? { step: { ...step, mapping: action.mapping } } : {}),
+  options: (step, action) => (step.kind === 'mapping' ? { step: { ...step, options: action.options } } : {}),
   checking: (step) => {
     const loaded = loadedOf(step);
     return loaded ? { step: { kind: 'checking', ...loaded, progress: null }, grid: null } : {};
@@ -181,7 +186,15 @@ const RECEIVES: {
     },
   }),
   read: (_state, { file, mapping }) => ({
-    step: { kind: 'mapping', fileName: file.name, file, mapping: file.mapping, mappingCheck: mapping, error: null },
+    step: {
+      kind: 'mapping',
+      fileName: file.name,
+      file,
+      mapping: file.mapping,
+      mappingCheck: mapping,
+      options: DEFAULT_OPTIONS,
+      error: null,
+    },
   }),
   sheets: ({ step }, message) =>
     step.kind === 'reading' ? { step: { kind: 'sheet', fileName: step.fileName, sheets: message.sheets } } : {},

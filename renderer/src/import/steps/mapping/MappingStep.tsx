@@ -3,6 +3,7 @@ import { ErrorNotice } from '../../../components/ErrorNotice.js';
 import { CheckButton } from '../../columns/CheckButton.js';
 import { ColumnMapper } from '../../columns/ColumnMapper.js';
 import type { TextEncodingName } from '../../encodings.js';
+import type { ColumnOptions } from '../../columns/column-options.js';
 import type { ColumnMapping } from '../../header-mapping.js';
 import type { Step } from '../step.js';
 import { StepHeading } from '../StepHeading.js';
@@ -11,6 +12,7 @@ import { StepHeading } from '../StepHeading.js';
 export function MappingStep({
   step,
   onMapping,
+  onOptions,
   onEncoding,
   onAnother,
   onCheck,
@@ -18,6 +20,7 @@ export function MappingStep({
 }: {
   step: Extract<Step, { kind: 'mapping' }>;
   onMapping: (mapping: ColumnMapping) => void;
+  onOptions: (options: ColumnOptions) => void;
   onEncoding: (encoding: TextEncodingName) => void;
   onAnother: () => void;
   onCheck: () => void;
@@ -33,7 +36,9 @@ export function MappingStep({
         file={step.file}
         mapping={step.mapping}
         check={step.mappingCheck}
+        options={step.options}
         onMapping={onMapping}
+        onOptions={onOptions}
         onEncoding={onEncoding}
       />
       <div className="dialog-actions">
