@@ -2,7 +2,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Type } from '@sinclair/typebox';
 import type { ErrorDetail } from '../http/errors.js';
 import { readTableBody, type TableFormat } from '../imports/table-body.js';
-import { schemaErrors } from './rows.js';
+import { rowError, schemaErrors } from './rows.js';
 import { MAX_IMPORT_ROWS, UploadBody } from './schemas.js';
 
 /** An import's body, refused: the status and the words of the answer. */
@@ -30,27 +30,64 @@ export const MAX_VALUES = MAX_IMPORT_ROWS * 40;
 export const MAX_CONTAINERS = MAX_IMPORT_ROWS * 12;
 
 /**
- * Whether the text holds more JSON values than `maxValues` (its commas, colons and brackets outside
- * strings) or more arrays and objects than `maxContainers`: one pass over the bytes, no allocation.
+ * No field of a location takes a text longer than this (the longest take 1,000 characters, 6 bytes each
+ * when escaped): a longer string in a body is refused from the scan of its bytes, before JSON.parse
+ * would make two copies of it (the text, then the value).
  */
-export function tooManyValues(bytes: Uint8Array, maxValues = MAX_VALUES, maxContainers = MAX_CONTAINERS): boolean {
-  let values = 0;
-  let containers = 0;
-  let inString = false;
+export const MAX_STRING_BYTES = 64 * 1024;
+
+/** What the scan of a body's bytes refuses: too many values, or a string no field takes (its row and key). */
+export type ScanFinding = 'too many values' | { row: number; key: string; bytes: number };
+
+/**
+ * One pass over the bytes, no allocation: whether the text holds more JSON values than `maxValues` (its
+ * commas, colons and brackets outside strings) or more arrays and objects than `maxContainers`, or a
+ * string longer than `maxString` bytes, with the row (the objects two levels down) and the key it is under.
+ */
+export function scanBody(
+  bytes: Uint8Array,
+  maxValues = MAX_VALUES,
+  maxContainers = MAX_CONTAINERS,
+  maxString = MAX_STRING_BYTES,
+): ScanFinding | null {
+  const counts = { values: 0, containers: 0 };
+  let depth = 0;
+  let row = -1;
+  let opened = -1;
+  let last = [-1, -1];
+  let key = [-1, -1];
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i]!;
-    if (inString) {
+    if (opened >= 0) {
       if (byte === 0x5c) i++;
-      else if (byte === 0x22) inString = false;
+      else if (byte === 0x22) {
+        if (i - opened > maxString) return { row, key: keyText(bytes, key), bytes: i - opened };
+        last = [opened, i];
+        opened = -1;
+      }
     } else if (byte === 0x22) {
-      inString = true;
+      opened = i + 1;
     } else if (byte === 0x5b || byte === 0x7b) {
-      if (++containers > maxContainers || ++values > maxValues) return true;
-    } else if ((byte === 0x2c || byte === 0x3a) && ++values > maxValues) {
-      return true;
+      if (depth++ === 2 && byte === 0x7b) row++;
+      if (++counts.containers > maxContainers || ++counts.values > maxValues) return 'too many values';
+    } else if (byte === 0x5d || byte === 0x7d) {
+      depth--;
+    } else if (byte === 0x2c || byte === 0x3a) {
+      if (byte === 0x3a) key = last;
+      if (++counts.values > maxValues) return 'too many values';
     }
   }
-  return false;
+  return null;
+}
+
+/** The key a string was under, as JSON reads it ("" when there is none, or it is not a short string). */
+function keyText(bytes: Uint8Array, [start, end]: number[]): string {
+  if (start! < 0 || end! - start! > 200) return '';
+  try {
+    return JSON.parse(`"${Buffer.from(bytes.subarray(start, end)).toString('utf8')}"`) as string;
+  } catch {
+    return '';
+  }
 }
 
 const tooComplex: Refusal = {
@@ -69,7 +106,9 @@ export function parseImportBody(
   format?: TableFormat,
 ): { clientId: string; rows: unknown[]; answerMembers?: string } | Refusal {
   if (format !== undefined) return readTableBody(body, format);
-  if (tooManyValues(body)) return tooComplex;
+  const finding = scanBody(body);
+  if (finding === 'too many values') return tooComplex;
+  if (finding !== null) return tooLong(finding);
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
@@ -92,6 +131,15 @@ export function parseImportBody(
   }
   // UUIDs are case-insensitive on input (RFC 9562); ids are stored in lower case.
   return { clientId: value.clientId.toLowerCase(), rows: value.rows };
+}
+
+function tooLong({ row, key, bytes }: { row: number; key: string; bytes: number }): Refusal {
+  const message = `is ${bytes.toLocaleString('en')} bytes long: no field of a location takes more than 1,000 characters`;
+  return {
+    statusCode: 400,
+    message: row < 0 ? `A value of the body ${message}` : `1 row is not valid; nothing was imported`,
+    ...(row < 0 ? {} : { details: [rowError(row, key, message)] }),
+  };
 }
 
 function envelopeWords(field: string, message: string): string {

@@ -6,6 +6,7 @@ import type { TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
 import { dataSnapshot } from '../helpers/data.js';
 import { buildSignedInApp } from '../helpers/users.js';
+import { MAX_STRING_BYTES } from '../../server/locations/import-body.js';
 
 /**
  * An import is one request to the writer thread and one synchronous transaction there, its rows decided
@@ -305,6 +306,25 @@ describe('bodies of legal size that would cost too much to parse', () => {
     expect(response.json<{ details: { row: number; field: string }[] }>().details).toMatchObject([
       { row: 0, field: 'name' },
     ]);
+    expect(dataSnapshot(t.store.db)).toEqual(snapshot);
+  });
+
+  it('a text longer than any field takes is refused from the bytes, naming its row and its (escaped) key', async () => {
+    const clientId = await t.createClient(admin);
+    const snapshot = before();
+    const long = 's'.repeat(MAX_STRING_BYTES + 1);
+    const text = JSON.stringify({ clientId, rows: [{ name: 'A' }, { name: 'B', address: long }] });
+    const response = await uploadText(text.replace('"address"', '"addr\\u0065ss"'));
+    expectErrorBody(response, 400);
+    expect(response.json<{ details: { row: number; field: string; message: string }[] }>().details).toMatchObject([
+      { row: 1, field: 'address', message: expect.stringContaining('65,537 bytes') },
+    ]);
+    const outside = await upload({ clientId: long, rows: [{ name: 'A' }] });
+    expectErrorBody(outside, 400);
+    expect(outside.json<{ message: string }>().message).toMatch(/A value of the body is 65,537 bytes long/);
+    // At the limit, the text is read as usual: the field's own rule answers.
+    const atLimit = await upload({ clientId, rows: [{ name: 's'.repeat(MAX_STRING_BYTES) }] });
+    expect(atLimit.json<{ details: { message: string }[] }>().details[0]!.message).toMatch(/longer than 200/);
     expect(dataSnapshot(t.store.db)).toEqual(snapshot);
   });
 
