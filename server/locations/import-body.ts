@@ -36,6 +36,9 @@ export const MAX_CONTAINERS = MAX_IMPORT_ROWS * 12;
  */
 export const MAX_STRING_BYTES = 64 * 1024;
 
+/** What an import body may hold, in values, in arrays and objects, and in bytes of one string. */
+export const BODY_LIMITS = { maxValues: MAX_VALUES, maxContainers: MAX_CONTAINERS, maxString: MAX_STRING_BYTES };
+
 /** What the scan of a body's bytes refuses: too many values, or a string no field takes (its row and key). */
 export type ScanFinding = 'too many values' | { row: number; key: string; bytes: number };
 
@@ -44,40 +47,54 @@ export type ScanFinding = 'too many values' | { row: number; key: string; bytes:
  * commas, colons and brackets outside strings) or more arrays and objects than `maxContainers`, or a
  * string longer than `maxString` bytes, with the row (the objects two levels down) and the key it is under.
  */
-export function scanBody(
-  bytes: Uint8Array,
-  maxValues = MAX_VALUES,
-  maxContainers = MAX_CONTAINERS,
-  maxString = MAX_STRING_BYTES,
-): ScanFinding | null {
-  const counts = { values: 0, containers: 0 };
+export function scanBody(bytes: Uint8Array, limits = BODY_LIMITS): ScanFinding | null {
+  const { maxValues, maxContainers, maxString } = limits;
+  let values = 0;
+  let containers = 0;
   let depth = 0;
   let row = -1;
-  let opened = -1;
   let last = [-1, -1];
-  let key = [-1, -1];
+  let key = last;
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i]!;
-    if (opened >= 0) {
-      if (byte === 0x5c) i++;
-      else if (byte === 0x22) {
-        if (i - opened > maxString) return { row, key: keyText(bytes, key), bytes: i - opened };
-        last = [opened, i];
-        opened = -1;
-      }
-    } else if (byte === 0x22) {
-      opened = i + 1;
-    } else if (byte === 0x5b || byte === 0x7b) {
+    const kind = KINDS[byte];
+    if (kind === OTHER) continue;
+    if (kind === STRING) {
+      const end = stringEnd(bytes, i + 1);
+      if (end - i - 1 > maxString) return { row, key: keyText(bytes, key), bytes: end - i - 1 };
+      last = [i + 1, end];
+      i = end;
+    } else if (kind === OPEN) {
+      // The rows are the objects two levels down: {"rows": [{...}, ...]}.
       if (depth++ === 2 && byte === 0x7b) row++;
-      if (++counts.containers > maxContainers || ++counts.values > maxValues) return 'too many values';
-    } else if (byte === 0x5d || byte === 0x7d) {
+      if (++containers > maxContainers || ++values > maxValues) return 'too many values';
+    } else if (kind === CLOSE) {
       depth--;
-    } else if (byte === 0x2c || byte === 0x3a) {
+    } else {
       if (byte === 0x3a) key = last;
-      if (++counts.values > maxValues) return 'too many values';
+      if (++values > maxValues) return 'too many values';
     }
   }
   return null;
+}
+
+const QUOTE = 0x22;
+const [OTHER, STRING, OPEN, CLOSE, SEPARATOR] = [0, 1, 2, 3, 4];
+/** What each byte is to the scan outside strings: a quote, [ {, ] }, a comma or colon, or nothing. */
+const KINDS = new Uint8Array(256);
+KINDS[QUOTE] = STRING;
+KINDS[0x5b] = KINDS[0x7b] = OPEN;
+KINDS[0x5d] = KINDS[0x7d] = CLOSE;
+KINDS[0x2c] = KINDS[0x3a] = SEPARATOR;
+
+/** The index of the quote that ends the string starting at `from` (escapes skipped), or the length. */
+function stringEnd(bytes: Uint8Array, from: number): number {
+  for (let i = from; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (byte === 0x5c) i++;
+    else if (byte === QUOTE) return i;
+  }
+  return bytes.length;
 }
 
 /** The key a string was under, as JSON reads it ("" when there is none, or it is not a short string). */
