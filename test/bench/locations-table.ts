@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { longestTaskBetween, now } from './long-tasks.js';
 import type { Record } from './report.js';
 
 /**
@@ -22,20 +23,6 @@ export const WATCH_FIRST_ROW = () => {
     }
   }).observe(document, { childList: true, subtree: true });
 };
-
-const now = (page: Page) => page.evaluate(() => performance.now());
-
-export async function longestTaskBetween(page: Page, start: number, end: number): Promise<number> {
-  return page.evaluate(
-    ({ start, end }) => {
-      const tasks = (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks;
-      return tasks
-        .filter((task) => task.start + task.duration >= start && task.start <= end)
-        .reduce((longest, task) => Math.max(longest, task.duration), 0);
-    },
-    { start, end },
-  );
-}
 
 /** Waits until the table answers the current view and every row has arrived. */
 async function settled(page: Page): Promise<void> {
