@@ -16,7 +16,7 @@ import {
   nameColumnOf,
   type ColumnMapping,
 } from './header-mapping.js';
-import { reasonsOf, replaced, returnedRowsCsv, shows } from './bulk-fixes.js';
+import { reasonsOf, replaced, returnedRowsCsv, searchableText, shows } from './bulk-fixes.js';
 import { CsvParser, rowCountOf, valuesOf, type CsvTable } from './parse-csv.js';
 import {
   DEFAULT_CHOICE,
@@ -131,6 +131,8 @@ export class ImportJob {
   private readonly fixHistory: Map<number, RowEdits | undefined>[] = [];
   /** The rows the grid's filter shows, kept until a row changes. */
   private filtered: { key: string; rows: number[] } | null = null;
+  /** Per row, its values as the text filter reads them (bulk-fixes.ts), kept until the row changes. */
+  private searchable: (string | undefined)[] = [];
   private inFlight: InFlight | null = null;
   private cancelled = false;
 
@@ -236,9 +238,11 @@ export class ImportJob {
     this.forgetChecks(null);
   }
 
-  /** Forgets what the server said about `row`, or about every row (null). */
+  /** Forgets what the server said about `row`, or about every row (null), and its text for the filter (a fix changes it). */
   private forgetChecks(row: number | null): void {
     this.filtered = null;
+    if (row === null) this.searchable = [];
+    else this.searchable[row] = undefined;
     for (const marks of [this.errors, this.duplicates, this.skipReasons, this.changes]) {
       if (row === null) marks.clear();
       else marks.delete(row);
@@ -502,7 +506,10 @@ export class ImportJob {
     const key = `${filter.show}\u0000${filter.text}`;
     if (this.filtered?.key === key) return this.filtered.rows;
     const rows: number[] = [];
-    for (let row = 0; row < this.rowCount(); row++) if (shows(this.gridRow(row), filter)) rows.push(row);
+    for (let row = 0; row < this.rowCount(); row++) {
+      const searchable = () => (this.searchable[row] ??= searchableText(this.gridRow(row).values));
+      if (shows({ status: this.statusOf(row), line: this.lineOf(row), searchable }, filter)) rows.push(row);
+    }
     this.filtered = { key, rows };
     return rows;
   }
