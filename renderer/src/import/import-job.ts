@@ -40,6 +40,7 @@ import {
   type SkippedRow,
   type Totals,
 } from './protocol.js';
+import type { UndoResponse } from '../../../server/audit/schemas.js';
 import { lookOfValues, type LookableField } from '../../../server/imports/look.js';
 import { JUNK_LABELS, junkRows } from './junk-flags.js';
 import type { JunkReason } from '../../../server/imports/junk-rows.js';
@@ -405,12 +406,16 @@ export class ImportJob {
 
   /** Undoes the requests an import wrote, newest first, and says what could not be undone. */
   private async undoWritten(operations: readonly string[]): Promise<void> {
-    const report: CancelReport = { undone: 0, notUndone: [] };
+    const report: CancelReport = { undone: 0, removed: 0, restored: 0, notUndone: [] };
     for (const operation of [...operations].reverse()) {
       try {
         const path = `/api/operations/${encodeURIComponent(operation)}/undo`;
-        await this.withToken((token) => this.ports.post(path, '{}', token, () => undefined));
+        const undone = await this.withToken((token) =>
+          this.ports.post<UndoResponse>(path, '{}', token, () => undefined),
+        );
         report.undone++;
+        report.removed += undone.removed;
+        report.restored += undone.restored;
       } catch (error) {
         report.notUndone.push({ operation, message: error instanceof Error ? error.message : String(error) });
       }
