@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import type { Record } from './report.js';
 
 /**
  * Main-thread long tasks (> 50 ms) in a bench's page: collected from the page's start on by an init
@@ -28,4 +29,23 @@ export async function longestTaskBetween(page: Page, start: number, end: number)
     },
     { start, end },
   );
+}
+
+/** A long task this long or longer is a frame missed: the tables' target (issue 9 §2b). */
+export const TASK_TARGET_MS = 50;
+
+/**
+ * Records the longest task from `span.start` to `span.end` (now when not given), against the 50 ms
+ * target when `targeted`, else printed only.
+ */
+export async function recordLongestTask(
+  page: Page,
+  record: Record,
+  name: string,
+  span: { start: number; end?: number },
+  targeted: boolean,
+): Promise<void> {
+  const value = await longestTaskBetween(page, span.start, span.end ?? (await now(page)));
+  if (!targeted) return record({ name, value, unit: 'ms' });
+  record({ name, value, unit: 'ms', target: `< ${TASK_TARGET_MS} ms`, pass: value < TASK_TARGET_MS });
 }
