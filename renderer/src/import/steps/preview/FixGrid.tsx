@@ -94,18 +94,8 @@ export function FixGrid({
           Clear the selection
         </button>
       </div>
-      {/* Keyed by the fields: the rows arrive after the first render, and each tool starts on their country column. */}
-      <BulkSet
-        key={`set-${fields.join()}`}
-        fields={fields}
-        count={count}
-        target={target}
-        busy={busy}
-        onSet={job.setValues}
-        onLeave={job.leave}
-      />
+      <BulkSet fields={fields} count={count} target={target} busy={busy} onSet={job.setValues} onLeave={job.leave} />
       <FindReplace
-        key={`replace-${fields.join()}`}
         fields={fields}
         target={target}
         report={report}
