@@ -10,7 +10,10 @@ export function cancelledWords({ undone, removed, restored }: CancelReport): str
     removed > 0 ? `${plural(removed, 'location')} already written ${removed === 1 ? 'was' : 'were'} removed again` : '',
     restored > 0 ? `${plural(restored, 'location')} already updated ${restored === 1 ? 'was' : 'were'} put back` : '',
   ].filter((part) => part !== '');
-  const what = parts.length > 0 ? parts.join(' and ') : `${plural(undone, 'request')} already written undone`;
+  const what =
+    parts.length > 0
+      ? parts.join(' and ')
+      : `${plural(undone, 'request')} already written ${undone === 1 ? 'was' : 'were'} undone`;
   return `Import cancelled: ${what}. Nothing of this file stays written.`;
 }
 
