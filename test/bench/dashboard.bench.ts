@@ -6,7 +6,8 @@ import { chromium } from '@playwright/test';
 import { chromiumLaunch } from '../e2e/chromium.js';
 import { ADMIN, startServer } from '../e2e/server.js';
 import type { Bench } from './report.js';
-import { longestTaskBetween, measureLocationsTable } from './locations-table.js';
+import { measureLocationsTable } from './locations-table.js';
+import { COLLECT_LONG_TASKS, longestTaskBetween } from './long-tasks.js';
 
 /**
  * The dashboard in Debian's chromium against the real server and the built dashboard (issue 2, "Speed"):
@@ -71,15 +72,6 @@ function shippedJs(): { initialKb: number; totalKb: number } {
   }
   return { initialKb: initial / 1024, totalKb: total / 1024 };
 }
-
-/** Long tasks (> 50 ms on the main thread) are collected from the page's start on. */
-const COLLECT_LONG_TASKS = () => {
-  const tasks: { start: number; duration: number }[] = [];
-  (window as unknown as { __longTasks: typeof tasks }).__longTasks = tasks;
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) tasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
-};
 
 export default (async (record) => {
   const js = shippedJs();

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { now, recordLongestTask } from './long-tasks.js';
 import type { Record } from './report.js';
 
 /**
@@ -9,7 +10,6 @@ import type { Record } from './report.js';
  */
 
 const ROW = '[data-testid="location-row"]';
-const TASK_TARGET_MS = 50;
 const FIRST_ROWS_TARGET_MS = 300;
 
 /** Set before the page's own scripts: when the first row enters the DOM, in the page's clock. */
@@ -23,20 +23,6 @@ export const WATCH_FIRST_ROW = () => {
   }).observe(document, { childList: true, subtree: true });
 };
 
-const now = (page: Page) => page.evaluate(() => performance.now());
-
-export async function longestTaskBetween(page: Page, start: number, end: number): Promise<number> {
-  return page.evaluate(
-    ({ start, end }) => {
-      const tasks = (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks;
-      return tasks
-        .filter((task) => task.start + task.duration >= start && task.start <= end)
-        .reduce((longest, task) => Math.max(longest, task.duration), 0);
-    },
-    { start, end },
-  );
-}
-
 /** Waits until the table answers the current view and every row has arrived. */
 async function settled(page: Page): Promise<void> {
   await page.waitForFunction(
@@ -47,10 +33,6 @@ async function settled(page: Page): Promise<void> {
     undefined,
     { timeout: 120_000, polling: 10 },
   );
-}
-
-function recordTask(record: Record, name: string, value: number): void {
-  record({ name, value, unit: 'ms', target: `< ${TASK_TARGET_MS} ms`, pass: value < TASK_TARGET_MS });
 }
 
 async function measureLoad(page: Page, clientUrl: string, rows: number, record: Record): Promise<void> {
@@ -74,10 +56,12 @@ async function measureLoad(page: Page, clientUrl: string, rows: number, record: 
     pass: firstRows < FIRST_ROWS_TARGET_MS,
   });
   record({ name: 'navigation to every row loaded (sorted by name)', value: loaded, unit: 'ms' });
-  recordTask(
+  await recordLongestTask(
+    page,
     record,
     'longest main-thread task from navigation to every row loaded',
-    await longestTaskBetween(page, 0, loaded),
+    { start: 0, end: loaded },
+    true,
   );
 }
 
@@ -91,10 +75,12 @@ async function measureScroll(page: Page, record: Record): Promise<void> {
     await page.waitForTimeout(16);
   }
   await page.waitForTimeout(300);
-  recordTask(
+  await recordLongestTask(
+    page,
     record,
     'longest main-thread task while wheel-scrolling (180 notches, one a frame)',
-    await longestTaskBetween(page, start, await now(page)),
+    { start },
+    true,
   );
 }
 
@@ -112,11 +98,7 @@ async function measureSort(page: Page, record: Record): Promise<void> {
     `  sort click to sorted rows (ms): ${times.map(Math.round).join(' ')} (City, Name, Postal code, Address)`,
   );
   record({ name: 'slowest sort, from the click to the sorted rows', value: Math.max(...times), unit: 'ms' });
-  recordTask(
-    record,
-    'longest main-thread task while sorting 4 times',
-    await longestTaskBetween(page, start, await now(page)),
-  );
+  await recordLongestTask(page, record, 'longest main-thread task while sorting 4 times', { start }, true);
 }
 
 async function measureFilter(page: Page, record: Record): Promise<void> {
@@ -133,10 +115,12 @@ async function measureFilter(page: Page, record: Record): Promise<void> {
   await settled(page);
   await page.waitForTimeout(200);
   record({ name: 'typing a 12-character search, to its rows shown', value: typed - start, unit: 'ms' });
-  recordTask(
+  await recordLongestTask(
+    page,
     record,
     'longest main-thread task while filtering (typing, health, clearing)',
-    await longestTaskBetween(page, start, await now(page)),
+    { start },
+    true,
   );
 }
 

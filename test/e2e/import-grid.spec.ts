@@ -80,6 +80,10 @@ test('find and replace on 100 rows, set a column on the rows shown, fix a red ce
 
   // Find and replace within a column: the count first, then the change, checked again by the server.
   const replace = dialog.getByRole('form', { name: 'Find and replace' });
+  await expect(replace.getByLabel('In the column')).toHaveValue('country');
+  await expect(dialog.getByRole('form', { name: 'Change many rows' }).getByLabel('Set the column')).toHaveValue(
+    'country',
+  );
   await replace.getByLabel('In the column').selectOption('country');
   await replace.getByLabel('find', { exact: true }).fill('England');
   await replace.getByLabel('replace with').fill('GB');

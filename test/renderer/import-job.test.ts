@@ -193,7 +193,7 @@ describe('ImportJob: the grid that fixes in bulk, and cancel', () => {
     const importing = run.job.import(clientId, 'skip');
     run.job.cancel();
     await importing;
-    expect(run.cancelled()).toEqual({ undone: 1, notUndone: [] });
+    expect(run.cancelled()).toEqual({ undone: 1, removed: 2, restored: 0, notUndone: [] });
     expect(run.paths.at(-1)).toMatch(/^\/api\/operations\/[0-9a-f-]+\/undo$/);
     const stored = await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin });
     expect(stored.json()).toEqual([]);

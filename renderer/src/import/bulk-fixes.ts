@@ -8,13 +8,26 @@ export function replaced(text: string, find: string, replacement: string): strin
   return text.split(find).join(replacement);
 }
 
-/** Whether a grid row is one the filter shows: its tile's status, then `text` in any value or its line. */
-export function shows(row: GridRow, filter: GridFilter): boolean {
+/** A row's values as the text filter reads them: lower case, a character no one types between two values. */
+export function searchableText(values: GridRow['values']): string {
+  return Object.values(values)
+    .map((value) => (value ?? '').toLowerCase())
+    .join('\u0000');
+}
+
+/**
+ * Whether a grid row is one the filter shows: its tile's status, then `text` in any value or its line.
+ * The values' text is asked for only when the status passes (the job keeps it per row: 100,000 rows).
+ */
+export function shows(
+  row: Pick<GridRow, 'status' | 'line'> & { searchable: () => string },
+  filter: GridFilter,
+): boolean {
   if (filter.show !== 'all' && row.status !== filter.show) return false;
   const text = filter.text.trim().toLowerCase();
   if (text === '') return true;
   if (String(row.line) === text) return true;
-  return Object.values(row.values).some((value) => value !== undefined && value.toLowerCase().includes(text));
+  return row.searchable().includes(text);
 }
 
 /** One row sent back to the client: its line, why, and the cells as the file had them. */

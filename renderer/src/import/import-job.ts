@@ -16,7 +16,7 @@ import {
   nameColumnOf,
   type ColumnMapping,
 } from './header-mapping.js';
-import { reasonsOf, replaced, returnedRowsCsv, shows } from './bulk-fixes.js';
+import { reasonsOf, replaced, returnedRowsCsv, searchableText, shows } from './bulk-fixes.js';
 import { CsvParser, rowCountOf, valuesOf, type CsvTable } from './parse-csv.js';
 import {
   DEFAULT_CHOICE,
@@ -40,6 +40,7 @@ import {
   type SkippedRow,
   type Totals,
 } from './protocol.js';
+import type { UndoResponse } from '../../../server/audit/schemas.js';
 import { lookOfValues, type LookableField } from '../../../server/imports/look.js';
 import { JUNK_LABELS, junkRows } from './junk-flags.js';
 import { DEFAULT_OPTIONS, type ColumnOptions } from './columns/column-options.js';
@@ -138,6 +139,8 @@ export class ImportJob {
   private readonly fixHistory: Map<number, RowEdits | undefined>[] = [];
   /** The rows the grid's filter shows, kept until a row changes. */
   private filtered: { key: string; rows: number[] } | null = null;
+  /** Per row, its values as the text filter reads them (bulk-fixes.ts), kept until the row changes. */
+  private searchable: (string | undefined)[] = [];
   private inFlight: InFlight | null = null;
   private cancelled = false;
 
@@ -250,9 +253,11 @@ export class ImportJob {
     this.forgetChecks(null);
   }
 
-  /** Forgets what the server said about `row`, or about every row (null). */
+  /** Forgets what the server said about `row`, or about every row (null), and its text for the filter (a fix changes it). */
   private forgetChecks(row: number | null): void {
     this.filtered = null;
+    if (row === null) this.searchable = [];
+    else this.searchable[row] = undefined;
     for (const marks of [this.errors, this.duplicates, this.skipReasons, this.changes]) {
       if (row === null) marks.clear();
       else marks.delete(row);
@@ -421,12 +426,16 @@ export class ImportJob {
 
   /** Undoes the requests an import wrote, newest first, and says what could not be undone. */
   private async undoWritten(operations: readonly string[]): Promise<void> {
-    const report: CancelReport = { undone: 0, notUndone: [] };
+    const report: CancelReport = { undone: 0, removed: 0, restored: 0, notUndone: [] };
     for (const operation of [...operations].reverse()) {
       try {
         const path = `/api/operations/${encodeURIComponent(operation)}/undo`;
-        await this.withToken((token) => this.ports.post(path, '{}', token, () => undefined));
+        const undone = await this.withToken((token) =>
+          this.ports.post<UndoResponse>(path, '{}', token, () => undefined),
+        );
         report.undone++;
+        report.removed += undone.removed;
+        report.restored += undone.restored;
       } catch (error) {
         report.notUndone.push({ operation, message: error instanceof Error ? error.message : String(error) });
       }
@@ -522,7 +531,10 @@ export class ImportJob {
     const key = `${filter.show}\u0000${filter.text}`;
     if (this.filtered?.key === key) return this.filtered.rows;
     const rows: number[] = [];
-    for (let row = 0; row < this.rowCount(); row++) if (shows(this.gridRow(row), filter)) rows.push(row);
+    for (let row = 0; row < this.rowCount(); row++) {
+      const searchable = () => (this.searchable[row] ??= searchableText(this.gridRow(row).values));
+      if (shows({ status: this.statusOf(row), line: this.lineOf(row), searchable }, filter)) rows.push(row);
+    }
     this.filtered = { key, rows };
     return rows;
   }

@@ -134,6 +134,10 @@ export interface ImportSummary {
 export interface CancelReport {
   /** Operations undone. */
   undone: number;
+  /** Locations those operations had created, removed again. */
+  removed: number;
+  /** Locations those operations had updated, put back as they were. */
+  restored: number;
   /** Operations whose undo failed, with the server's words: these rows stay written. */
   notUndone: { operation: string; message: string }[];
 }

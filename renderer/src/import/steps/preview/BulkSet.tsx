@@ -21,7 +21,9 @@ export function BulkSet({
   onSet: (target: RowSelection, field: RowField, value: string) => void;
   onLeave: (rows: LeaveTarget, leftOut: boolean) => void;
 }) {
-  const [field, setField] = useState<RowField>(firstColumn(fields));
+  // The column chosen, else the usual one; the grid's fields arrive after the first render.
+  const [chosen, setField] = useState<RowField | null>(null);
+  const field = chosen !== null && fields.includes(chosen) ? chosen : firstColumn(fields);
   const [value, setValue] = useState('');
   const rows = plural(count, 'row');
   const leaveTarget: LeaveTarget = 'rows' in target ? target.rows : target;

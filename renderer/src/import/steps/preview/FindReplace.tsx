@@ -23,7 +23,9 @@ export function FindReplace({
   busy: boolean;
   onReplace: OnReplace;
 }) {
-  const [field, setField] = useState<RowField>(firstColumn(fields));
+  // The column chosen, else the usual one; the grid's fields arrive after the first render.
+  const [chosen, setField] = useState<RowField | null>(null);
+  const field = chosen !== null && fields.includes(chosen) ? chosen : firstColumn(fields);
   const [find, setFind] = useState('');
   const [replacement, setReplacement] = useState('');
   useEffect(() => {

@@ -43,7 +43,7 @@ function Spacer({ height, columns }: { height: number; columns: number }) {
 /** A row in view whose values are still on their way from the worker. */
 function PendingRow({ position, columns }: { position: number; columns: number }) {
   return (
-    <tr style={{ height: ROW_HEIGHT }} aria-rowindex={position + 2}>
+    <tr style={{ height: ROW_HEIGHT }} aria-rowindex={position + 2} data-testid="grid-pending">
       <td colSpan={columns} className="muted">
         …
       </td>
