@@ -428,11 +428,14 @@ class ImportPlan {
 
   /** What an undo needs of the locations this piece updates: their values before. */
   private rememberUpdates(decisions: Decision[]): void {
-    for (const { action, location, changes } of decisions) {
+    for (const { action, location, changes, result } of decisions) {
       if (action !== 'updated') continue;
       const written = Object.keys(changes!);
       if ('name' in changes! || 'address' in changes!) written.push('match_key');
-      written.push('health_score', 'health_status', 'health_notes');
+      // The health columns only when the change moves them: most re-imports change a field or two.
+      if (result!.health_score !== location!.health_score) written.push('health_score');
+      if (result!.health_status !== location!.health_status) written.push('health_status');
+      if (JSON.stringify(result!.health_notes) !== location!.health_notes) written.push('health_notes');
       const before = partialSnapshot(location!.id, location!, written);
       // Each is updated once in this piece: its revision goes one up.
       rememberRow(this.db, this.operationId!, location!.id, 'updated', before, location!.revision + 1);

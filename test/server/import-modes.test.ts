@@ -335,6 +335,16 @@ describe('import modes', () => {
     ]);
   });
 
+  it('coordinates of 17 digits read back exactly: the same row again is unchanged, by id and by key', async () => {
+    const clientId = await t.createClient(admin, 'Exact coordinates');
+    const row = { name: 'Exact', store_code: 'X1', latitude: '48.85661400000001', longitude: '-122.41941550000001' };
+    await imported(clientId, [row]);
+    // (The list writes 15 significant digits, as SQLite's JSON does: 48.856614; the stored number is exact.)
+    const [stored] = await list(clientId);
+    expect(await imported(clientId, [row], '?mode=upsert')).toMatchObject({ unchanged: 1, updated: 0 });
+    expect(await imported(clientId, [{ id: stored!.id, ...row }], '?mode=upsert')).toMatchObject({ unchanged: 1 });
+  });
+
   it('export -> re-import as upsert round-trips with zero changes', async () => {
     const clientId = await t.createClient(admin, 'Round trip');
     await imported(clientId, [STORE, { name: 'Bare' }, { name: 'Kiosk', address: 'Gate 4', labels: 'a,b' }]);
