@@ -256,22 +256,33 @@ export type StoredKeys = Pick<LocationValues, 'name' | 'address' | 'store_code' 
  * values are the same are left out of the statement; at most eight statements, each prepared once.
  */
 export function updateLocation(db: Db, id: string, row: LocationRow, now: number, before?: StoredKeys): void {
-  const [, ...values] = insertColumns(id, row);
-  const kept = new Set<string>();
+  let changed = (1 << KEY_GROUPS.length) - 1;
   if (before !== undefined) {
-    for (const group of KEY_GROUPS) {
-      const same = group.every((column) => column === 'match_key' || before[column] === row[column]);
-      if (same) for (const column of group) kept.add(column);
-    }
+    KEY_GROUPS.forEach((group, at) => {
+      if (group.every((column) => column === 'match_key' || before[column] === row[column])) changed &= ~(1 << at);
+    });
   }
-  const columns = ROW_COLUMNS.filter((column) => !kept.has(column));
-  const set = values.filter((_, at) => !kept.has(ROW_COLUMNS[at]!));
-  statement(
-    db,
-    `UPDATE locations SET ${columns.map((column) => `${column} = ?`).join(', ')}, updated_at = ?,
+  const { sql, columns } = updateStatement(changed);
+  const [, ...values] = insertColumns(id, row);
+  const set = columns.map((at) => values[at]);
+  statement(db, sql).run(...set, nowIso(now), id);
+}
+
+/** The UPDATE for a set of changed key groups (a bit each, KEY_GROUPS' order), made once for each of the eight. */
+const updateStatements = new Map<number, { sql: string; columns: number[] }>();
+
+function updateStatement(changed: number): { sql: string; columns: number[] } {
+  let made = updateStatements.get(changed);
+  if (made === undefined) {
+    const kept = new Set<string>(KEY_GROUPS.flatMap((group, at) => (changed & (1 << at) ? [] : [...group])));
+    const columns = ROW_COLUMNS.flatMap((column, at) => (kept.has(column) ? [] : [at]));
+    const sql = `UPDATE locations SET ${columns.map((at) => `${ROW_COLUMNS[at]} = ?`).join(', ')}, updated_at = ?,
        revision = revision + 1
-     WHERE id = ?`,
-  ).run(...set, nowIso(now), id);
+     WHERE id = ?`;
+    made = { sql, columns };
+    updateStatements.set(changed, made);
+  }
+  return made;
 }
 
 /** Removes these locations; returns how many went from each client, so that the counts follow. */
