@@ -23,6 +23,7 @@ export const PLACEHOLDERS: readonly string[] = [
 
 const DEFAULT_SET = new Set(PLACEHOLDERS.map((word) => word.toLowerCase()));
 const RUN = /^(-+|\?+)$/;
+const [DASH, QUESTION] = [0x2d, 0x3f];
 
 /** No placeholder at all: the rows were blanked already by the caller's own list (`?placeholders=none`). */
 export const NO_PLACEHOLDERS: ReadonlySet<string> = new Set();
@@ -53,6 +54,9 @@ export function isPlaceholder(value: string, field?: string, words: ReadonlySet<
   const long = value.length > SHORT;
   if (long && (words === DEFAULT_SET || value.length > (longest.get(words) ?? SHORT))) return false;
   const lower = value.toLowerCase();
-  if (!words.has(lower) && !(RUN.test(value) && words.has(value[0]!))) return false;
+  // The run of dashes or question marks is tested only for a value that starts with one (most cells don't).
+  const first = value.charCodeAt(0);
+  const run = (first === DASH || first === QUESTION) && RUN.test(value) && words.has(value[0]!);
+  if (!run && !words.has(lower)) return false;
   return !(field === 'country' && lower === 'na');
 }
