@@ -1,8 +1,10 @@
 import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../server/db/store.js';
 import { databaseFileIn } from '../../server/start.js';
+import type { Principal } from '../../server/http/guards.js';
 import { Writer } from '../../server/store/writer.js';
 import { randomKey, tempDir } from '../helpers/app.js';
 
@@ -29,6 +31,30 @@ describe('closing the writer thread', () => {
         await writer.close();
       }
     } finally {
+      store.close();
+    }
+  });
+
+  it('after an outsized import the thread goes, and the next one starts by itself a moment later', async () => {
+    const store = openStore(file, key);
+    const writer = new Writer(store, Fastify({ logger: false }).log);
+    try {
+      // Over 8 MiB, and not JSON: refused on the writer thread, before anything is read of the caller.
+      const body = new TextEncoder().encode(`{${' '.repeat(9 * 1048576)}`);
+      const principal = { organizationId: 'none' } as Principal;
+      const request = { organizationId: 'none', principal, body, dryRun: false, now: Date.now() } as const;
+      const reply = await writer.write(
+        'importLocations',
+        { ...request, duplicates: 'skip', mode: 'create', blanks: 'keep' },
+        [body.buffer],
+      );
+      expect(reply).toMatchObject({ statusCode: 400 });
+      // Not at once: the old thread is still letting its heap go while the answer goes out.
+      expect(writer.threadStarted).toBe(false);
+      for (let waited = 0; !writer.threadStarted && waited < 150; waited++) await sleep(100);
+      expect(writer.threadStarted).toBe(true);
+    } finally {
+      await writer.close();
       store.close();
     }
   });
