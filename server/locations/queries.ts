@@ -1,6 +1,6 @@
 import type { Db } from '../db/open.js';
 import { nowIso, pageParams, statement, type Page } from '../db/sql.js';
-import type { LocationValues } from './fields.js';
+import { LOCATION_FIELDS, type LocationValues } from './fields.js';
 import type { Hours } from './hours.js';
 import type { LocationRow } from './record.js';
 import type { HealthStatus, LocationRecord } from './schemas.js';
@@ -168,31 +168,20 @@ export function storedLocationsPage(
     .map((row) => ({ ...fromColumns(row), rid: row.rid, updated_at: row.updated_at }));
 }
 
-/** A row's columns in the order insertLocations reads them. */
+/** A location's columns after its id: its fields, then what the rules derive from them. */
+const ROW_COLUMNS = [...LOCATION_FIELDS, 'match_key', 'health_score', 'health_status', 'health_notes'] as const;
+
+/** Columns stored as JSON text. */
+const JSON_COLUMNS: ReadonlySet<string> = new Set(['labels', 'hours', 'health_notes']);
+
+/** A row's columns in the order insertLocations reads them: its id, then ROW_COLUMNS. */
 export function insertColumns(id: string, row: LocationRow): unknown[] {
-  return [
-    id,
-    row.name,
-    row.address,
-    row.city,
-    row.state,
-    row.zip,
-    row.country,
-    row.google_place_id,
-    row.store_code,
-    row.phone,
-    row.website,
-    row.latitude,
-    row.longitude,
-    row.primary_category,
-    row.labels === null ? null : JSON.stringify(row.labels),
-    row.status,
-    row.hours === null ? null : JSON.stringify(row.hours),
-    row.match_key,
-    row.health_score,
-    row.health_status,
-    JSON.stringify(row.health_notes),
-  ];
+  const values: unknown[] = [id];
+  for (const column of ROW_COLUMNS) {
+    const value = row[column];
+    values.push(value !== null && JSON_COLUMNS.has(column) ? JSON.stringify(value) : value);
+  }
+  return values;
 }
 
 /**
@@ -208,38 +197,14 @@ export function insertLocations(
 ): void {
   const insert = statement(
     db,
-    `INSERT INTO locations (id, name, address, city, state, zip, country, google_place_id, store_code,
-       phone, website, latitude, longitude, primary_category, labels, status, hours, match_key, health_score,
-       health_status, health_notes, client_id, created_at, updated_at, created_by)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO locations (id, ${ROW_COLUMNS.join(', ')}, client_id, created_at, updated_at, created_by)
+     VALUES (${Array(ROW_COLUMNS.length + 5)
+       .fill('?')
+       .join(', ')})`,
   );
   const at = nowIso(now);
   for (const row of rows) insert.run(...row, clientId, at, at, createdBy);
 }
-
-/** The columns insertColumns() writes after the id, in its order. */
-const ROW_COLUMNS = [
-  'name',
-  'address',
-  'city',
-  'state',
-  'zip',
-  'country',
-  'google_place_id',
-  'store_code',
-  'phone',
-  'website',
-  'latitude',
-  'longitude',
-  'primary_category',
-  'labels',
-  'status',
-  'hours',
-  'match_key',
-  'health_score',
-  'health_status',
-  'health_notes',
-] as const;
 
 /**
  * The columns an index holds, in groups that change together: SQLite rewrites an index's entry for every
