@@ -1,7 +1,6 @@
 import type { Db } from '../db/open.js';
 import { nowIso, pageParams, statement, type Page } from '../db/sql.js';
 import { LOCATION_FIELDS, type LocationValues } from './fields.js';
-import type { Hours } from './hours.js';
 import type { LocationRow } from './record.js';
 import type { HealthStatus, LocationRecord } from './schemas.js';
 
@@ -101,12 +100,19 @@ const TO_UPDATE_COLUMNS = [
   'health_notes',
 ];
 
-function fromColumns(row: StoredColumns): StoredLocation {
-  return {
-    ...row,
-    labels: row.labels === null ? null : (JSON.parse(row.labels) as string[]),
-    hours: row.hours === null ? null : (JSON.parse(row.hours) as Hours),
-  };
+/** Columns stored as JSON text that the rules read as values: parsed when read, written back as the text. */
+export const PARSED_COLUMNS = ['labels', 'hours'] as const;
+
+type Parsed<Row> = Omit<Row, (typeof PARSED_COLUMNS)[number]> & Pick<StoredLocation, 'labels' | 'hours'>;
+
+/** A stored row as the rules read it: its PARSED_COLUMNS parsed, in place. */
+function fromColumns<Row extends StoredColumns>(row: Row): Parsed<Row> {
+  const columns = row as unknown as Record<string, unknown>;
+  for (const column of PARSED_COLUMNS) {
+    const text = columns[column];
+    if (typeof text === 'string') columns[column] = JSON.parse(text);
+  }
+  return row as unknown as Parsed<Row>;
 }
 
 /** The stored locations of these ids (a JSON array), of the organization's clients only. */
@@ -148,9 +154,7 @@ export function locationsToUpdate(db: Db, clientId: string, idsJson: string): Lo
     .map((values) => {
       const location: Record<string, unknown> = {};
       for (let at = 0; at < TO_UPDATE_COLUMNS.length; at++) location[TO_UPDATE_COLUMNS[at]!] = values[at];
-      if (location.labels !== null) location.labels = JSON.parse(location.labels as string);
-      if (location.hours !== null) location.hours = JSON.parse(location.hours as string);
-      return location as unknown as LocationToUpdate;
+      return fromColumns(location as unknown as StoredColumns) as unknown as LocationToUpdate;
     });
 }
 
@@ -165,14 +169,14 @@ export function storedLocationsPage(
     `SELECT rowid AS rid, updated_at, ${STORED_COLUMNS} FROM locations WHERE rowid > ? ORDER BY rowid LIMIT ?`,
   )
     .all(afterRowid, limit)
-    .map((row) => ({ ...fromColumns(row), rid: row.rid, updated_at: row.updated_at }));
+    .map(fromColumns);
 }
 
 /** A location's columns after its id: its fields, then what the rules derive from them. */
 const ROW_COLUMNS = [...LOCATION_FIELDS, 'match_key', 'health_score', 'health_status', 'health_notes'] as const;
 
-/** Columns stored as JSON text. */
-const JSON_COLUMNS: ReadonlySet<string> = new Set(['labels', 'hours', 'health_notes']);
+/** Columns stored as JSON text: the parsed ones, and the health notes (an array in a row). */
+const JSON_COLUMNS: ReadonlySet<string> = new Set([...PARSED_COLUMNS, 'health_notes']);
 
 /** A row's columns in the order insertLocations reads them: its id, then ROW_COLUMNS. */
 export function insertColumns(id: string, row: LocationRow): unknown[] {

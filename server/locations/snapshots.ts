@@ -1,6 +1,7 @@
 import type { Db } from '../db/open.js';
 import { statement } from '../db/sql.js';
 import { LOCATION_FIELDS } from './fields.js';
+import { PARSED_COLUMNS } from './queries.js';
 
 /**
  * A location's stored columns as one JSON object, for what an undo needs (operation_rows): written by
@@ -66,20 +67,19 @@ export function overwriteWithSnapshot(db: Db, json: string): void {
   ).run(json, (JSON.parse(json) as { id: string }).id);
 }
 
-/** Columns stored as JSON text, read as values by the rules (labels, hours): written back as the text. */
-const JSON_COLUMNS = new Set(['labels', 'hours']);
+const PARSED: ReadonlySet<string> = new Set(PARSED_COLUMNS);
 
 /**
  * A snapshot of only the columns a change writes, as they were stored: what an undo needs of an updated
  * location whose other columns the change left as they were. A 100,000-row re-import that changes one
  * field keeps a few dozen bytes a location instead of the whole row. `stored` holds the columns as the
- * rules read them (labels and hours parsed; the text they came from was JSON.stringify's).
+ * rules read them (PARSED_COLUMNS parsed; the text they came from was JSON.stringify's).
  */
 export function partialSnapshot(id: string, stored: object, columns: Iterable<string>): string {
   const before: Record<string, unknown> = { id };
   for (const column of columns) {
     const value = (stored as Record<string, unknown>)[column];
-    before[column] = JSON_COLUMNS.has(column) && value !== null ? JSON.stringify(value) : value;
+    before[column] = PARSED.has(column) && value !== null ? JSON.stringify(value) : value;
   }
   return JSON.stringify(before);
 }
