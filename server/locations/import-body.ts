@@ -25,9 +25,9 @@ const envelope = TypeCompiler.Compile(
  * 7 days of hours). A body of millions of tiny values (16 million numbers fit in 32 MiB) would build
  * hundreds of megabytes of objects: it is refused after one scan of its bytes, before it is parsed.
  */
-export const MAX_VALUES = MAX_IMPORT_ROWS * 40;
+const MAX_VALUES = MAX_IMPORT_ROWS * 40;
 /** Arrays and objects cost the most to build: a row, its labels, its hours and their intervals. */
-export const MAX_CONTAINERS = MAX_IMPORT_ROWS * 12;
+const MAX_CONTAINERS = MAX_IMPORT_ROWS * 12;
 
 /**
  * No field of a location takes a text longer than this (the longest take 1,000 characters, 6 bytes each
@@ -36,19 +36,15 @@ export const MAX_CONTAINERS = MAX_IMPORT_ROWS * 12;
  */
 export const MAX_STRING_BYTES = 64 * 1024;
 
-/** What an import body may hold, in values, in arrays and objects, and in bytes of one string. */
-export const BODY_LIMITS = { maxValues: MAX_VALUES, maxContainers: MAX_CONTAINERS, maxString: MAX_STRING_BYTES };
-
 /** What the scan of a body's bytes refuses: too many values, or a string no field takes (its row and key). */
-export type ScanFinding = 'too many values' | { row: number; key: string; bytes: number };
+type ScanFinding = 'too many values' | { row: number; key: string; bytes: number };
 
 /**
- * One pass over the bytes, no allocation: whether the text holds more JSON values than `maxValues` (its
- * commas, colons and brackets outside strings) or more arrays and objects than `maxContainers`, or a
- * string longer than `maxString` bytes, with the row (the objects two levels down) and the key it is under.
+ * One pass over the bytes, no allocation: whether the text holds more JSON values than MAX_VALUES (its
+ * commas, colons and brackets outside strings) or more arrays and objects than MAX_CONTAINERS, or a
+ * string longer than MAX_STRING_BYTES, with the row (the objects two levels down) and the key it is under.
  */
-export function scanBody(bytes: Uint8Array, limits = BODY_LIMITS): ScanFinding | null {
-  const { maxValues, maxContainers, maxString } = limits;
+function scanBody(bytes: Uint8Array): ScanFinding | null {
   let values = 0;
   let containers = 0;
   let depth = 0;
@@ -61,18 +57,18 @@ export function scanBody(bytes: Uint8Array, limits = BODY_LIMITS): ScanFinding |
     if (kind === OTHER) continue;
     if (kind === STRING) {
       const end = stringEnd(bytes, i + 1);
-      if (end - i - 1 > maxString) return { row, key: keyText(bytes, key), bytes: end - i - 1 };
+      if (end - i - 1 > MAX_STRING_BYTES) return { row, key: keyText(bytes, key), bytes: end - i - 1 };
       last = [i + 1, end];
       i = end;
     } else if (kind === OPEN) {
       // The rows are the objects two levels down: {"rows": [{...}, ...]}.
       if (depth++ === 2 && byte === 0x7b) row++;
-      if (++containers > maxContainers || ++values > maxValues) return 'too many values';
+      if (++containers > MAX_CONTAINERS || ++values > MAX_VALUES) return 'too many values';
     } else if (kind === CLOSE) {
       depth--;
     } else {
       if (byte === 0x3a) key = last;
-      if (++values > maxValues) return 'too many values';
+      if (++values > MAX_VALUES) return 'too many values';
     }
   }
   return null;

@@ -270,11 +270,10 @@ export function deleteLocations(db: Db, idsJson: string): Map<string, number> {
 export function locationsByKey(
   db: Db,
   clientId: string,
-  column: 'id' | 'store_code' | 'google_place_id' | 'match_key',
+  column: 'store_code' | 'google_place_id' | 'match_key',
   keysJson: string,
 ): Map<string, string> {
-  // The primary key, or the partial index on (client_id, column), answers each key; the first location
-  // (rowid) wins.
+  // The partial index on (client_id, column) answers each key; the first location (rowid) wins.
   const rows = statement<[string, string], { key: string; id: string }>(
     db,
     `SELECT k.value AS key,
