@@ -81,6 +81,27 @@ async function idleMb(pid: number): Promise<number> {
   return last;
 }
 
+/** The server's peak RSS so far against its target, then its idle level against the one it started at. */
+async function recordPeakAndIdle(
+  record: Parameters<Bench>[0],
+  pid: number,
+  start: number,
+  names: { peak: string; idle: string; floorLabel: string },
+): Promise<void> {
+  const { peak } = memoryMb(pid);
+  record({ name: names.peak, value: peak, unit: 'MB', target: `< ${PEAK_TARGET_MB} MB`, pass: peak < PEAK_TARGET_MB });
+  const idle = await idleMb(pid);
+  record({
+    name: names.idle,
+    value: idle,
+    unit: 'MB',
+    floor: start,
+    floorLabel: names.floorLabel,
+    target: '<= 1.25x floor',
+    pass: idle <= start * 1.25,
+  });
+}
+
 async function signIn(url: string): Promise<string> {
   const response = await fetch(`${url}/auth/callback`, {
     method: 'POST',
@@ -194,24 +215,10 @@ const hostileLoad =
       });
       await closeAll(crowd);
       await sleep(500);
-      const peakBeforeImports = memoryMb(pid).peak;
-      record({
-        name: 'Peak server RSS through the sign-in bodies, the held bodies and the crowd',
-        value: peakBeforeImports,
-        unit: 'MB',
-        target: `< ${PEAK_TARGET_MB} MB`,
-        pass: peakBeforeImports < PEAK_TARGET_MB,
-      });
-
-      const idleBeforeImports = await idleMb(pid);
-      record({
-        name: 'Idle server RSS after them',
-        value: idleBeforeImports,
-        unit: 'MB',
-        floor: start,
+      await recordPeakAndIdle(record, pid, start, {
+        peak: 'Peak server RSS through the sign-in bodies, the held bodies and the crowd',
+        idle: 'Idle server RSS after them',
         floorLabel: 'idle before them',
-        target: '<= 1.25x floor',
-        pass: idleBeforeImports <= start * 1.25,
       });
 
       // 4. The red team's import bodies: 16 million numbers, and one 32 MiB string.
@@ -232,23 +239,10 @@ const hostileLoad =
       record({ name: 'Import body of 16.7 million numbers: status', value: numbersStatus, unit: '' });
       record({ name: 'Import body of one 32 MiB string: status', value: textStatus, unit: '' });
 
-      const peak = memoryMb(pid).peak;
-      record({
-        name: 'Peak server RSS through all of the hostile load',
-        value: peak,
-        unit: 'MB',
-        target: `< ${PEAK_TARGET_MB} MB`,
-        pass: peak < PEAK_TARGET_MB,
-      });
-      const end = await idleMb(pid);
-      record({
-        name: 'Idle server RSS after the hostile load',
-        value: end,
-        unit: 'MB',
-        floor: start,
+      await recordPeakAndIdle(record, pid, start, {
+        peak: 'Peak server RSS through all of the hostile load',
+        idle: 'Idle server RSS after the hostile load',
         floorLabel: 'idle before it',
-        target: '<= 1.25x floor',
-        pass: end <= start * 1.25,
       });
     } finally {
       await server?.stop('SIGTERM');
