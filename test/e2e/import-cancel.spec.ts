@@ -70,6 +70,9 @@ test('cancel mid-import leaves zero rows', async ({ page, context }) => {
   await expect(dialog.getByTestId('import-cancelled')).toContainText(
     'Import cancelled: 200 locations already written were removed again. Nothing of this file stays written.',
   );
+  // The cancelled step too is clean for axe-core (issue 12: every step).
+  const after = await new AxeBuilder({ page }).include('dialog').analyze();
+  expect(after.violations.map((violation) => violation.id)).toEqual([]);
   expect(await stored(clientId)).toBe(0);
 });
 
