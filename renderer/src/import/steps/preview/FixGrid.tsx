@@ -6,7 +6,7 @@ import type { ImportState } from '../step.js';
 import { BulkSet } from './BulkSet.js';
 import { FindReplace } from './FindReplace.js';
 import { ImportGrid } from './ImportGrid.js';
-import { NOTHING, clicked, selectedCount, targetOf, type Selection } from './selection.js';
+import { NOTHING, clicked, targetCount, targetOf, type Selection } from './selection.js';
 
 /** The grid's title and its tools: undo the last fix, keep every flagged row, download the rows to send back. */
 function GridTools({
@@ -71,7 +71,7 @@ export function FixGrid({
   const shown = grid?.total ?? 0;
   const fields: RowField[] = grid?.fields ?? ['name'];
   const target = targetOf(selection, filter);
-  const count = selection.kind === 'rows' && selection.rows.size === 0 ? shown : selectedCount(selection, shown);
+  const count = targetCount(selection, shown);
   return (
     <section className="preview-section fix-grid" aria-labelledby="grid-title">
       <GridTools job={job} report={report} busy={busy} canUndo={grid?.canUndo === true} />
