@@ -2,7 +2,6 @@ import type { RowField } from '../../../../../server/locations/schemas.js';
 import { formatCount, plural } from '../../../format.js';
 import type { ImportJobView } from '../../use-import.js';
 import type { CheckReport, GridFilter } from '../../protocol.js';
-import type { ImportState } from '../step.js';
 import { BulkSet } from './BulkSet.js';
 import { FindReplace } from './FindReplace.js';
 import { ImportGrid } from './ImportGrid.js';
@@ -47,7 +46,6 @@ function GridTools({
  */
 export function FixGrid({
   job,
-  state,
   report,
   busy,
   filter,
@@ -57,7 +55,6 @@ export function FixGrid({
   onSelection,
 }: {
   job: ImportJobView;
-  state: ImportState;
   report: CheckReport;
   busy: boolean;
   filter: GridFilter;
@@ -67,7 +64,7 @@ export function FixGrid({
   onText: (text: string) => void;
   onSelection: (selection: Selection) => void;
 }) {
-  const { grid } = state;
+  const { grid, replaceCount } = job.state;
   const shown = grid?.total ?? 0;
   const fields: RowField[] = grid?.fields ?? ['name'];
   const target = targetOf(selection, filter);
@@ -99,7 +96,7 @@ export function FixGrid({
         fields={fields}
         target={target}
         report={report}
-        count={state.replaceCount}
+        count={replaceCount}
         busy={busy}
         onReplace={job.replace}
       />
