@@ -32,7 +32,6 @@ function DownloadButton({ backup }: { backup: BackupRow }) {
       <button type="button" className="button button-quiet" onClick={download} disabled={busy}>
         {busy ? 'Downloading…' : 'Download'}
         <span className="sr-only"> {backup.name}</span>
-        <span className="sr-only"> {backup.name}</span>
       </button>
       {error !== null && <ErrorNotice error={error} />}
     </>
