@@ -40,6 +40,10 @@ test('an Admin sees the automatic backup, backs up now and downloads the encrypt
   await newest.getByRole('button', { name: /^Download/ }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^auto-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.db$/);
+  // Screen readers hear which backup the button downloads, once.
+  await expect(newest.getByRole('button', { name: /^Download/ })).toHaveAccessibleName(
+    `Download ${file.suggestedFilename()}`,
+  );
   const bytes = readFileSync((await file.path())!);
   expect(bytes.length % 4096).toBe(0);
   expect(bytes.subarray(0, 16).toString('latin1')).not.toBe('SQLite format 3\0');

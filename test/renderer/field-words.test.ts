@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { SetupBody } from '../../server/auth/schemas.js';
+import { NewPassword, SetupBody } from '../../server/auth/schemas.js';
 import { CreateClientBody } from '../../server/clients/schemas.js';
 import { CreateApiTokenBody } from '../../server/tokens/schemas.js';
 import { bodyErrors } from '../../server/http/validation.js';
 import { ApiError } from '../../renderer/src/api/http.js';
-import { fieldProblems, hasProblems, serverFieldProblems } from '../../renderer/src/forms/field-words.js';
+import {
+  PASSWORD_RULE,
+  fieldProblems,
+  hasProblems,
+  serverFieldProblems,
+} from '../../renderer/src/forms/field-words.js';
 
 describe('fieldProblems: the server schema, checked in the browser, in words', () => {
   it('setup with a bad e-mail and a short password: one sentence each, no validator jargon', () => {
@@ -71,5 +76,12 @@ describe('serverFieldProblems: an error that still arrives, at its field', () =>
 
   it('says nothing for an error that is not the API’s', () => {
     expect(serverFieldProblems(new Error('boom'), ['email'] as const)).toEqual({});
+  });
+});
+
+describe('PASSWORD_RULE: the hint under a new password', () => {
+  it('is the schema’s own words, with the length the schema checks', () => {
+    expect(PASSWORD_RULE).toBe('At least 8 characters');
+    expect(PASSWORD_RULE).toContain(`${NewPassword.minLength} characters`);
   });
 });

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { formatBytes, formatCount } from '../format.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
+import { SimpleTableHead } from '../components/SimpleTableHead.js';
 import { downloadBackup, type BackupRow } from './queries.js';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -31,7 +32,6 @@ function DownloadButton({ backup }: { backup: BackupRow }) {
       <button type="button" className="button button-quiet" onClick={download} disabled={busy}>
         {busy ? 'Downloading…' : 'Download'}
         <span className="sr-only"> {backup.name}</span>
-        <span className="sr-only"> {backup.name}</span>
       </button>
       {error !== null && <ErrorNotice error={error} />}
     </>
@@ -42,18 +42,7 @@ function DownloadButton({ backup }: { backup: BackupRow }) {
 export function BackupsTable({ backups }: { backups: BackupRow[] }) {
   return (
     <table className="simple-table" aria-label="Backups">
-      <thead>
-        <tr>
-          <th scope="col">Made</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Size</th>
-          <th scope="col">Clients</th>
-          <th scope="col">Locations</th>
-          <th scope="col">
-            <span className="sr-only">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <SimpleTableHead columns={['Made', 'Kind', 'Size', 'Clients', 'Locations']} />
       <tbody>
         {backups.map((backup) => (
           <tr key={backup.name} data-testid="backup-row">

@@ -2,9 +2,13 @@ import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { ApiError } from '../api/http.js';
+import { NewPassword } from '../../../server/auth/schemas.js';
 
 /** A form's problems, one sentence per field, in the words a person reads next to that field. */
 export type FieldProblems<Field extends string> = Partial<Record<Field, string>>;
+
+/** A new password's rule as the server's schema documents it: "At least 8 characters". */
+export const PASSWORD_RULE = NewPassword.description ?? `At least ${NewPassword.minLength} characters`;
 
 const EMAIL = 'Enter an e-mail address, like name@agency.com.';
 

@@ -6,6 +6,7 @@ import { keys } from '../api/queries.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { TextField } from '../components/TextField.js';
 import { useFieldCheck } from '../forms/use-field-check.js';
+import { PASSWORD_RULE } from '../forms/field-words.js';
 
 const FIELDS = ['organization_name', 'email', 'password', 'repeat'] as const;
 
@@ -72,7 +73,7 @@ export function SetupPage() {
           required
           value={password}
           onValue={setPassword}
-          hint="At least 8 characters; a passphrase of a few words is easy to remember."
+          hint={`${PASSWORD_RULE}; a passphrase of a few words is easy to remember.`}
           error={fields.problemOf('password')}
         />
         <TextField

@@ -3,11 +3,15 @@ import type { RoleName } from '../api/types.js';
 import { Dialog } from '../components/Dialog.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { FormActions } from '../components/FormActions.js';
+import { SimpleTableHead } from '../components/SimpleTableHead.js';
 import { formatDate } from '../format.js';
 import { DevicePrompt } from './DeviceRequestCard.js';
 import { NewTokenSecret } from './NewTokenSecret.js';
 import { CreateTokenDialog } from './CreateTokenDialog.js';
 import { useApiTokens, useRevokeToken, type ApiTokenRow, type CreatedToken } from './queries.js';
+
+// The columns after the name and, when every token of the organization shows, its owner.
+const TOKEN_COLUMNS = ['Scopes', 'Last used', 'Expires'];
 
 function TokenRow({ token, showOwner, onRevoke }: { token: ApiTokenRow; showOwner: boolean; onRevoke(): void }) {
   return (
@@ -77,18 +81,7 @@ export function TokensPage({ role, userCode }: { role: RoleName; userCode?: stri
       {tokens.data && tokens.data.length === 0 && <p className="muted">No API tokens yet.</p>}
       {tokens.data && tokens.data.length > 0 && (
         <table className="simple-table tokens-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              {all && <th scope="col">Owner</th>}
-              <th scope="col">Scopes</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <SimpleTableHead columns={all ? ['Name', 'Owner', ...TOKEN_COLUMNS] : ['Name', ...TOKEN_COLUMNS]} />
           <tbody>
             {tokens.data.map((token) => (
               <TokenRow

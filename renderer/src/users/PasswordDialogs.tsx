@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { CreateUserBody, UpdateUserBody } from '../../../server/users/schemas.js';
+import { PASSWORD_RULE } from '../forms/field-words.js';
 import type { ClientRow, RoleName, UserRow } from '../api/types.js';
 import { useCreateUser, useUpdateUser } from '../api/queries.js';
 import { Dialog } from '../components/Dialog.js';
@@ -57,7 +58,7 @@ export function AddUserDialog({ clients, onClose }: { clients: ClientRow[]; onCl
           autoComplete="new-password"
           value={password}
           onValue={setPassword}
-          hint="Give it to them in person; they sign in with it. At least 8 characters."
+          hint={`Give it to them in person; they sign in with it. ${PASSWORD_RULE}.`}
           error={fields.problemOf('password')}
         />
         <FormActions action={['Add user', 'Adding…']} busy={create.isPending} onCancel={onClose} />
@@ -100,7 +101,7 @@ export function ResetPasswordDialog({ user, onClose }: { user: UserRow; onClose:
             autoComplete="new-password"
             value={password}
             onValue={setPassword}
-            hint="At least 8 characters."
+            hint={`${PASSWORD_RULE}.`}
             error={fields.problemOf('password')}
           />
           <FormActions action="Set the password" busy={update.isPending} onCancel={onClose} />

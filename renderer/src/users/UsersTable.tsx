@@ -1,5 +1,6 @@
 import { ROLE_LABELS, type UserRow } from '../api/types.js';
 import { formatDate } from '../format.js';
+import { SimpleTableHead } from '../components/SimpleTableHead.js';
 
 export type RowActionKind = 'role' | 'password' | 'remove';
 
@@ -66,17 +67,7 @@ export function UsersTable({
   const sorted = [...users].sort((a, b) => a.email.localeCompare(b.email));
   return (
     <table className="simple-table users-table">
-      <thead>
-        <tr>
-          <th scope="col">E-mail</th>
-          <th scope="col">Role</th>
-          <th scope="col">Client</th>
-          <th scope="col">Added</th>
-          <th scope="col">
-            <span className="sr-only">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <SimpleTableHead columns={['E-mail', 'Role', 'Client', 'Added']} />
       <tbody>
         {sorted.map((user) => (
           <UserTableRow

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { RowField } from '../../../../../server/locations/schemas.js';
-import { ColumnChoice, firstColumn } from './ColumnChoice.js';
+import { ColumnChoice, useColumnChoice } from './ColumnChoice.js';
 import { formatCount, plural } from '../../../format.js';
 import type { LeaveTarget, RowSelection } from '../../protocol.js';
 
@@ -21,9 +21,7 @@ export function BulkSet({
   onSet: (target: RowSelection, field: RowField, value: string) => void;
   onLeave: (rows: LeaveTarget, leftOut: boolean) => void;
 }) {
-  // The column chosen, else the usual one; the grid's fields arrive after the first render.
-  const [chosen, setField] = useState<RowField | null>(null);
-  const field = chosen !== null && fields.includes(chosen) ? chosen : firstColumn(fields);
+  const [field, setField] = useColumnChoice(fields);
   const [value, setValue] = useState('');
   const rows = plural(count, 'row');
   const leaveTarget: LeaveTarget = 'rows' in target ? target.rows : target;

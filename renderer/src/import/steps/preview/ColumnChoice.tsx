@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { RowField } from '../../../../../server/locations/schemas.js';
 import { ROW_FIELD_LABELS } from '../../header-mapping.js';
 
@@ -28,6 +29,12 @@ export function ColumnChoice({
 }
 
 /** The column a bulk change starts on: the country when the file has one (the usual fix), else the first. */
-export function firstColumn(fields: RowField[]): RowField {
+function firstColumn(fields: RowField[]): RowField {
   return fields.includes('country') ? 'country' : (fields[0] ?? 'name');
+}
+
+/** The column chosen, else the usual one; the grid's fields arrive after the first render. */
+export function useColumnChoice(fields: RowField[]): [RowField, (field: RowField) => void] {
+  const [chosen, setChosen] = useState<RowField | null>(null);
+  return [chosen !== null && fields.includes(chosen) ? chosen : firstColumn(fields), setChosen];
 }

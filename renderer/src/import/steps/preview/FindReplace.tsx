@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { RowField } from '../../../../../server/locations/schemas.js';
-import { ColumnChoice, firstColumn } from './ColumnChoice.js';
+import { ColumnChoice, useColumnChoice } from './ColumnChoice.js';
 import { plural } from '../../../format.js';
 import type { CheckReport, RowSelection } from '../../protocol.js';
 
@@ -23,9 +23,7 @@ export function FindReplace({
   busy: boolean;
   onReplace: OnReplace;
 }) {
-  // The column chosen, else the usual one; the grid's fields arrive after the first render.
-  const [chosen, setField] = useState<RowField | null>(null);
-  const field = chosen !== null && fields.includes(chosen) ? chosen : firstColumn(fields);
+  const [field, setField] = useColumnChoice(fields);
   const [find, setFind] = useState('');
   const [replacement, setReplacement] = useState('');
   useEffect(() => {

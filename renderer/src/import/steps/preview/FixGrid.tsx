@@ -2,11 +2,10 @@ import type { RowField } from '../../../../../server/locations/schemas.js';
 import { formatCount, plural } from '../../../format.js';
 import type { ImportJobView } from '../../use-import.js';
 import type { CheckReport, GridFilter } from '../../protocol.js';
-import type { ImportState } from '../step.js';
 import { BulkSet } from './BulkSet.js';
 import { FindReplace } from './FindReplace.js';
 import { ImportGrid } from './ImportGrid.js';
-import { NOTHING, clicked, selectedCount, targetOf, type Selection } from './selection.js';
+import { NOTHING, clicked, targetCount, targetOf, type Selection } from './selection.js';
 
 /** The grid's title and its tools: undo the last fix, keep every flagged row, download the rows to send back. */
 function GridTools({
@@ -47,7 +46,6 @@ function GridTools({
  */
 export function FixGrid({
   job,
-  state,
   report,
   busy,
   filter,
@@ -57,7 +55,6 @@ export function FixGrid({
   onSelection,
 }: {
   job: ImportJobView;
-  state: ImportState;
   report: CheckReport;
   busy: boolean;
   filter: GridFilter;
@@ -67,11 +64,11 @@ export function FixGrid({
   onText: (text: string) => void;
   onSelection: (selection: Selection) => void;
 }) {
-  const { grid } = state;
+  const { grid, replaceCount } = job.state;
   const shown = grid?.total ?? 0;
   const fields: RowField[] = grid?.fields ?? ['name'];
   const target = targetOf(selection, filter);
-  const count = selection.kind === 'rows' && selection.rows.size === 0 ? shown : selectedCount(selection, shown);
+  const count = targetCount(selection, shown);
   return (
     <section className="preview-section fix-grid" aria-labelledby="grid-title">
       <GridTools job={job} report={report} busy={busy} canUndo={grid?.canUndo === true} />
@@ -99,7 +96,7 @@ export function FixGrid({
         fields={fields}
         target={target}
         report={report}
-        count={state.replaceCount}
+        count={replaceCount}
         busy={busy}
         onReplace={job.replace}
       />

@@ -41,7 +41,6 @@ export function PreviewStep({ job, step }: { job: ImportJobView; step: Extract<S
       >
         <FixGrid
           job={job}
-          state={job.state}
           report={report}
           busy={busy}
           filter={filter}

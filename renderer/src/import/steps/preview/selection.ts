@@ -32,12 +32,18 @@ export function isSelected(selection: Selection, row: number): boolean {
   return selection.kind === 'shown' || selection.rows.has(row);
 }
 
-export function selectedCount(selection: Selection, shown: number): number {
-  return selection.kind === 'shown' ? shown : selection.rows.size;
+/** Rows clicked one by one; with none, a bulk change goes to every row shown. */
+function clickedRows(selection: Selection): ReadonlySet<number> | null {
+  return selection.kind === 'rows' && selection.rows.size > 0 ? selection.rows : null;
 }
 
 /** The rows a bulk change goes to: the selection, or with none every row the filter shows. */
 export function targetOf(selection: Selection, filter: GridFilter): RowSelection {
-  if (selection.kind === 'rows' && selection.rows.size > 0) return { rows: [...selection.rows] };
-  return { filter };
+  const rows = clickedRows(selection);
+  return rows ? { rows: [...rows] } : { filter };
+}
+
+/** How many rows a bulk change goes to, by the same rule as targetOf. */
+export function targetCount(selection: Selection, shown: number): number {
+  return clickedRows(selection)?.size ?? shown;
 }
