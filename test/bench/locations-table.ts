@@ -13,7 +13,7 @@ const ROW = '[data-testid="location-row"]';
 const FIRST_ROWS_TARGET_MS = 300;
 
 /** Set before the page's own scripts: when the first row enters the DOM, in the page's clock. */
-export const WATCH_FIRST_ROW = () => {
+const WATCH_FIRST_ROW = () => {
   const state = window as unknown as { __firstRowAt?: number };
   new MutationObserver((_changes, observer) => {
     if (document.querySelector('[data-testid="location-row"]')) {

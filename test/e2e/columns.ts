@@ -2,6 +2,9 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { signIn } from './dashboard.js';
 import { ADMIN, startServer, type RunningServer } from './server.js';
 
+/** The import dialog, whichever client it imports into. */
+export const importer = (page: Page): Locator => page.getByRole('dialog', { name: /^Import locations into/ });
+
 /** The column step's specs: one server for the file, the Admin's token, and the import dialog opened on a new client. */
 export function importFixture(): {
   server: () => RunningServer;
@@ -28,7 +31,7 @@ export function importFixture(): {
       await signIn(page, server.url, ADMIN.email, ADMIN.password);
       await page.goto(`${server.url}/clients/${id}`);
       await page.getByRole('button', { name: 'Import CSV' }).click();
-      const dialog = page.getByRole('dialog', { name: /^Import locations into/ });
+      const dialog = importer(page);
       await expect(dialog).toBeVisible();
       return { clientId: id, dialog };
     },

@@ -1,8 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page, type Response } from '@playwright/test';
 import { MAX_IMPORT_ROWS } from '../../server/locations/schemas.js';
-import { signIn } from './dashboard.js';
-import { ADMIN, startServer, type RunningServer } from './server.js';
+import { importFixture } from './columns.js';
 
 /**
  * Issue 12, "Cancel and leave": Cancel during the import leaves zero rows on the real server, also
@@ -10,18 +9,7 @@ import { ADMIN, startServer, type RunningServer } from './server.js';
  * work in it asks first.
  */
 
-let server: RunningServer;
-let admin: string;
-
-test.beforeAll(async () => {
-  server = await startServer();
-  admin = await server.signIn(ADMIN.email, ADMIN.password);
-});
-test.afterAll(async () => {
-  await server.stop();
-});
-
-const importer = (page: Page) => page.getByRole('dialog', { name: /^Import locations into/ });
+const { server, admin, openImport } = importFixture();
 
 function cafesCsv(rows: number): string {
   const lines = ['Name,Address,City,Country'];
@@ -31,21 +19,17 @@ function cafesCsv(rows: number): string {
 
 /** A new client's import dialog, on the preview of `rows` rows; answers the client's id and the dialog. */
 async function preview(page: Page, name: string, rows: number): Promise<{ clientId: string; dialog: Locator }> {
-  const { id } = await server.api<{ id: string }>('POST', '/api/clients', { token: admin, body: { name } });
-  await signIn(page, server.url, ADMIN.email, ADMIN.password);
-  await page.goto(`${server.url}/clients/${id}`);
-  await page.getByRole('button', { name: 'Import CSV' }).click();
-  const dialog = importer(page);
+  const { clientId, dialog } = await openImport(page, name);
   await dialog
     .getByTestId('file-input')
     .setInputFiles({ name: 'cafes.csv', mimeType: 'text/csv', buffer: Buffer.from(cafesCsv(rows)) });
   await dialog.getByRole('button', { name: `Check ${rows.toLocaleString('en')} rows` }).click();
   await expect(dialog.getByTestId('created-count')).toHaveText(rows.toLocaleString('en'), { timeout: 300_000 });
-  return { clientId: id, dialog };
+  return { clientId, dialog };
 }
 
 const stored = async (clientId: string) =>
-  (await server.api<unknown[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin })).length;
+  (await server().api<unknown[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin() })).length;
 
 test('cancel mid-import leaves zero rows', async ({ page, context }) => {
   const { clientId, dialog } = await preview(page, 'Springfield Cafes', 200);

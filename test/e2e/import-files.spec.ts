@@ -1,32 +1,21 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, startServer, type RunningServer } from './server.js';
-import { chooseField, importAs } from './columns.js';
+import { ADMIN } from './server.js';
+import { chooseField, importAs, importer, importFixture } from './columns.js';
 import { dropFile, signIn, snap } from './dashboard.js';
 
-let server: RunningServer;
-let admin: string;
-
-test.beforeAll(async () => {
-  server = await startServer();
-  admin = await server.signIn(ADMIN.email, ADMIN.password);
-});
-test.afterAll(async () => {
-  await server.stop();
-});
+const { server, admin } = importFixture();
 
 /** A fresh client, its page open for the Admin. */
 async function openNewClient(page: Page, name: string): Promise<string> {
-  const { id } = await server.api<{ id: string }>('POST', '/api/clients', { token: admin, body: { name } });
-  await signIn(page, server.url, ADMIN.email, ADMIN.password);
-  await page.goto(`${server.url}/clients/${id}`);
+  const { id } = await server().api<{ id: string }>('POST', '/api/clients', { token: admin(), body: { name } });
+  await signIn(page, server().url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server().url}/clients/${id}`);
   await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
   return id;
 }
 
-const importer = (page: Page) => page.getByRole('dialog', { name: /^Import locations into/ });
-
 async function locationCount(clientId: string): Promise<number> {
-  return (await server.api<unknown[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin })).length;
+  return (await server().api<unknown[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin() })).length;
 }
 
 test('a Google Business Profile sheet dropped anywhere on the page maps its columns and imports', async ({

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signIn } from './dashboard.js';
-import { ADMIN, startServer, type RunningServer } from './server.js';
+import { importFixture } from './columns.js';
 
 /**
  * Issue 12, "The preview is a grid that fixes in bulk": find and replace in a column, set a column on
@@ -10,16 +9,7 @@ import { ADMIN, startServer, type RunningServer } from './server.js';
  * summary; axe-core on every step.
  */
 
-let server: RunningServer;
-let admin: string;
-
-test.beforeAll(async () => {
-  server = await startServer();
-  admin = await server.signIn(ADMIN.email, ADMIN.password);
-});
-test.afterAll(async () => {
-  await server.stop();
-});
+const { server, admin, openImport } = importFixture();
 
 interface Listed {
   name: string;
@@ -28,9 +18,8 @@ interface Listed {
   country: string | null;
 }
 
-const importer = (page: Page) => page.getByRole('dialog', { name: /^Import locations into/ });
 const listed = (clientId: string) =>
-  server.api<Listed[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin });
+  server().api<Listed[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin() });
 
 /** 100 shops in England, the city misspelt "Londn"; `badZips` of them with a postal code too long. */
 function shopsCsv(badZips: number): string {
@@ -40,14 +29,6 @@ function shopsCsv(badZips: number): string {
     lines.push(`Corner Shop ${i},${i} High Street,Londn,${zip},England`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-async function openImport(page: Page, name: string): Promise<{ clientId: string; dialog: Locator }> {
-  const { id } = await server.api<{ id: string }>('POST', '/api/clients', { token: admin, body: { name } });
-  await signIn(page, server.url, ADMIN.email, ADMIN.password);
-  await page.goto(`${server.url}/clients/${id}`);
-  await page.getByRole('button', { name: 'Import CSV' }).click();
-  return { clientId: id, dialog: importer(page) };
 }
 
 async function pick(dialog: Locator, csv: string): Promise<void> {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { importAs } from './columns.js';
-import { ADMIN, startServer, type RunningServer } from './server.js';
+import { expect, test } from '@playwright/test';
+import { importAs, importer, importFixture } from './columns.js';
+import { ADMIN } from './server.js';
 import { dropFile, signIn, snap } from './dashboard.js';
 
 /**
@@ -12,16 +12,7 @@ import { dropFile, signIn, snap } from './dashboard.js';
  * unchanged, and the import does exactly that.
  */
 
-let server: RunningServer;
-let admin: string;
-
-test.beforeAll(async () => {
-  server = await startServer();
-  admin = await server.signIn(ADMIN.email, ADMIN.password);
-});
-test.afterAll(async () => {
-  await server.stop();
-});
+const { server, admin, openImport } = importFixture();
 
 interface Listed {
   store_code: string | null;
@@ -31,24 +22,13 @@ interface Listed {
   hours: Record<string, string[][]> | null;
 }
 
-const importer = (page: Page) => page.getByRole('dialog', { name: /^Import locations into/ });
 const listed = (clientId: string) =>
-  server.api<Listed[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin });
-
-/** A new client's page, signed in as the Admin, with the import dialog open; answers the client's id. */
-async function openImport(page: Page, name: string): Promise<string> {
-  const { id } = await server.api<{ id: string }>('POST', '/api/clients', { token: admin, body: { name } });
-  await signIn(page, server.url, ADMIN.email, ADMIN.password);
-  await page.goto(`${server.url}/clients/${id}`);
-  await page.getByRole('button', { name: 'Import CSV' }).click();
-  return id;
-}
+  server().api<Listed[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin() });
 
 test('a re-imported GBP sheet updates the changed phone, adds the new row and leaves the rest', async ({
   page,
 }, testInfo) => {
-  const clientId = await openImport(page, 'Northwind Coffee');
-  const dialog = importer(page);
+  const { clientId, dialog } = await openImport(page, 'Northwind Coffee');
 
   // The first import: every GBP column with a field maps by itself, the hours day by day.
   await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');
@@ -131,19 +111,19 @@ test('a re-imported GBP sheet updates the changed phone, adds the new row and le
 });
 
 test('update only: rows that match nothing are skipped with the reason, and nothing is created', async ({ page }) => {
-  const { id: clientId } = await server.api<{ id: string }>('POST', '/api/clients', {
-    token: admin,
+  const { id: clientId } = await server().api<{ id: string }>('POST', '/api/clients', {
+    token: admin(),
     body: { name: 'Only Updates' },
   });
-  await server.api('POST', '/api/locations/upload', {
-    token: admin,
+  await server().api('POST', '/api/locations/upload', {
+    token: admin(),
     body: {
       clientId,
       rows: [{ name: 'Northwind Coffee Pike Place', store_code: 'SEA-001', phone: '+1 206 555 0100' }],
     },
   });
-  await signIn(page, server.url, ADMIN.email, ADMIN.password);
-  await page.goto(`${server.url}/clients/${clientId}`);
+  await signIn(page, server().url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server().url}/clients/${clientId}`);
   await page.getByRole('button', { name: 'Import CSV' }).click();
   const dialog = importer(page);
   await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');
@@ -161,15 +141,16 @@ test('update only: rows that match nothing are skipped with the reason, and noth
 });
 
 test('export -> re-import as an update: every field comes back, and nothing changes', async ({ page }, testInfo) => {
-  const clientId = await openImport(page, 'Round Trip Coffee');
-  const dialog = importer(page);
+  const { clientId, dialog } = await openImport(page, 'Round Trip Coffee');
   await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');
   await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
   await dialog.getByRole('button', { name: 'Import 4 locations' }).click();
   await dialog.getByRole('button', { name: 'See the locations' }).click();
-  const [seattle] = await server.api<{ id: string }[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin });
-  await server.api('PATCH', `/api/locations/${seattle!.id}`, {
-    token: admin,
+  const [seattle] = await server().api<{ id: string }[]>('GET', `/api/locations?clientId=${clientId}`, {
+    token: admin(),
+  });
+  await server().api('PATCH', `/api/locations/${seattle!.id}`, {
+    token: admin(),
     body: { google_place_id: 'ChIJN1t_tDeuEmsRUsoyG83frY4' },
   });
   await page.reload();

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { Role } from '../../server/http/schemas.js';
 import { buildTestApp, type TestApp, type TestClock } from './app.js';
 
@@ -36,4 +37,21 @@ export async function buildSignedInApp<Name extends string>(
     tokens[name] = await t.login(email);
   }
   return { t, tokens, ids, clientIds };
+}
+
+/**
+ * The test app with one Admin signed in, built before the file's tests and closed after them. Read
+ * `t()` and `admin()` inside hooks and tests, not at the top of the file.
+ */
+export function appWithAdminPerFile(): { t: () => TestApp; admin: () => string } {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    ({
+      t,
+      tokens: { admin },
+    } = await buildSignedInApp({ admin: 'admin' }));
+  });
+  afterAll(() => t.close());
+  return { t: () => t, admin: () => admin };
 }

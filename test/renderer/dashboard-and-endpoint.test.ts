@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorOf } from '../../renderer/src/api/http.js';
 import { ImportJob, type JobPorts } from '../../renderer/src/import/import-job.js';
 import type { FromWorker } from '../../renderer/src/import/protocol.js';
-import type { TestApp } from '../helpers/app.js';
 import { REAL_WORLD_FILES } from '../helpers/real-world-files.js';
-import { buildSignedInApp } from '../helpers/users.js';
+import { appWithAdminPerFile } from '../helpers/users.js';
 import { bufferSource } from './csv-files.js';
 
 /**
@@ -13,24 +12,15 @@ import { bufferSource } from './csv-files.js';
  * the same locations: one set of rules, in server/imports/, for both.
  */
 
-let t: TestApp;
-let admin: string;
-
-beforeAll(async () => {
-  ({
-    t,
-    tokens: { admin },
-  } = await buildSignedInApp({ admin: 'admin' }));
-});
-afterAll(() => t.close());
+const { t, admin } = appWithAdminPerFile();
 
 async function throughTheDashboard(clientId: string, name: string, bytes: Uint8Array): Promise<void> {
   const messages: FromWorker[] = [];
   const ports: JobPorts = {
     send: (message) => messages.push(message),
-    token: async () => admin,
+    token: async () => admin(),
     post: async <T>(path: string, body: string, token: string) => {
-      const response = await t.request({ method: 'POST', url: path, token, body });
+      const response = await t().request({ method: 'POST', url: path, token, body });
       if (response.statusCode >= 300) throw errorOf(response.statusCode, response.body, null);
       return response.json<T>();
     },
@@ -44,10 +34,10 @@ async function throughTheDashboard(clientId: string, name: string, bytes: Uint8A
 }
 
 async function throughTheEndpoint(clientId: string, bytes: Uint8Array): Promise<void> {
-  const response = await t.app.inject({
+  const response = await t().app.inject({
     method: 'POST',
     url: `/api/locations/upload?clientId=${clientId}`,
-    headers: { host: '127.0.0.1:4870', authorization: `Bearer ${admin}`, 'content-type': 'text/csv' },
+    headers: { host: '127.0.0.1:4870', authorization: `Bearer ${admin()}`, 'content-type': 'text/csv' },
     payload: Buffer.from(bytes),
   });
   expect(response.statusCode, response.body).toBe(201);
@@ -55,7 +45,7 @@ async function throughTheEndpoint(clientId: string, bytes: Uint8Array): Promise<
 
 /** A client's locations without what differs by nature between two imports (ids, times). */
 async function stored(clientId: string): Promise<Record<string, unknown>[]> {
-  const response = await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin });
+  const response = await t().request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin() });
   expect(response.statusCode).toBe(200);
   return response
     .json<Record<string, unknown>[]>()
@@ -64,8 +54,8 @@ async function stored(clientId: string): Promise<Record<string, unknown>[]> {
 
 describe('the dashboard and the text/csv endpoint store the same locations', () => {
   it.each(REAL_WORLD_FILES.map((file) => [file.name, file] as const))('%s', async (name, file) => {
-    const viaDashboard = await t.createClient(admin, `Dashboard ${name}`);
-    const viaEndpoint = await t.createClient(admin, `Endpoint ${name}`);
+    const viaDashboard = await t().createClient(admin(), `Dashboard ${name}`);
+    const viaEndpoint = await t().createClient(admin(), `Endpoint ${name}`);
     await throughTheDashboard(viaDashboard, name, file.bytes);
     await throughTheEndpoint(viaEndpoint, file.bytes);
     const fromDashboard = await stored(viaDashboard);

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { LocationRow } from '../../renderer/src/api/types.js';
 import { locationsCsv } from '../../renderer/src/export/locations-csv.js';
 import { decodeInto } from '../../renderer/src/import/decode.js';
 import { mapHeaders } from '../../renderer/src/import/header-mapping.js';
 import { CsvParser } from '../../renderer/src/import/parse-csv.js';
 import { uploadRowOf } from '../../renderer/src/import/upload-rows.js';
-import type { TestApp } from '../helpers/app.js';
-import { buildSignedInApp } from '../helpers/users.js';
+import { appWithAdminPerFile } from '../helpers/users.js';
 import { bufferSource, rowsOf } from './csv-files.js';
 import { EVERY_FIELD_ROW } from '../helpers/data.js';
 
@@ -16,16 +15,7 @@ import { EVERY_FIELD_ROW } from '../helpers/data.js';
  * (decode, parse, map the headers, build the upload rows) and sent to the real server.
  */
 
-let t: TestApp;
-let admin: string;
-
-beforeAll(async () => {
-  ({
-    t,
-    tokens: { admin },
-  } = await buildSignedInApp({ admin: 'admin' }));
-});
-afterAll(() => t.close());
+const { t, admin } = appWithAdminPerFile();
 
 const ROWS = [
   // Every field, with two intervals on one day to round-trip.
@@ -45,13 +35,18 @@ const ROWS = [
 ];
 
 async function upload(clientId: string, rows: unknown[], query: string) {
-  return t.request({ method: 'POST', url: `/api/locations/upload${query}`, token: admin, body: { clientId, rows } });
+  return t().request({
+    method: 'POST',
+    url: `/api/locations/upload${query}`,
+    token: admin(),
+    body: { clientId, rows },
+  });
 }
 
 /** The client's locations as the export fetches them: the list, place ids included. */
 async function exported(clientId: string): Promise<LocationRow[]> {
   const url = `/api/locations?clientId=${clientId}&include=google_place_id`;
-  return (await t.request({ method: 'GET', url, token: admin })).json<LocationRow[]>();
+  return (await t().request({ method: 'GET', url, token: admin() })).json<LocationRow[]>();
 }
 
 /** The file's upload rows, read as the import worker reads a dropped file. */
@@ -69,7 +64,7 @@ describe('export -> re-import as upsert', () => {
   let clientId: string;
   let file: string;
   beforeAll(async () => {
-    clientId = await t.createClient(admin, 'Round trip');
+    clientId = await t().createClient(admin(), 'Round trip');
     const created = await upload(clientId, ROWS, '');
     expect(created.statusCode, created.body).toBe(201);
     file = await locationsCsv(await exported(clientId));

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PLACEHOLDERS } from '../../server/imports/placeholders.js';
 import { errorOf } from '../../renderer/src/api/http.js';
 import { ImportJob, type JobPorts } from '../../renderer/src/import/import-job.js';
 import type { CheckReport, FromWorker, ImportChoice, ImportSummary } from '../../renderer/src/import/protocol.js';
-import type { TestApp } from '../helpers/app.js';
-import { buildSignedInApp } from '../helpers/users.js';
+import { appWithAdminPerFile } from '../helpers/users.js';
 import { bufferSource, fixtureBytes } from './csv-files.js';
 
 /**
@@ -12,16 +11,7 @@ import { bufferSource, fixtureBytes } from './csv-files.js';
  * fix and import request; the report and the summary are the server's answers added up.
  */
 
-let t: TestApp;
-let admin: string;
-
-beforeAll(async () => {
-  ({
-    t,
-    tokens: { admin },
-  } = await buildSignedInApp({ admin: 'admin' }));
-});
-afterAll(() => t.close());
+const { t, admin } = appWithAdminPerFile();
 
 /** A job whose requests go to the test server; every message it sends and every path it posts are kept. */
 function jobOverServer() {
@@ -29,10 +19,10 @@ function jobOverServer() {
   const paths: string[] = [];
   const ports: JobPorts = {
     send: (message) => messages.push(message),
-    token: async () => admin,
+    token: async () => admin(),
     post: async <T>(path: string, body: string, token: string) => {
       paths.push(path);
-      const response = await t.request({ method: 'POST', url: path, token, body });
+      const response = await t().request({ method: 'POST', url: path, token, body });
       if (response.statusCode >= 300) throw errorOf(response.statusCode, response.body, null);
       return response.json<T>();
     },
@@ -62,7 +52,7 @@ const UPSERT: ImportChoice = { mode: 'upsert', blanks: 'keep' };
 describe('ImportJob over the real server', () => {
   let clientId: string;
   beforeAll(async () => {
-    clientId = await t.createClient(admin, 'Northwind Coffee');
+    clientId = await t().createClient(admin(), 'Northwind Coffee');
     const first = jobOverServer();
     await first.job.read(file('gbp-hours.csv'));
     await first.job.check(clientId);
@@ -141,7 +131,7 @@ describe('ImportJob: the grid that fixes in bulk, and cancel', () => {
   ].join('\n');
 
   it('filters rows by status and text, sets a column on the rows shown, replaces with a count first, undoes the last fix', async () => {
-    const clientId = await t.createClient(admin, 'Corner Shops');
+    const clientId = await t().createClient(admin(), 'Corner Shops');
     const run = jobOverServer();
     await run.job.read(csv(SHOPS));
     await run.job.check(clientId);
@@ -170,7 +160,7 @@ describe('ImportJob: the grid that fixes in bulk, and cancel', () => {
   });
 
   it('the rows with problems as a CSV: line, reasons, the file own cells, formulas escaped', async () => {
-    const clientId = await t.createClient(admin, 'Returned Shops');
+    const clientId = await t().createClient(admin(), 'Returned Shops');
     const run = jobOverServer();
     await run.job.read(csv(SHOPS));
     await run.job.check(clientId);
@@ -185,7 +175,7 @@ describe('ImportJob: the grid that fixes in bulk, and cancel', () => {
   });
 
   it('cancel during the import undoes what was written: nothing stays', async () => {
-    const clientId = await t.createClient(admin, 'Cancelled Shops');
+    const clientId = await t().createClient(admin(), 'Cancelled Shops');
     const run = jobOverServer();
     await run.job.read(csv(SHOPS));
     await run.job.check(clientId);
@@ -195,18 +185,18 @@ describe('ImportJob: the grid that fixes in bulk, and cancel', () => {
     await importing;
     expect(run.cancelled()).toEqual({ undone: 1, removed: 2, restored: 0, notUndone: [] });
     expect(run.paths.at(-1)).toMatch(/^\/api\/operations\/[0-9a-f-]+\/undo$/);
-    const stored = await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin });
+    const stored = await t().request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin() });
     expect(stored.json()).toEqual([]);
   });
 });
 
 describe('ImportJob: the column step options (issue 12)', () => {
   it('a separator and an edited placeholder list shape the rows sent and the flags; the saved mapping goes with the import', async () => {
-    const clientId = await t.createClient(admin, 'Pizzerie di Napoli');
-    const saved = await t.request({
+    const clientId = await t().createClient(admin(), 'Pizzerie di Napoli');
+    const saved = await t().request({
       method: 'POST',
       url: '/api/mappings',
-      token: admin,
+      token: admin(),
       body: { client_id: clientId, name: 'Sedi', columns: [{ header: 'Sede', field: 'name' }] },
     });
     const csv = [
@@ -234,7 +224,7 @@ describe('ImportJob: the column step options (issue 12)', () => {
     await job.import(clientId, 'skip', undefined, saved.json().id);
     expect(summary()).toMatchObject({ imported: 3, failure: null });
     expect(paths.at(-1)).toContain(`mapping=${saved.json().id}`);
-    const mappings = await t.request({ method: 'GET', url: `/api/mappings?clientId=${clientId}`, token: admin });
+    const mappings = await t().request({ method: 'GET', url: `/api/mappings?clientId=${clientId}`, token: admin() });
     expect(mappings.json()[0].last_used_at).not.toBeNull();
   });
 });

@@ -1,23 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { mapHeaders } from '../../renderer/src/import/header-mapping.js';
 import { parseCsvText } from '../../renderer/src/import/parse-csv.js';
 import { uploadRowOf } from '../../renderer/src/import/upload-rows.js';
-import type { TestApp } from '../helpers/app.js';
-import { buildSignedInApp } from '../helpers/users.js';
+import { appWithAdminPerFile } from '../helpers/users.js';
 import { rowsOf } from './csv-files.js';
 
 /** The dashboard's "Template CSV": every column maps by itself, and its example row is a complete location. */
 
-let t: TestApp;
-let admin: string;
-beforeAll(async () => {
-  ({
-    t,
-    tokens: { admin },
-  } = await buildSignedInApp({ admin: 'admin' }));
-});
-afterAll(() => t.close());
+const { t, admin } = appWithAdminPerFile();
 
 it('the template maps every column, and the server takes its example as a location of health 100', async () => {
   const table = parseCsvText(
@@ -26,11 +17,11 @@ it('the template maps every column, and the server takes its example as a locati
   const mapping = mapHeaders(table.headers);
   expect(mapping).not.toContain(null);
   const rows = rowsOf(table).map((cells) => uploadRowOf(cells, mapping));
-  const clientId = await t.createClient(admin, 'Template');
-  const response = await t.request({
+  const clientId = await t().createClient(admin(), 'Template');
+  const response = await t().request({
     method: 'POST',
     url: '/api/locations/upload?dryRun=true',
-    token: admin,
+    token: admin(),
     body: { clientId, rows },
   });
   expect(response.statusCode, response.body).toBe(200);

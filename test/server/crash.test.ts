@@ -1,17 +1,6 @@
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { realisticRows } from '../bench/rows.js';
-import { parseKey } from '../../server/db/key.js';
-import { openStore } from '../../server/db/store.js';
-import { databaseFileIn } from '../../server/start.js';
-import { tempDir } from '../helpers/app.js';
-import {
-  buildServer,
-  randomHexKey,
-  startServerProcess,
-  type ServerProcess,
-  callServer,
-} from '../helpers/server-process.js';
+import { CRASH_SEED as SEED, killedServerPerFile, seededRandom } from '../helpers/killed-server.js';
 
 /**
  * Crash consistency (issue 13): the real `serve` process is killed with SIGKILL at random moments during
@@ -21,52 +10,18 @@ import {
  * imports (18 MiB), the other nineteen during 10,000-row ones, to keep the 22 cycles near a minute on two
  * cores. Over HTTP only: the import's insides may change.
  */
-const ADMIN = { AGENCY_DESK_ADMIN_EMAIL: 'crash@example.com', AGENCY_DESK_ADMIN_PASSWORD: 'crash test password' };
 const BIG = 100_000;
 const SMALL = 10_000;
 // 22 kills, 3 of them during 100,000-row imports.
 const CYCLES = Array.from({ length: 22 }, (_, cycle) => (cycle % 8 === 0 ? BIG : SMALL));
 
-// A seeded generator: a failure names its seed, and AGENCY_DESK_CRASH_SEED replays it.
-const SEED = Number(process.env.AGENCY_DESK_CRASH_SEED) || Math.floor(Math.random() * 2 ** 31);
-function random(): () => number {
-  let state = SEED;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-}
-
-let dataDir: string;
-let key: string;
-let server: ServerProcess | undefined;
+const server = killedServerPerFile('crash');
+const { call } = server;
 const rowsJson = new Map<number, string>();
 
 beforeAll(() => {
-  buildServer();
-  dataDir = tempDir('agency-desk-crash-');
-  key = randomHexKey();
   for (const size of new Set(CYCLES)) rowsJson.set(size, JSON.stringify(realisticRows(size)));
 }, 120_000);
-afterAll(async () => {
-  await server?.stop('SIGKILL');
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function start(): Promise<ServerProcess> {
-  server = await startServerProcess({ dataDir, key, env: ADMIN });
-  return server;
-}
-
-const call = <T>(method: string, path: string, token: string | null, body?: string) =>
-  callServer<T>(server!.url, method, path, token, body);
-
-async function signIn(): Promise<string> {
-  const body = JSON.stringify({ email: ADMIN.AGENCY_DESK_ADMIN_EMAIL, password: ADMIN.AGENCY_DESK_ADMIN_PASSWORD });
-  const response = await call<{ access_token: string }>('POST', '/auth/callback', null, body);
-  expect(response.status).toBe(200);
-  return response.body.access_token;
-}
 
 async function newClient(token: string, name: string): Promise<string> {
   const response = await call<{ id: string }>('POST', '/api/clients', token, JSON.stringify({ name }));
@@ -88,12 +43,9 @@ function upload(token: string, clientId: string, size: number) {
 
 /** Opens the killed server's database as the next start would, checks it, and answers the rows by client. */
 function checkDatabase(expected: ReadonlyMap<string, number>, context: string): Map<string, number> {
-  const store = openStore(databaseFileIn(dataDir), parseKey(key, 'test'));
-  try {
-    expect(store.db.pragma('integrity_check', { simple: true }), context).toBe('ok');
-    expect(store.db.pragma('foreign_key_check'), context).toEqual([]);
+  return server.readDatabase(context, (db) => {
     const counts = (sql: string) =>
-      new Map((store.db.prepare(sql).all() as { id: string; n: number }[]).map((row) => [row.id, row.n] as const));
+      new Map((db.prepare(sql).all() as { id: string; n: number }[]).map((row) => [row.id, row.n] as const));
     const rows = counts('SELECT client_id AS id, count(*) AS n FROM locations GROUP BY client_id');
     const kept = counts('SELECT id, locations_count AS n FROM clients');
     for (const [clientId, size] of expected) {
@@ -109,9 +61,7 @@ function checkDatabase(expected: ReadonlyMap<string, number>, context: string): 
       context,
     ).toEqual([]);
     return rows;
-  } finally {
-    store.close();
-  }
+  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -124,12 +74,12 @@ describe('crash consistency: SIGKILL during imports', () => {
     { timeout: 600_000 },
     async () => {
       const began = performance.now();
-      const next = random();
+      const next = seededRandom(SEED);
       // The clients whose import may be in the database, with the rows of their file.
       const expected = new Map<string, number>();
       const outcomes: string[] = [];
-      await start();
-      const token = await signIn();
+      await server.start();
+      const token = await server.signIn();
 
       // How long an import takes here, uninterrupted (the faster of two small ones, scaled for the big
       // ones): each kill falls anywhere in it or in the third as long again after it (the answer, the
@@ -155,7 +105,7 @@ describe('crash consistency: SIGKILL during imports', () => {
           () => 'cut off',
         );
         await sleep(delay);
-        await server!.stop('SIGKILL');
+        await server.stop('SIGKILL');
         const heard = await answer;
         const context = `seed ${SEED}, cycle ${cycle} (${size} rows, killed after ${delay.toFixed(0)} ms, ${heard})`;
         const checking = performance.now();
@@ -166,7 +116,7 @@ describe('crash consistency: SIGKILL during imports', () => {
         const checked = since(checking);
         // The access token lives an hour, in the database: it works across the restarts.
         const restarting = performance.now();
-        await start();
+        await server.start();
         const restarted = since(restarting);
         // The restarted server writes: the client goes, so that each check reads one import's rows.
         await removeClient(token, clientId);
@@ -182,7 +132,7 @@ describe('crash consistency: SIGKILL during imports', () => {
       expect(again.status).toBe(201);
       expect(again.body.count).toBe(SMALL);
       expected.set(last, SMALL);
-      await server!.stop('SIGTERM');
+      await server.stop('SIGTERM');
       expect(checkDatabase(expected, `seed ${SEED}, at the end`).get(last)).toBe(SMALL);
       console.log(
         `crash test (seed ${SEED}): ${CYCLES.length} kills in ${since(began)} ms; imports all there: ${CYCLES.length - absent}, absent: ${absent}\n  ${outcomes.join('\n  ')}`,

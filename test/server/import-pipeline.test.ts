@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { databaseFileIn } from '../../server/start.js';
-import type { TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
 import { dataSnapshot } from '../helpers/data.js';
-import { buildSignedInApp } from '../helpers/users.js';
+import { appWithAdminPerFile } from '../helpers/users.js';
 import { MAX_STRING_BYTES } from '../../server/locations/import-body.js';
 
 /**
@@ -35,43 +34,34 @@ function rows(count: number, prefix = 'Branch', from = 0) {
   }));
 }
 
-let t: TestApp;
-let admin: string;
-
-beforeAll(async () => {
-  ({
-    t,
-    tokens: { admin },
-  } = await buildSignedInApp({ admin: 'admin' }));
-});
-afterAll(() => t.close());
+const { t, admin } = appWithAdminPerFile();
 
 const upload = (body: unknown, query = '') =>
-  t.request({ method: 'POST', url: `/api/locations/upload${query}`, token: admin, body });
+  t().request({ method: 'POST', url: `/api/locations/upload${query}`, token: admin(), body });
 
 /** A body sent as written, for bodies JSON.stringify would not write. */
 const uploadText = (text: string) =>
-  t.request({
+  t().request({
     method: 'POST',
     url: '/api/locations/upload',
-    token: admin,
+    token: admin(),
     headers: { 'content-type': 'application/json' },
     body: text,
   });
 
 async function listNames(clientId: string): Promise<string[]> {
-  const response = await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin });
+  const response = await t().request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin() });
   expect(response.statusCode).toBe(200);
   return response.json<{ name: string }[]>().map((location) => location.name);
 }
 
 function locationsCount(clientId: string): number {
-  return t.store.db.prepare('SELECT locations_count FROM clients WHERE id = ?').pluck().get(clientId) as number;
+  return t().store.db.prepare('SELECT locations_count FROM clients WHERE id = ?').pluck().get(clientId) as number;
 }
 
 describe('an import of several pieces', () => {
   it('-> 201; the answer lists every row in import order, with the ids and names stored', async () => {
-    const clientId = await t.createClient(admin);
+    const clientId = await t().createClient(admin());
     const sent = rows(SPAN);
     const response = await upload({ clientId, rows: sent });
     expect(response.statusCode).toBe(201);
@@ -97,20 +87,20 @@ describe('an import of several pieces', () => {
     });
     // An empty state is stored as null, and said so.
     expect(answer.locations[1]!.state).toBeNull();
-    const stored = t.store.db
-      .prepare('SELECT id, name FROM locations WHERE client_id = ? ORDER BY rowid')
+    const stored = t()
+      .store.db.prepare('SELECT id, name FROM locations WHERE client_id = ? ORDER BY rowid')
       .all(clientId) as { id: string; name: string }[];
     expect(stored).toEqual(answer.locations.map(({ id, name }) => ({ id, name })));
     expect(locationsCount(clientId)).toBe(SPAN);
   });
 
   it('an invalid row in a later piece -> 400 naming it, and none of the pieces already inserted stays', async () => {
-    const clientId = await t.createClient(admin);
+    const clientId = await t().createClient(admin());
     const sent: unknown[] = rows(SPAN);
     const bad = PIECE_ROWS + 250;
     sent[bad] = { name: 'Bad', country: 'Atlantis' };
     sent[SPAN - 1] = { name: 42 };
-    const before = dataSnapshot(t.store.db);
+    const before = dataSnapshot(t().store.db);
     const response = await upload({ clientId, rows: sent });
     expectErrorBody(response, 400);
     const { details } = response.json<{ details: { row: number; field: string }[] }>();
@@ -118,15 +108,15 @@ describe('an import of several pieces', () => {
       [bad, 'country'],
       [SPAN - 1, 'name'],
     ]);
-    expect(dataSnapshot(t.store.db)).toEqual(before);
+    expect(dataSnapshot(t().store.db)).toEqual(before);
     expect(await listNames(clientId)).toEqual([]);
   });
 
   it('a row that is not JSON in a later piece -> 400 with the parser message, nothing written', async () => {
-    const clientId = await t.createClient(admin);
+    const clientId = await t().createClient(admin());
     const text = JSON.stringify({ clientId, rows: rows(SPAN) });
     const broken = text.replace(`"Branch ${PIECE_ROWS + 10}"`, `"Branch ${PIECE_ROWS + 10}" "oops"`);
-    const before = dataSnapshot(t.store.db);
+    const before = dataSnapshot(t().store.db);
     const response = await uploadText(broken);
     expectErrorBody(response, 400);
     let parseError = '';
@@ -136,7 +126,7 @@ describe('an import of several pieces', () => {
       parseError = (error as Error).message;
     }
     expect(response.json<{ message: string }>().message).toBe(`The body is not valid JSON: ${parseError}`);
-    expect(dataSnapshot(t.store.db)).toEqual(before);
+    expect(dataSnapshot(t().store.db)).toEqual(before);
   });
 
   it('duplicates are seen across pieces: the same place id a piece later is skipped, or kept on request', async () => {
@@ -144,19 +134,19 @@ describe('an import of several pieces', () => {
     sent[PIECE_ROWS + 7] = { ...sent[PIECE_ROWS + 7]!, google_place_id: sent[3]!.google_place_id };
     sent[2 * PIECE_ROWS + 1] = { ...sent[2 * PIECE_ROWS + 1]!, name: ' BRANCH  5 ', address: '5 high street' };
 
-    const skipping = await t.createClient(admin);
+    const skipping = await t().createClient(admin());
     const skipped = await upload({ clientId: skipping, rows: sent });
     expect(skipped.statusCode).toBe(201);
     expect(skipped.json<Answer>().count).toBe(SPAN - 2);
     expect(await listNames(skipping)).not.toContain(sent[PIECE_ROWS + 7]!.name);
 
-    const keeping = await t.createClient(admin);
+    const keeping = await t().createClient(admin());
     const kept = await upload({ clientId: keeping, rows: sent }, '?duplicates=keep');
     expect(kept.json<Answer>().count).toBe(SPAN);
   });
 
   it('a body whose rows come before clientId, with a repeated rows key, reads as JSON.parse reads it', async () => {
-    const clientId = await t.createClient(admin);
+    const clientId = await t().createClient(admin());
     const text = `{"rows": [{"name": "Dropped"}], "rows" : [ ${JSON.stringify(rows(3))
       .slice(1, -1)
       .replace(/,/g, ' ,\n')} ] , "clientId":"${clientId.toUpperCase()}"}`;
@@ -168,7 +158,7 @@ describe('an import of several pieces', () => {
 
 describe('imports and other writes at the same time', () => {
   it('two imports into one client at once: each all or nothing, the second skips what the first wrote', async () => {
-    const clientId = await t.createClient(admin);
+    const clientId = await t().createClient(admin());
     const first = rows(SPAN, 'Shop');
     // Half of the second import repeats the first (same place ids), half is new.
     const second = [...rows(PIECE_ROWS, 'Shop', SPAN - PIECE_ROWS), ...rows(PIECE_ROWS, 'Shop', SPAN)];
@@ -184,18 +174,18 @@ describe('imports and other writes at the same time', () => {
   });
 
   it('deleting the client while its import runs: one waits for the other, and no location is left behind', async () => {
-    const clientId = await t.createClient(admin);
+    const clientId = await t().createClient(admin());
     const importing = upload({ clientId, rows: rows(SPAN) });
-    const deleting = t.request({ method: 'DELETE', url: `/api/clients/${clientId}`, token: admin });
+    const deleting = t().request({ method: 'DELETE', url: `/api/clients/${clientId}`, token: admin() });
     const [imported, deleted] = await Promise.all([importing, deleting]);
     expect(deleted.statusCode).toBe(200);
     // The import either ran first (and its rows went with the client) or found the client gone.
     expect([201, 404]).toContain(imported.statusCode);
-    expect(t.store.db.prepare('SELECT count(*) FROM locations WHERE client_id = ?').pluck().get(clientId)).toBe(0);
+    expect(t().store.db.prepare('SELECT count(*) FROM locations WHERE client_id = ?').pluck().get(clientId)).toBe(0);
   });
 
   it('a dry run while an import runs answers from one snapshot and writes nothing', async () => {
-    const clientId = await t.createClient(admin);
+    const clientId = await t().createClient(admin());
     const [imported, preview] = await Promise.all([
       upload({ clientId, rows: rows(SPAN) }),
       upload({ clientId, rows: rows(10) }, '?dryRun=true'),
@@ -212,7 +202,7 @@ describe('imports and other writes at the same time', () => {
   });
 
   it('an outsized import lets the writer thread go: writes right after it and beside it are answered', async () => {
-    const clientId = await t.createClient(admin);
+    const clientId = await t().createClient(admin());
     // Over 8 MiB of body (JSON white space), so that the writer thread is replaced once it has answered.
     const outsized = (prefix: string) => {
       const text = JSON.stringify({ clientId, rows: rows(10, prefix) });
@@ -235,10 +225,10 @@ describe('imports and other writes at the same time', () => {
 
 describe('checkpoints', () => {
   it("the server's connection never checkpoints; the writer thread copies an import into the database file", async () => {
-    expect(t.store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
-    const file = databaseFileIn(t.dataDir);
+    expect(t().store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    const file = databaseFileIn(t().dataDir);
     const before = fs.statSync(file).size;
-    const clientId = await t.createClient(admin);
+    const clientId = await t().createClient(admin());
     expect((await upload({ clientId, rows: rows(SPAN) })).statusCode).toBe(201);
     // The writer checkpoints right after answering: the file grows without anyone else's help.
     let size = before;
@@ -252,32 +242,32 @@ describe('checkpoints', () => {
 
 describe('bodies of legal size that would cost too much to parse', () => {
   const MIB = 1024 * 1024;
-  const before = () => dataSnapshot(t.store.db);
+  const before = () => dataSnapshot(t().store.db);
 
   it('16 million numbers as rows -> 413 after one scan of the bytes, never parsed; then an import works', async () => {
-    const clientId = await t.createClient(admin);
+    const clientId = await t().createClient(admin());
     const head = `{"clientId":"${clientId}","rows":[`;
     const text = `${head}${'1,'.repeat((30 * MIB) / 2)}1]}`;
     const snapshot = before();
     const response = await uploadText(text);
     expectErrorBody(response, 413);
     expect(response.json<{ message: string }>().message).toMatch(/more values than an import can/);
-    expect(dataSnapshot(t.store.db)).toEqual(snapshot);
+    expect(dataSnapshot(t().store.db)).toEqual(snapshot);
     expect((await upload({ clientId, rows: rows(3) })).statusCode).toBe(201);
   });
 
   it('one row holding millions of values -> 413 before it is parsed', async () => {
-    const clientId = await t.createClient(admin);
+    const clientId = await t().createClient(admin());
     const text = `{"clientId":"${clientId}","rows":[{"name":"x","address":[${'[],'.repeat(10 * MIB)}[]]}]}`;
     const snapshot = before();
     const response = await uploadText(text);
     expectErrorBody(response, 413);
     expect(response.json<{ message: string }>().message).toMatch(/more values than an import can/);
-    expect(dataSnapshot(t.store.db)).toEqual(snapshot);
+    expect(dataSnapshot(t().store.db)).toEqual(snapshot);
   });
 
   it('millions of containers beside the rows, or in an earlier rows key, -> 413 before anything is parsed', async () => {
-    const clientId = await t.createClient(admin);
+    const clientId = await t().createClient(admin());
     const snapshot = before();
     for (const text of [
       `{"clientId":"${clientId}","rows":[],"x":[${'[],'.repeat(3_000_000)}[]]}`,
@@ -287,7 +277,7 @@ describe('bodies of legal size that would cost too much to parse', () => {
       expectErrorBody(response, 413);
       expect(response.json<{ message: string }>().message).toMatch(/more values than an import can/);
     }
-    expect(dataSnapshot(t.store.db)).toEqual(snapshot);
+    expect(dataSnapshot(t().store.db)).toEqual(snapshot);
   });
 
   it('a top-level array of millions of objects -> 413; a small one -> 400, not an import', async () => {
@@ -299,18 +289,18 @@ describe('bodies of legal size that would cost too much to parse', () => {
   });
 
   it('a row with a 30 MiB name -> 400 naming the field, nothing written', async () => {
-    const clientId = await t.createClient(admin);
+    const clientId = await t().createClient(admin());
     const snapshot = before();
     const response = await upload({ clientId, rows: [{ name: 'é'.repeat(15 * MIB) }] });
     expectErrorBody(response, 400);
     expect(response.json<{ details: { row: number; field: string }[] }>().details).toMatchObject([
       { row: 0, field: 'name' },
     ]);
-    expect(dataSnapshot(t.store.db)).toEqual(snapshot);
+    expect(dataSnapshot(t().store.db)).toEqual(snapshot);
   });
 
   it('a text longer than any field takes is refused from the bytes, naming its row and its (escaped) key', async () => {
-    const clientId = await t.createClient(admin);
+    const clientId = await t().createClient(admin());
     const snapshot = before();
     const long = 's'.repeat(MAX_STRING_BYTES + 1);
     const text = JSON.stringify({ clientId, rows: [{ name: 'A' }, { name: 'B', address: long }] });
@@ -325,11 +315,11 @@ describe('bodies of legal size that would cost too much to parse', () => {
     // At the limit, the text is read as usual: the field's own rule answers.
     const atLimit = await upload({ clientId, rows: [{ name: 's'.repeat(MAX_STRING_BYTES) }] });
     expect(atLimit.json<{ details: { message: string }[] }>().details[0]!.message).toMatch(/longer than 200/);
-    expect(dataSnapshot(t.store.db)).toEqual(snapshot);
+    expect(dataSnapshot(t().store.db)).toEqual(snapshot);
   });
 
   it('an escaped "rows" key is read as JSON.parse reads it: the rows are imported', async () => {
-    const clientId = await t.createClient(admin);
+    const clientId = await t().createClient(admin());
     const text = JSON.stringify({ clientId, rows: rows(PIECE_ROWS + 1) }).replace('"rows"', '"r\\u006fws"');
     const response = await uploadText(text);
     expect(response.statusCode).toBe(201);

@@ -1,17 +1,6 @@
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { realisticRows } from '../bench/rows.js';
-import { parseKey } from '../../server/db/key.js';
-import { openStore } from '../../server/db/store.js';
-import { databaseFileIn } from '../../server/start.js';
-import { tempDir } from '../helpers/app.js';
-import {
-  buildServer,
-  randomHexKey,
-  startServerProcess,
-  type ServerProcess,
-  callServer,
-} from '../helpers/server-process.js';
+import { CRASH_SEED as SEED, killedServerPerFile, seededRandom } from '../helpers/killed-server.js';
 
 /**
  * Crash consistency of the audit trail and of undo (issue 11, "Done means"): the real `serve` process is
@@ -20,36 +9,20 @@ import {
  * data: an import's entry exists exactly when its rows do (or were undone), an undo's exactly when the
  * rows are gone and the operation is marked undone.
  */
-const ADMIN = { AGENCY_DESK_ADMIN_EMAIL: 'undo@example.com', AGENCY_DESK_ADMIN_PASSWORD: 'undo crash password' };
 const ROWS = 4_000;
 const CYCLES = 20;
-const SEED = Number(process.env.AGENCY_DESK_CRASH_SEED) || Math.floor(Math.random() * 2 ** 31);
 
-let dataDir: string;
-let key: string;
-let server: ServerProcess | undefined;
+const server = killedServerPerFile('undo-crash');
+const { call } = server;
 let rowsJson: string;
 
 beforeAll(() => {
-  buildServer();
-  dataDir = tempDir('agency-desk-undo-crash-');
-  key = randomHexKey();
   rowsJson = JSON.stringify(realisticRows(ROWS));
 }, 120_000);
-afterAll(async () => {
-  await server?.stop('SIGKILL');
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
-const call = <T>(method: string, path: string, token: string | null, body?: string) =>
-  callServer<T>(server!.url, method, path, token, body);
 
 async function startSignedIn(): Promise<string> {
-  server = await startServerProcess({ dataDir, key, env: ADMIN });
-  const body = JSON.stringify({ email: ADMIN.AGENCY_DESK_ADMIN_EMAIL, password: ADMIN.AGENCY_DESK_ADMIN_PASSWORD });
-  const signedIn = await call<{ access_token: string }>('POST', '/auth/callback', null, body);
-  expect(signedIn.status).toBe(200);
-  return signedIn.body.access_token;
+  await server.start();
+  return server.signIn();
 }
 
 interface Seen {
@@ -59,11 +32,7 @@ interface Seen {
 
 /** The killed server's database, as the next start opens it: intact, each change whole, the trail agreeing. */
 function check(seen: Seen[], context: string): void {
-  const store = openStore(databaseFileIn(dataDir), parseKey(key, 'test'));
-  try {
-    const db = store.db;
-    expect(db.pragma('integrity_check', { simple: true }), context).toBe('ok');
-    expect(db.pragma('foreign_key_check'), context).toEqual([]);
+  server.readDatabase(context, (db) => {
     const one = <T>(sql: string, ...params: unknown[]) =>
       db
         .prepare(sql)
@@ -90,9 +59,7 @@ function check(seen: Seen[], context: string): void {
       expect(undone, context).toBe(operation ? 1 : 0);
       if (imported === 0) expect(operation, context).toBeUndefined();
     }
-  } finally {
-    store.close();
-  }
+  });
 }
 
 describe('crash consistency: SIGKILL during imports and their undo', () => {
@@ -100,8 +67,7 @@ describe('crash consistency: SIGKILL during imports and their undo', () => {
     `${CYCLES} kills at random moments (seed ${SEED}): the database, the changes and the trail agree`,
     { timeout: 600_000 },
     async () => {
-      let state = SEED;
-      const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+      const random = seededRandom(SEED);
       const seen: Seen[] = [];
       for (let cycle = 0; cycle < CYCLES; cycle++) {
         const token = await startSignedIn();
@@ -129,7 +95,7 @@ describe('crash consistency: SIGKILL during imports and their undo', () => {
           void call('POST', `/api/operations/${entry.operationId}/undo`, token).catch(() => undefined);
           await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 400)));
         }
-        await server!.stop('SIGKILL');
+        await server.stop('SIGKILL');
         await importing;
         check(seen, `cycle ${cycle} (seed ${SEED})`);
       }
@@ -144,7 +110,7 @@ describe('crash consistency: SIGKILL during imports and their undo', () => {
       );
       expect(answer.status).toBe(201);
       expect((await call('POST', `/api/operations/${answer.body.operation_id}/undo`, token)).status).toBe(200);
-      await server!.stop();
+      await server.stop();
     },
   );
 });

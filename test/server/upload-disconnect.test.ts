@@ -1,7 +1,8 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+import { buildSignedInApp } from '../helpers/users.js';
 
 /**
  * Issue 12, "Cancel and leave": a client that goes away during its upload gets nothing written, while
@@ -40,9 +41,10 @@ describe('POST /api/locations/upload from a client that goes away', () => {
   let port: number;
   let admin: string;
   beforeAll(async () => {
-    t = await buildTestApp();
-    await t.addUser('admin@example.com', 'admin');
-    admin = await t.login('admin@example.com');
+    ({
+      t,
+      tokens: { admin },
+    } = await buildSignedInApp({ admin: 'admin' }));
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
   });
