@@ -16,6 +16,7 @@ import { sqliteStore } from './store/sqlite-store.js';
 import type { DataStore } from './store/store.js';
 import { dashboard, sendDashboardPage } from './http/dashboard.js';
 import { errorBody, HttpError } from './http/errors.js';
+import { processAllocator } from './memory.js';
 import { BodyBudget, loneSurrogateError, loneSurrogatePath, parseJson, readJsonText } from './http/body.js';
 import { registerLocalhostGuard } from './http/localhost.js';
 import { openApi } from './http/openapi.js';
@@ -105,13 +106,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('principal', null);
 
   const clock = options.clock ?? systemClock;
+  // Set before the writer thread starts: it is one of the threads whose arenas the settings bound.
+  const allocator = processAllocator();
   // The writer worker: imports and other long writes, off the event loop (behind the store).
-  const writer = new Writer(options.store, app.log);
+  const writer = new Writer(options.store, app.log, allocator);
   const context: AppContext = {
     data: sqliteStore(options.store.db, writer),
     clock,
     loginThrottle: new SignInThrottle(clock),
-    bodies: new BodyBudget(JSON_BODY_BUDGET),
+    bodies: new BodyBudget(JSON_BODY_BUDGET, () => allocator.releaseSoon()),
   };
   app.addHook('onClose', async () => writer.close());
   // An unknown e-mail's sign-in verifies against this hash: made now, so that even the first such

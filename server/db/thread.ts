@@ -88,17 +88,18 @@ export class RequestThread<Request extends Numbered, Answer extends Numbered> {
    * Lets this thread go once it has done what it was sent (it stops after that) and gives the next
    * request a new one: all of a thread's memory goes back to the system with it, where a long-lived
    * heap keeps the pages of its biggest job until V8 next collects. Only for a caller that has nothing
-   * waiting: two threads would otherwise write at once.
+   * waiting: two threads would otherwise write at once. Resolves when the thread has stopped.
    */
-  retire(): void {
+  retire(): Promise<void> {
     const worker = this.worker;
-    if (worker === undefined) return;
+    if (worker === undefined) return Promise.resolve();
     this.worker = undefined;
     this.ready = undefined;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     this.retiring.add(exited);
     void exited.then(() => this.retiring.delete(exited));
     worker.postMessage('close');
+    return exited;
   }
 
   /** Waits for the thread to finish what it was sent, then stops it. */

@@ -94,23 +94,40 @@ export function loneSurrogateError(pointer: string, part = 'body'): HttpError {
   ]);
 }
 
+/** Bodies of this many bytes held at once leave enough freed memory behind to give it back. */
+const DRAINED_AFTER_BYTES = 1024 * 1024;
+
 /**
  * Request body bytes held in memory at once, across every request the budget is shared by: a cap on
  * what many slow or parallel senders can make the server hold, whatever each body's own limit.
  */
 export class BodyBudget {
   private used = 0;
-  constructor(readonly limit: number) {}
+  /** The most held at once since the budget last ran dry. */
+  private held = 0;
+
+  /**
+   * `onDrained` is called when nothing is held any more after at least DRAINED_AFTER_BYTES were held at
+   * once: the moment to give the freed memory back (server/memory.ts).
+   */
+  constructor(
+    readonly limit: number,
+    private readonly onDrained: () => void = () => undefined,
+  ) {}
 
   /** Takes `bytes` from the budget; false (and nothing taken) when they do not fit. */
   take(bytes: number): boolean {
     if (this.used + bytes > this.limit) return false;
     this.used += bytes;
+    this.held = Math.max(this.held, this.used);
     return true;
   }
 
   give(bytes: number): void {
     this.used -= bytes;
+    if (this.used > 0 || this.held < DRAINED_AFTER_BYTES) return;
+    this.held = 0;
+    this.onDrained();
   }
 
   get inUse(): number {

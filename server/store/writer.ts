@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../db/store.js';
 import { outsideAsar, RequestThread } from '../db/thread.js';
 import { HttpError } from '../http/errors.js';
+import type { Allocator } from '../memory.js';
 import type { WriteAnswer, WriteKind, WriteMessage, Writes } from './writes.js';
 import type { WorkerData } from './writer-worker.js';
 
@@ -46,6 +47,7 @@ export class Writer {
   constructor(
     store: Store,
     private readonly log: FastifyBaseLogger,
+    private readonly allocator?: Allocator,
   ) {
     const workerData: WorkerData = { file: store.file, key: store.key, nativeBinding: store.nativeBinding };
     this.thread = new RequestThread<WriteMessage, WriteAnswer>(
@@ -80,7 +82,8 @@ export class Writer {
     } finally {
       this.running.delete(answer);
       if (outsized && this.running.size === 0) {
-        this.thread.retire();
+        // The stopped thread's heap is unmapped; what it had from malloc stays in an arena until trimmed.
+        void this.thread.retire().then(() => this.allocator?.releaseSoon());
         this.warmUpSoon();
       }
     }

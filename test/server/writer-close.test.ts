@@ -6,6 +6,7 @@ import { openStore } from '../../server/db/store.js';
 import { databaseFileIn } from '../../server/start.js';
 import type { Principal } from '../../server/http/guards.js';
 import { Writer } from '../../server/store/writer.js';
+import { processAllocator } from '../../server/memory.js';
 import { randomKey, tempDir } from '../helpers/app.js';
 
 /**
@@ -35,9 +36,13 @@ describe('closing the writer thread', () => {
     }
   });
 
-  it('after an outsized import the thread goes, and the next one starts by itself a moment later', async () => {
+  it('after an outsized import the thread goes, its freed memory is given back, and the next one starts by itself a moment later', async () => {
     const store = openStore(file, key);
-    const writer = new Writer(store, Fastify({ logger: false }).log);
+    // The process's allocator, its calls counted: the thread's arenas are trimmed once it has stopped.
+    const real = processAllocator();
+    let released = 0;
+    const allocator = { ...real, releaseSoon: () => (released++, real.releaseSoon()) };
+    const writer = new Writer(store, Fastify({ logger: false }).log, allocator);
     try {
       // Over 8 MiB, and not JSON: refused on the writer thread, before anything is read of the caller.
       const body = new TextEncoder().encode(`{${' '.repeat(9 * 1048576)}`);
@@ -51,6 +56,9 @@ describe('closing the writer thread', () => {
       expect(reply).toMatchObject({ statusCode: 400 });
       // Not at once: the old thread is still letting its heap go while the answer goes out.
       expect(writer.threadStarted).toBe(false);
+      expect(released).toBe(0);
+      for (let waited = 0; released === 0 && waited < 50; waited++) await sleep(20);
+      expect(released).toBe(1);
       for (let waited = 0; !writer.threadStarted && waited < 150; waited++) await sleep(100);
       expect(writer.threadStarted).toBe(true);
     } finally {
