@@ -6,8 +6,9 @@ import { SortedUuids } from '../db/uuid.js';
 import type { ErrorDetail } from '../http/errors.js';
 import { fieldValue, FieldError, LOCATION_FIELDS, type LocationField, type LocationValues } from './fields.js';
 import { healthOf } from './health.js';
+import { JsonBytes } from './json-bytes.js';
 import type { TableFormat } from '../imports/table-body.js';
-import { parseImportBody, type Refusal } from './import-body.js';
+import { parseImportBody, type Refusal, type RowSource } from './import-body.js';
 import {
   addToLocationsCount,
   clientOrganization,
@@ -153,7 +154,7 @@ class ImportPlan {
     this.placeholders = blanked ? NO_PLACEHOLDERS : undefined;
   }
 
-  run(rows: unknown[]): ImportOutcome {
+  run(rows: RowSource): ImportOutcome {
     const { db, request, clientId } = this;
     if (clientOrganization(db, clientId) !== request.organizationId) {
       throw new Refused({ statusCode: 404, message: 'No client with this id' });
@@ -172,10 +173,11 @@ class ImportPlan {
       if (request.cancel && Atomics.load(request.cancel, 0) === 1) throw new Refused(GONE);
       const piece: NormalizedRow[] = [];
       const end = Math.min(start + PIECE_ROWS, rows.length);
+      // Each piece of raw rows is let go once read: 100,000 rows never sit in memory at once.
+      const raw = rows.piece(start, end);
+      if (!Array.isArray(raw)) throw new Refused(raw);
       for (let index = start; index < end; index++) {
-        const row = normalizeRow(rows[index], index, request.mode !== 'create', this.placeholders);
-        // Each raw row is let go once read: 100,000 rows never sit in memory twice.
-        rows[index] = undefined;
+        const row = normalizeRow(raw[index - start], index, request.mode !== 'create', this.placeholders);
         if (Array.isArray(row)) this.invalid(index, row);
         else piece.push(row);
       }

@@ -1,0 +1,95 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseImportBody, type RowSource } from '../../server/locations/import-body.js';
+
+/**
+ * A JSON import body's rows are parsed a piece at a time from its bytes (server/locations/import-body.ts):
+ * whatever the body, the rows handed out must be JSON.parse's, and a body that is not JSON must be
+ * refused in JSON.parse's words, whichever piece holds the fault.
+ */
+const CLIENT = '00000000-0000-4000-8000-0000000000c1';
+const bytesOf = (text: string) => new TextEncoder().encode(text);
+
+/** Every row, asked for in pieces of `size`; or the first refusal. */
+function readAll(rows: RowSource, size: number): unknown[] | { statusCode: number; message: string } {
+  const all: unknown[] = [];
+  for (let start = 0; start < rows.length; start += size) {
+    const piece = rows.piece(start, Math.min(start + size, rows.length));
+    if (!Array.isArray(piece)) return piece;
+    all.push(...piece);
+  }
+  return all;
+}
+
+function parsed(text: string, size = 2) {
+  const body = parseImportBody(bytesOf(text));
+  if ('statusCode' in body) return body;
+  const rows = readAll(body.rows, size);
+  return Array.isArray(rows) ? { clientId: body.clientId, rows } : rows;
+}
+
+function jsonParseMessage(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return `The body is not valid JSON: ${(error as Error).message}`;
+  }
+  throw new Error('the text is JSON');
+}
+
+describe('a JSON import body read a piece at a time', () => {
+  it('hands out exactly the rows JSON.parse reads, for any rows, pieces and spacing', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 12 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.constantFrom(undefined, ' ', '\t', 2),
+        fc.boolean(),
+        (rows, size, gap, rowsFirst) => {
+          const body = rowsFirst ? { rows, clientId: CLIENT } : { clientId: CLIENT, rows };
+          const text = JSON.stringify(body, null, gap);
+          expect(parsed(text, size)).toEqual({ clientId: CLIENT, rows: JSON.parse(JSON.stringify(rows)) });
+        },
+      ),
+    );
+  });
+
+  it.each([
+    ['no rows', `{"clientId":"${CLIENT}","rows":[]}`],
+    ['blank rows', `{"clientId":"${CLIENT}","rows":[ \n ]}`],
+    ['texts holding commas and brackets', `{"clientId":"${CLIENT}","rows":[{"name":"a, [b]}"}, "x,]", [1,[2,3]]]}`],
+    ['escaped quotes', `{"clientId":"${CLIENT}","rows":[{"name":"say \\"hi\\", [x]"},{"name":"\\\\"}]}`],
+    ['a repeated rows key (the last one counts)', `{"rows":[{"name":"Dropped"}],"clientId":"${CLIENT}","rows":[{"name":"Kept"}]}`],
+    ['an escaped rows key', `{"clientId":"${CLIENT}","r\\u006fws":[{"name":"Escaped"}]}`],
+    ['rows that are not an array', `{"clientId":"${CLIENT}","rows":{"0":{"name":"x"}}}`],
+    ['unicode and lone surrogates', `{"clientId":"${CLIENT}","rows":[{"name":"Café \\ud800 ☕"},{"name":"日本"}]}`],
+  ])('%s: as JSON.parse reads it', (_, text) => {
+    const expected = JSON.parse(text) as { clientId: string; rows: unknown };
+    const answer = parsed(text);
+    if (Array.isArray(expected.rows)) expect(answer).toEqual({ clientId: CLIENT, rows: expected.rows });
+    else expect(answer).toMatchObject({ statusCode: 400, message: 'The import body is not valid' });
+  });
+
+  it.each([
+    ['a trailing comma in the rows', `{"clientId":"${CLIENT}","rows":[{"name":"a"},]}`],
+    ['two rows without a comma', `{"clientId":"${CLIENT}","rows":[{"name":"a"} {"name":"b"}]}`],
+    ['an empty element', `{"clientId":"${CLIENT}","rows":[{"name":"a"},,{"name":"b"}]}`],
+    ['a fault in a later row', `{"clientId":"${CLIENT}","rows":[{"name":"a"},{"name":"b"},{"name":"c"},{"name":"d",}]}`],
+    ['text after the body', `{"clientId":"${CLIENT}","rows":[{"name":"a"}]} x`],
+    ['a second body', `{"clientId":"${CLIENT}","rows":[{"name":"a"}]}{}`],
+    ['an unclosed rows array', `{"clientId":"${CLIENT}","rows":[{"name":"a"}`],
+    ['a byte order mark', `\uFEFF{"clientId":"${CLIENT}","rows":[{"name":"a"}]}`],
+    ['a bad literal in a row', `{"clientId":"${CLIENT}","rows":[{"name":tru}]}`],
+  ])('%s: refused in JSON.parse words', (_, text) => {
+    expect(parsed(text, 1)).toEqual({ statusCode: 400, message: jsonParseMessage(text) });
+  });
+
+  it('a piece holds only its own rows: each is parsed once, in order', () => {
+    const rows = Array.from({ length: 7 }, (_, i) => ({ name: `Row ${i}` }));
+    const body = parseImportBody(bytesOf(JSON.stringify({ clientId: CLIENT, rows })));
+    if ('statusCode' in body) throw new Error(body.message);
+    expect(body.rows.length).toBe(7);
+    expect(body.rows.piece(0, 3)).toEqual(rows.slice(0, 3));
+    expect(body.rows.piece(3, 7)).toEqual(rows.slice(3));
+  });
+});
