@@ -61,7 +61,8 @@ export interface ImportRequest {
 }
 
 /** The import's answer, as JSON text for the route to send (UploadResponse, or DryRunResponse). */
-export type ImportOutcome = { statusCode: 200 | 201; json: string } | Refusal;
+/** The answer's JSON as UTF-8 bytes, in pieces to send one after the other; or the refusal. */
+export type ImportOutcome = { statusCode: 200 | 201; bytes: Uint8Array[] } | Refusal;
 
 /** The answer to an import whose client went away: nobody reads it, nothing was written. */
 const GONE: Refusal = {
@@ -113,9 +114,13 @@ export function importLocations(db: Db, request: ImportRequest): ImportOutcome {
   }
 }
 
-/** The answer with a CSV or .xlsx upload's `columns` and `left_out` added to it. */
+const UTF8 = new TextEncoder();
+
+/** The answer with a CSV or .xlsx upload's `columns` and `left_out` added to its last piece (its end). */
 function withMembers(outcome: ImportOutcome, members: string): ImportOutcome {
-  return 'json' in outcome ? { ...outcome, json: `${outcome.json.slice(0, -1)},${members}}` } : outcome;
+  if (!('bytes' in outcome)) return outcome;
+  const end = new TextDecoder().decode(outcome.bytes.at(-1));
+  return { ...outcome, bytes: [...outcome.bytes.slice(0, -1), UTF8.encode(`${end.slice(0, -1)},${members}}`)] };
 }
 
 class ImportPlan {
@@ -134,7 +139,9 @@ class ImportPlan {
   private readonly totals = { created: 0, updated: 0, unchanged: 0, skipped: 0, duplicates: 0 };
   /** The import's operation in the audit trail: what its undo reads (null for a dry run). */
   private operationId: string | null = null;
-  /** The answer's array entries (created locations, or a dry run's rows), as JSON. */
+  /** The created locations, as the answer's array entries in JSON (an import). */
+  private readonly created = new JsonBytes();
+  /** A dry run's rows, as the answer's array entries in JSON. */
   private readonly entries: string[] = [];
   /** A dry run's rows come in row order: the index of each entry. */
   private readonly entryRows: number[] = [];
@@ -416,7 +423,8 @@ class ImportPlan {
         id = newIds[created.length]!;
         created.push(insertColumns(id, decision.result!));
         const { name, city, state } = decision.result!;
-        if (!this.request.dryRun) this.entries.push(JSON.stringify({ id, name, city, state }));
+        if (!this.request.dryRun)
+          this.created.write(`${this.totals.created > 1 ? ',' : ''}${JSON.stringify({ id, name, city, state })}`);
       } else if (decision.action === 'updated' && write) {
         updateLocation(this.db, id!, decision.result!, this.request.now, decision.location);
       }
@@ -482,7 +490,7 @@ class ImportPlan {
       // DryRunResponse, in its order.
       const head = `{"dry_run":true,"valid":${this.badRows === 0},"count":${this.badRows === 0 ? created : 0},"duplicates":${duplicates},"totals":${JSON.stringify(totals)},"rows":[`;
       const errors = JSON.stringify(this.errors.sort((a, b) => a.row! - b.row!));
-      return { statusCode: 200, json: `${head}${this.previewJson()}],"errors":${errors}}` };
+      return { statusCode: 200, bytes: [UTF8.encode(`${head}${this.previewJson()}`), UTF8.encode(`],"errors":${errors}}`)] };
     }
     if (this.badRows > 0) {
       throw new Refused({
@@ -495,10 +503,8 @@ class ImportPlan {
     this.recordImport();
     // UploadResponse, in its order.
     const head = `{"success":true,"count":${created},"locations":[`;
-    return {
-      statusCode: 201,
-      json: `${head}${this.entries.join(',')}],"created":${created},"updated":${updated},"unchanged":${unchanged},"skipped":${skipped},"operation_id":"${this.operationId}"}`,
-    };
+    const tail = `],"created":${created},"updated":${updated},"unchanged":${unchanged},"skipped":${skipped},"operation_id":"${this.operationId}"}`;
+    return { statusCode: 201, bytes: [UTF8.encode(head), ...this.created.finish(), UTF8.encode(tail)] };
   }
 }
 

@@ -243,11 +243,12 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { data
       // The store wrote the answer as UTF-8 JSON and moved its bytes here without a copy: this event loop
       // neither copies nor encodes the answer of 100,000 rows (test/server/import-modes.test.ts holds it to
       // the schemas).
-      const { bytes } = outcome;
+      const pieces = outcome.bytes.map((piece) => Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
       return reply
         .code(outcome.statusCode as 201)
         .type('application/json; charset=utf-8')
-        .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as UploadResponse);
+        .header('content-length', pieces.reduce((length, piece) => length + piece.length, 0))
+        .send(Readable.from(pieces, { objectMode: false }) as unknown as UploadResponse);
     },
   );
 };

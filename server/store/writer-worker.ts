@@ -31,7 +31,6 @@ const db = openDatabase(file, key, { cacheMiB: WRITER_CACHE_MIB, nativeBinding }
 // This thread does the checkpoints of the server's connections, after answering (see checkpoint()).
 db.pragma('wal_autocheckpoint = 0');
 const port = parentPort!;
-const UTF8 = new TextEncoder();
 
 type Handlers = { [K in WriteKind]: (db: Db, request: Writes[K]['request']) => Writes[K]['reply'] };
 
@@ -42,7 +41,7 @@ const handlers: Handlers = {
       authorize: (db, clientId) => authorizeWrite(db, request.principal, { ...NEEDS.import, clientId }, request.now),
       actor: (db) => actorOf(db, request.principal),
     });
-    return 'json' in outcome ? { statusCode: outcome.statusCode, bytes: UTF8.encode(outcome.json) } : outcome;
+    return outcome;
   },
   deleteClient: (db, { principal, clientId, now }) =>
     db
@@ -112,7 +111,8 @@ function handle(message: WriteMessage, prepared: WriteMessage | WriteAnswer): vo
   const reply = 'ok' in prepared ? prepared : answer(prepared);
   // An import's answer (megabytes of JSON) moves to the main thread instead of being copied.
   const bytes = reply.ok ? (reply.reply as { bytes?: unknown } | null)?.bytes : undefined;
-  port.postMessage(reply, bytes instanceof Uint8Array ? [bytes.buffer as ArrayBuffer] : []);
+  const buffers = Array.isArray(bytes) ? new Set((bytes as Uint8Array[]).map((piece) => piece.buffer as ArrayBuffer)) : [];
+  port.postMessage(reply, [...buffers]);
   const dryRun = message.kind === 'importLocations' && (message as WriteMessage<'importLocations'>).request.dryRun;
   if (!dryRun) checkpoint();
 }

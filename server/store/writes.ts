@@ -1,8 +1,7 @@
 import type { UndoResponse } from '../audit/schemas.js';
 import type { ErrorDetail } from '../http/errors.js';
 import type { Principal } from '../http/guards.js';
-import type { ImportRequest } from '../locations/import.js';
-import type { Refusal } from '../locations/import-body.js';
+import type { ImportOutcome, ImportRequest } from '../locations/import.js';
 import type { BulkEditBody } from '../locations/schemas.js';
 
 /**
@@ -14,8 +13,8 @@ import type { BulkEditBody } from '../locations/schemas.js';
 export interface Writes {
   importLocations: {
     request: Omit<ImportRequest, 'authorize' | 'actor'> & { principal: Principal };
-    /** The answer's JSON as UTF-8 bytes, moved to the main thread without a copy; or the refusal. */
-    reply: { statusCode: 200 | 201; bytes: Uint8Array } | Refusal;
+    /** The answer's JSON as UTF-8 bytes in pieces, moved to the main thread without a copy; or the refusal. */
+    reply: ImportOutcome;
   };
   deleteClient: {
     request: { principal: Principal; clientId: string; now: number };

@@ -77,7 +77,7 @@ describe('upgrading a version 1 database with locations', () => {
         blanks: 'keep',
         now: Date.now(),
       });
-      expect('json' in answer && JSON.parse(answer.json).rows[0].duplicate_of).toEqual({
+      expect('bytes' in answer && JSON.parse(Buffer.concat(answer.bytes).toString()).rows[0].duplicate_of).toEqual({
         reason: 'name_and_address',
         location_id: '00000000-0000-4000-8000-000000000001',
       });
