@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 
 /**
  * The C allocator's settings for a server whose requests come with bodies of megabytes, on Linux (glibc).
@@ -34,8 +35,11 @@ export const ALLOCATOR_SETTINGS = { arenaMax: 2, mmapThreshold: 128 * 1024 } as 
 
 /** After the last big piece of work, how long before the free pages are given back (one call per burst). */
 const RELEASE_AFTER_MS = 1_000;
+/** How long after a burst V8's collections are followed by a release. */
+const WATCH_COLLECTIONS_MS = 60_000;
+const GC_MAJOR = constants.NODE_PERFORMANCE_GC_MAJOR;
 
-interface Libc {
+export interface Libc {
   mallopt(param: number, value: number): number;
   malloc_trim(pad: number): number;
 }
@@ -46,7 +50,7 @@ function isGlibc(): boolean {
   return typeof header?.glibcVersionRuntime === 'string';
 }
 
-function loadLibc(): Libc | null {
+export function loadLibc(): Libc | null {
   if (!isGlibc()) return null;
   try {
     const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
@@ -61,8 +65,14 @@ function loadLibc(): Libc | null {
   }
 }
 
-function allocatorOf(libc: Libc | null): Allocator {
+/**
+ * An allocator over `libc` (null: none to tune). What a burst of work lets go is freed by V8 when it
+ * collects (a request's body chunks, its sockets' buffers), often seconds after the work: so for a
+ * minute after releaseSoon(), each major collection on this thread is followed by a release too.
+ */
+export function allocatorOf(libc: Libc | null): Allocator {
   let timer: NodeJS.Timeout | undefined;
+  let watchUntil = 0;
   const tuned =
     libc !== null &&
     libc.mallopt(M_ARENA_MAX, ALLOCATOR_SETTINGS.arenaMax) === 1 &&
@@ -72,13 +82,25 @@ function allocatorOf(libc: Libc | null): Allocator {
     timer = undefined;
     libc?.malloc_trim(0);
   };
+  const releaseLater = () => {
+    clearTimeout(timer);
+    timer = setTimeout(release, RELEASE_AFTER_MS).unref();
+  };
+  const collections = new PerformanceObserver((list) => {
+    if (Date.now() > watchUntil) return collections.disconnect();
+    const major = list
+      .getEntries()
+      .some((entry) => (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === GC_MAJOR);
+    if (major) releaseLater();
+  });
   return {
     tuned,
     release,
     releaseSoon() {
       if (libc === null) return;
-      clearTimeout(timer);
-      timer = setTimeout(release, RELEASE_AFTER_MS).unref();
+      releaseLater();
+      if (Date.now() > watchUntil) collections.observe({ entryTypes: ['gc'] });
+      watchUntil = Date.now() + WATCH_COLLECTIONS_MS;
     },
   };
 }

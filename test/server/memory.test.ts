@@ -1,6 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { BodyBudget } from '../../server/http/body.js';
-import { ALLOCATOR_SETTINGS, processAllocator } from '../../server/memory.js';
+import { ALLOCATOR_SETTINGS, allocatorOf, loadLibc, processAllocator, type Libc } from '../../server/memory.js';
 
 const MiB = 1024 * 1024;
 
@@ -18,6 +21,32 @@ describe('the C allocator (server/memory.ts)', () => {
 
   it('is tuned once for the process: every caller gets the same allocator', () => {
     expect(processAllocator()).toBe(processAllocator());
+  });
+
+  it('releases a moment after a burst, once, and again after each major collection that follows it', async () => {
+    // The real libc where there is one, its trims counted.
+    const real = loadLibc();
+    let trims = 0;
+    const libc: Libc = {
+      mallopt: (param, value) => (real ? real.mallopt(param, value) : 1),
+      malloc_trim: (pad) => (trims++, real ? real.malloc_trim(pad) : 0),
+    };
+    const allocator = allocatorOf(libc);
+    const until = async (count: number) => {
+      for (let waited = 0; trims < count && waited < 100; waited++) await sleep(50);
+    };
+    allocator.releaseSoon();
+    allocator.releaseSoon();
+    expect(trims).toBe(0);
+    await until(1);
+    expect(trims).toBe(1);
+    await sleep(1_200);
+    expect(trims).toBe(1);
+    // What the burst let go is freed when V8 collects: a major collection is followed by a release.
+    v8.setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as () => void)();
+    await until(2);
+    expect(trims).toBe(2);
   });
 });
 
