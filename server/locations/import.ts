@@ -490,7 +490,10 @@ class ImportPlan {
       // DryRunResponse, in its order.
       const head = `{"dry_run":true,"valid":${this.badRows === 0},"count":${this.badRows === 0 ? created : 0},"duplicates":${duplicates},"totals":${JSON.stringify(totals)},"rows":[`;
       const errors = JSON.stringify(this.errors.sort((a, b) => a.row! - b.row!));
-      return { statusCode: 200, bytes: [UTF8.encode(`${head}${this.previewJson()}`), UTF8.encode(`],"errors":${errors}}`)] };
+      return {
+        statusCode: 200,
+        bytes: [UTF8.encode(`${head}${this.previewJson()}`), UTF8.encode(`],"errors":${errors}}`)],
+      };
     }
     if (this.badRows > 0) {
       throw new Refused({

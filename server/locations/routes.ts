@@ -247,7 +247,10 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { data
       return reply
         .code(outcome.statusCode as 201)
         .type('application/json; charset=utf-8')
-        .header('content-length', pieces.reduce((length, piece) => length + piece.length, 0))
+        .header(
+          'content-length',
+          pieces.reduce((length, piece) => length + piece.length, 0),
+        )
         .send(Readable.from(pieces, { objectMode: false }) as unknown as UploadResponse);
     },
   );

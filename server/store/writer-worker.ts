@@ -111,7 +111,9 @@ function handle(message: WriteMessage, prepared: WriteMessage | WriteAnswer): vo
   const reply = 'ok' in prepared ? prepared : answer(prepared);
   // An import's answer (megabytes of JSON) moves to the main thread instead of being copied.
   const bytes = reply.ok ? (reply.reply as { bytes?: unknown } | null)?.bytes : undefined;
-  const buffers = Array.isArray(bytes) ? new Set((bytes as Uint8Array[]).map((piece) => piece.buffer as ArrayBuffer)) : [];
+  const buffers = Array.isArray(bytes)
+    ? new Set((bytes as Uint8Array[]).map((piece) => piece.buffer as ArrayBuffer))
+    : [];
   port.postMessage(reply, [...buffers]);
   const dryRun = message.kind === 'importLocations' && (message as WriteMessage<'importLocations'>).request.dryRun;
   if (!dryRun) checkpoint();

@@ -59,7 +59,10 @@ describe('a JSON import body read a piece at a time', () => {
     ['blank rows', `{"clientId":"${CLIENT}","rows":[ \n ]}`],
     ['texts holding commas and brackets', `{"clientId":"${CLIENT}","rows":[{"name":"a, [b]}"}, "x,]", [1,[2,3]]]}`],
     ['escaped quotes', `{"clientId":"${CLIENT}","rows":[{"name":"say \\"hi\\", [x]"},{"name":"\\\\"}]}`],
-    ['a repeated rows key (the last one counts)', `{"rows":[{"name":"Dropped"}],"clientId":"${CLIENT}","rows":[{"name":"Kept"}]}`],
+    [
+      'a repeated rows key (the last one counts)',
+      `{"rows":[{"name":"Dropped"}],"clientId":"${CLIENT}","rows":[{"name":"Kept"}]}`,
+    ],
     ['an escaped rows key', `{"clientId":"${CLIENT}","r\\u006fws":[{"name":"Escaped"}]}`],
     ['rows that are not an array', `{"clientId":"${CLIENT}","rows":{"0":{"name":"x"}}}`],
     ['unicode and lone surrogates', `{"clientId":"${CLIENT}","rows":[{"name":"Café \\ud800 ☕"},{"name":"日本"}]}`],
@@ -74,7 +77,10 @@ describe('a JSON import body read a piece at a time', () => {
     ['a trailing comma in the rows', `{"clientId":"${CLIENT}","rows":[{"name":"a"},]}`],
     ['two rows without a comma', `{"clientId":"${CLIENT}","rows":[{"name":"a"} {"name":"b"}]}`],
     ['an empty element', `{"clientId":"${CLIENT}","rows":[{"name":"a"},,{"name":"b"}]}`],
-    ['a fault in a later row', `{"clientId":"${CLIENT}","rows":[{"name":"a"},{"name":"b"},{"name":"c"},{"name":"d",}]}`],
+    [
+      'a fault in a later row',
+      `{"clientId":"${CLIENT}","rows":[{"name":"a"},{"name":"b"},{"name":"c"},{"name":"d",}]}`,
+    ],
     ['text after the body', `{"clientId":"${CLIENT}","rows":[{"name":"a"}]} x`],
     ['a second body', `{"clientId":"${CLIENT}","rows":[{"name":"a"}]}{}`],
     ['an unclosed rows array', `{"clientId":"${CLIENT}","rows":[{"name":"a"}`],
