@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { JSON_BODY_BUDGET, JSON_BODY_LIMIT, MAX_CONNECTIONS, PUBLIC_BODY_LIMIT } from '../../server/app.js';
 import { randomHexKey, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import type { Bench } from './report.js';
@@ -19,8 +20,6 @@ function memoryMb(pid: number): { rss: number; peak: number } {
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function head(method: string, url: string, headers: Record<string, string | number>): string {
   const lines = Object.entries({ host: '127.0.0.1', ...headers }).map(([name, value]) => `${name}: ${value}`);

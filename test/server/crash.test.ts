@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { realisticRows } from '../bench/rows.js';
 import { CRASH_SEED as SEED, killedServerPerFile, seededRandom } from '../helpers/killed-server.js';
@@ -64,7 +65,6 @@ function checkDatabase(expected: ReadonlyMap<string, number>, context: string): 
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const since = (start: number) => (performance.now() - start).toFixed(0);
 
 describe('crash consistency: SIGKILL during imports', () => {

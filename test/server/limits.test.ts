@@ -1,5 +1,6 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   JSON_BODY_BUDGET,
@@ -67,8 +68,6 @@ function head(method: string, path: string, headers: Record<string, string | num
   const lines = Object.entries({ host: '127.0.0.1', ...headers }).map(([name, value]) => `${name}: ${value}`);
   return `${method} ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('body limits: routes open to anyone take small bodies', () => {
   let t: TestApp;

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { buildSignedInApp } from '../helpers/users.js';
@@ -8,8 +9,6 @@ import { buildSignedInApp } from '../helpers/users.js';
  * Issue 12, "Cancel and leave": a client that goes away during its upload gets nothing written, while
  * its body is still arriving and while the writer runs its transaction (the dashboard's Cancel).
  */
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function uploadRequest(token: string, clientId: string, rows: number): { head: string; body: Buffer } {
   const list = Array.from({ length: rows }, (_, i) => ({
