@@ -46,8 +46,13 @@ export interface Libc {
 
 function isGlibc(): boolean {
   if (process.platform !== 'linux') return false;
-  const header = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header;
-  return typeof header?.glibcVersionRuntime === 'string';
+  try {
+    // Node's diagnostic report names the C library it runs on (musl has no glibcVersionRuntime).
+    const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
+    return typeof report?.header?.glibcVersionRuntime === 'string';
+  } catch {
+    return false;
+  }
 }
 
 export function loadLibc(): Libc | null {
