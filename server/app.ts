@@ -117,6 +117,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodies: new BodyBudget(JSON_BODY_BUDGET, () => allocator.releaseSoon()),
   };
   app.addHook('onClose', async () => writer.close());
+  // The full collection after a burst waits for a moment when no body is coming in and no write runs.
+  const notBusy = allocator.busyWhile(() => context.bodies.inUse > 0 || writer.busy);
+  app.addHook('onClose', async () => void notBusy());
   // An unknown e-mail's sign-in verifies against this hash: made now, so that even the first such
   // sign-in takes as long as a wrong password (no timing tells an unknown address from a known one).
   await prepareDummyHash();

@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /**
  * The C allocator's settings for a server whose requests come with bodies of megabytes, on Linux (glibc).
@@ -24,8 +26,14 @@ export interface Allocator {
   readonly tuned: boolean;
   /** Gives the free pages of every arena back to the system now. */
   release(): void;
-  /** release(), once, a moment after the last call: for work that has just let go of megabytes. */
+  /**
+   * release(), once, a moment after the last call: for work that has just let go of megabytes. And, once
+   * nothing is busy (busyWhile), one full collection: what a burst of requests held (their body chunks,
+   * their sockets' buffers) is freed only when V8 collects them, and an idle server may never do it.
+   */
   releaseSoon(): void;
+  /** While `busy()` says so, the collection after a burst waits; returns the call that removes it. */
+  busyWhile(busy: () => boolean): () => void;
 }
 
 /** glibc's mallopt parameters (malloc.h). */
@@ -38,6 +46,23 @@ const RELEASE_AFTER_MS = 1_000;
 /** How long after a burst V8's collections are followed by a release. */
 const WATCH_COLLECTIONS_MS = 60_000;
 const GC_MAJOR = constants.NODE_PERFORMANCE_GC_MAJOR;
+/** How long after the last burst the full collection comes (and again, while something is busy). */
+const COLLECT_AFTER_MS = 10_000;
+
+/**
+ * V8's full collection, as a function: Node has none without --expose-gc, which the desktop app and
+ * `npm run serve` cannot pass; the flag set now exposes `gc` to new contexts (Jest's leak detection does
+ * the same). Null when it cannot be had.
+ */
+function fullCollection(): (() => void) | null {
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    const gc: unknown = runInNewContext('gc');
+    return typeof gc === 'function' ? (gc as () => void) : null;
+  } catch {
+    return null;
+  }
+}
 
 export interface Libc {
   mallopt(param: number, value: number): number;
@@ -75,9 +100,18 @@ export function loadLibc(): Libc | null {
  * collects (a request's body chunks, its sockets' buffers), often seconds after the work: so for a
  * minute after releaseSoon(), each major collection on this thread is followed by a release too.
  */
-export function allocatorOf(libc: Libc | null): Allocator {
+export function allocatorOf(
+  libc: Libc | null,
+  { collect = fullCollection, collectAfterMs = COLLECT_AFTER_MS } = {} as {
+    collect?: () => (() => void) | null;
+    collectAfterMs?: number;
+  },
+): Allocator {
   let timer: NodeJS.Timeout | undefined;
+  let collecting: NodeJS.Timeout | undefined;
+  let gc: (() => void) | null | undefined;
   let watchUntil = 0;
+  const busy = new Set<() => boolean>();
   const tuned =
     libc !== null &&
     libc.mallopt(M_ARENA_MAX, ALLOCATOR_SETTINGS.arenaMax) === 1 &&
@@ -90,6 +124,15 @@ export function allocatorOf(libc: Libc | null): Allocator {
   const releaseLater = () => {
     clearTimeout(timer);
     timer = setTimeout(release, RELEASE_AFTER_MS).unref();
+  };
+  const collectLater = () => {
+    clearTimeout(collecting);
+    collecting = setTimeout(() => {
+      if ([...busy].some((check) => check())) return collectLater();
+      gc ??= collect();
+      // The collection is followed by a release (below): the buffers it frees are freed after it.
+      gc?.();
+    }, collectAfterMs).unref();
   };
   const collections = new PerformanceObserver((list) => {
     if (Date.now() > watchUntil) return collections.disconnect();
@@ -104,8 +147,13 @@ export function allocatorOf(libc: Libc | null): Allocator {
     releaseSoon() {
       if (libc === null) return;
       releaseLater();
+      collectLater();
       if (Date.now() > watchUntil) collections.observe({ entryTypes: ['gc'] });
       watchUntil = Date.now() + WATCH_COLLECTIONS_MS;
+    },
+    busyWhile(check) {
+      busy.add(check);
+      return () => busy.delete(check);
     },
   };
 }

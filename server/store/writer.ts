@@ -89,6 +89,11 @@ export class Writer {
     }
   }
 
+  /** Whether a write is under way (an import being written, a client being deleted...). */
+  get busy(): boolean {
+    return this.running.size > 0;
+  }
+
   /** Whether a thread is running (or starting) now. */
   get threadStarted(): boolean {
     return this.thread.started;

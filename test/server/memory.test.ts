@@ -50,6 +50,50 @@ describe('the C allocator (server/memory.ts)', () => {
   });
 });
 
+describe('the full collection after a burst', () => {
+  it('comes once nothing is busy, once for a burst, and is followed by a release', async () => {
+    const real = loadLibc();
+    let trims = 0;
+    const libc: Libc = {
+      mallopt: (param, value) => (real ? real.mallopt(param, value) : 1),
+      malloc_trim: (pad) => (trims++, real ? real.malloc_trim(pad) : 0),
+    };
+    // V8's own full collection, its calls counted.
+    v8.setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let collections = 0;
+    const allocator = allocatorOf(libc, { collect: () => () => (collections++, gc()), collectAfterMs: 200 });
+    let busy = true;
+    const stop = allocator.busyWhile(() => busy);
+    allocator.releaseSoon();
+    await sleep(700);
+    expect(collections).toBe(0);
+    busy = false;
+    for (let waited = 0; collections === 0 && waited < 40; waited++) await sleep(50);
+    expect(collections).toBe(1);
+    const trimsBefore = trims;
+    for (let waited = 0; trims === trimsBefore && waited < 60; waited++) await sleep(50);
+    expect(trims).toBeGreaterThan(trimsBefore);
+    await sleep(600);
+    expect(collections).toBe(1);
+    stop();
+  });
+
+  it('a check that is removed no longer holds it back', async () => {
+    let collections = 0;
+    const real = loadLibc();
+    const libc: Libc = real ?? { mallopt: () => 1, malloc_trim: () => 0 };
+    const allocator = allocatorOf(libc, { collect: () => () => collections++, collectAfterMs: 100 });
+    const stop = allocator.busyWhile(() => true);
+    allocator.releaseSoon();
+    await sleep(300);
+    expect(collections).toBe(0);
+    stop();
+    for (let waited = 0; collections === 0 && waited < 40; waited++) await sleep(50);
+    expect(collections).toBe(1);
+  });
+});
+
 describe('the body budget says when a burst of bodies has been let go', () => {
   it('once everything is given back after at least 1 MiB was held at once', () => {
     let drained = 0;
