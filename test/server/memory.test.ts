@@ -10,6 +10,17 @@ const MiB = 1024 * 1024;
 /** Whether this process runs on glibc, as Node's diagnostic report says. */
 const glibc = (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime;
 
+/** The real libc where there is one (a no-op elsewhere), its trims counted. */
+function countedLibc(): { libc: Libc; trims: () => number } {
+  const real = loadLibc();
+  let trims = 0;
+  const libc: Libc = {
+    mallopt: (param, value) => (real ? real.mallopt(param, value) : 1),
+    malloc_trim: (pad) => (trims++, real ? real.malloc_trim(pad) : 0),
+  };
+  return { libc, trims: () => trims };
+}
+
 describe('the C allocator (server/memory.ts)', () => {
   it('is tuned on Linux with glibc (through koffi), and left alone elsewhere', () => {
     const allocator = processAllocator();
@@ -24,40 +35,29 @@ describe('the C allocator (server/memory.ts)', () => {
   });
 
   it('releases a moment after a burst, once, and again after each major collection that follows it', async () => {
-    // The real libc where there is one, its trims counted.
-    const real = loadLibc();
-    let trims = 0;
-    const libc: Libc = {
-      mallopt: (param, value) => (real ? real.mallopt(param, value) : 1),
-      malloc_trim: (pad) => (trims++, real ? real.malloc_trim(pad) : 0),
-    };
+    const { libc, trims } = countedLibc();
     const allocator = allocatorOf(libc);
     const until = async (count: number) => {
-      for (let waited = 0; trims < count && waited < 100; waited++) await sleep(50);
+      for (let waited = 0; trims() < count && waited < 100; waited++) await sleep(50);
     };
     allocator.releaseSoon();
     allocator.releaseSoon();
-    expect(trims).toBe(0);
+    expect(trims()).toBe(0);
     await until(1);
-    expect(trims).toBe(1);
+    expect(trims()).toBe(1);
     await sleep(1_200);
-    expect(trims).toBe(1);
+    expect(trims()).toBe(1);
     // What the burst let go is freed when V8 collects: a major collection is followed by a release.
     v8.setFlagsFromString('--expose-gc');
     (runInNewContext('gc') as () => void)();
     await until(2);
-    expect(trims).toBe(2);
+    expect(trims()).toBe(2);
   });
 });
 
 describe('the full collection after a burst', () => {
   it('comes once nothing is busy, once for a burst, and is followed by a release', async () => {
-    const real = loadLibc();
-    let trims = 0;
-    const libc: Libc = {
-      mallopt: (param, value) => (real ? real.mallopt(param, value) : 1),
-      malloc_trim: (pad) => (trims++, real ? real.malloc_trim(pad) : 0),
-    };
+    const { libc, trims } = countedLibc();
     // V8's own full collection, its calls counted.
     v8.setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
@@ -71,9 +71,9 @@ describe('the full collection after a burst', () => {
     busy = false;
     for (let waited = 0; collections === 0 && waited < 40; waited++) await sleep(50);
     expect(collections).toBe(1);
-    const trimsBefore = trims;
-    for (let waited = 0; trims === trimsBefore && waited < 60; waited++) await sleep(50);
-    expect(trims).toBeGreaterThan(trimsBefore);
+    const trimsBefore = trims();
+    for (let waited = 0; trims() === trimsBefore && waited < 60; waited++) await sleep(50);
+    expect(trims()).toBeGreaterThan(trimsBefore);
     await sleep(600);
     expect(collections).toBe(1);
     stop();
@@ -81,8 +81,7 @@ describe('the full collection after a burst', () => {
 
   it('a check that is removed no longer holds it back', async () => {
     let collections = 0;
-    const real = loadLibc();
-    const libc: Libc = real ?? { mallopt: () => 1, malloc_trim: () => 0 };
+    const { libc } = countedLibc();
     const allocator = allocatorOf(libc, { collect: () => () => collections++, collectAfterMs: 100 });
     const stop = allocator.busyWhile(() => true);
     allocator.releaseSoon();
