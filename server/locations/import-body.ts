@@ -236,16 +236,21 @@ function piecewise(body: Uint8Array, { bounds, commas }: RowsLayout): { envelope
   return { envelope, rows };
 }
 
+/** An import's body read: its client, its rows, and what a CSV or .xlsx upload adds to the answer. */
+export interface ImportBody {
+  clientId: string;
+  rows: RowSource;
+  /** The answer's `columns` and `left_out`, as JSON members. */
+  answerMembers?: string;
+}
+
 /**
  * The body's envelope checked and its rows to read: the client and the rows, or why not. JSON.parse
  * only ever makes `__proto__` an own property (it never sets a prototype), and the checks refuse every
  * key but the known ones, so a poisoning body is a 400 before any of it is used. A body whose rows are
  * not one `"rows": [...]` array at the top level is parsed whole, as JSON.parse reads it.
  */
-export function parseImportBody(
-  body: Uint8Array,
-  format?: TableFormat,
-): { clientId: string; rows: RowSource; answerMembers?: string } | Refusal {
+export function parseImportBody(body: Uint8Array, format?: TableFormat): ImportBody | Refusal {
   if (format !== undefined) {
     const table = readTableBody(body, format);
     return 'statusCode' in table ? table : { ...table, rows: rowsOfArray(table.rows) };

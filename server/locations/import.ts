@@ -8,7 +8,7 @@ import { fieldValue, FieldError, LOCATION_FIELDS, type LocationField, type Locat
 import { healthOf } from './health.js';
 import { JsonBytes } from './json-bytes.js';
 import type { TableFormat } from '../imports/table-body.js';
-import { parseImportBody, type Refusal, type RowSource } from './import-body.js';
+import { parseImportBody, type ImportBody, type Refusal } from './import-body.js';
 import {
   addToLocationsCount,
   clientOrganization,
@@ -60,8 +60,10 @@ export interface ImportRequest {
   mappingId?: string;
 }
 
-/** The import's answer, as JSON text for the route to send (UploadResponse, or DryRunResponse). */
-/** The answer's JSON as UTF-8 bytes, in pieces to send one after the other; or the refusal. */
+/**
+ * The import's answer (UploadResponse, or DryRunResponse) as UTF-8 JSON, in pieces for the route to send
+ * one after the other; or the refusal.
+ */
 export type ImportOutcome = { statusCode: 200 | 201; bytes: Uint8Array[] } | Refusal;
 
 /** The answer to an import whose client went away: nobody reads it, nothing was written. */
@@ -103,11 +105,10 @@ interface Decision {
 export function importLocations(db: Db, request: ImportRequest): ImportOutcome {
   const parsed = parseImportBody(request.body, request.format);
   if ('statusCode' in parsed) return parsed;
-  const plan = new ImportPlan(db, request, parsed.clientId, parsed.rows.length);
-  const run = () => plan.run(parsed.rows);
+  const plan = new ImportPlan(db, request, parsed);
+  const run = () => plan.run();
   try {
-    const outcome = request.dryRun ? db.transaction(run)() : db.transaction(run).immediate();
-    return parsed.answerMembers === undefined ? outcome : withMembers(outcome, parsed.answerMembers);
+    return request.dryRun ? db.transaction(run)() : db.transaction(run).immediate();
   } catch (error) {
     if (error instanceof Refused) return error.refusal;
     throw error;
@@ -115,13 +116,6 @@ export function importLocations(db: Db, request: ImportRequest): ImportOutcome {
 }
 
 const UTF8 = new TextEncoder();
-
-/** The answer with a CSV or .xlsx upload's `columns` and `left_out` added to its last piece (its end). */
-function withMembers(outcome: ImportOutcome, members: string): ImportOutcome {
-  if (!('bytes' in outcome)) return outcome;
-  const end = new TextDecoder().decode(outcome.bytes.at(-1));
-  return { ...outcome, bytes: [...outcome.bytes.slice(0, -1), UTF8.encode(`${end.slice(0, -1)},${members}}`)] };
-}
 
 class ImportPlan {
   private readonly ids: SortedUuids;
@@ -150,19 +144,22 @@ class ImportPlan {
   /** The words the fields read as blank: none for a file's rows, which its reader blanked by its list. */
   private readonly placeholders: ReadonlySet<string> | undefined;
 
+  private readonly clientId: string;
+
   constructor(
     private readonly db: Db,
     private readonly request: ImportRequest,
-    private readonly clientId: string,
-    rowCount: number,
+    private readonly body: ImportBody,
   ) {
-    this.ids = new SortedUuids(Math.max(rowCount, 1));
+    this.clientId = body.clientId;
+    this.ids = new SortedUuids(Math.max(body.rows.length, 1));
     const blanked = request.format !== undefined || request.placeholders === 'none';
     this.placeholders = blanked ? NO_PLACEHOLDERS : undefined;
   }
 
-  run(rows: RowSource): ImportOutcome {
+  run(): ImportOutcome {
     const { db, request, clientId } = this;
+    const { rows } = this.body;
     if (clientOrganization(db, clientId) !== request.organizationId) {
       throw new Refused({ statusCode: 404, message: 'No client with this id' });
     }
@@ -483,6 +480,11 @@ class ImportPlan {
     return order.map((at) => this.entries[at]).join(',');
   }
 
+  /** The answer's last members: a CSV or .xlsx upload's `columns` and `left_out`, then its closing brace. */
+  private end(): string {
+    return this.body.answerMembers === undefined ? '}' : `,${this.body.answerMembers}}`;
+  }
+
   private answer(rowCount: number): ImportOutcome {
     const { created, updated, unchanged, skipped, duplicates } = this.totals;
     if (this.request.dryRun) {
@@ -490,10 +492,7 @@ class ImportPlan {
       // DryRunResponse, in its order.
       const head = `{"dry_run":true,"valid":${this.badRows === 0},"count":${this.badRows === 0 ? created : 0},"duplicates":${duplicates},"totals":${JSON.stringify(totals)},"rows":[`;
       const errors = JSON.stringify(this.errors.sort((a, b) => a.row! - b.row!));
-      return {
-        statusCode: 200,
-        bytes: [UTF8.encode(`${head}${this.previewJson()}`), UTF8.encode(`],"errors":${errors}}`)],
-      };
+      return { statusCode: 200, bytes: [UTF8.encode(`${head}${this.previewJson()}],"errors":${errors}${this.end()}`)] };
     }
     if (this.badRows > 0) {
       throw new Refused({
@@ -506,7 +505,7 @@ class ImportPlan {
     this.recordImport();
     // UploadResponse, in its order.
     const head = `{"success":true,"count":${created},"locations":[`;
-    const tail = `],"created":${created},"updated":${updated},"unchanged":${unchanged},"skipped":${skipped},"operation_id":"${this.operationId}"}`;
+    const tail = `],"created":${created},"updated":${updated},"unchanged":${unchanged},"skipped":${skipped},"operation_id":"${this.operationId}"${this.end()}`;
     return { statusCode: 201, bytes: [UTF8.encode(head), ...this.created.finish(), UTF8.encode(tail)] };
   }
 }
