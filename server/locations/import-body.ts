@@ -63,7 +63,7 @@ class BodyScan {
   private row = -1;
   private last = [-1, -1];
   private key = this.last;
-  /** The top-level arrays under a "rows" key, the one being read (-1 when none is), and its commas. */
+  /** The top-level arrays under a "rows" key, whether one is being read, and its commas so far. */
   private rowsArrays = 0;
   private inRows = false;
   private commas = 0;
@@ -198,14 +198,19 @@ function rowsOfArray(rows: unknown[]): RowSource {
 const textOf = (body: Uint8Array, from: number, to: number) =>
   Buffer.from(body.buffer, body.byteOffset + from, to - from).toString('utf8');
 
-/** The answer to a body that is not JSON, in JSON.parse's words. */
-function notJson(body: Uint8Array): Refusal {
+/** The whole body parsed; or, when it is not JSON, the answer in JSON.parse's words. */
+function parseWhole(body: Uint8Array): { value: unknown } | Refusal {
   try {
-    JSON.parse(textOf(body, 0, body.byteLength));
-    return { statusCode: 400, message: 'The body is not valid JSON' };
+    return { value: JSON.parse(textOf(body, 0, body.byteLength)) as unknown };
   } catch (error) {
     return { statusCode: 400, message: `The body is not valid JSON: ${(error as Error).message}` };
   }
+}
+
+/** The answer to a body a piece of which is not JSON: the whole body's parse says why. */
+function notJson(body: Uint8Array): Refusal {
+  const whole = parseWhole(body);
+  return 'statusCode' in whole ? whole : { statusCode: 400, message: 'The body is not valid JSON' };
 }
 
 /**
@@ -259,16 +264,9 @@ export function parseImportBody(body: Uint8Array, format?: TableFormat): ImportB
   if (scan.finding === 'too many values') return tooComplex;
   if (scan.finding !== null) return tooLong(scan.finding);
   const pieces = scan.layout && piecewise(body, scan.layout);
-  let value: unknown;
-  if (pieces) {
-    value = pieces.envelope;
-  } else {
-    try {
-      value = JSON.parse(textOf(body, 0, body.byteLength));
-    } catch (error) {
-      return { statusCode: 400, message: `The body is not valid JSON: ${(error as Error).message}` };
-    }
-  }
+  const read = pieces ? { value: pieces.envelope } : parseWhole(body);
+  if ('statusCode' in read) return read;
+  const { value } = read;
   if (!envelope.Check(value)) return envelopeRefusal(value);
   const rows = pieces ? pieces.rows : rowsOfArray(value.rows);
   if (rows.length > MAX_IMPORT_ROWS) {
