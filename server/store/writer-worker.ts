@@ -111,10 +111,11 @@ function handle(message: WriteMessage, prepared: WriteMessage | WriteAnswer): vo
   const reply = 'ok' in prepared ? prepared : answer(prepared);
   // An import's answer (megabytes of JSON) moves to the main thread instead of being copied.
   const bytes = reply.ok ? (reply.reply as { bytes?: unknown } | null)?.bytes : undefined;
-  const buffers = Array.isArray(bytes)
-    ? new Set((bytes as Uint8Array[]).map((piece) => piece.buffer as ArrayBuffer))
-    : [];
-  port.postMessage(reply, [...buffers]);
+  // Each piece has a buffer of its own (JsonBytes' chunks, the encoded head and end).
+  port.postMessage(
+    reply,
+    Array.isArray(bytes) ? (bytes as Uint8Array[]).map((piece) => piece.buffer as ArrayBuffer) : [],
+  );
   const dryRun = message.kind === 'importLocations' && (message as WriteMessage<'importLocations'>).request.dryRun;
   if (!dryRun) checkpoint();
 }

@@ -81,7 +81,7 @@ export class Writer {
       throw new HttpError(500, 'The change failed; nothing was changed');
     } finally {
       this.running.delete(answer);
-      if (outsized && this.running.size === 0) {
+      if (outsized && !this.busy) {
         // The stopped thread's heap is unmapped; what it had from malloc stays in an arena until trimmed.
         void this.thread.retire().then(() => this.allocator?.releaseSoon());
         this.warmUpSoon();
