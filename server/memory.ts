@@ -69,19 +69,12 @@ export interface Libc {
   malloc_trim(pad: number): number;
 }
 
-function isGlibc(): boolean {
-  if (process.platform !== 'linux') return false;
-  try {
-    // Node's diagnostic report names the C library it runs on (musl has no glibcVersionRuntime).
-    const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
-    return typeof report?.header?.glibcVersionRuntime === 'string';
-  } catch {
-    return false;
-  }
-}
-
+/**
+ * glibc's functions, or null elsewhere: macOS and Windows, and a Linux without glibc (musl has no
+ * libc.so.6, or not these functions), where loading them throws.
+ */
 export function loadLibc(): Libc | null {
-  if (!isGlibc()) return null;
+  if (process.platform !== 'linux') return null;
   try {
     const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
     const libc = koffi.load('libc.so.6');
@@ -90,7 +83,7 @@ export function loadLibc(): Libc | null {
       malloc_trim: libc.func('int malloc_trim(size_t)') as Libc['malloc_trim'],
     };
   } catch {
-    // No prebuilt koffi for this machine: the allocator keeps its defaults, which work, only bigger.
+    // Not glibc, or no prebuilt koffi for this machine: the allocator keeps its defaults, which work.
     return null;
   }
 }
