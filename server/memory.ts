@@ -118,15 +118,6 @@ export function allocatorOf(
     clearTimeout(timer);
     timer = setTimeout(release, RELEASE_AFTER_MS).unref();
   };
-  const collectLater = () => {
-    clearTimeout(collecting);
-    collecting = setTimeout(() => {
-      if ([...busy].some((check) => check())) return collectLater();
-      gc ??= collect();
-      // The collection is followed by a release (below): the buffers it frees are freed after it.
-      gc?.();
-    }, collectAfterMs).unref();
-  };
   const collections = new PerformanceObserver((list) => {
     if (Date.now() > watchUntil) return collections.disconnect();
     const major = list
@@ -134,6 +125,21 @@ export function allocatorOf(
       .some((entry) => (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === GC_MAJOR);
     if (major) releaseLater();
   });
+  /** For a minute from now, each major collection is followed by a release. */
+  const watchCollections = () => {
+    if (Date.now() > watchUntil) collections.observe({ entryTypes: ['gc'] });
+    watchUntil = Date.now() + WATCH_COLLECTIONS_MS;
+  };
+  const collectLater = () => {
+    clearTimeout(collecting);
+    collecting = setTimeout(() => {
+      if ([...busy].some((check) => check())) return collectLater();
+      gc ??= collect();
+      // Watched, however long it waited: the buffers the collection frees are given back after it.
+      watchCollections();
+      gc?.();
+    }, collectAfterMs).unref();
+  };
   return {
     tuned,
     release,
@@ -141,8 +147,7 @@ export function allocatorOf(
       if (libc === null) return;
       releaseLater();
       collectLater();
-      if (Date.now() > watchUntil) collections.observe({ entryTypes: ['gc'] });
-      watchUntil = Date.now() + WATCH_COLLECTIONS_MS;
+      watchCollections();
     },
     busyWhile(check) {
       busy.add(check);
