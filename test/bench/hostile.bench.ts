@@ -116,7 +116,8 @@ async function signIn(url: string): Promise<string> {
 /**
  * The whole hostile load against one server, as it starts: on Linux it sets glibc's malloc itself (at
  * most two arenas, a fixed mmap threshold, free pages given back after bursts of bodies and retired
- * writer threads: server/memory.ts), which is what brings the idle level back after the hostile bodies.
+ * writer threads) and runs one full collection once idle after a burst (server/memory.ts), which is
+ * what brings the idle level back after the hostile load.
  */
 const bench: Bench = async (record) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-desk-hostile-'));
