@@ -51,7 +51,7 @@ interface RowsLayout {
 }
 
 /**
- * One pass over the bytes, no allocation but the rows' bounds: whether the text holds more JSON values
+ * One pass over the bytes: whether the text holds more JSON values
  * than MAX_VALUES (its commas, colons and brackets outside strings) or more arrays and objects than
  * MAX_CONTAINERS, or a string longer than MAX_STRING_BYTES, with the row (the objects two levels down)
  * and the key it is under; and where the rows array's elements lie, to parse them a piece at a time.
