@@ -34,7 +34,7 @@ describe('the C allocator (server/memory.ts)', () => {
     expect(processAllocator()).toBe(processAllocator());
   });
 
-  it('releases a moment after a burst, once, and again after each major collection that follows it', async () => {
+  it('releases a moment after a burst, once for two calls, and again after a major collection that follows it', async () => {
     const { libc, trims } = countedLibc();
     const allocator = allocatorOf(libc);
     const until = async (count: number) => {
@@ -44,14 +44,15 @@ describe('the C allocator (server/memory.ts)', () => {
     allocator.releaseSoon();
     expect(trims()).toBe(0);
     await until(1);
-    expect(trims()).toBe(1);
-    await sleep(1_200);
+    // Two calls, one release. (Whether more follow depends on V8 collecting by itself meanwhile, which a
+    // loaded machine makes it do: that is the next assertion's rule, not a count to hold here.)
     expect(trims()).toBe(1);
     // What the burst let go is freed when V8 collects: a major collection is followed by a release.
+    const before = trims();
     v8.setFlagsFromString('--expose-gc');
     (runInNewContext('gc') as () => void)();
-    await until(2);
-    expect(trims()).toBe(2);
+    await until(before + 1);
+    expect(trims()).toBeGreaterThan(before);
   });
 });
 
