@@ -1,12 +1,12 @@
 import { MAX_IMPORT_ROWS, type BlankCells } from '../locations/schemas.js';
-import { DEFAULT_ADDRESS_SEPARATOR, joinAddress } from './address.js';
-import { cellValue } from './cells.js';
-import { headerKey, isDayHours, matchHeaders, type ColumnMatch } from './columns.js';
+import { DEFAULT_ADDRESS_SEPARATOR } from './address.js';
+import { headerKey, matchHeaders, type ColumnMatch } from './columns.js';
 import type { Cells } from './csv-text.js';
 import { junkReason, type JunkContext } from './junk-rows.js';
-import { isPlaceholder, PLACEHOLDERS, placeholderSet } from './placeholders.js';
+import { PLACEHOLDERS, placeholderSet } from './placeholders.js';
 import type { ColumnReport, LeftOutRow } from './schemas.js';
-import { DAY_HOURS, type ColumnTarget } from './targets.js';
+import { cleanedCells, sheetValues, uploadRowOfValues } from './sheet-row.js';
+import type { ColumnTarget } from './targets.js';
 
 /** How a sheet's cells become import rows: the options a mapping may carry, and the import's own. */
 export interface TableOptions {
@@ -107,11 +107,11 @@ const noMatch = { field: null, matched_by: null, score: 0 };
 class RowReader {
   readonly junk: JunkContext;
   private readonly words: ReadonlySet<string>;
-  private readonly countryColumn: number;
+  private readonly fields: readonly ColumnTarget[];
 
   constructor(
     headers: readonly string[],
-    private readonly matches: readonly ColumnMatch[],
+    matches: readonly ColumnMatch[],
     nameColumn: number,
     private readonly options: TableOptions,
   ) {
@@ -119,52 +119,19 @@ class RowReader {
     this.words = placeholderSet(placeholders);
     const mappedColumns = matches.flatMap((match, column) => (match.field === null ? [] : [column]));
     this.junk = { headers, nameColumn, mappedColumns, placeholders };
-    this.countryColumn = matches.findIndex((match) => match.field === 'country');
+    this.fields = matches.map((match) => match.field);
   }
 
   /** The row's cells trimmed, escaping undone, placeholders blank ("NA" stays in the country column). */
   cleaned(cells: readonly string[]): string[] {
-    return cells.map((cell, column) => {
-      const value = cellValue(cell).trim();
-      const field = this.matches[column]?.field ?? undefined;
-      return isPlaceholder(value, field ?? undefined, this.words) ? '' : value;
-    });
+    return cleanedCells(cells, this.fields, this.words);
   }
 
   /** One import row: the mapped fields, the address joined from its parts, per-day hours as an object. */
   rowOf(cells: readonly string[], line: number): Record<string, unknown> {
-    const row: Record<string, unknown> = { name: '' };
-    const lines: string[] = [];
-    const days: Record<string, string> = {};
-    let houseNumber = '';
-    let hasAddress = false;
-    let hasDays = false;
-    this.matches.forEach(({ field }, column) => {
-      const value = cells[column] ?? '';
-      if (field === null) return;
-      if (field === 'address' || field === 'street_number') {
-        hasAddress = true;
-        if (field === 'address') lines.push(value);
-        else houseNumber = value;
-      } else if (isDayHours(field)) {
-        hasDays = true;
-        if (value !== '') days[DAY_HOURS[field]] = value;
-      } else this.set(row, field, value);
-    });
-    if (hasAddress) {
-      const country = this.countryColumn < 0 ? '' : (cells[this.countryColumn] ?? '');
-      const separator = this.options.mapping?.options.separator ?? DEFAULT_ADDRESS_SEPARATOR;
-      this.set(row, 'address', joinAddress({ lines, houseNumber, country, separator }));
-    }
-    if (hasDays && !('hours' in row)) this.set(row, 'hours', Object.keys(days).length > 0 ? days : '');
+    const separator = this.options.mapping?.options.separator ?? DEFAULT_ADDRESS_SEPARATOR;
+    const row = uploadRowOfValues(sheetValues(cells, this.fields, separator), this.options.blanks);
     row.line = line;
     return row;
-  }
-
-  /** A blank cell is left out, or sent as "" when blanks is "clear"; never for the id (a key). */
-  private set(row: Record<string, unknown>, field: string, value: string | Record<string, string>): void {
-    const blank = value === '';
-    if (field === 'name') row.name = value;
-    else if (!blank || (this.options.blanks === 'clear' && field !== 'id')) row[field] = value;
   }
 }

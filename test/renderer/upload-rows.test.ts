@@ -55,7 +55,7 @@ describe('uploadRowOf: the listing fields', () => {
     expect(uploadRowOf(['S', 'Pike', ' ', '', '', '', ''], gbp, undefined, 'clear')).toEqual({
       store_code: 'S',
       name: 'Pike',
-      phone: ' ',
+      phone: '',
       hours: '',
     });
     expect(uploadRowOf(['Pike', '', ''], ['name', 'address', 'address'], undefined, 'clear')).toEqual({

@@ -1,9 +1,9 @@
 import type { BlankCells, RowField, UploadRow } from '../../../server/locations/schemas.js';
-import { joinAddress } from '../../../server/imports/address.js';
 import { cellValue } from '../../../server/imports/cells.js';
-import { isPlaceholder, placeholderSet } from '../../../server/imports/placeholders.js';
+import { placeholderSet } from '../../../server/imports/placeholders.js';
+import { cleanedCells, sheetValues, uploadRowOfValues } from '../../../server/imports/sheet-row.js';
 import { DEFAULT_OPTIONS, type ColumnOptions } from './columns/column-options.js';
-import { DAY_HOURS, isDayHours, type ColumnMapping } from './header-mapping.js';
+import type { ColumnMapping } from './header-mapping.js';
 
 export { cellValue };
 
@@ -14,46 +14,6 @@ export type RowEdits = Partial<Record<RowField, string>>;
 export interface RequestLimits {
   rows: number;
   bytes: number;
-}
-
-type DayTexts = Partial<Record<(typeof DAY_HOURS)[keyof typeof DAY_HOURS], string>>;
-
-/** The cells of one row gathered per field, before they become an upload row. */
-interface Gathered {
-  values: Partial<Record<RowField, string>>;
-  address: string[];
-  streetNumber: string;
-  days: DayTexts;
-  /** Fields a mapped column feeds, blank or not. */
-  mapped: Set<RowField>;
-}
-
-/**
- * The row's cells per field; a placeholder of the list in force is blank (server/imports/placeholders.ts,
- * the server's own rule: the upload then asks it to read none, so that a word the user kept stays).
- */
-function gather(cells: readonly string[], mapping: ColumnMapping, placeholders: readonly string[]): Gathered {
-  const row: Gathered = { values: {}, address: [], streetNumber: '', days: {}, mapped: new Set() };
-  const words = placeholderSet(placeholders);
-  mapping.forEach((target, column) => {
-    if (target === null) return;
-    const cell = cellValue(cells[column]);
-    const value = isPlaceholder(cell.trim(), target, words) ? '' : cell;
-    const filled = value.trim() !== '';
-    if (target === 'street_number' || target === 'address') row.mapped.add('address');
-    else row.mapped.add(isDayHours(target) ? 'hours' : target);
-    if (target === 'address' && filled) row.address.push(value.trim());
-    else if (target === 'street_number') row.streetNumber = value.trim();
-    else if (isDayHours(target)) {
-      if (filled) row.days[DAY_HOURS[target]] = value;
-    } else if (target !== 'address') row.values[target] = value;
-  });
-  return row;
-}
-
-/** The address: its columns joined, the house number placed as the row's country writes it (server/imports/address.ts). */
-function addressOf({ address, streetNumber, values }: Gathered, separator: string): string {
-  return joinAddress({ lines: address, houseNumber: streetNumber, country: values.country ?? '', separator });
 }
 
 /**
@@ -71,26 +31,12 @@ export function uploadRowOf(
   blanks: BlankCells = 'keep',
   options: ColumnOptions = DEFAULT_OPTIONS,
 ): UploadRow {
-  const gathered = gather(cells, mapping, options.placeholders);
-  const values: Partial<Record<RowField, unknown>> = { ...gathered.values };
-  if (gathered.mapped.has('address')) values.address = addressOf(gathered, options.separator);
-  if (gathered.mapped.has('hours') && !('hours' in gathered.values)) {
-    values.hours = Object.keys(gathered.days).length > 0 ? gathered.days : '';
-  }
-  for (const [field, value] of Object.entries(edits ?? {})) values[field as RowField] = value;
-  return rowOfValues(values, blanks);
-}
-
-/** The row sent: the name always, a blank value only when `blanks` is "clear" (never the id, a key). */
-function rowOfValues(values: Partial<Record<RowField, unknown>>, blanks: BlankCells): UploadRow {
-  const row: UploadRow = { name: typeof values.name === 'string' ? values.name : '' };
-  for (const [field, value] of Object.entries(values) as [RowField, unknown][]) {
-    if (field === 'name') continue;
-    const blank = typeof value === 'string' && value.trim() === '';
-    if (blank && (blanks === 'keep' || field === 'id')) continue;
-    (row as Record<string, unknown>)[field] = value;
-  }
-  return row;
+  // The server's own rules (server/imports/sheet-row.ts): a placeholder of the list in force is blank,
+  // and the upload then asks the server to read none, so that a word the user kept stays.
+  const cleaned = cleanedCells(cells, mapping, placeholderSet(options.placeholders));
+  const values = sheetValues(cleaned, mapping, options.separator);
+  for (const [field, value] of Object.entries(edits ?? {})) values[field] = value;
+  return uploadRowOfValues(values, blanks) as UploadRow;
 }
 
 /** UTF-8 byte length of a string, without encoding it. */
