@@ -71,6 +71,12 @@ test('an Admin manages users, and the last Admin is explained when it bites', as
   // Change Ana's role to Viewer, and reset her password.
   await ana.getByRole('button', { name: 'Change role of ana@agency.test' }).click();
   const role = page.getByRole('dialog', { name: 'Change the role of ana@agency.test' });
+  // A Client Viewer without a client is refused at the field, before anything is sent.
+  await role.getByRole('combobox', { name: 'Client' }).selectOption('');
+  await role.getByRole('button', { name: 'Save' }).click();
+  await expect(role.getByRole('combobox', { name: 'Client' })).toHaveAccessibleDescription(
+    'Choose the client this Client Viewer may see.',
+  );
   await role.getByRole('radio', { name: /^Viewer/ }).check();
   await role.getByRole('button', { name: 'Save' }).click();
   await expect(role).toBeHidden();

@@ -1,9 +1,11 @@
 import { useState, type FormEvent } from 'react';
+import { UpdateUserBody } from '../../../server/users/schemas.js';
 import type { ClientRow, RoleName, UserRow } from '../api/types.js';
 import { useDeleteUser, useUpdateUser } from '../api/queries.js';
 import { Dialog } from '../components/Dialog.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { FormActions } from '../components/FormActions.js';
+import { useFieldCheck } from '../forms/use-field-check.js';
 import { LAST_ADMIN, RoleFields, clientProblemOf } from './RoleFields.js';
 
 /** Admin: another role for a user, or another client for a Client Viewer. */
@@ -19,26 +21,24 @@ export function ChangeRoleDialog({
   const update = useUpdateUser();
   const [role, setRole] = useState<RoleName>(user.role);
   const [clientId, setClientId] = useState(user.client_id ?? '');
-  const [tried, setTried] = useState(false);
-  const clientProblem = clientProblemOf(role, clientId);
+  const change = { role, clientId: role === 'client_viewer' ? clientId : null };
+  // As the add dialog: the schema's rules, the form's own (a Client Viewer needs a client), then the server's.
+  const fields = useFieldCheck(UpdateUserBody, change, update.error, ['clientId'] as const, {
+    clientId: clientProblemOf(role, clientId),
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setTried(true);
-    if (clientProblem) return;
-    update.mutate(
-      { id: user.id, change: { role, clientId: role === 'client_viewer' ? clientId : null } },
-      { onSuccess: onClose },
-    );
+    if (fields.check()) update.mutate({ id: user.id, change }, { onSuccess: onClose });
   };
   return (
     <Dialog title={`Change the role of ${user.email}`} onClose={onClose}>
       <form className="form" onSubmit={submit} noValidate>
-        <ErrorNotice error={update.error} explain={{ 409: LAST_ADMIN }} />
+        {!fields.shownAtFields && <ErrorNotice error={update.error} explain={{ 409: LAST_ADMIN }} />}
         <RoleFields
           role={role}
           clientId={clientId}
           clients={clients}
-          clientProblem={tried ? clientProblem : null}
+          clientProblem={fields.problemOf('clientId')}
           onRole={setRole}
           onClient={setClientId}
         />
