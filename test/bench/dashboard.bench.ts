@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { chromiumLaunch } from '../e2e/chromium.js';
 import { ADMIN, startServer } from '../e2e/server.js';
 import type { Bench } from './report.js';
@@ -73,6 +73,150 @@ function shippedJs(): { initialKb: number; totalKb: number } {
   return { initialKb: initial / 1024, totalKb: total / 1024 };
 }
 
+/** First load: the sign-in page, then signing in until the clients table shows. */
+async function firstLoad(page: Page, url: string, record: Parameters<Bench>[0]): Promise<void> {
+  const loadStart = Date.now();
+  await page.goto(url);
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  const signInShown = Date.now() - loadStart;
+  await page.getByLabel('E-mail').fill(ADMIN.email);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  const signInStart = Date.now();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('link', { name: 'Bluebird Coffee Roasters' }).waitFor();
+  const tableShown = Date.now() - signInStart;
+  record({ name: 'first load: address to sign-in page', value: signInShown, unit: 'ms' });
+  record({ name: 'first load: sign in to clients table', value: tableShown, unit: 'ms' });
+  record({
+    name: 'first load: address to clients table (with typing time excluded)',
+    value: signInShown + tableShown,
+    unit: 'ms',
+  });
+}
+
+/** The import worker against papaparse on the same File, RUNS times, with the longest task meanwhile. */
+async function workerAgainstPapaparse(page: Page, csvPath: string, record: Parameters<Bench>[0]): Promise<void> {
+  // The same File for both parsers: picked once into an input of the page's own.
+  await page.getByRole('link', { name: 'Bluebird Coffee Roasters' }).click();
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.id = 'bench-file';
+    input.hidden = true;
+    document.body.append(input);
+  });
+  await page.setInputFiles('#bench-file', csvPath);
+  const papaChunk = readdirSync(new URL('assets/', DIST)).find(
+    (name) => name.startsWith('papaparse') && name.endsWith('.js'),
+  );
+  if (!papaChunk) throw new Error('dist/renderer has no papaparse chunk');
+
+  const floors: number[] = [];
+  const workers: number[] = [];
+  const longest: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    // papaparse's own parse of the File (its FileReader streamer), in the page.
+    floors.push(
+      await page.evaluate(async (chunk) => {
+        const { default: Papa } = (await import(/* @vite-ignore */ `/assets/${chunk}`)) as {
+          default: typeof import('papaparse');
+        };
+        const file = (document.getElementById('bench-file') as HTMLInputElement).files![0]!;
+        const start = performance.now();
+        await new Promise((resolve, reject) => Papa.parse(file, { complete: resolve, error: reject }));
+        return performance.now() - start;
+      }, papaChunk),
+    );
+
+    // The import worker: the same File dropped on the dialog's zone, until the column mapping shows.
+    await page.evaluate(() => {
+      performance.clearMeasures();
+      const file = (document.getElementById('bench-file') as HTMLInputElement).files![0]!;
+      const transfer = new DataTransfer();
+      transfer.items.add(file);
+      document
+        .querySelector('[data-testid="drop-zone"]')!
+        .dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    });
+    await page.getByTestId('file-facts').waitFor({ timeout: 120_000 });
+    const measure = await page.evaluate((name) => {
+      const entry = performance.getEntriesByName(name, 'measure')[0];
+      return entry ? { start: entry.startTime, duration: entry.duration } : null;
+    }, READ_MEASURE);
+    if (!measure) throw new Error(`no "${READ_MEASURE}" measure in the page`);
+    const facts = await page.getByTestId('file-facts').innerText();
+    if (!facts.includes('100,000 rows')) throw new Error(`the worker read something else: ${facts}`);
+    // Let the mapping screen render, so its own task is counted too.
+    await page.waitForTimeout(300);
+    workers.push(measure.duration);
+    longest.push(await longestTaskBetween(page, measure.start, measure.start + measure.duration + 300));
+    if (run < RUNS - 1) await page.getByRole('button', { name: 'Choose another file' }).click();
+  }
+
+  console.log(
+    `  runs (ms): worker ${workers.map(Math.round).join(' ')}; papaparse ${floors.map(Math.round).join(' ')}`,
+  );
+  const floor = median(floors);
+  const worker = median(workers);
+  const sizeMb = readFileSync(csvPath).length / 1024 / 1024;
+  record({
+    name: `import worker: read, parse, map and validate ${ROWS.toLocaleString('en')} rows (${sizeMb.toFixed(1)} MB), median of ${RUNS}`,
+    value: worker,
+    unit: 'ms',
+    floor,
+    floorLabel: `Papa.parse(file) in the same page, median of ${RUNS}`,
+    target: '<= 1.5x floor',
+    pass: worker <= 1.5 * floor,
+  });
+  const worstTask = Math.max(...longest);
+  record({
+    name: 'longest main-thread task while the worker parses',
+    value: worstTask,
+    unit: 'ms',
+    target: '< 100 ms',
+    pass: worstTask < 100,
+  });
+}
+
+/** Beyond the target: the whole import of those rows (dry run, then import) as a user runs it. */
+async function wholeImport(page: Page, record: Parameters<Bench>[0]): Promise<void> {
+  const checkStart = await now(page);
+  await page.getByRole('button', { name: 'Check 100,000 rows' }).click();
+  await page.getByTestId('ready-count').waitFor({ timeout: 300_000 });
+  const checked = await now(page);
+  await page.getByRole('button', { name: /^Import 100,000 locations$/ }).click();
+  await page.getByTestId('imported-count').waitFor({ timeout: 300_000 });
+  const imported = await now(page);
+  record({ name: 'dry run of 100,000 rows, from the click to the preview', value: checked - checkStart, unit: 'ms' });
+  record({ name: 'import of 100,000 rows, from the click to the summary', value: imported - checked, unit: 'ms' });
+  await recordLongestTask(
+    page,
+    record,
+    'longest main-thread task during the dry run and import',
+    { start: checkStart, end: imported },
+    false,
+  );
+}
+
+/** The locations page with 100,000 rows (issue 9 §2b): first rows, then loading, scrolling, sorting, filtering. */
+async function locationsPage(page: Page, record: Parameters<Bench>[0]): Promise<void> {
+  const seeStart = await now(page);
+  await page.getByRole('button', { name: 'See the locations' }).click();
+  await page
+    .getByTestId('shown-count')
+    .filter({ hasText: /^100,000 locations$/ })
+    .waitFor({ timeout: 120_000 });
+  const seen = await now(page);
+  record({
+    name: 'right after the import: "See the locations" to all 100,000 shown',
+    value: seen - seeStart,
+    unit: 'ms',
+  });
+  await recordLongestTask(page, record, 'longest main-thread task meanwhile', { start: seeStart, end: seen }, true);
+  await measureLocationsTable(page, page.url(), ROWS, record);
+}
+
 export default (async (record) => {
   const js = shippedJs();
   record({ name: 'dashboard JS loaded at start (gzip)', value: js.initialKb, unit: 'KB' });
@@ -92,140 +236,10 @@ export default (async (record) => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.addInitScript(COLLECT_LONG_TASKS);
 
-    // First load: the sign-in page, then signing in until the clients table shows.
-    const loadStart = Date.now();
-    await page.goto(server.url);
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    const signInShown = Date.now() - loadStart;
-    await page.getByLabel('E-mail').fill(ADMIN.email);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    const signInStart = Date.now();
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Bluebird Coffee Roasters' }).waitFor();
-    const tableShown = Date.now() - signInStart;
-    record({ name: 'first load: address to sign-in page', value: signInShown, unit: 'ms' });
-    record({ name: 'first load: sign in to clients table', value: tableShown, unit: 'ms' });
-    record({
-      name: 'first load: address to clients table (with typing time excluded)',
-      value: signInShown + tableShown,
-      unit: 'ms',
-    });
-
-    // The same File for both parsers: picked once into an input of the page's own.
-    await page.getByRole('link', { name: 'Bluebird Coffee Roasters' }).click();
-    await page.getByRole('button', { name: 'Import CSV' }).click();
-    await page.evaluate(() => {
-      const input = document.createElement('input');
-      input.type = 'file';
-      input.id = 'bench-file';
-      input.hidden = true;
-      document.body.append(input);
-    });
-    await page.setInputFiles('#bench-file', csvPath);
-    const papaChunk = readdirSync(new URL('assets/', DIST)).find(
-      (name) => name.startsWith('papaparse') && name.endsWith('.js'),
-    );
-    if (!papaChunk) throw new Error('dist/renderer has no papaparse chunk');
-
-    const floors: number[] = [];
-    const workers: number[] = [];
-    const longest: number[] = [];
-    for (let run = 0; run < RUNS; run++) {
-      // papaparse's own parse of the File (its FileReader streamer), in the page.
-      floors.push(
-        await page.evaluate(async (chunk) => {
-          const { default: Papa } = (await import(/* @vite-ignore */ `/assets/${chunk}`)) as {
-            default: typeof import('papaparse');
-          };
-          const file = (document.getElementById('bench-file') as HTMLInputElement).files![0]!;
-          const start = performance.now();
-          await new Promise((resolve, reject) => Papa.parse(file, { complete: resolve, error: reject }));
-          return performance.now() - start;
-        }, papaChunk),
-      );
-
-      // The import worker: the same File dropped on the dialog's zone, until the column mapping shows.
-      await page.evaluate(() => {
-        performance.clearMeasures();
-        const file = (document.getElementById('bench-file') as HTMLInputElement).files![0]!;
-        const transfer = new DataTransfer();
-        transfer.items.add(file);
-        document
-          .querySelector('[data-testid="drop-zone"]')!
-          .dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-      });
-      await page.getByTestId('file-facts').waitFor({ timeout: 120_000 });
-      const measure = await page.evaluate((name) => {
-        const entry = performance.getEntriesByName(name, 'measure')[0];
-        return entry ? { start: entry.startTime, duration: entry.duration } : null;
-      }, READ_MEASURE);
-      if (!measure) throw new Error(`no "${READ_MEASURE}" measure in the page`);
-      const facts = await page.getByTestId('file-facts').innerText();
-      if (!facts.includes('100,000 rows')) throw new Error(`the worker read something else: ${facts}`);
-      // Let the mapping screen render, so its own task is counted too.
-      await page.waitForTimeout(300);
-      workers.push(measure.duration);
-      longest.push(await longestTaskBetween(page, measure.start, measure.start + measure.duration + 300));
-      if (run < RUNS - 1) await page.getByRole('button', { name: 'Choose another file' }).click();
-    }
-
-    console.log(
-      `  runs (ms): worker ${workers.map(Math.round).join(' ')}; papaparse ${floors.map(Math.round).join(' ')}`,
-    );
-    const floor = median(floors);
-    const worker = median(workers);
-    const sizeMb = readFileSync(csvPath).length / 1024 / 1024;
-    record({
-      name: `import worker: read, parse, map and validate ${ROWS.toLocaleString('en')} rows (${sizeMb.toFixed(1)} MB), median of ${RUNS}`,
-      value: worker,
-      unit: 'ms',
-      floor,
-      floorLabel: `Papa.parse(file) in the same page, median of ${RUNS}`,
-      target: '<= 1.5x floor',
-      pass: worker <= 1.5 * floor,
-    });
-    const worstTask = Math.max(...longest);
-    record({
-      name: 'longest main-thread task while the worker parses',
-      value: worstTask,
-      unit: 'ms',
-      target: '< 100 ms',
-      pass: worstTask < 100,
-    });
-
-    // Beyond the target: the whole import of those rows (dry run, then import) as a user runs it.
-    const checkStart = await now(page);
-    await page.getByRole('button', { name: 'Check 100,000 rows' }).click();
-    await page.getByTestId('ready-count').waitFor({ timeout: 300_000 });
-    const checked = await now(page);
-    await page.getByRole('button', { name: /^Import 100,000 locations$/ }).click();
-    await page.getByTestId('imported-count').waitFor({ timeout: 300_000 });
-    const imported = await now(page);
-    record({ name: 'dry run of 100,000 rows, from the click to the preview', value: checked - checkStart, unit: 'ms' });
-    record({ name: 'import of 100,000 rows, from the click to the summary', value: imported - checked, unit: 'ms' });
-    await recordLongestTask(
-      page,
-      record,
-      'longest main-thread task during the dry run and import',
-      { start: checkStart, end: imported },
-      false,
-    );
-
-    // The locations page with 100,000 rows (issue 9 §2b): first rows, then loading, scrolling, sorting, filtering.
-    const seeStart = await now(page);
-    await page.getByRole('button', { name: 'See the locations' }).click();
-    await page
-      .getByTestId('shown-count')
-      .filter({ hasText: /^100,000 locations$/ })
-      .waitFor({ timeout: 120_000 });
-    const seen = await now(page);
-    record({
-      name: 'right after the import: "See the locations" to all 100,000 shown',
-      value: seen - seeStart,
-      unit: 'ms',
-    });
-    await recordLongestTask(page, record, 'longest main-thread task meanwhile', { start: seeStart, end: seen }, true);
-    await measureLocationsTable(page, page.url(), ROWS, record);
+    await firstLoad(page, server.url, record);
+    await workerAgainstPapaparse(page, csvPath, record);
+    await wholeImport(page, record);
+    await locationsPage(page, record);
     const imports = await server.api<unknown[]>('GET', `/api/locations?clientId=${clientId}&limit=1`, { token });
     if (imports.length !== 1) throw new Error('the import left no locations');
   } finally {

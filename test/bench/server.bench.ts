@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 import { WRITER_CACHE_MIB } from '../../server/db/open.js';
 import { openDatabase } from '../../server/db/open.js';
 import { databaseFileIn, startServer } from '../../server/start.js';
+import { processMemoryMb } from './process-memory.js';
 import type { Bench } from './report.js';
 import { realisticRows } from './rows.js';
 
@@ -98,12 +99,6 @@ export async function createClient(url: string, token: string, name: string): Pr
   return body.id;
 }
 
-/** Peak resident memory of a process, from the kernel (Linux). */
-function peakRssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
-}
-
 export const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
 /** The middle value (runs alternate with their floors': the median is the figure least moved by load). */
@@ -111,6 +106,26 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The floor's encrypted database: the table with the primary key and client_id indexed, `keys` adds the key indexes. */
+function floorDatabase(dir: string, keys: boolean, trail: boolean) {
+  const db = openDatabase(databaseFileIn(dir), { kind: 'raw', hex: randomBytes(32).toString('hex') }, { create: true });
+  // At least the writer thread's page cache (16 MiB, twice the server's): the floor inserts as well as
+  // the server can, and better.
+  db.pragma(`cache_size = -${Math.max(WRITER_CACHE_MIB, 16) * 1024}`);
+  db.exec(`CREATE TABLE locations (id TEXT PRIMARY KEY, client_id TEXT NOT NULL, name TEXT NOT NULL, address TEXT,
+    city TEXT, state TEXT, zip TEXT, country TEXT, google_place_id TEXT, store_code TEXT, match_key TEXT,
+    health_score INTEGER NOT NULL, health_status TEXT NOT NULL, created_at TEXT NOT NULL${trail ? ', created_by TEXT' : ''});
+    CREATE INDEX locations_by_client ON locations(client_id);
+    CREATE TABLE operations (id TEXT PRIMARY KEY, client_id TEXT, kind TEXT NOT NULL, created_at TEXT NOT NULL);
+    CREATE TABLE audit_entries (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, action TEXT NOT NULL,
+      operation_id TEXT, summary TEXT);`);
+  if (keys)
+    db.exec(`CREATE INDEX locations_by_place ON locations(client_id, google_place_id) WHERE google_place_id IS NOT NULL;
+      CREATE UNIQUE INDEX locations_by_store_code ON locations(client_id, store_code) WHERE store_code IS NOT NULL;
+      CREATE INDEX locations_by_match_key ON locations(client_id, match_key) WHERE match_key IS NOT NULL;`);
+  return db;
 }
 
 /**
@@ -130,21 +145,7 @@ export function floorImporter(
   trail = false,
 ) {
   const dir = tmp();
-  const db = openDatabase(databaseFileIn(dir), { kind: 'raw', hex: randomBytes(32).toString('hex') }, { create: true });
-  // At least the writer thread's page cache (16 MiB, twice the server's): the floor inserts as well as
-  // the server can, and better.
-  db.pragma(`cache_size = -${Math.max(WRITER_CACHE_MIB, 16) * 1024}`);
-  db.exec(`CREATE TABLE locations (id TEXT PRIMARY KEY, client_id TEXT NOT NULL, name TEXT NOT NULL, address TEXT,
-    city TEXT, state TEXT, zip TEXT, country TEXT, google_place_id TEXT, store_code TEXT, match_key TEXT,
-    health_score INTEGER NOT NULL, health_status TEXT NOT NULL, created_at TEXT NOT NULL${trail ? ', created_by TEXT' : ''});
-    CREATE INDEX locations_by_client ON locations(client_id);
-    CREATE TABLE operations (id TEXT PRIMARY KEY, client_id TEXT, kind TEXT NOT NULL, created_at TEXT NOT NULL);
-    CREATE TABLE audit_entries (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, action TEXT NOT NULL,
-      operation_id TEXT, summary TEXT);`);
-  if (keys)
-    db.exec(`CREATE INDEX locations_by_place ON locations(client_id, google_place_id) WHERE google_place_id IS NOT NULL;
-      CREATE UNIQUE INDEX locations_by_store_code ON locations(client_id, store_code) WHERE store_code IS NOT NULL;
-      CREATE INDEX locations_by_match_key ON locations(client_id, match_key) WHERE match_key IS NOT NULL;`);
+  const db = floorDatabase(dir, keys, trail);
   const insert = db.prepare(
     `INSERT INTO locations (id, client_id, name, address, city, state, zip, country, google_place_id,
        store_code, match_key, health_score, health_status, created_at${trail ? ', created_by' : ''})
@@ -366,7 +367,7 @@ async function benchUpsert(
     target: '< 50 ms',
     pass: worst < 50,
   });
-  const peak = peakRssMb(run.pid);
+  const peak = processMemoryMb(run.pid).peak;
   record({
     name: 'Peak server memory (RSS) through the imports and upserts',
     value: peak,
@@ -456,47 +457,16 @@ async function benchImport(
   return { listClientId, firstIds };
 }
 
-const bench: Bench = async (record) => {
-  const key = randomBytes(32).toString('hex');
-  const dataDir = tmp();
-  let served = await serve(dataDir, key);
-  const token = await login(served.url);
-  const rows = realisticRows(ROWS);
-  const body = JSON.stringify({ clientId: '00000000-0000-4000-8000-000000000000', rows });
-
-  // 1. Import over HTTP vs the floors, with the responsiveness probe running.
-  const floor = floorImporter(false);
-  const keyedFloor = floorImporter(true);
-  const { listClientId, firstIds } = await benchImport(record, { url: served.url, token, body, floor, keyedFloor });
-  keyedFloor.close();
-  // The issue's figure: the server's peak while it imports (three imports of 100,000 rows, with the probe).
-  const importPeak = peakRssMb(served.child.pid!);
-  record({
-    name: 'Peak server memory (RSS) during the three imports',
-    value: importPeak,
-    unit: 'MB',
-    target: '< 300 MB',
-    pass: importPeak < 300,
-  });
-
-  await benchUpsert(record, {
-    url: served.url,
-    token,
-    clientId: listClientId,
-    rows,
-    ids: firstIds,
-    floor,
-    pid: served.child.pid!,
-  });
-
-  // 2. Listing 100,000 locations until the last byte vs .all() + JSON.stringify in-process.
-  floor.close();
-  const listFloor = floorList(databaseFileIn(dataDir), key, listClientId);
+/** 2. Listing 100,000 locations until the last byte vs .all() + JSON.stringify in-process. */
+async function benchList(
+  record: Parameters<Bench>[0],
+  run: { url: string; token: string; clientId: string; listFloor: number },
+): Promise<void> {
   const listTimes: number[] = [];
-  for (let run = 0; run < RUNS; run++) {
+  for (let round = 0; round < RUNS; round++) {
     const start = process.hrtime.bigint();
-    const response = await fetch(`${served.url}/api/locations?clientId=${listClientId}`, {
-      headers: { authorization: `Bearer ${token}` },
+    const response = await fetch(`${run.url}/api/locations?clientId=${run.clientId}`, {
+      headers: { authorization: `Bearer ${run.token}` },
     });
     const bytes = await response.arrayBuffer();
     listTimes.push(ms(start));
@@ -507,15 +477,17 @@ const bench: Bench = async (record) => {
     name: `List ${ROWS} locations over HTTP, to the last byte`,
     value: listTime,
     unit: 'ms',
-    floor: listFloor,
+    floor: run.listFloor,
     floorLabel: 'the same rows and fields: SELECT .all() from the same file + JSON.stringify, in-process',
     target: '<= floor',
-    pass: listTime <= listFloor,
+    pass: listTime <= run.listFloor,
   });
+}
 
-  // 3. Authenticated GET /api/clients per second vs a bare Fastify route returning the same JSON.
+/** 3. Authenticated GET /api/clients per second vs a bare Fastify route returning the same JSON. */
+async function benchRequests(record: Parameters<Bench>[0], url: string, token: string): Promise<void> {
   const clientsJson = await (
-    await fetch(`${served.url}/api/clients`, { headers: { authorization: `Bearer ${token}` } })
+    await fetch(`${url}/api/clients`, { headers: { authorization: `Bearer ${token}` } })
   ).text();
   const bare = await spawnUntil(
     [
@@ -533,7 +505,7 @@ const bench: Bench = async (record) => {
   );
   const bareRps = await rps(`${bare.url}/api/clients`, {});
   await bare.stop();
-  const appRps = await rps(`${served.url}/api/clients`, { authorization: `Bearer ${token}` });
+  const appRps = await rps(`${url}/api/clients`, { authorization: `Bearer ${token}` });
   record({
     name: 'Authenticated GET /api/clients',
     value: appRps,
@@ -543,19 +515,14 @@ const bench: Bench = async (record) => {
     target: '>= 0.4x',
     pass: appRps >= 0.4 * bareRps,
   });
+}
 
-  record({
-    name: 'Peak server memory (RSS) through all of the above (imports, listing, the requests-per-second run)',
-    value: peakRssMb(served.child.pid!),
-    unit: 'MB',
-  });
-
-  // 4. Cold start of serve on the existing database (key, migrations check) to the first answer.
-  await served.stop();
+/** 4. Cold start of serve on the existing database (key, migrations check) to the first answer. */
+async function benchColdStart(record: Parameters<Bench>[0], dataDir: string, key: string): Promise<void> {
   const coldStarts: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const start = process.hrtime.bigint();
-    served = await serve(dataDir, key);
+    const served = await serve(dataDir, key);
     const response = await fetch(`${served.url}/health`);
     if (response.status !== 200) throw new Error('cold start: /health failed');
     coldStarts.push(ms(start));
@@ -583,9 +550,10 @@ const bench: Bench = async (record) => {
     floor: Math.min(...nodeStarts),
     floorLabel: 'node with a bare http server to its first answer',
   });
-  fs.rmSync(dataDir, { recursive: true, force: true });
+}
 
-  // 5. Event-loop delay while 10 logins verify passwords at once (in-process, where the loop is measured).
+/** 5. Event-loop delay while 10 logins verify passwords at once (in-process, where the loop is measured). */
+async function benchLogins(record: Parameters<Bench>[0], key: string): Promise<void> {
   const loginDir = tmp();
   const running = await startServer({
     dataDir: loginDir,
@@ -610,6 +578,53 @@ const bench: Bench = async (record) => {
     target: '< 20 ms',
     pass: p99 < 20,
   });
+}
+
+const bench: Bench = async (record) => {
+  const key = randomBytes(32).toString('hex');
+  const dataDir = tmp();
+  const served = await serve(dataDir, key);
+  const token = await login(served.url);
+  const rows = realisticRows(ROWS);
+  const body = JSON.stringify({ clientId: '00000000-0000-4000-8000-000000000000', rows });
+
+  // 1. Import over HTTP vs the floors, with the responsiveness probe running.
+  const floor = floorImporter(false);
+  const keyedFloor = floorImporter(true);
+  const { listClientId, firstIds } = await benchImport(record, { url: served.url, token, body, floor, keyedFloor });
+  keyedFloor.close();
+  // The issue's figure: the server's peak while it imports (three imports of 100,000 rows, with the probe).
+  const importPeak = processMemoryMb(served.child.pid!).peak;
+  record({
+    name: 'Peak server memory (RSS) during the three imports',
+    value: importPeak,
+    unit: 'MB',
+    target: '< 300 MB',
+    pass: importPeak < 300,
+  });
+  await benchUpsert(record, {
+    url: served.url,
+    token,
+    clientId: listClientId,
+    rows,
+    ids: firstIds,
+    floor,
+    pid: served.child.pid!,
+  });
+  floor.close();
+
+  const listFloor = floorList(databaseFileIn(dataDir), key, listClientId);
+  await benchList(record, { url: served.url, token, clientId: listClientId, listFloor });
+  await benchRequests(record, served.url, token);
+  record({
+    name: 'Peak server memory (RSS) through all of the above (imports, listing, the requests-per-second run)',
+    value: processMemoryMb(served.child.pid!).peak,
+    unit: 'MB',
+  });
+  await served.stop();
+  await benchColdStart(record, dataDir, key);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  await benchLogins(record, key);
 };
 
 export default bench;
