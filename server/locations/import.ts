@@ -128,6 +128,8 @@ class ImportPlan {
   /** Existing locations already matched by a row: a second row matching one is a duplicate of the first. */
   private readonly matched = new Map<string, number>();
   private readonly errors: ErrorDetail[] = [];
+  /** Rows found invalid after they were decided: the first of two rows with one store code. */
+  private readonly lateErrors = new Set<number>();
   private badRows = 0;
   private hasExisting = false;
   private readonly totals = { created: 0, updated: 0, unchanged: 0, skipped: 0, duplicates: 0 };
@@ -190,10 +192,11 @@ class ImportPlan {
     return this.answer(rows.length);
   }
 
-  private invalid(index: number, details: ErrorDetail[]): void {
+  /** A row that cannot be imported; a dry run shows it with the values it read, when it read them. */
+  private invalid(index: number, details: ErrorDetail[], values = emptyValues('')): void {
     this.errors.push(...details);
     this.badRows++;
-    if (this.request.dryRun) this.previewed(index, errorPreview(index));
+    if (this.request.dryRun) this.previewed(index, errorPreview(index, values));
   }
 
   private decidePiece(piece: NormalizedRow[]): void {
@@ -264,10 +267,17 @@ class ImportPlan {
     const code = row.input.store_code;
     const earlierCode = code == null ? undefined : this.byStoreCode.get(code);
     if (earlierCode !== undefined) {
-      const message = `the store code "${code}" is also on row ${earlierCode}; store codes are unique within a client`;
-      const earlierMessage = message.replace(`row ${earlierCode}`, `row ${row.index}`);
-      this.errors.push(rowError(earlierCode, 'store_code', earlierMessage, this.lines.get(earlierCode)));
-      this.invalid(row.index, [rowError(row.index, 'store_code', message, row.line)]);
+      const earlierLine = this.lines.get(earlierCode);
+      const words = (where: string) =>
+        `the store code "${code}" is also on ${where}; store codes are unique within a client`;
+      this.errors.push(rowError(earlierCode, 'store_code', words(rowWords(row.index, row.line)), earlierLine));
+      // The earlier row was decided already: it counts as invalid once, and a dry run shows it so (answer()).
+      if (!this.lateErrors.has(earlierCode)) {
+        this.lateErrors.add(earlierCode);
+        this.badRows++;
+      }
+      const message = words(rowWords(earlierCode, earlierLine));
+      this.invalid(row.index, [rowError(row.index, 'store_code', message, row.line)], inputValues(row));
       return undefined;
     }
     for (const key of keys) {
@@ -309,7 +319,7 @@ class ImportPlan {
       if (key.kind === 'store_code') {
         if (this.request.duplicates === 'keep') {
           const message = `the store code "${key.value}" is already used by location ${id}: import with mode=upsert to update it`;
-          this.invalid(row.index, [rowError(row.index, 'store_code', message, row.line)]);
+          this.invalid(row.index, [rowError(row.index, 'store_code', message, row.line)], inputValues(row));
           return undefined;
         }
       }
@@ -399,7 +409,7 @@ class ImportPlan {
         if (!(error instanceof FieldError)) throw error;
         if (decision.action === 'skipped') return values;
         decision.action = 'error';
-        this.invalid(row.index, [rowError(row.index, 'phone', error.message, row.line)]);
+        this.invalid(row.index, [rowError(row.index, 'phone', error.message, row.line)], values);
         return undefined;
       }
     }
@@ -474,6 +484,27 @@ class ImportPlan {
     this.entryRows.push(index);
   }
 
+  /** A dry run's rows found invalid after they were decided (lateErrors): shown as errors, out of their totals. */
+  private showLateErrors(): void {
+    if (this.lateErrors.size === 0) return;
+    for (let at = 0; at < this.entries.length; at++) {
+      if (!this.lateErrors.has(this.entryRows[at]!)) continue;
+      const row = JSON.parse(this.entries[at]!) as PreviewRow;
+      if (row.action === 'error') continue;
+      this.totals[row.action as keyof ImportPlan['totals']]--;
+      if (row.duplicate_of !== null) this.totals.duplicates--;
+      const shown = {
+        ...row,
+        action: 'error',
+        location_id: null,
+        changes: null,
+        duplicate_of: null,
+        skip_reason: null,
+      };
+      this.entries[at] = JSON.stringify(shown);
+    }
+  }
+
   /** A dry run's rows in row order (an invalid row is listed as it is read, the others a piece later). */
   private previewJson(): string {
     const order = this.entryRows.map((_, at) => at).sort((a, b) => this.entryRows[a]! - this.entryRows[b]!);
@@ -486,6 +517,7 @@ class ImportPlan {
   }
 
   private answer(rowCount: number): ImportOutcome {
+    if (this.request.dryRun) this.showLateErrors();
     const { created, updated, unchanged, skipped, duplicates } = this.totals;
     if (this.request.dryRun) {
       const totals = { created, updated, unchanged, skipped, errors: this.badRows };
@@ -539,14 +571,29 @@ function preview(decision: Decision, locationId: string | null): PreviewRow {
   };
 }
 
-function errorPreview(index: number): PreviewRow {
-  const health = healthOf(emptyValues(''));
+/** "line 5" when the row said its line in the sheet, else "row 3" (its index in the request). */
+function rowWords(index: number, line: number | undefined): string {
+  return line === undefined ? `row ${index}` : `line ${line}`;
+}
+
+/** What a valid row says of each field, over a new location's values. */
+function inputValues({ input }: NormalizedRow): LocationValues {
+  const values = emptyValues(input.name ?? '');
+  for (const field of LOCATION_FIELDS) {
+    const value = input[field];
+    if (value != null) (values as unknown as Record<LocationField, unknown>)[field] = value;
+  }
+  return values;
+}
+
+function errorPreview(index: number, values: LocationValues): PreviewRow {
+  const health = healthOf(values);
   return {
     index,
     action: 'error',
     location_id: null,
     changes: null,
-    ...emptyValues(''),
+    ...values,
     health_score: health.score,
     health_status: health.status,
     health_issues: health.issues,

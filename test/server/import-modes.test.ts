@@ -27,7 +27,7 @@ interface DryRun {
   count: number;
   totals: { created: number; updated: number; unchanged: number; skipped: number; errors: number };
   rows: Preview[];
-  errors: { row: number; field: string; message: string }[];
+  errors: { row: number; line?: number; field: string; message: string }[];
 }
 
 let t: TestApp;
@@ -184,6 +184,28 @@ describe('the listing fields', () => {
       [2, 'store_code'],
     ]);
     expect(error.details?.[0]?.message).toMatch(/also on row 2/);
+  });
+
+  it('the dry run shows both rows with one store code as errors, with what they read, and counts them so', async () => {
+    const clientId = await t.createClient(admin, 'Twice, dry');
+    const rows = [
+      { name: 'A', store_code: 'S1', city: 'Austin', line: 3 },
+      { name: 'B', store_code: 'S2', line: 4 },
+      { name: 'C', store_code: 'S1', city: 'Boise', line: 5 },
+    ];
+    const result = await dryRun(clientId, rows);
+    expect(result.valid).toBe(false);
+    expect(result.totals).toEqual({ created: 1, updated: 0, unchanged: 0, skipped: 0, errors: 2 });
+    expect(result.rows.map((row) => [row.action, row.name, row.city])).toEqual([
+      ['error', 'A', 'Austin'],
+      ['created', 'B', null],
+      ['error', 'C', 'Boise'],
+    ]);
+    // The rows said their lines: each message names the other row's line.
+    expect(result.errors.map((error) => [error.line, error.message.match(/also on (line \d+)/)?.[1]])).toEqual([
+      [3, 'line 5'],
+      [5, 'line 3'],
+    ]);
   });
 });
 
