@@ -108,6 +108,15 @@ test('a re-imported GBP sheet updates the changed phone, adds the new row and le
   ]);
   // The blank cells of the sheet left the stored values alone.
   expect(after[0]).toMatchObject({ website: 'https://northwind.example/seattle', labels: ['pnw', 'flagship'] });
+
+  // The history names each file the dashboard imported.
+  const trail = await server().api<{ entries: { action: string; summary: { file_name?: string | null } }[] }>(
+    'GET',
+    `/api/audit?clientId=${clientId}`,
+    { token: admin() },
+  );
+  const imports = trail.entries.filter((entry) => entry.action === 'locations.imported');
+  expect(imports.map((entry) => entry.summary.file_name)).toEqual(['gbp-hours-edited.csv', 'gbp-hours.csv']);
 });
 
 test('update only: rows that match nothing are skipped with the reason, and nothing is created', async ({ page }) => {

@@ -4,6 +4,7 @@ import {
   type Changes,
   type RowAction,
   type RowField,
+  UploadQuery,
 } from '../../../server/locations/schemas.js';
 import { ApiError, toErrorInfo, type ApiErrorInfo } from '../api/http.js';
 import type { DryRun, DryRunRow, DuplicateHandling, Health, Imported } from '../api/types.js';
@@ -71,6 +72,7 @@ interface InFlight {
 // A little under the server's limit, so the request line and headers never tip a body over it.
 const LIMITS = { rows: MAX_IMPORT_ROWS, bytes: MAX_IMPORT_BYTES - 64 * 1024 };
 const SAMPLE_ROWS = 20;
+const MAX_FILE_NAME = UploadQuery.properties.fileName.maxLength as number;
 const HEALTH_CODES: Health[] = ['green', 'yellow', 'red', 'closed'];
 const ACTIONS: RowAction[] = ['created', 'updated', 'unchanged', 'skipped', 'error'];
 
@@ -113,6 +115,8 @@ interface Written {
  */
 export class ImportJob {
   private table: CsvTable | null = null;
+  /** The file's name, which the import sends for the history ("imported boston-2026.csv: 180 created"). */
+  private fileName: string | null = null;
   private mapping: ColumnMapping = [];
   /** The address separator and placeholder list of the column step. */
   private options: ColumnOptions = DEFAULT_OPTIONS;
@@ -202,6 +206,7 @@ export class ImportJob {
       });
     }
     this.table = table;
+    this.fileName = facts.name;
     this.mapping = mapHeaders(table.headers);
     this.options = DEFAULT_OPTIONS;
     this.resetChecks();
@@ -390,7 +395,11 @@ export class ImportJob {
     const rowJson = rows.map((row) => this.rowJson(row));
     const ranges = planRequests(rowJson, clientId, LIMITS);
     // The saved mapping the rows were read with: the server marks it used (README: "Saved mappings").
-    const path = uploadQuery(choice, { duplicates, ...(savedMapping !== null ? { mapping: savedMapping } : {}) });
+    const path = uploadQuery(choice, {
+      duplicates,
+      ...(savedMapping !== null ? { mapping: savedMapping } : {}),
+      ...(this.fileName !== null ? { fileName: this.fileName.slice(0, MAX_FILE_NAME) } : {}),
+    });
     const written: Written = { imported: 0, updated: 0, unchanged: 0, skipped: 0, sent: 0, operations: [] };
     for (const [index, [start, end]] of ranges.entries()) {
       const answer = await this.send<Imported>(
