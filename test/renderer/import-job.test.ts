@@ -80,7 +80,7 @@ describe('ImportJob over the real server', () => {
     expect(summary()).toMatchObject({ imported: 1, updated: 1, unchanged: 3, skipped: 0, failure: null });
     expect(paths).toEqual([
       '/api/locations/upload?dryRun=true&duplicates=skip&mode=upsert&blanks=keep&placeholders=none',
-      '/api/locations/upload?duplicates=skip&mode=upsert&blanks=keep&placeholders=none',
+      '/api/locations/upload?duplicates=skip&fileName=gbp-hours-edited.csv&mode=upsert&blanks=keep&placeholders=none',
     ]);
   });
 
