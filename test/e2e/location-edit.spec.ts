@@ -89,3 +89,55 @@ test('bulk edit: set the status of every location shown, in one request', async 
   const locations = await server.api<{ status: string }[]>('GET', `/api/locations?clientId=${clientId}`, { token });
   expect(locations.map((location) => location.status)).toEqual(['temporarily_closed', 'temporarily_closed']);
 });
+
+test('choose rows: Ctrl-click one, Shift-click a range, Space to leave one out; change then delete just those', async ({
+  page,
+}) => {
+  await server.api('POST', '/api/locations/upload', {
+    token,
+    body: { clientId, rows: [1, 2, 3, 4].map((n) => ({ name: `Harbor ${n}`, city: 'Boston', country: 'US' })) },
+  });
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(clientUrl);
+  const row = (name: string) => page.getByTestId('location-row').filter({ hasText: name });
+  await expect(page.getByTestId('location-row')).toHaveCount(6);
+
+  // In name order: Bluebird Airport, Bluebird Downtown, Harbor 1 … Harbor 4.
+  await row('Harbor 1').click({ modifiers: ['ControlOrMeta'] });
+  await row('Harbor 3').click({ modifiers: ['Shift'] });
+  await expect(page.getByRole('button', { name: 'Change the 3 locations chosen…' })).toBeVisible();
+  await expect(page.locator('[data-testid="location-row"][aria-selected="true"]')).toHaveCount(3);
+  await expect(page.getByTestId('location-panel')).toHaveCount(0);
+  await row('Harbor 2').focus();
+  await page.keyboard.press('Space');
+  await expect(row('Harbor 2')).toHaveAttribute('aria-selected', 'false');
+
+  await page.getByRole('button', { name: 'Change the 2 locations chosen…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Change 2 locations' });
+  await dialog.getByLabel('What to do').selectOption({ label: 'Set the primary category' });
+  await dialog.getByRole('textbox', { name: /^Primary category/ }).fill('Bakery');
+  await dialog.getByRole('button', { name: 'Change 2 locations' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('2 locations changed.');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  const listed = () =>
+    server.api<{ name: string; primary_category: string | null }[]>('GET', `/api/locations?clientId=${clientId}`, {
+      token,
+    });
+  const bakeries = (await listed()).filter((location) => location.primary_category === 'Bakery');
+  expect(bakeries.map((location) => location.name)).toEqual(['Harbor 1', 'Harbor 3']);
+
+  // The choice stays for another change; deleting its locations ends it.
+  await page.getByRole('button', { name: 'Change the 2 locations chosen…' }).click();
+  await dialog.getByLabel('What to do').selectOption({ label: 'Delete them' });
+  await expect(dialog).toContainText('They can be brought back with Undo');
+  await dialog.getByRole('button', { name: 'Delete 2 locations' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('2 locations deleted.');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByRole('button', { name: 'Change the 4 locations shown…' })).toBeVisible();
+  expect((await listed()).map((location) => location.name).sort()).toEqual([
+    'Bluebird Airport',
+    'Bluebird Downtown',
+    'Harbor 2',
+    'Harbor 4',
+  ]);
+});

@@ -9,6 +9,7 @@ import { LocationsToolbar } from './LocationsToolbar.js';
 import { LocationsTable } from './LocationsTable.js';
 import { LocationPanel } from './LocationPanel.js';
 import { BulkEditButton } from '../location-edit/BulkEditButton.js';
+import { useSelection } from '../locations/use-selection.js';
 
 /**
  * A client's locations once it has some: the toolbar, the table and the open location. What shows
@@ -37,6 +38,8 @@ export function ClientLocations({
   const onSort = useCallback((next: LocationSort) => onAddress({ sort: next }), [onAddress]);
   const onOpen = useCallback((id: string) => onAddress({ location: id }), [onAddress]);
   const onRange = useCallback((start: number, end: number) => list.need(start, end), [list]);
+  const idAt = useCallback((index: number) => state.rows.get(index)?.id, [state.rows]);
+  const selection = useSelection(list, idAt, `${query}\u0000${health}`);
   const closePanel = useCallback(() => {
     const id = address.location;
     onAddress({ location: null });
@@ -65,7 +68,7 @@ export function ClientLocations({
         loaded={state.loaded}
         onExport={exportShown}
       />
-      <BulkEditButton list={list} shown={state.count} loaded={state.loaded} />
+      <BulkEditButton list={list} shown={state.count} loaded={state.loaded} selection={selection} />
       <ErrorNotice error={exportError} />
       {noMatch ? (
         <div className="table-empty">
@@ -83,6 +86,7 @@ export function ClientLocations({
           onSort={onSort}
           openId={address.location}
           onOpen={onOpen}
+          selection={selection}
           scope={`${query}\u0000${health}\u0000${sort.key}\u0000${sort.direction}`}
           busy={!state.loaded || state.shown !== state.requested}
         />

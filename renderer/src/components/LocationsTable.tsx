@@ -9,6 +9,7 @@ import {
   useInnerWidth,
 } from '../locations/column-widths.js';
 import { useRowFocus } from '../locations/use-row-focus.js';
+import type { Selection } from '../locations/use-selection.js';
 import type { LocationRow } from '../api/types.js';
 import { ROW_HEIGHT } from './LocationsTableRow.js';
 import { LocationsTableBody } from './LocationsTableBody.js';
@@ -25,9 +26,19 @@ interface LocationsTableProps {
   onSort: (sort: LocationSort) => void;
   openId: string | null;
   onOpen: (locationId: string) => void;
+  /** The locations chosen for a bulk change, and how a click or a key changes them. */
+  selection: Pick<Selection, 'ids' | 'select'>;
   /** Changes with the filter and the sort: the list then starts again from its top. */
   scope: string;
   busy: boolean;
+}
+
+/** The column widths, as the CSS variables the rows' grid reads. */
+function tableStyle(widths: Parameters<typeof gridColumnsOf>[0]): CSSProperties {
+  return {
+    '--location-columns': gridColumnsOf(widths),
+    '--location-width': `${totalWidthOf(widths)}px`,
+  } as CSSProperties;
 }
 
 /**
@@ -43,6 +54,7 @@ export const LocationsTable = memo(function LocationsTable({
   onSort,
   openId,
   onOpen,
+  selection,
   scope,
   busy,
 }: LocationsTableProps) {
@@ -73,6 +85,7 @@ export const LocationsTable = memo(function LocationsTable({
     pageRows: () => Math.max(1, Math.floor(((scroller.current?.clientHeight ?? 0) - HEAD_HEIGHT) / ROW_HEIGHT) - 1),
     scope,
     onOpen: open,
+    onSelect: selection.select,
   });
   useEffect(() => {
     scroller.current?.scrollTo({ top: 0 });
@@ -84,10 +97,6 @@ export const LocationsTable = memo(function LocationsTable({
   useEffect(() => onRange(first, last), [first, last, onRange]);
   const drawn = items.some((item) => item.index === focus.active);
   const tabStop = drawn ? focus.active : (virtualizer.range?.startIndex ?? 0);
-  const style = {
-    '--location-columns': gridColumnsOf(widths),
-    '--location-width': `${totalWidthOf(widths)}px`,
-  } as CSSProperties;
 
   return (
     <div
@@ -96,9 +105,10 @@ export const LocationsTable = memo(function LocationsTable({
       aria-rowcount={count + 1}
       aria-colcount={LOCATION_COLUMNS.length}
       aria-readonly="true"
+      aria-multiselectable="true"
       aria-busy={busy}
       className="table locations-table"
-      style={style}
+      style={tableStyle(widths)}
     >
       <div ref={scroller} className="table-scroll" data-testid="locations-scroll">
         <LocationsTableHead sort={sort} onSort={onSort} widths={widths} onResize={resize} />
@@ -109,6 +119,7 @@ export const LocationsTable = memo(function LocationsTable({
           rows={rows}
           tabStop={tabStop}
           openId={openId}
+          selected={selection.ids}
           focus={focus}
         />
       </div>

@@ -13,6 +13,7 @@ export function LocationsTableBody({
   rows,
   tabStop,
   openId,
+  selected,
   focus,
 }: {
   bodyRef: RefObject<HTMLDivElement | null>;
@@ -21,6 +22,7 @@ export function LocationsTableBody({
   rows: ReadonlyMap<number, LocationRow>;
   tabStop: number;
   openId: string | null;
+  selected: ReadonlySet<string>;
   focus: Pick<ReturnType<typeof useRowFocus>, 'onKeyDown' | 'onClick' | 'onFocus'>;
 }) {
   return (
@@ -44,6 +46,7 @@ export function LocationsTableBody({
             top={item.start - HEAD_HEIGHT}
             tabbable={item.index === tabStop}
             open={location !== undefined && location.id === openId}
+            selected={location !== undefined && selected.has(location.id)}
           />
         );
       })}

@@ -22,6 +22,7 @@ export const LocationsTableRow = memo(function LocationsTableRow({
   top,
   tabbable,
   open,
+  selected,
 }: {
   /** Undefined while its row is on its way from the locations worker. */
   location: LocationRow | undefined;
@@ -32,17 +33,20 @@ export const LocationsTableRow = memo(function LocationsTableRow({
   tabbable: boolean;
   /** Whether it is the location open in the side panel. */
   open: boolean;
+  /** Whether it is chosen for a bulk change. */
+  selected: boolean;
 }) {
   return (
     <div
       role="row"
       aria-rowindex={index + 2}
-      aria-selected={open}
+      aria-selected={selected}
+      aria-current={open ? 'true' : undefined}
       tabIndex={tabbable ? 0 : -1}
       data-index={index}
       data-location-id={location?.id}
       data-testid={location ? 'location-row' : 'pending-row'}
-      className={`row location-row${open ? ' row-open' : ''}`}
+      className={`row location-row${open ? ' row-open' : ''}${selected ? ' row-selected' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
     >
       {location ? <LocationCells location={location} /> : <div role="gridcell" className="cell muted" />}

@@ -1,22 +1,51 @@
 import { useState } from 'react';
 import { sessionState } from '../api/session.js';
 import type { LocationList } from '../locations/list.js';
+import type { Selection } from '../locations/use-selection.js';
 import { BulkEditDialog } from './BulkEditDialog.js';
 
 /**
- * "Change these…" beside the table (Admin): one change to every location the filters show (select all
- * filtered), through the bulk edit or delete of the API.
+ * "Change these…" beside the table (Admin): one change, through the bulk edit or delete of the API, to
+ * the locations chosen in the table, or when none is chosen to every location the filters show (select
+ * all filtered).
  */
-export function BulkEditButton({ list, shown, loaded }: { list: LocationList; shown: number; loaded: boolean }) {
+export function BulkEditButton({
+  list,
+  shown,
+  loaded,
+  selection,
+}: {
+  list: LocationList;
+  shown: number;
+  loaded: boolean;
+  selection: Selection;
+}) {
   const [ids, setIds] = useState<string[] | null>(null);
   if (sessionState().session?.user.role !== 'admin') return null;
+  const chosen = selection.ids.size;
+  if (chosen > 0) {
+    return (
+      <div className="bulk-actions">
+        <button type="button" className="button" onClick={() => setIds([...selection.ids])}>
+          Change the {chosen === 1 ? 'location' : `${chosen} locations`} chosen…
+        </button>
+        <button type="button" className="button-link" onClick={selection.clear}>
+          Clear the choice
+        </button>
+        {ids && (
+          <BulkEditDialog clientId={list.clientId} ids={ids} onClose={() => setIds(null)} onDeleted={selection.clear} />
+        )}
+      </div>
+    );
+  }
   const choose = () => void list.exportRows().then((rows) => setIds(rows.map((row) => row.id)));
   return (
-    <>
+    <div className="bulk-actions">
       <button type="button" className="button" disabled={!loaded || shown === 0} onClick={choose}>
         Change the {shown === 1 ? 'location' : `${shown} locations`} shown…
       </button>
+      <span className="muted">or choose rows: Ctrl-click (⌘ on a Mac) or Space, Shift for a range</span>
       {ids && <BulkEditDialog clientId={list.clientId} ids={ids} onClose={() => setIds(null)} />}
-    </>
+    </div>
   );
 }

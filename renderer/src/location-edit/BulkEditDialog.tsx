@@ -27,7 +27,18 @@ const STATUSES = [
  * One change to many locations at once (issue 9 §2), committed by one request in one transaction:
  * the dialog says how many it changes, and the answer how many changed.
  */
-export function BulkEditDialog({ clientId, ids, onClose }: { clientId: string; ids: string[]; onClose: () => void }) {
+export function BulkEditDialog({
+  clientId,
+  ids,
+  onClose,
+  onDeleted,
+}: {
+  clientId: string;
+  ids: string[];
+  onClose: () => void;
+  /** Called once the locations are deleted (a choice of rows then has nothing left in it). */
+  onDeleted?: () => void;
+}) {
   const [action, setAction] = useState<Action>('status');
   const [value, setValue] = useState('open');
   const [done, setDone] = useState<string | null>(null);
@@ -39,7 +50,10 @@ export function BulkEditDialog({ clientId, ids, onClose }: { clientId: string; i
     event.preventDefault();
     const answer =
       action === 'delete'
-        ? remove.mutateAsync(ids).then(({ count }) => `${plural(count, 'location')} deleted.`)
+        ? remove.mutateAsync(ids).then(({ count }) => {
+            onDeleted?.();
+            return `${plural(count, 'location')} deleted.`;
+          })
         : edit
             .mutateAsync({ ids, set: { [action]: value.trim() === '' ? null : value } as BulkChange['set'] })
             .then(
@@ -92,7 +106,7 @@ export function BulkEditDialog({ clientId, ids, onClose }: { clientId: string; i
 }
 
 function BulkValue({ action, value, onValue }: { action: Action; value: string; onValue: (value: string) => void }) {
-  if (action === 'delete') return <p className="field-error">This cannot be undone.</p>;
+  if (action === 'delete') return <p className="muted">They can be brought back with Undo in the client’s History.</p>;
   if (action === 'status') {
     return (
       <label className="field">

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
 import type { Virtualizer } from '@tanstack/react-virtual';
+import type { SelectHow } from './use-selection.js';
 
 const rowIndexOf = (target: EventTarget | null): number | null => {
   const row = target instanceof Element ? target.closest<HTMLElement>('[data-index]') : null;
@@ -8,7 +9,9 @@ const rowIndexOf = (target: EventTarget | null): number | null => {
 
 /**
  * Roving focus over a virtual list of rows (WAI-ARIA grid pattern, row by row): one row is the Tab
- * stop, arrows, Page Up / Down, Home and End move it (scrolling it into view first), Enter opens it.
+ * stop, arrows, Page Up / Down, Home and End move it (scrolling it into view first), Enter opens it,
+ * Space chooses it (Shift+Space: every row from the last one chosen). A click opens a row; with Ctrl or
+ * ⌘ it chooses it, with Shift it chooses the range.
  * `scope` changes with the shown rows (filter, sort): the Tab stop goes back to the first row.
  */
 export function useRowFocus({
@@ -18,6 +21,7 @@ export function useRowFocus({
   pageRows,
   scope,
   onOpen,
+  onSelect,
 }: {
   count: number;
   virtualizer: Virtualizer<HTMLDivElement, Element>;
@@ -25,6 +29,7 @@ export function useRowFocus({
   pageRows: () => number;
   scope: string;
   onOpen: (index: number) => void;
+  onSelect: (index: number, how: SelectHow) => void;
 }) {
   const [active, setActive] = useState(0);
   const [activeScope, setActiveScope] = useState(scope);
@@ -59,9 +64,10 @@ export function useRowFocus({
     const row = event.target as HTMLElement;
     if (row.getAttribute('role') !== 'row' || row.dataset.index === undefined) return;
     const index = Number(row.dataset.index);
-    if (event.key === 'Enter') {
+    if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
-      onOpen(index);
+      if (event.key === 'Enter') onOpen(index);
+      else onSelect(index, event.shiftKey ? 'range' : 'toggle');
       return;
     }
     const page = pageRows();
@@ -83,7 +89,9 @@ export function useRowFocus({
     const index = rowIndexOf(event.target);
     if (index === null) return;
     setActive(index);
-    onOpen(index);
+    if (event.shiftKey) onSelect(index, 'range');
+    else if (event.ctrlKey || event.metaKey) onSelect(index, 'toggle');
+    else onOpen(index);
   };
 
   const onFocus = (event: { target: EventTarget }) => {

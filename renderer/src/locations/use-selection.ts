@@ -1,0 +1,63 @@
+import { useCallback, useState } from 'react';
+import type { LocationList } from './list.js';
+
+/** How a click or a key chooses rows: one more or less (Ctrl, ⌘ or Space), or all from the last one (Shift). */
+export type SelectHow = 'toggle' | 'range';
+
+export interface Selection {
+  /** The chosen locations, by id: they stay chosen when the sort changes. */
+  ids: ReadonlySet<string>;
+  select: (index: number, how: SelectHow) => void;
+  clear: () => void;
+}
+
+/**
+ * The locations chosen in the table for a bulk change (issue 9 §2): Ctrl/⌘-click or Space adds or
+ * removes a row, Shift-click or Shift+Space adds every row from the last one chosen to this one, in the
+ * order shown. A new search or health filter (`scope`) starts again with none: what is chosen is always
+ * among what shows.
+ */
+export function useSelection(
+  list: LocationList,
+  idAt: (index: number) => string | undefined,
+  scope: string,
+): Selection {
+  const [ids, setIds] = useState<ReadonlySet<string>>(new Set());
+  const [anchor, setAnchor] = useState<number | null>(null);
+  const [selectionScope, setSelectionScope] = useState(scope);
+  if (selectionScope !== scope) {
+    setSelectionScope(scope);
+    setIds(new Set());
+    setAnchor(null);
+  }
+
+  const select = useCallback(
+    (index: number, how: SelectHow) => {
+      const id = idAt(index);
+      if (id === undefined) return;
+      if (how === 'toggle' || anchor === null) {
+        setIds((before) => {
+          const next = new Set(before);
+          if (next.has(id)) next.delete(id);
+          else next.add(id);
+          return next;
+        });
+        setAnchor(index);
+        return;
+      }
+      // The rows between may not be in the page (it holds those around the view): the worker has them all.
+      const [start, end] = anchor < index ? [anchor, index] : [index, anchor];
+      void list.exportRows().then((rows) => {
+        setIds((before) => new Set([...before, ...rows.slice(start, end + 1).map((row) => row.id)]));
+      });
+    },
+    [anchor, idAt, list],
+  );
+
+  const clear = useCallback(() => {
+    setIds(new Set());
+    setAnchor(null);
+  }, []);
+
+  return { ids, select, clear };
+}
