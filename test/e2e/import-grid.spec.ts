@@ -110,6 +110,8 @@ test('find and replace on 100 rows, set a column on the rows shown, fix a red ce
   await dialog.getByRole('button', { name: 'Select all 2 shown' }).click();
   const bulk = dialog.getByRole('form', { name: 'Change many rows' });
   await bulk.getByLabel('Set the column').selectOption('zip');
+  // With no value the button says what it would do.
+  await expect(bulk.getByRole('button', { name: 'Clear on 2 rows' })).toBeVisible();
   await bulk.getByLabel('to the value').fill('EC1A 1BB');
   await bulk.getByRole('button', { name: 'Set on 2 rows' }).click();
   await expect(dialog.getByTestId('problem-count')).toHaveText('0');

@@ -39,8 +39,9 @@ export function BulkSet({
         <span>to the value</span>
         <input value={value} onChange={(event) => setValue(event.target.value)} />
       </label>
+      {/* A blank value clears the column: the button says so, rather than "Set" doing it unseen. */}
       <button type="submit" className="button" disabled={busy || count === 0}>
-        Set on {rows}
+        {value.trim() === '' ? 'Clear' : 'Set'} on {rows}
       </button>
       {(['Leave out', 'Put back'] as const).map((words) => (
         <button
