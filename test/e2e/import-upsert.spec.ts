@@ -182,10 +182,14 @@ test('export -> re-import as an update: every field comes back, and nothing chan
   await expect(importAs(dialog, 'Hours')).toHaveText('Hours (the whole week)');
   await expect(importAs(dialog, 'Health score')).toHaveText('Don’t import');
   await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
-  await dialog.getByLabel('Update matching locations and add the rest').check();
+  // An export coming back (it has the location ids) is checked as an update from the start.
+  await expect(dialog.getByLabel('Update matching locations and add the rest')).toBeChecked();
   await expect(dialog.getByTestId('unchanged-count')).toHaveText('4');
   await expect(dialog.getByTestId('updated-count')).toHaveText('0');
   await expect(dialog.getByTestId('created-count')).toHaveText('0');
   await expect(dialog.getByTestId('problem-count')).toHaveText('0');
   await expect(dialog.getByRole('button', { name: 'Update 0 locations' })).toBeDisabled();
+  await expect(dialog.getByRole('status').filter({ hasText: 'Nothing to write' })).toHaveText(
+    'Nothing to write: every location already has these values (4 unchanged).',
+  );
 });

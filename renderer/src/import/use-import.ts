@@ -151,6 +151,13 @@ export function useImport(clientId: string) {
 
   const onMessage = useCallback((message: FromWorker) => {
     if (message.type === 'read' || message.type === 'rejected') performance.measure(READ_MEASURE, READ_MARK);
+    // A file with a location id column is an export coming back: updating what it names is the likely
+    // wish, so "add new locations only" becomes "update matching locations and add the rest" (the user
+    // may change it back; a choice made for an earlier file of the dialog stays).
+    if (message.type === 'read' && message.file.mapping.includes('id') && choice.current.mode === 'create') {
+      choice.current = { ...choice.current, mode: 'upsert' };
+      dispatch({ type: 'choose', choice: choice.current });
+    }
     if (message.type === 'problems-csv') download(message.csv, problemsFileName(fileName.current));
     dispatch(message);
   }, []);

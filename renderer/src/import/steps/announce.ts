@@ -16,7 +16,16 @@ export function announce(step: Step): string {
       return 'Checking the rows with the server.';
     case 'preview': {
       const { totals, leftOut } = step.report;
-      return `Step 3 of 4: preview. ${formatCount(totals.created)} ready, ${formatCount(totals.error)} with problems, ${formatCount(totals.skipped)} skipped, ${formatCount(leftOut)} left out.`;
+      const counts = [
+        [totals.created, 'to add'],
+        [totals.updated, 'to update'],
+        [totals.unchanged, 'unchanged'],
+        [totals.error, 'with problems'],
+        [totals.skipped, 'skipped'],
+        [leftOut, 'left out'],
+      ] as const;
+      const said = counts.filter(([count]) => count > 0).map(([count, words]) => `${formatCount(count)} ${words}`);
+      return `Step 3 of 4: preview. ${said.length > 0 ? said.join(', ') : 'No rows'}.`;
     }
     case 'importing':
       return step.cancelling ? 'Cancelling the import.' : 'Step 4 of 4: importing.';

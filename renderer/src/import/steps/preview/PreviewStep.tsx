@@ -1,7 +1,7 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import { ErrorNotice } from '../../../components/ErrorNotice.js';
-import { plural } from '../../../format.js';
-import type { GridFilter } from '../../protocol.js';
+import { formatCount, plural } from '../../../format.js';
+import type { CheckReport, GridFilter } from '../../protocol.js';
 import type { ImportJobView } from '../../use-import.js';
 import type { Step } from '../step.js';
 import { StepHeading } from '../StepHeading.js';
@@ -62,6 +62,11 @@ export function PreviewStep({ job, step }: { job: ImportJobView; step: Extract<S
             Fix or leave out the {plural(blocked, 'row')} with problems to continue.
           </span>
         )}
+        {blocked === 0 && toImport === 0 && !busy && (
+          <span className="muted" role="status">
+            {nothingToWrite(report)}
+          </span>
+        )}
         <button
           type="button"
           className="button button-primary"
@@ -73,4 +78,15 @@ export function PreviewStep({ job, step }: { job: ImportJobView; step: Extract<S
       </div>
     </>
   );
+}
+
+/** Why the import button is off when no row has a problem: there is nothing to write, and why. */
+function nothingToWrite(report: CheckReport): string {
+  const { unchanged, skipped } = report.totals;
+  if (unchanged > 0)
+    return `Nothing to write: every location already has these values (${formatCount(unchanged)} unchanged).`;
+  if (skipped > 0 && report.choice.mode === 'create') {
+    return 'Nothing to write: every row is already a location. To change them, choose to update matching locations.';
+  }
+  return 'Nothing to write.';
 }
