@@ -7,6 +7,14 @@ export const formatDate = (iso: string): string => {
   return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
 };
 
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** "Nov 24, 2026, 9:41 AM": when something happened, for a history. */
+export const formatDateTime = (iso: string): string => {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTimeFormat.format(date);
+};
+
 export const formatCount = (count: number): string => numberFormat.format(count);
 
 /** "1 location", "1,204 locations". */

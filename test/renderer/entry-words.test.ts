@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entryInWords, type HistoryEntry } from '../../renderer/src/history/entry-words.js';
+import { entryInWords, undoable, type HistoryEntry } from '../../renderer/src/history/entry-words.js';
 
 const base: HistoryEntry = {
   id: '00000000-0000-4000-8000-000000000001',
@@ -52,5 +52,42 @@ describe('the history in words', () => {
     expect(entryInWords({ ...base, action: 'backup.made', target: { type: 'backup', id: null, name: 'x.db' } })).toBe(
       'maria@agency.example: backup.made x.db',
     );
+  });
+
+  it('words hours, labels and a status as the dashboard shows them, not as JSON', () => {
+    const edited = {
+      ...base,
+      action: 'location.updated',
+      target: { type: 'location', id: null, name: 'Pike Place' },
+      changes: {
+        hours: { from: null, to: { mon: [['07:00', '19:00']], sun: [] } },
+        labels: { from: ['pnw'], to: ['pnw', 'flagship'] },
+        status: { from: 'open', to: 'temporarily_closed' },
+      },
+    };
+    expect(entryInWords(edited)).toBe(
+      'maria@agency.example changed the hours from — to Mon 07:00-19:00; Sun closed, the labels from pnw to pnw, flagship, the status from open to temporarily closed of Pike Place',
+    );
+  });
+
+  it('says a bulk change that changed nothing, and offers no undo for it', () => {
+    const bulk = (count: number) => ({
+      ...base,
+      action: 'locations.edited',
+      operation_id: 'op',
+      summary: { count, of: 3, set: { status: 'temporarily_closed' } },
+    });
+    expect(entryInWords(bulk(3))).toBe(
+      'maria@agency.example set the status to temporarily closed on 3 locations at once',
+    );
+    expect(entryInWords(bulk(0))).toBe(
+      'maria@agency.example set the status to temporarily closed on 3 locations, which had it already: nothing changed',
+    );
+    expect([undoable(bulk(3)), undoable(bulk(0))]).toEqual([true, false]);
+  });
+
+  it('words the saved column mappings', () => {
+    const mapping = { ...base, action: 'mapping.created', target: { type: 'mapping', id: null, name: 'gbp.csv' } };
+    expect(entryInWords(mapping)).toBe('maria@agency.example saved the column mapping “gbp.csv”');
   });
 });

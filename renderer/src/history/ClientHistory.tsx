@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { authorized } from '../api/session.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
-import { formatDate } from '../format.js';
-import { entryInWords, historyKey, UNDOABLE, type HistoryEntry } from './entry-words.js';
+import { formatDateTime } from '../format.js';
+import { entryInWords, historyKey, undoable, type HistoryEntry } from './entry-words.js';
 import { UndoDialog } from './UndoDialog.js';
 
 /**
@@ -28,8 +28,11 @@ export function ClientHistory({ clientId, isAdmin }: { clientId: string; isAdmin
       <ol className="history-list">
         {history.data?.map((entry) => (
           <li key={entry.id} data-testid="history-entry">
-            <time className="muted">{formatDate(entry.at)}</time> <span>{entryInWords(entry)}</span>
-            {isAdmin && entry.operation_id && UNDOABLE.has(entry.action) && (
+            <time className="muted" dateTime={entry.at}>
+              {formatDateTime(entry.at)}
+            </time>{' '}
+            <span>{entryInWords(entry)}</span>
+            {isAdmin && undoable(entry) && (
               <button
                 type="button"
                 className="button button-quiet"

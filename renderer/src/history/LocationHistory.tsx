@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { authorized } from '../api/session.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
-import { formatDate } from '../format.js';
+import { formatDateTime } from '../format.js';
 import { entryInWords, type HistoryEntry } from './entry-words.js';
 
 /** A location's own history in its panel (issue 11): who changed which field, from what to what, and when. */
@@ -23,7 +23,10 @@ export function LocationHistory({ locationId }: { locationId: string }) {
       <ol className="history-list">
         {history.data.map((entry) => (
           <li key={entry.id} data-testid="location-history-entry">
-            <time className="muted">{formatDate(entry.at)}</time> <span>{entryInWords(entry)}</span>
+            <time className="muted" dateTime={entry.at}>
+              {formatDateTime(entry.at)}
+            </time>{' '}
+            <span>{entryInWords(entry)}</span>
           </li>
         ))}
       </ol>

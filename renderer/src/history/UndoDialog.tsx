@@ -52,7 +52,10 @@ export function UndoDialog({
   return (
     <Dialog title="Undo this change?" onClose={onClose}>
       <p>{entryInWords(entry)}</p>
-      <ErrorNotice error={preview.error ?? undo.error} />
+      <ErrorNotice
+        error={preview.error ?? undo.error}
+        explain={{ 409: 'This change was undone already: its undo is in the history.' }}
+      />
       {preview.data && !done && <p>{what(preview.data)}</p>}
       {preview.data && preview.data.conflicts.length > 0 && !done && (
         <div className="notice">

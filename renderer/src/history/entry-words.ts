@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { AuditEntry } from '../../../server/audit/schemas.js';
+import { hoursText, type Hours } from '../../../server/locations/hours.js';
 
 export type HistoryEntry = Static<typeof AuditEntry>;
 
@@ -20,12 +21,16 @@ function who(entry: HistoryEntry): string {
   return entry.actor.email ?? entry.actor.name ?? 'Someone';
 }
 
-const shown = (value: unknown) =>
-  value === null || value === undefined || value === ''
-    ? '—'
-    : typeof value === 'object'
-      ? JSON.stringify(value)
-      : String(value);
+/** A field's value as the dashboard writes it: hours and labels as text, a status in words. */
+function shown(field: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (field === 'hours' && typeof value === 'object') return hoursText(value as Hours);
+  if (Array.isArray(value)) return value.join(', ');
+  if (field === 'status') return String(value).replace(/_/g, ' ');
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+const fieldWords = (field: string) => FIELD_WORDS[field] ?? field.replace(/_/g, ' ');
 
 function changesInWords(entry: HistoryEntry): string {
   const changes = Object.entries(entry.changes ?? {});
@@ -34,7 +39,7 @@ function changesInWords(entry: HistoryEntry): string {
       // A password is never shown, not even hidden: only that it changed.
       field === 'password'
         ? 'the password'
-        : `the ${FIELD_WORDS[field] ?? field.replace(/_/g, ' ')} from ${shown(from)} to ${shown(to)}`,
+        : `the ${fieldWords(field)} from ${shown(field, from)} to ${shown(field, to)}`,
     )
     .join(', ');
 }
@@ -54,8 +59,16 @@ const SENTENCES: Record<string, Words> = {
     `imported ${(summary.file_name as string | null) ?? 'a file'}: ${counts(summary, ['created', 'updated', 'unchanged', 'skipped']) || 'nothing changed'}`,
   'location.updated': (entry, _summary, target) => `changed ${changesInWords(entry)} of ${target}`,
   'location.deleted': (_entry, _summary, target) => `deleted ${target}`,
-  'locations.edited': (_entry, summary) =>
-    `changed ${summary.count as number} locations at once (${Object.keys((summary.set as object) ?? {}).join(', ')})`,
+  'locations.edited': (_entry, summary) => {
+    const set = Object.entries((summary.set as Record<string, unknown>) ?? {})
+      .map(([field, value]) => `the ${fieldWords(field)} to ${shown(field, value)}`)
+      .join(', ');
+    const count = summary.count as number;
+    // A bulk change whose locations all had the values already changed nothing: it says so.
+    return count === 0
+      ? `set ${set} on ${summary.of as number} locations, which had it already: nothing changed`
+      : `set ${set} on ${count} locations at once`;
+  },
   'locations.deleted': (_entry, summary) => `deleted ${summary.count as number} locations`,
   'operation.undone': (_entry, summary) =>
     `undid a change: ${counts(summary, ['removed', 'restored', 'recreated', 'conflicts']) || 'nothing to undo'}`,
@@ -71,6 +84,9 @@ const SENTENCES: Record<string, Words> = {
     `held back sign-ins to ${target} after ${summary.failures as number} wrong passwords from ${summary.address as string}`,
   'token.created': (_entry, _summary, target) => `made the API token ${target}`,
   'token.revoked': (_entry, _summary, target) => `revoked the API token ${target}`,
+  'mapping.created': (_entry, _summary, target) => `saved the column mapping “${target}”`,
+  'mapping.updated': (_entry, _summary, target) => `changed the column mapping “${target}”`,
+  'mapping.deleted': (_entry, _summary, target) => `deleted the column mapping “${target}”`,
 };
 
 /** One entry as a sentence: "admin@… imported boston.csv: 180 created, 20 updated". */
@@ -83,10 +99,16 @@ export function entryInWords(entry: HistoryEntry): string {
 }
 
 /** Operations a person can undo from the history. */
-export const UNDOABLE = new Set([
+const UNDOABLE = new Set([
   'locations.imported',
   'locations.edited',
   'locations.deleted',
   'location.deleted',
   'operation.undone',
 ]);
+
+/** Whether the history offers Undo for the entry: an operation that changed something. */
+export function undoable(entry: HistoryEntry): boolean {
+  if (entry.operation_id === null || !UNDOABLE.has(entry.action)) return false;
+  return !(entry.action === 'locations.edited' && entry.summary?.count === 0);
+}
