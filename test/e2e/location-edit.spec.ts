@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './dashboard.js';
 import { ADMIN, startServer, type RunningServer } from './server.js';
@@ -88,6 +89,9 @@ test('bulk edit: set the status of every location shown, in one request', async 
   await dialog.getByRole('button', { name: 'Done' }).click();
   const locations = await server.api<{ status: string }[]>('GET', `/api/locations?clientId=${clientId}`, { token });
   expect(locations.map((location) => location.status)).toEqual(['temporarily_closed', 'temporarily_closed']);
+  // The table says it, beside the score.
+  await expect(page.getByTestId('location-row').filter({ hasText: 'Temporarily closed' })).toHaveCount(2);
+  expect((await new AxeBuilder({ page }).include('.locations-table').analyze()).violations).toEqual([]);
 });
 
 test('choose rows: Ctrl-click one, Shift-click a range, Space to leave one out; change then delete just those', async ({

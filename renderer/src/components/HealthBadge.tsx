@@ -52,11 +52,15 @@ export function HealthBadge({
 /** A location's badge with the server's reasons. */
 export function LocationHealth({ location }: { location: LocationRow }) {
   return (
-    <HealthBadge
-      status={location.health_status}
-      score={location.health_score}
-      issues={location.health_issues}
-      hints={location.health_hints}
-    />
+    <span className="location-health">
+      {/* Scored as usual, but not open today: said before the score (a permanently closed one reads "Closed"). */}
+      {location.status === 'temporarily_closed' && <span className="status-tag">Temporarily closed</span>}
+      <HealthBadge
+        status={location.health_status}
+        score={location.health_score}
+        issues={location.health_issues}
+        hints={location.health_hints}
+      />
+    </span>
   );
 }
