@@ -7,9 +7,9 @@ import { addToLocationsCount } from '../locations/queries.js';
 import {
   createdBy,
   operationRows,
-  overwriteWithSnapshot,
   reinsertSnapshot,
   rememberRow,
+  restoreSnapshot,
   snapshotsOf,
   touchLocation,
   type Snapshot,
@@ -70,9 +70,8 @@ function applyUndo(db: Db, undoId: string, steps: Step[], at: string): void {
       statement(db, 'DELETE FROM locations WHERE id = ?').run(step.now.id);
       addToLocationsCount(db, step.now.client_id, -1);
     } else if (step.kind === 'restore') {
-      overwriteWithSnapshot(db, step.before);
-      touchLocation(db, step.now.id, at);
-      rememberRow(db, undoId, step.now.id, 'updated', step.now.json, step.now.revision + 1);
+      const left = restoreSnapshot(db, step.before, at);
+      rememberRow(db, undoId, step.now.id, 'updated', step.now.json, left);
     } else if (step.kind === 'recreate') {
       reinsertSnapshot(db, step.before);
       touchLocation(db, step.id, at);

@@ -447,7 +447,8 @@ class ImportPlan {
   private rememberUpdates(decisions: Decision[]): void {
     for (const { action, location, changes, result } of decisions) {
       if (action !== 'updated') continue;
-      const written = Object.keys(changes!);
+      // The revision too: an undo puts it back, so that an earlier operation can then be undone.
+      const written = [...Object.keys(changes!), 'revision'];
       if ('name' in changes! || 'address' in changes!) written.push('match_key');
       // The health columns only when the change moves them: most re-imports change a field or two.
       if (result!.health_score !== location!.health_score) written.push('health_score');

@@ -20,12 +20,13 @@ const COLUMNS = [
   'created_by',
 ];
 
-const SNAPSHOT = `json_object(${COLUMNS.map((column) => `'${column}', ${column}`).join(', ')})`;
+// With the revision: a restore puts it back too (restoreSnapshot), though a re-insert starts afresh.
+const SNAPSHOT = `json_object(${[...COLUMNS, 'revision'].map((column) => `'${column}', ${column}`).join(', ')})`;
 
 export interface Snapshot {
   id: string;
   client_id: string;
-  /** One more at every change (undo's conflict check); not part of `json`, which a restore writes back. */
+  /** One more at every change (undo's conflict check); in `json` too, which a restore writes back. */
   revision: number;
   name: string;
   updated_at: string;
@@ -53,18 +54,27 @@ export function reinsertSnapshot(db: Db, json: string): void {
 }
 
 /**
- * Writes a location's columns back as the snapshot has them (its id and client stay). A snapshot may
- * hold only some columns (an import keeps only what it changes, partialSnapshot): the others stay.
+ * An undo's restore: writes a location's columns back as the snapshot has them (its id and client stay;
+ * `updated_at` is now). A snapshot may hold only some columns (an import keeps only what it changes,
+ * partialSnapshot): the others stay. The revision goes back to the snapshot's, so that the location is
+ * as the operation before left it and that operation can be undone in turn (stepping back through the
+ * history); a snapshot without one (written before it was kept) moves it one up instead. Returns the
+ * revision the location is left at.
  */
-export function overwriteWithSnapshot(db: Db, json: string): void {
-  const columns = COLUMNS.filter((column) => column !== 'id' && column !== 'client_id');
-  statement(
+export function restoreSnapshot(db: Db, json: string, at: string): number {
+  const columns = COLUMNS.filter((column) => column !== 'id' && column !== 'client_id' && column !== 'updated_at');
+  const values = columns.map((column) => `iif(json_type(s, '$.${column}') IS NULL, ${column}, s ->> '${column}')`);
+  return statement<[string, string, string], number>(
     db,
-    `UPDATE locations SET (${columns.join(', ')}) =
-       (SELECT ${columns.map((column) => `iif(json_type(s, '$.${column}') IS NULL, ${column}, s ->> '${column}')`).join(', ')}
-        FROM (SELECT ? AS s))
-     WHERE id = ?`,
-  ).run(json, (JSON.parse(json) as { id: string }).id);
+    `UPDATE locations SET (${columns.join(', ')}, revision) =
+       (SELECT ${values.join(', ')}, iif(json_type(s, '$.revision') IS NULL, revision + 1, s ->> 'revision')
+        FROM (SELECT ? AS s)),
+       updated_at = ?
+     WHERE id = ?
+     RETURNING revision`,
+  )
+    .pluck()
+    .get(json, at, (JSON.parse(json) as { id: string }).id)!;
 }
 
 const PARSED: ReadonlySet<string> = new Set(PARSED_COLUMNS);
@@ -109,7 +119,7 @@ export function createdBy(db: Db, clientId: string | null, operationId: string):
   ).all(clientId, clientId, operationId);
 }
 
-/** Marks a location as changed now (an undo's restore): a new revision, so that a later change shows as a conflict. */
+/** Marks a location as changed now (an undo's re-insert): a new revision, so that a later change shows as a conflict. */
 export function touchLocation(db: Db, id: string, at: string): void {
   statement(db, 'UPDATE locations SET updated_at = ?, revision = revision + 1 WHERE id = ?').run(at, id);
 }

@@ -412,6 +412,56 @@ describe('undo', () => {
     expect(again).toMatchObject({ created: 0, unchanged: 1 });
   });
 
+  it('steps back through the history: the newest undone first, each earlier one then undoes cleanly', async () => {
+    const clientId = await t.createClient(admin, 'Step back');
+    const row = (phone: string, city: string) => ({ name: 'A', store_code: 'A', phone, city });
+    const created = await importRows(clientId, [row('+1 217 555 0100', 'One')]);
+    const [a] = await listOf(clientId);
+    const upsert = (phone: string, city: string) => importRows(clientId, [row(phone, city)], '?mode=upsert');
+    const second = await upsert('+1 217 555 0111', 'Two');
+    const edit = (
+      await t.request({
+        method: 'PATCH',
+        url: '/api/locations',
+        token: admin,
+        body: { ids: [a!.id], set: { city: 'Three' } },
+      })
+    ).json<{ operation_id: string }>();
+    const third = await upsert('+1 217 555 0133', 'Three');
+    const state = async () =>
+      (await listOf(clientId)).map((location) => [location.phone, (location as { city?: string }).city]);
+
+    const undone = (await undo(third.operation_id)).json<{ operation_id: string; conflicts: unknown[] }>();
+    expect(undone.conflicts).toEqual([]);
+    expect(await state()).toEqual([['+12175550111', 'Three']]);
+    // Undoing the undo puts the third back; undoing that again steps back once more.
+    const redone = (await undo(undone.operation_id)).json<{ operation_id: string; conflicts: unknown[] }>();
+    expect(redone.conflicts).toEqual([]);
+    expect(await state()).toEqual([['+12175550133', 'Three']]);
+    expect((await undo(redone.operation_id)).json()).toMatchObject({ restored: 1, conflicts: [] });
+    expect((await undo(edit.operation_id)).json()).toMatchObject({ restored: 1, conflicts: [] });
+    expect(await state()).toEqual([['+12175550111', 'Two']]);
+    expect((await undo(second.operation_id)).json()).toMatchObject({ restored: 1, conflicts: [] });
+    expect(await state()).toEqual([['+12175550100', 'One']]);
+    expect((await undo(created.operation_id)).json()).toMatchObject({ removed: 1, conflicts: [] });
+    expect(await listOf(clientId)).toEqual([]);
+  });
+
+  it('still sees a change made since, after stepping back', async () => {
+    const clientId = await t.createClient(admin, 'Step back, changed');
+    await importRows(clientId, [{ name: 'A', store_code: 'A', city: 'One' }]);
+    const [a] = await listOf(clientId);
+    const second = await importRows(clientId, [{ name: 'A', store_code: 'A', city: 'Two' }], '?mode=upsert');
+    const third = await importRows(clientId, [{ name: 'A', store_code: 'A', city: 'Three' }], '?mode=upsert');
+    expect((await undo(third.operation_id)).json()).toMatchObject({ restored: 1, conflicts: [] });
+    // A change by hand after the undo: the second import's undo leaves it and says so.
+    await t.request({ method: 'PATCH', url: `/api/locations/${a!.id}`, token: admin, body: { city: 'By hand' } });
+    expect((await undo(second.operation_id)).json()).toMatchObject({
+      restored: 0,
+      conflicts: [{ location_id: a!.id, reason: 'changed since' }],
+    });
+  });
+
   it('of a bulk delete brings the locations back with their ids; undo of that undo deletes them again', async () => {
     const clientId = await t.createClient(admin, 'Undo delete');
     await importRows(clientId, [{ name: 'A', store_code: 'S1' }, { name: 'B' }]);
