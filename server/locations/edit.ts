@@ -27,9 +27,15 @@ const setChecker = TypeCompiler.Compile(BulkEditBody.properties.set);
  * naming every wrong field. Its schema has been checked; the rules need the location's country for a
  * national phone number, so a body without one is read against `country`.
  */
-export function readPatch(body: Record<string, unknown>, country: string | null, part = 'body'): RowInput {
-  const checker: TypeCheck<TSchema> = part === 'body' ? patchChecker : setChecker;
-  const detail = (field: string, message: string): ErrorDetail => ({ path: `/${part}/${field}`, message });
+export function readPatch(
+  body: Record<string, unknown>,
+  country: string | null,
+  of: 'patch' | 'set' = 'patch',
+): RowInput {
+  const checker: TypeCheck<TSchema> = of === 'patch' ? patchChecker : setChecker;
+  // Paths as the schema's own errors write them: /body/phone, /body/set/phone.
+  const where = of === 'patch' ? '/body' : '/body/set';
+  const detail = (field: string, message: string): ErrorDetail => ({ path: `${where}/${field}`, message });
   if (!checker.Check(body)) throw invalid(schemaErrors(checker.Errors(body), detail));
   const errors: ErrorDetail[] = [];
   const withCountry = body.country === undefined && body.phone !== undefined ? { ...body, country } : body;

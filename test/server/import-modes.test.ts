@@ -474,7 +474,11 @@ describe('one location: GET, PATCH, DELETE', () => {
     const edit = (body: unknown) => t.request({ method: 'PATCH', url: '/api/locations', token: admin, body });
     const bad = await edit({ ids: [...ids, '00000000-0000-4000-8000-000000000000'], set: { labels: 'x' } });
     expectErrorBody(bad, 404);
-    expectErrorBody(await edit({ ids, set: { status: 'gone' } }), 400);
+    // A wrong value and an unknown field are named by the same kind of path.
+    const wrong = expectErrorBody(await edit({ ids, set: { status: 'gone' } }), 400);
+    expect(wrong.details?.map((detail) => detail.path)).toEqual(['/body/set/status']);
+    const unknown = expectErrorBody(await edit({ ids, set: { color: 'red' } }), 400);
+    expect(unknown.details?.map((detail) => detail.path)).toEqual(['/body/set/color']);
     const done = await edit({ ids, set: { status: 'permanently_closed', labels: ['closing'] } });
     expect(done.json()).toEqual({ success: true, count: 2, operation_id: expect.any(String) });
     expect((await list(clientId)).map((row) => [row.status, row.health_status, row.labels])).toEqual([
