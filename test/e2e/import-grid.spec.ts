@@ -55,7 +55,7 @@ test('find and replace on 100 rows, set a column on the rows shown, fix a red ce
   await dialog.getByRole('button', { name: 'Check 100 rows' }).click();
   await expect(dialog.getByTestId('problem-count')).toHaveText('3');
   await expect(dialog.getByTestId('step-heading')).toBeFocused();
-  await expect(dialog.getByTestId('step-announcement')).toContainText('97 ready, 3 with problems');
+  await expect(dialog.getByTestId('step-announcement')).toContainText('97 to add, 3 with problems');
   await page.screenshot({ path: testInfo.outputPath('preview-grid.png') });
   await expectNoViolations(page);
 

@@ -56,7 +56,7 @@ function FlagNote({ row, onLeave }: { row: GridRow; onLeave: (row: number, leftO
   );
 }
 
-/** One row of the file in the grid: its box, line, what the import does with it, its values and problems. */
+/** One row of the file in the grid: its box, line, what the import does with it, its problems, its values. */
 export function GridRowView({
   row,
   position,
@@ -96,6 +96,12 @@ export function GridRowView({
       <td>
         <span className={`grid-status grid-status-${row.status}`}>{STATUS_LABELS[row.status]}</span>
       </td>
+      <td className="grid-reasons" title={row.errors.map((error) => error.message).join('; ')}>
+        {row.flag && <FlagNote row={row} onLeave={onLeave} />}
+        {row.errors
+          .map((error) => (error.field ? `${ROW_FIELD_LABELS[error.field]}: ` : '') + error.message)
+          .join('; ')}
+      </td>
       {fields.map((field) => (
         <td key={field} className={flagged.has(field) ? 'grid-flagged' : undefined}>
           {flagged.has(field) ? (
@@ -110,12 +116,6 @@ export function GridRowView({
           )}
         </td>
       ))}
-      <td className="grid-reasons" title={row.errors.map((error) => error.message).join('; ')}>
-        {row.flag && <FlagNote row={row} onLeave={onLeave} />}
-        {row.errors
-          .map((error) => (error.field ? `${ROW_FIELD_LABELS[error.field]}: ` : '') + error.message)
-          .join('; ')}
-      </td>
     </tr>
   );
 }

@@ -9,7 +9,10 @@ import { useVirtualRows } from './use-grid-window.js';
 
 const NAME_ONLY: RowField[] = ['name'];
 
-/** The grid's column heads: the row's box, line and status, the mapped fields, its problems. */
+/**
+ * The grid's column heads: the row's box, line, what the import does with it ("Action": not "Status",
+ * which is a field of a location) and its problems, in view without scrolling, then the mapped fields.
+ */
 function GridHead({ fields }: { fields: RowField[] }) {
   return (
     <thead>
@@ -18,13 +21,13 @@ function GridHead({ fields }: { fields: RowField[] }) {
           <span className="sr-only">Selected</span>
         </th>
         <th scope="col">Line</th>
-        <th scope="col">Status</th>
+        <th scope="col">Action</th>
+        <th scope="col">Problems</th>
         {fields.map((field) => (
           <th key={field} scope="col">
             {ROW_FIELD_LABELS[field]}
           </th>
         ))}
-        <th scope="col">Problems</th>
       </tr>
     </thead>
   );
