@@ -120,6 +120,7 @@ interface EntryRow {
   changes: string | null;
   summary: string | null;
   operation_id: string | null;
+  undone_by: string | null;
 }
 
 /** Who reads: a Client Viewer (or a client-limited token) sees its client's entries, and no other user's e-mail. */
@@ -151,7 +152,9 @@ export function listEntries(
   const asc = query.order === 'asc';
   const rows = statement<unknown[], EntryRow>(
     db,
-    `SELECT * FROM audit_entries WHERE ${FILTERS} AND seq ${asc ? '>' : '<'} ?
+    // Each entry with the undo of its operation, if any: one lookup by primary key an entry.
+    `SELECT *, (SELECT undone_by FROM operations WHERE id = audit_entries.operation_id) AS undone_by
+     FROM audit_entries WHERE ${FILTERS} AND seq ${asc ? '>' : '<'} ?
      ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`,
   ).all(organizationId, ...filterValues(query, reader), query.cursor ?? (asc ? 0 : Number.MAX_SAFE_INTEGER), limit);
 
@@ -186,5 +189,6 @@ function entryOf(row: EntryRow, reader: Reader): AuditEntry {
     changes: row.changes === null ? null : JSON.parse(row.changes),
     summary: row.summary === null ? null : JSON.parse(row.summary),
     operation_id: row.operation_id,
+    undone_by: row.undone_by,
   };
 }

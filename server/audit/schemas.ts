@@ -31,6 +31,9 @@ export const AuditEntry = Type.Object({
     description: "An operation's counts and details: mode, file name, created, updated, ...",
   }),
   operation_id: Type.Union([Uuid, Type.Null()]),
+  undone_by: Type.Union([Uuid, Type.Null()], {
+    description: 'The undo that reverted this entry\'s operation, when one did (null otherwise)',
+  }),
 });
 export type AuditEntry = Static<typeof AuditEntry>;
 

@@ -35,7 +35,13 @@ test('undo an import from the client history', async ({ page }) => {
   await dialog.getByRole('button', { name: 'Undo', exact: true }).click();
   await expect(dialog.getByRole('status')).toHaveText('Undone.');
   await dialog.getByRole('button', { name: 'Done' }).click();
-  await expect(page.getByTestId('history-entry').first()).toContainText('undid a change: 2 removed');
+  // The undo names what it reverted; the import says it was undone and offers no second Undo.
+  await expect(page.getByTestId('history-entry').first()).toContainText(
+    'undid “imported harbour.csv: 2 created”: 2 removed',
+  );
+  const undoneImport = page.getByTestId('history-entry').filter({ hasText: /^[^“]*imported harbour\.csv/ });
+  await expect(undoneImport).toContainText('(undone)');
+  await expect(undoneImport.getByRole('button', { name: /^Undo/ })).toHaveCount(0);
   await expect(page.getByTestId('location-row')).toHaveCount(0);
   const locations = await server.api<unknown[]>('GET', `/api/locations?clientId=${clientId}`, { token });
   expect(locations).toEqual([]);

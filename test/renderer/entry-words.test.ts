@@ -11,6 +11,7 @@ const base: HistoryEntry = {
   changes: null,
   summary: null,
   operation_id: null,
+  undone_by: null,
 };
 
 describe('the history in words', () => {
@@ -84,6 +85,26 @@ describe('the history in words', () => {
       'maria@agency.example set the status to temporarily closed on 3 locations, which had it already: nothing changed',
     );
     expect([undoable(bulk(3)), undoable(bulk(0))]).toEqual([true, false]);
+  });
+
+  it('names what an undo reverted, and offers no Undo for what was undone', () => {
+    const imported = {
+      ...base,
+      action: 'locations.imported',
+      operation_id: '00000000-0000-4000-8000-00000000000a',
+      summary: { file_name: 'boston.csv', created: 2 },
+    };
+    const undo = {
+      ...base,
+      action: 'operation.undone',
+      target: { type: 'operation', id: imported.operation_id, name: 'import' },
+      summary: { removed: 2, restored: 0 },
+    };
+    expect(entryInWords(undo, imported)).toBe('maria@agency.example undid “imported boston.csv: 2 created”: 2 removed');
+    // Without the reverted entry at hand (another page of the history), by the operation's kind.
+    expect(entryInWords(undo)).toBe('maria@agency.example undid an import: 2 removed');
+    expect(undoable(imported)).toBe(true);
+    expect(undoable({ ...imported, undone_by: '00000000-0000-4000-8000-00000000000b' })).toBe(false);
   });
 
   it('words the saved column mappings', () => {

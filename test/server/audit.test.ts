@@ -20,6 +20,7 @@ interface Entry {
   changes: Record<string, { from: unknown; to: unknown }> | null;
   summary: Record<string, unknown> | null;
   operation_id: string | null;
+  undone_by: string | null;
 }
 
 let t: TestApp;
@@ -434,6 +435,10 @@ describe('undo', () => {
     const undone = (await undo(third.operation_id)).json<{ operation_id: string; conflicts: unknown[] }>();
     expect(undone.conflicts).toEqual([]);
     expect(await state()).toEqual([['+12175550111', 'Three']]);
+    // The trail says which undo reverted the third import; the second is not undone.
+    const { entries } = await audit(`?clientId=${clientId}&action=locations.imported`);
+    const undoneBy = Object.fromEntries(entries.map((entry) => [entry.operation_id, entry.undone_by]));
+    expect([undoneBy[third.operation_id], undoneBy[second.operation_id]]).toEqual([undone.operation_id, null]);
     // Undoing the undo puts the third back; undoing that again steps back once more.
     const redone = (await undo(undone.operation_id)).json<{ operation_id: string; conflicts: unknown[] }>();
     expect(redone.conflicts).toEqual([]);

@@ -6,6 +6,12 @@ import { formatDateTime } from '../format.js';
 import { entryInWords, historyKey, undoable, type HistoryEntry } from './entry-words.js';
 import { UndoDialog } from './UndoDialog.js';
 
+/** For an undo's entry, the entry of the operation it reverted, when the page holds it. */
+function undoneBy(entry: HistoryEntry, entries: HistoryEntry[]): HistoryEntry | undefined {
+  if (entry.action !== 'operation.undone' || entry.target.id === null) return undefined;
+  return entries.find((other) => other.operation_id === entry.target.id);
+}
+
 /**
  * A client's history, newest first, as a timeline (issue 11): who changed what and when, and for an
  * Admin, Undo on each import or bulk change.
@@ -26,12 +32,13 @@ export function ClientHistory({ clientId, isAdmin }: { clientId: string; isAdmin
       <ErrorNotice error={history.error} />
       {history.isPending && open && <p className="loading">Loading the history…</p>}
       <ol className="history-list">
-        {history.data?.map((entry) => (
+        {history.data?.map((entry, _at, entries) => (
           <li key={entry.id} data-testid="history-entry">
             <time className="muted" dateTime={entry.at}>
               {formatDateTime(entry.at)}
             </time>{' '}
-            <span>{entryInWords(entry)}</span>
+            <span>{entryInWords(entry, undoneBy(entry, entries))}</span>
+            {entry.undone_by !== null && <span className="muted"> (undone)</span>}
             {isAdmin && undoable(entry) && (
               <button
                 type="button"

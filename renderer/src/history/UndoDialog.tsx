@@ -54,6 +54,7 @@ export function UndoDialog({
       <p>{entryInWords(entry)}</p>
       <ErrorNotice
         error={preview.error ?? undo.error}
+        titles={{ 409: 'Undone already' }}
         explain={{ 409: 'This change was undone already: its undo is in the history.' }}
       />
       {preview.data && !done && <p>{what(preview.data)}</p>}

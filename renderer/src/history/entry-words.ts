@@ -51,7 +51,21 @@ function counts(summary: Record<string, unknown>, keys: readonly string[]): stri
     .join(', ');
 }
 
-type Words = (entry: HistoryEntry, summary: Record<string, unknown>, target: string) => string;
+type Words = (entry: HistoryEntry, summary: Record<string, unknown>, target: string, undone?: HistoryEntry) => string;
+
+/** What an undo reverted, by the operation's kind, when its own entry is not at hand. */
+const OPERATION_WORDS: Record<string, string> = {
+  import: 'an import',
+  bulk_edit: 'a change to many locations',
+  bulk_delete: 'a deletion of many locations',
+  undo: 'an undo',
+};
+
+/** What an undo reverted: the reverted entry's own words when it is at hand ("imported boston.csv: …"). */
+function undoneWords(entry: HistoryEntry, undone: HistoryEntry | undefined): string {
+  if (undone !== undefined) return `“${sentenceOf(undone)}”`;
+  return OPERATION_WORDS[entry.target.name ?? ''] ?? 'a change';
+}
 
 /** What each action says, after who did it. */
 const SENTENCES: Record<string, Words> = {
@@ -70,8 +84,8 @@ const SENTENCES: Record<string, Words> = {
       : `set ${set} on ${count} locations at once`;
   },
   'locations.deleted': (_entry, summary) => `deleted ${summary.count as number} locations`,
-  'operation.undone': (_entry, summary) =>
-    `undid a change: ${counts(summary, ['removed', 'restored', 'recreated', 'conflicts']) || 'nothing to undo'}`,
+  'operation.undone': (entry, summary, _target, undone) =>
+    `undid ${undoneWords(entry, undone)}: ${counts(summary, ['removed', 'restored', 'recreated', 'conflicts']) || 'nothing to undo'}`,
   'client.created': (_entry, _summary, target) => `created the client ${target}`,
   'client.updated': (entry) => `changed ${changesInWords(entry)} of the client`,
   'client.deleted': (_entry, _summary, target) => `deleted the client ${target}`,
@@ -89,13 +103,20 @@ const SENTENCES: Record<string, Words> = {
   'mapping.deleted': (_entry, _summary, target) => `deleted the column mapping “${target}”`,
 };
 
-/** One entry as a sentence: "admin@… imported boston.csv: 180 created, 20 updated". */
-export function entryInWords(entry: HistoryEntry): string {
+/** What an entry says after who did it: "imported boston.csv: 180 created, 20 updated". */
+function sentenceOf(entry: HistoryEntry, undone?: HistoryEntry): string {
   const target = entry.target.name ?? entry.target.id ?? '';
   const words = SENTENCES[entry.action];
-  return words
-    ? `${who(entry)} ${words(entry, entry.summary ?? {}, target)}`
-    : `${who(entry)}: ${entry.action} ${target}`;
+  return words ? words(entry, entry.summary ?? {}, target, undone) : `${entry.action} ${target}`;
+}
+
+/**
+ * One entry as a sentence: "admin@… imported boston.csv: 180 created, 20 updated". An undo names what
+ * it reverted: `undone` is that operation's entry, when the history at hand holds it.
+ */
+export function entryInWords(entry: HistoryEntry, undone?: HistoryEntry): string {
+  const sentence = sentenceOf(entry, undone);
+  return SENTENCES[entry.action] ? `${who(entry)} ${sentence}` : `${who(entry)}: ${sentence}`;
 }
 
 /** Operations a person can undo from the history. */
@@ -107,8 +128,8 @@ const UNDOABLE = new Set([
   'operation.undone',
 ]);
 
-/** Whether the history offers Undo for the entry: an operation that changed something. */
+/** Whether the history offers Undo for the entry: an operation that changed something, not undone yet. */
 export function undoable(entry: HistoryEntry): boolean {
-  if (entry.operation_id === null || !UNDOABLE.has(entry.action)) return false;
+  if (entry.operation_id === null || entry.undone_by !== null || !UNDOABLE.has(entry.action)) return false;
   return !(entry.action === 'locations.edited' && entry.summary?.count === 0);
 }
