@@ -122,6 +122,11 @@ class ImportPlan {
   private readonly byId = new Map<string, number>();
   /** The sheet's line of each row remembered by its keys, when the rows said it (for errors naming two rows). */
   private readonly lines = new Map<number, number>();
+  /**
+   * Every valid row's store code, whatever the import does with the row: two rows of one file with one
+   * code are an error even when both would be skipped (the file is wrong either way).
+   */
+  private readonly codeRows = new Map<string, number>();
   private readonly byStoreCode = new Map<string, number>();
   private readonly byPlace = new Map<string, number>();
   private readonly byMatchKey = new Map<string, number>();
@@ -265,7 +270,7 @@ class ImportPlan {
   private decide(row: NormalizedRow, existing: Record<Key['kind'], Map<string, string>>): Decision | undefined {
     const keys = this.keysOf(row);
     const code = row.input.store_code;
-    const earlierCode = code == null ? undefined : this.byStoreCode.get(code);
+    const earlierCode = code == null ? undefined : this.codeRows.get(code);
     if (earlierCode !== undefined) {
       const earlierLine = this.lines.get(earlierCode);
       const words = (where: string) =>
@@ -279,6 +284,10 @@ class ImportPlan {
       const message = words(rowWords(earlierCode, earlierLine));
       this.invalid(row.index, [rowError(row.index, 'store_code', message, row.line)], inputValues(row));
       return undefined;
+    }
+    if (code != null) {
+      this.codeRows.set(code, row.index);
+      if (row.line !== undefined) this.lines.set(row.index, row.line);
     }
     for (const key of keys) {
       const seen = this.inFile(key.kind).get(key.value);

@@ -186,6 +186,23 @@ describe('the listing fields', () => {
     expect(error.details?.[0]?.message).toMatch(/also on row 2/);
   });
 
+  it('two rows with one store code are a 400 in create mode too, when a location has the code already', async () => {
+    const clientId = await t.createClient(admin, 'Twice, existing');
+    await imported(clientId, [{ name: 'Capitol', store_code: 'S1' }]);
+    // Both rows would be skipped as duplicates of the location; the file still says two shops are S1.
+    const error = expectErrorBody(
+      await upload(clientId, [
+        { name: 'Capitol', store_code: 'S1' },
+        { name: 'Capitol Kiosk', store_code: 'S1' },
+      ]),
+      400,
+    );
+    expect(error.details?.map((detail) => [detail.row, detail.field])).toEqual([
+      [0, 'store_code'],
+      [1, 'store_code'],
+    ]);
+  });
+
   it('the dry run shows both rows with one store code as errors, with what they read, and counts them so', async () => {
     const clientId = await t.createClient(admin, 'Twice, dry');
     const rows = [
