@@ -72,7 +72,7 @@ test('edit a location: a wrong phone is explained under its field; a right one i
   await expect(panel.getByText('+12175550199').first()).toBeVisible();
   // The location's history says who changed what (issue 11).
   await expect(panel.getByTestId('location-history-entry').first()).toContainText(
-    'admin@agency.test changed the phone from +12175550142 to +12175550199, the primary category from — to Coffee shop of Bluebird Downtown',
+    'admin@agency.test changed Bluebird Downtown: the phone from +12175550142 to +12175550199, the primary category from — to Coffee shop',
   );
 });
 

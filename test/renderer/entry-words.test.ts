@@ -67,7 +67,19 @@ describe('the history in words', () => {
       },
     };
     expect(entryInWords(edited)).toBe(
-      'maria@agency.example changed the hours from — to Mon 07:00-19:00; Sun closed, the labels from pnw to pnw, flagship, the status from open to temporarily closed of Pike Place',
+      'maria@agency.example changed Pike Place: the hours from — to Mon 07:00-19:00; Sun closed, the labels from pnw to pnw, flagship, the status from open to temporarily closed',
+    );
+  });
+
+  it('words one change as the README does: the field of the location, from, to', () => {
+    const phone = {
+      ...base,
+      action: 'location.updated',
+      target: { type: 'location', id: null, name: 'Boston Downtown' },
+      changes: { phone: { from: '+16175550100', to: '+16175550199' } },
+    };
+    expect(entryInWords(phone)).toBe(
+      'maria@agency.example changed the phone of Boston Downtown from +16175550100 to +16175550199',
     );
   });
 

@@ -71,7 +71,13 @@ function undoneWords(entry: HistoryEntry, undone: HistoryEntry | undefined): str
 const SENTENCES: Record<string, Words> = {
   'locations.imported': (_entry, summary) =>
     `imported ${(summary.file_name as string | null) ?? 'a file'}: ${counts(summary, ['created', 'updated', 'unchanged', 'skipped']) || 'nothing changed'}`,
-  'location.updated': (entry, _summary, target) => `changed ${changesInWords(entry)} of ${target}`,
+  // "changed the phone of Boston Downtown from … to …"; several changes after the location's name.
+  'location.updated': (entry, _summary, target) => {
+    const changes = Object.entries(entry.changes ?? {});
+    if (changes.length !== 1) return `changed ${target}: ${changesInWords(entry)}`;
+    const [[field, { from, to }]] = changes as [[string, { from: unknown; to: unknown }]];
+    return `changed the ${fieldWords(field)} of ${target} from ${shown(field, from)} to ${shown(field, to)}`;
+  },
   'location.deleted': (_entry, _summary, target) => `deleted ${target}`,
   'locations.edited': (_entry, summary) => {
     const set = Object.entries((summary.set as Record<string, unknown>) ?? {})
