@@ -32,7 +32,7 @@ export const AuditEntry = Type.Object({
   }),
   operation_id: Type.Union([Uuid, Type.Null()]),
   undone_by: Type.Union([Uuid, Type.Null()], {
-    description: 'The undo that reverted this entry\'s operation, when one did (null otherwise)',
+    description: "The undo that reverted this entry's operation, when one did (null otherwise)",
   }),
 });
 export type AuditEntry = Static<typeof AuditEntry>;
