@@ -21,7 +21,7 @@ import {
   type LocationToUpdate,
 } from './queries.js';
 import { derived, emptyValues, matchKey, sameValue, type LocationRow } from './record.js';
-import { normalizeRow, rowError, type NormalizedRow } from './rows.js';
+import { normalizeRow, rowError, type NormalizedRow, type RowInput } from './rows.js';
 import { useSavedMapping } from '../mappings/apply.js';
 import { NO_PLACEHOLDERS } from '../imports/placeholders.js';
 import type {
@@ -120,13 +120,12 @@ const UTF8 = new TextEncoder();
 class ImportPlan {
   private readonly ids: SortedUuids;
   private readonly byId = new Map<string, number>();
-  /** The sheet's line of each row remembered by its keys, when the rows said it (for errors naming two rows). */
-  private readonly lines = new Map<number, number>();
   /**
-   * Every valid row's store code, whatever the import does with the row: two rows of one file with one
-   * code are an error even when both would be skipped (the file is wrong either way).
+   * Every valid row's store code, with the row and its line in the sheet when the rows said it, whatever
+   * the import does with the row: two rows of one file with one code are an error even when both would
+   * be skipped (the file is wrong either way), and each message names the other row.
    */
-  private readonly codeRows = new Map<string, number>();
+  private readonly codeRows = new Map<string, { index: number; line: number | undefined }>();
   private readonly byStoreCode = new Map<string, number>();
   private readonly byPlace = new Map<string, number>();
   private readonly byMatchKey = new Map<string, number>();
@@ -270,9 +269,9 @@ class ImportPlan {
   private decide(row: NormalizedRow, existing: Record<Key['kind'], Map<string, string>>): Decision | undefined {
     const keys = this.keysOf(row);
     const code = row.input.store_code;
-    const earlierCode = code == null ? undefined : this.codeRows.get(code);
-    if (earlierCode !== undefined) {
-      const earlierLine = this.lines.get(earlierCode);
+    const earlier = code == null ? undefined : this.codeRows.get(code);
+    if (earlier !== undefined) {
+      const { index: earlierCode, line: earlierLine } = earlier;
       const words = (where: string) =>
         `the store code "${code}" is also on ${where}; store codes are unique within a client`;
       this.errors.push(rowError(earlierCode, 'store_code', words(rowWords(row.index, row.line)), earlierLine));
@@ -285,10 +284,7 @@ class ImportPlan {
       this.invalid(row.index, [rowError(row.index, 'store_code', message, row.line)], inputValues(row));
       return undefined;
     }
-    if (code != null) {
-      this.codeRows.set(code, row.index);
-      if (row.line !== undefined) this.lines.set(row.index, row.line);
-    }
+    if (code != null) this.codeRows.set(code, { index: row.index, line: row.line });
     for (const key of keys) {
       const seen = this.inFile(key.kind).get(key.value);
       if (seen !== undefined) return this.duplicate(row, { reason: key.kind, row: seen });
@@ -319,7 +315,6 @@ class ImportPlan {
   }
 
   private remember(row: NormalizedRow, keys: Key[]): void {
-    if (row.line !== undefined) this.lines.set(row.index, row.line);
     for (const key of keys) if (!this.inFile(key.kind).has(key.value)) this.inFile(key.kind).set(key.value, row.index);
   }
 
@@ -404,13 +399,8 @@ class ImportPlan {
   /** The values the row leaves the location with; undefined (and an error) when its phone cannot be read. */
   private valuesOf(decision: Decision): LocationValues | undefined {
     const { row, location } = decision;
-    const values: LocationValues = location === undefined ? emptyValues(row.input.name!) : { ...location };
     const clear = location === undefined || this.request.blanks === 'clear';
-    for (const field of LOCATION_FIELDS) {
-      const value = row.input[field];
-      if (value === undefined || (value === null && !clear)) continue;
-      (values as unknown as Record<LocationField, unknown>)[field] = value ?? (field === 'status' ? 'open' : null);
-    }
+    const values = withInput(location === undefined ? emptyValues(row.input.name!) : { ...location }, row.input, clear);
     if (row.phoneText !== null) {
       try {
         values.phone = fieldValue('phone', row.phoneText, values.country, this.placeholders) as string;
@@ -586,15 +576,21 @@ function rowWords(index: number, line: number | undefined): string {
   return line === undefined ? `row ${index}` : `line ${line}`;
 }
 
-/** What a valid row says of each field, over a new location's values. */
-function inputValues({ input }: NormalizedRow): LocationValues {
-  const values = emptyValues(input.name ?? '');
+/**
+ * `values` with what a row says of each field written over them; a blank (null) clears a field only
+ * when `clear` (the status back to open), and a field the row leaves out stays.
+ */
+function withInput(values: LocationValues, input: RowInput, clear: boolean): LocationValues {
   for (const field of LOCATION_FIELDS) {
     const value = input[field];
-    if (value != null) (values as unknown as Record<LocationField, unknown>)[field] = value;
+    if (value === undefined || (value === null && !clear)) continue;
+    (values as unknown as Record<LocationField, unknown>)[field] = value ?? (field === 'status' ? 'open' : null);
   }
   return values;
 }
+
+/** What a valid row says of each field, as a new location's values (a dry run's refused row shows them). */
+const inputValues = ({ input }: NormalizedRow) => withInput(emptyValues(input.name ?? ''), input, true);
 
 function errorPreview(index: number, values: LocationValues): PreviewRow {
   const health = healthOf(values);
