@@ -171,11 +171,11 @@ export class LocationList {
     if (open.has(this.id)) post({ type: 'find', listId: this.id, locationId });
   }
 
-  /** Every row the current view shows, in its order. */
-  exportRows(): Promise<LocationRow[]> {
+  /** Every row the current view shows, in its order; or those at places [start, end) of it. */
+  exportRows(range: { start: number; end: number } | null = null): Promise<LocationRow[]> {
     return new Promise((resolve) => {
       this.exporting = { rows: [], resolve };
-      post({ type: 'export', listId: this.id });
+      post({ type: 'export', listId: this.id, ...range });
     });
   }
 

@@ -105,8 +105,8 @@ async function load({ listId, clientId, first, total }: Extract<ToListWorker, { 
   refresh(listId, list);
 }
 
-function exportRows(listId: number, list: List): void {
-  const rows = Array.from(list.order, (row) => list.index.rows[row]!);
+function exportRows(listId: number, list: List, from = 0, to = list.order.length): void {
+  const rows = Array.from(list.order.subarray(from, to), (row) => list.index.rows[row]!);
   for (let start = 0; start < rows.length || start === 0; start += EXPORT_PIECE) {
     const done = start + EXPORT_PIECE >= rows.length;
     send({ type: 'export', listId, rows: rows.slice(start, start + EXPORT_PIECE), done });
@@ -142,7 +142,7 @@ function handle(message: ToListWorker): void {
       return send({ type: 'found', listId: message.listId, locationId: message.locationId, location });
     }
     case 'export':
-      return exportRows(message.listId, list);
+      return exportRows(message.listId, list, message.start, message.end);
     case 'drop':
       list.dropped = true;
       lists.delete(message.listId);

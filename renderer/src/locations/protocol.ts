@@ -15,8 +15,8 @@ export type ToListWorker =
   /** The places [start, end) of view `seq` that the page wants. */
   | { type: 'range'; listId: number; seq: number; start: number; end: number }
   | { type: 'find'; listId: number; locationId: string }
-  /** Every row the current view shows, for the CSV export. */
-  | { type: 'export'; listId: number }
+  /** The rows the current view shows, for the CSV export: all, or those at places [start, end). */
+  | { type: 'export'; listId: number; start?: number; end?: number }
   | { type: 'drop'; listId: number }
   | { type: 'token'; token: string | null };
 

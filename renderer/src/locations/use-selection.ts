@@ -46,9 +46,9 @@ export function useSelection(
         return;
       }
       // The rows between may not be in the page (it holds those around the view): the worker has them all.
-      const [start, end] = anchor < index ? [anchor, index] : [index, anchor];
-      void list.exportRows().then((rows) => {
-        setIds((before) => new Set([...before, ...rows.slice(start, end + 1).map((row) => row.id)]));
+      const [start, end] = anchor < index ? [anchor, index + 1] : [index, anchor + 1];
+      void list.exportRows({ start, end }).then((rows) => {
+        setIds((before) => new Set([...before, ...rows.map((row) => row.id)]));
       });
     },
     [anchor, idAt, list],
