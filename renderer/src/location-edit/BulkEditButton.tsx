@@ -23,29 +23,25 @@ export function BulkEditButton({
   const [ids, setIds] = useState<string[] | null>(null);
   if (sessionState().session?.user.role !== 'admin') return null;
   const chosen = selection.ids.size;
-  if (chosen > 0) {
-    return (
-      <div className="bulk-actions">
-        <button type="button" className="button" onClick={() => setIds([...selection.ids])}>
-          Change the {chosen === 1 ? 'location' : `${chosen} locations`} chosen…
-        </button>
+  const count = chosen > 0 ? chosen : shown;
+  const choose = () =>
+    chosen > 0 ? setIds([...selection.ids]) : void list.exportRows().then((rows) => setIds(rows.map((row) => row.id)));
+  return (
+    <div className="bulk-actions">
+      <button type="button" className="button" disabled={chosen === 0 && (!loaded || shown === 0)} onClick={choose}>
+        Change the {count === 1 ? 'location' : `${count} locations`} {chosen > 0 ? 'chosen' : 'shown'}…
+      </button>
+      {chosen > 0 ? (
         <button type="button" className="button-link" onClick={selection.clear}>
           Clear the choice
         </button>
-        {ids && (
-          <BulkEditDialog clientId={list.clientId} ids={ids} onClose={() => setIds(null)} onDeleted={selection.clear} />
-        )}
-      </div>
-    );
-  }
-  const choose = () => void list.exportRows().then((rows) => setIds(rows.map((row) => row.id)));
-  return (
-    <div className="bulk-actions">
-      <button type="button" className="button" disabled={!loaded || shown === 0} onClick={choose}>
-        Change the {shown === 1 ? 'location' : `${shown} locations`} shown…
-      </button>
-      <span className="muted">or choose rows: Ctrl-click (⌘ on a Mac) or Space, Shift for a range</span>
-      {ids && <BulkEditDialog clientId={list.clientId} ids={ids} onClose={() => setIds(null)} />}
+      ) : (
+        <span className="muted">or choose rows: Ctrl-click (⌘ on a Mac) or Space, Shift for a range</span>
+      )}
+      {/* Deleting the chosen locations ends the choice; with none chosen, clearing it changes nothing. */}
+      {ids && (
+        <BulkEditDialog clientId={list.clientId} ids={ids} onClose={() => setIds(null)} onDeleted={selection.clear} />
+      )}
     </div>
   );
 }
