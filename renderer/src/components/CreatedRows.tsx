@@ -1,6 +1,6 @@
 import type { SampleRow } from '../import/protocol.js';
 import { formatCount } from '../format.js';
-import { HealthBadge } from './HealthBadge.js';
+import { LocationHealth } from './HealthBadge.js';
 
 /** The first rows the import adds, as the server will save them (normalized country, E.164 phone ...). */
 export function CreatedRows({ samples }: { samples: SampleRow[] }) {
@@ -33,12 +33,7 @@ export function CreatedRows({ samples }: { samples: SampleRow[] }) {
               <td>{location.country}</td>
               <td>{location.phone}</td>
               <td>
-                <HealthBadge
-                  status={location.health_status}
-                  score={location.health_score}
-                  issues={location.health_issues}
-                  hints={location.health_hints}
-                />
+                <LocationHealth location={location} />
               </td>
             </tr>
           ))}

@@ -49,8 +49,12 @@ export function HealthBadge({
   );
 }
 
-/** A location's badge with the server's reasons. */
-export function LocationHealth({ location }: { location: LocationRow }) {
+/** A location's badge with the server's reasons: a stored location, or a row of an import's preview. */
+export function LocationHealth({
+  location,
+}: {
+  location: Pick<LocationRow, 'status' | 'health_status' | 'health_score' | 'health_issues' | 'health_hints'>;
+}) {
   return (
     <span className="location-health">
       {/* Scored as usual, but not open today: said before the score (a permanently closed one reads "Closed"). */}
