@@ -32,14 +32,17 @@ function shown(field: string, value: unknown): string {
 
 const fieldWords = (field: string) => FIELD_WORDS[field] ?? field.replace(/_/g, ' ');
 
+type Change = { from: unknown; to: unknown };
+
+/** "from +16175550100 to +16175550199". */
+const fromTo = (field: string, { from, to }: Change) => `from ${shown(field, from)} to ${shown(field, to)}`;
+
 function changesInWords(entry: HistoryEntry): string {
   const changes = Object.entries(entry.changes ?? {});
   return changes
-    .map(([field, { from, to }]) =>
+    .map(([field, change]) =>
       // A password is never shown, not even hidden: only that it changed.
-      field === 'password'
-        ? 'the password'
-        : `the ${fieldWords(field)} from ${shown(field, from)} to ${shown(field, to)}`,
+      field === 'password' ? 'the password' : `the ${fieldWords(field)} ${fromTo(field, change)}`,
     )
     .join(', ');
 }
@@ -75,8 +78,8 @@ const SENTENCES: Record<string, Words> = {
   'location.updated': (entry, _summary, target) => {
     const changes = Object.entries(entry.changes ?? {});
     if (changes.length !== 1) return `changed ${target}: ${changesInWords(entry)}`;
-    const [[field, { from, to }]] = changes as [[string, { from: unknown; to: unknown }]];
-    return `changed the ${fieldWords(field)} of ${target} from ${shown(field, from)} to ${shown(field, to)}`;
+    const [[field, change]] = changes as [[string, Change]];
+    return `changed the ${fieldWords(field)} of ${target} ${fromTo(field, change)}`;
   },
   'location.deleted': (_entry, _summary, target) => `deleted ${target}`,
   'locations.edited': (_entry, summary) => {
