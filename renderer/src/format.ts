@@ -1,19 +1,21 @@
 /** How dates and numbers read in the dashboard, in the user's locale. */
-const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 const numberFormat = new Intl.NumberFormat();
 
-export const formatDate = (iso: string): string => {
+/** An ISO timestamp in the format's words; the text as it is when it is not a date. */
+const formatted = (format: Intl.DateTimeFormat) => (iso: string) => {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
+  return Number.isNaN(date.getTime()) ? iso : format.format(date);
 };
 
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** "Nov 24, 2026". */
+export const formatDate = formatted(
+  new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' }),
+);
 
 /** "Nov 24, 2026, 9:41 AM": when something happened, for a history. */
-export const formatDateTime = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateTimeFormat.format(date);
-};
+export const formatDateTime = formatted(
+  new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+);
 
 export const formatCount = (count: number): string => numberFormat.format(count);
 
