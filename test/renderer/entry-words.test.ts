@@ -14,6 +14,14 @@ const base: HistoryEntry = {
   undone_by: null,
 };
 
+/** A location's edit, as the trail keeps it. */
+const locationUpdate = (name: string, changes: HistoryEntry['changes']): HistoryEntry => ({
+  ...base,
+  action: 'location.updated',
+  target: { type: 'location', id: null, name },
+  changes,
+});
+
 describe('the history in words', () => {
   it('names a person by e-mail, a script by its token, the command line by the machine account', () => {
     expect(entryInWords(base)).toBe('maria@agency.example created the client Bluebird Coffee');
@@ -56,28 +64,18 @@ describe('the history in words', () => {
   });
 
   it('words hours, labels and a status as the dashboard shows them, not as JSON', () => {
-    const edited = {
-      ...base,
-      action: 'location.updated',
-      target: { type: 'location', id: null, name: 'Pike Place' },
-      changes: {
-        hours: { from: null, to: { mon: [['07:00', '19:00']], sun: [] } },
-        labels: { from: ['pnw'], to: ['pnw', 'flagship'] },
-        status: { from: 'open', to: 'temporarily_closed' },
-      },
-    };
+    const edited = locationUpdate('Pike Place', {
+      hours: { from: null, to: { mon: [['07:00', '19:00']], sun: [] } },
+      labels: { from: ['pnw'], to: ['pnw', 'flagship'] },
+      status: { from: 'open', to: 'temporarily_closed' },
+    });
     expect(entryInWords(edited)).toBe(
       'maria@agency.example changed Pike Place: the hours from — to Mon 07:00-19:00; Sun closed, the labels from pnw to pnw, flagship, the status from open to temporarily closed',
     );
   });
 
   it('words one change as the README does: the field of the location, from, to', () => {
-    const phone = {
-      ...base,
-      action: 'location.updated',
-      target: { type: 'location', id: null, name: 'Boston Downtown' },
-      changes: { phone: { from: '+16175550100', to: '+16175550199' } },
-    };
+    const phone = locationUpdate('Boston Downtown', { phone: { from: '+16175550100', to: '+16175550199' } });
     expect(entryInWords(phone)).toBe(
       'maria@agency.example changed the phone of Boston Downtown from +16175550100 to +16175550199',
     );
