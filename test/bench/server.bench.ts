@@ -111,7 +111,7 @@ function median(values: number[]): number {
 /** The floor's encrypted database: the table with the primary key and client_id indexed, `keys` adds the key indexes. */
 function floorDatabase(dir: string, keys: boolean, trail: boolean) {
   const db = openDatabase(databaseFileIn(dir), { kind: 'raw', hex: randomBytes(32).toString('hex') }, { create: true });
-  // At least the writer thread's page cache (16 MiB, twice the server's): the floor inserts as well as
+  // At least the writer thread's page cache (16 MiB): the floor inserts as well as
   // the server can, and better.
   db.pragma(`cache_size = -${Math.max(WRITER_CACHE_MIB, 16) * 1024}`);
   db.exec(`CREATE TABLE locations (id TEXT PRIMARY KEY, client_id TEXT NOT NULL, name TEXT NOT NULL, address TEXT,
