@@ -98,6 +98,13 @@ export function undoOperation(
       'SELECT id, client_id, kind, undone_by FROM operations WHERE id = ? AND organization_id = ?',
     ).get(request.operationId, principal.organizationId);
     if (operation === undefined) throw NotFound('No operation with this id');
+    // A dry run lists the client's locations it would touch: a caller limited to another client is refused it too.
+    authorizeWrite(
+      db,
+      principal,
+      { ...NEEDS.import, ...(operation.client_id ? { clientId: operation.client_id } : {}) },
+      now,
+    );
     if (operation.undone_by !== null) throw Conflict(`This operation was undone already (by ${operation.undone_by})`);
     const steps = planUndo(db, operation);
     const count = (kind: Step['kind']) => steps.filter((step) => step.kind === kind).length;
@@ -111,12 +118,6 @@ export function undoOperation(
       conflicts: conflicts.map(({ location_id, name, reason }) => ({ location_id, name, reason })),
     });
     if (request.dryRun) return answer(null);
-    authorizeWrite(
-      db,
-      principal,
-      { ...NEEDS.import, ...(operation.client_id ? { clientId: operation.client_id } : {}) },
-      now,
-    );
     const undoId = startOperation(
       db,
       { organizationId: principal.organizationId, clientId: operation.client_id, kind: 'undo', undoes: operation.id },

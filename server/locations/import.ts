@@ -169,8 +169,9 @@ class ImportPlan {
     if (clientOrganization(db, clientId) !== request.organizationId) {
       throw new Refused({ statusCode: 404, message: 'No client with this id' });
     }
+    // A dry run reads the client's locations: a caller limited to another client is refused it too.
+    request.authorize?.(db, clientId);
     if (!request.dryRun) {
-      request.authorize?.(db, clientId);
       this.operationId = startOperation(
         db,
         { organizationId: request.organizationId, clientId, kind: 'import' },

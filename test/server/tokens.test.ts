@@ -128,6 +128,43 @@ describe('POST /api/tokens', () => {
     });
     expectErrorBody(other, 403);
   });
+
+  it("an import token limited to a client gets no dry run of another client's import or undo (403, nothing shown)", async () => {
+    const upload = (token: string, query: string) =>
+      t.request({
+        method: 'POST',
+        url: `/api/locations/upload?${query}`,
+        token,
+        body: { clientId: otherClientId, rows: [{ name: 'Probe', store_code: 'LEAK-1', address: '1 Hidden St' }] },
+      });
+    // The other client holds a location the probe's key names, made by an Admin's import (an operation to undo).
+    const imported = await upload(sessions.admin, 'mode=create');
+    expect(imported.statusCode).toBe(201);
+    const operationId = imported.json<{ operation_id: string }>().operation_id;
+    const limited = await made(sessions.admin, { scopes: ['read', 'import'], clientId: ownClientId });
+    for (const query of ['mode=upsert&dryRun=true', 'mode=create&dryRun=true', 'mode=upsert']) {
+      const refused = await upload(limited.token, query);
+      expectErrorBody(refused, 403);
+      expect(refused.body).not.toContain('Hidden');
+    }
+    const csv = await t.request({
+      method: 'POST',
+      url: `/api/locations/upload?clientId=${otherClientId}&mode=upsert&dryRun=true`,
+      token: limited.token,
+      headers: { 'content-type': 'text/csv' },
+      body: 'Store code,Name\nLEAK-1,Probe\n',
+    });
+    expectErrorBody(csv, 403);
+    for (const query of ['?dryRun=true', '']) {
+      const undo = await t.request({
+        method: 'POST',
+        url: `/api/operations/${operationId}/undo${query}`,
+        token: limited.token,
+      });
+      expectErrorBody(undo, 403);
+      expect(undo.body).not.toContain('Probe');
+    }
+  });
 });
 
 describe('using and revoking', () => {
