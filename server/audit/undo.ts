@@ -3,7 +3,7 @@ import { nowIso, statement } from '../db/sql.js';
 import { authorizeWrite } from '../auth/authorize.js';
 import { Conflict, NotFound } from '../http/errors.js';
 import { NEEDS, type Principal } from '../http/guards.js';
-import { addToLocationsCount } from '../locations/queries.js';
+import { addToLocationsCount, clearStoreCode, locationName, locationsByKey } from '../locations/queries.js';
 import {
   createdBy,
   operationRows,
@@ -59,25 +59,64 @@ function planUndo(db: Db, operation: Operation): Step[] {
       steps.push({ kind: 'restore', now, before: row.before! });
     }
   }
-  return steps;
+  return withCodeClashes(db, steps);
+}
+
+/** A location's store code after the undo, as a step has it: undefined when the step leaves it as it is. */
+function codeAfter(step: Step): { id: string; clientId: string; name: string; code: string | null } | undefined {
+  if (step.kind !== 'restore' && step.kind !== 'recreate') return undefined;
+  const before = JSON.parse(step.before) as { name?: string; store_code?: string | null };
+  if (!('store_code' in before)) return undefined;
+  return step.kind === 'restore'
+    ? { id: step.now.id, clientId: step.now.client_id, name: step.now.name, code: before.store_code ?? null }
+    : { id: step.id, clientId: step.clientId, name: before.name ?? '', code: before.store_code ?? null };
+}
+
+/**
+ * A restore or recreation that would give a location a store code another location holds now, which the
+ * undo neither removes nor gives another code, is a conflict: codes are unique within a client. (A swap
+ * the operation made is undone whole: both codes move back.)
+ */
+function withCodeClashes(db: Db, steps: Step[]): Step[] {
+  const removed = new Set(steps.flatMap((step) => (step.kind === 'remove' ? [step.now.id] : [])));
+  const after = new Map(
+    steps.flatMap((step) => [codeAfter(step)].filter((code) => code !== undefined)).map((code) => [code.id, code.code]),
+  );
+  return steps.map((step) => {
+    const code = codeAfter(step);
+    if (code === undefined || code.code === null) return step;
+    const holder = locationsByKey(db, code.clientId, 'store_code', JSON.stringify([code.code])).get(code.code);
+    if (holder === undefined || holder === code.id || removed.has(holder)) return step;
+    const holderCode = after.get(holder);
+    if (holderCode !== undefined && holderCode !== code.code) return step;
+    const reason = `its store code "${code.code}" is now used by ${locationName(db, holder)} (${holder})`;
+    return { kind: 'conflict', location_id: code.id, name: code.name, reason };
+  });
 }
 
 /** Carries out the steps as the undo's own operation, so that the undo can be undone in turn. */
 function applyUndo(db: Db, undoId: string, steps: Step[], at: string): void {
-  for (const step of steps) {
-    if (step.kind === 'remove') {
-      rememberRow(db, undoId, step.now.id, 'deleted', step.now.json, null);
-      statement(db, 'DELETE FROM locations WHERE id = ?').run(step.now.id);
-      addToLocationsCount(db, step.now.client_id, -1);
-    } else if (step.kind === 'restore') {
-      const left = restoreSnapshot(db, step.before, at);
-      rememberRow(db, undoId, step.now.id, 'updated', step.now.json, left);
-    } else if (step.kind === 'recreate') {
-      reinsertSnapshot(db, step.before);
-      touchLocation(db, step.id, at);
-      rememberRow(db, undoId, step.id, 'created', null, 1);
-      addToLocationsCount(db, step.clientId, 1);
-    }
+  // Removals first; then every store code being given back is let go before any is written, since the
+  // unique index checks each write and an operation may have swapped two locations' codes.
+  const kinds = (kind: Step['kind']) => steps.filter((step) => step.kind === kind);
+  for (const step of kinds('remove')) applyStep(db, undoId, step, at);
+  for (const code of kinds('restore').map(codeAfter)) if (code !== undefined) clearStoreCode(db, code.id);
+  for (const step of [...kinds('restore'), ...kinds('recreate')]) applyStep(db, undoId, step, at);
+}
+
+function applyStep(db: Db, undoId: string, step: Step, at: string): void {
+  if (step.kind === 'remove') {
+    rememberRow(db, undoId, step.now.id, 'deleted', step.now.json, null);
+    statement(db, 'DELETE FROM locations WHERE id = ?').run(step.now.id);
+    addToLocationsCount(db, step.now.client_id, -1);
+  } else if (step.kind === 'restore') {
+    const left = restoreSnapshot(db, step.before, at);
+    rememberRow(db, undoId, step.now.id, 'updated', step.now.json, left);
+  } else if (step.kind === 'recreate') {
+    reinsertSnapshot(db, step.before);
+    touchLocation(db, step.id, at);
+    rememberRow(db, undoId, step.id, 'created', null, 1);
+    addToLocationsCount(db, step.clientId, 1);
   }
 }
 

@@ -2,6 +2,7 @@ import { recordEntry, startOperation, type Actor } from '../audit/queries.js';
 import type { Db } from '../db/open.js';
 import { clientName } from '../clients/queries.js';
 import { partialSnapshot, rememberRow } from './snapshots.js';
+import { StoreCodeMoves, type CodeChange } from './code-moves.js';
 import { SortedUuids } from '../db/uuid.js';
 import type { ErrorDetail } from '../http/errors.js';
 import { fieldValue, FieldError, LOCATION_FIELDS, type LocationField, type LocationValues } from './fields.js';
@@ -134,6 +135,8 @@ class ImportPlan {
   private readonly errors: ErrorDetail[] = [];
   /** Rows found invalid after they were decided: the first of two rows with one store code. */
   private readonly lateErrors = new Set<number>();
+  /** Store codes the file moves from one location to another (a swap, a renumbering). */
+  private readonly codeMoves = new StoreCodeMoves();
   private badRows = 0;
   private hasExisting = false;
   private readonly totals = { created: 0, updated: 0, unchanged: 0, skipped: 0, duplicates: 0 };
@@ -212,6 +215,7 @@ class ImportPlan {
       if (decision !== undefined) decisions.push(decision);
     }
     this.completeUpdates(decisions);
+    this.codeMoves.note(this.db, this.clientId, codeChanges(decisions));
     this.apply(decisions);
   }
 
@@ -275,12 +279,7 @@ class ImportPlan {
       const { index: earlierCode, line: earlierLine } = earlier;
       const words = (where: string) =>
         `the store code "${code}" is also on ${where}; store codes are unique within a client`;
-      this.errors.push(rowError(earlierCode, 'store_code', words(rowWords(row.index, row.line)), earlierLine));
-      // The earlier row was decided already: it counts as invalid once, and a dry run shows it so (answer()).
-      if (!this.lateErrors.has(earlierCode)) {
-        this.lateErrors.add(earlierCode);
-        this.badRows++;
-      }
+      this.lateError(earlierCode, earlierLine, words(rowWords(row.index, row.line)));
       const message = words(rowWords(earlierCode, earlierLine));
       this.invalid(row.index, [rowError(row.index, 'store_code', message, row.line)], inputValues(row));
       return undefined;
@@ -303,6 +302,17 @@ class ImportPlan {
       duplicateOf: null,
       skipReason: null,
     };
+  }
+
+  /**
+   * A store code error of a row decided already: it counts as invalid once, and a dry run shows it so
+   * (showLateErrors).
+   */
+  private lateError(index: number, line: number | undefined, message: string): void {
+    this.errors.push(rowError(index, 'store_code', message, line));
+    if (this.lateErrors.has(index)) return;
+    this.lateErrors.add(index);
+    this.badRows++;
   }
 
   private keysOfAll({ id, input }: NormalizedRow): Key[] {
@@ -433,7 +443,7 @@ class ImportPlan {
         if (!this.request.dryRun)
           this.created.write(`${this.totals.created > 1 ? ',' : ''}${JSON.stringify({ id, name, city, state })}`);
       } else if (decision.action === 'updated' && write) {
-        updateLocation(this.db, id!, decision.result!, this.request.now, decision.location);
+        this.update(id!, decision);
       }
       // A row the import would create matches no location yet: its id is only made when it is written.
       if (this.request.dryRun)
@@ -441,6 +451,12 @@ class ImportPlan {
     }
     if (write && created.length > 0)
       insertLocations(this.db, this.clientId, created, this.request.now, this.operationId);
+  }
+
+  /** Writes an update; a store code the file moves from another location is written at the end (code-moves.ts). */
+  private update(id: string, decision: Decision): void {
+    const row = this.codeMoves.waits(id) ? { ...decision.result!, store_code: null } : decision.result!;
+    updateLocation(this.db, id, row, this.request.now, decision.location);
   }
 
   /** What an undo needs of the locations this piece updates: their values before. */
@@ -518,6 +534,7 @@ class ImportPlan {
   }
 
   private answer(rowCount: number): ImportOutcome {
+    for (const move of this.codeMoves.blocked(this.db)) this.lateError(move.index, move.line, move.message);
     if (this.request.dryRun) this.showLateErrors();
     const { created, updated, unchanged, skipped, duplicates } = this.totals;
     if (this.request.dryRun) {
@@ -534,6 +551,7 @@ class ImportPlan {
         details: this.errors.sort((a, b) => a.row! - b.row!),
       });
     }
+    this.codeMoves.write(this.db);
     addToLocationsCount(this.db, this.clientId, created);
     this.recordImport();
     // UploadResponse, in its order.
@@ -541,6 +559,15 @@ class ImportPlan {
     const tail = `],"created":${created},"updated":${updated},"unchanged":${unchanged},"skipped":${skipped},"operation_id":"${this.operationId}"${this.end()}`;
     return { statusCode: 201, bytes: [UTF8.encode(head), ...this.created.finish(), UTF8.encode(tail)] };
   }
+}
+
+/** The updates of a piece that change their location's store code. */
+function codeChanges(decisions: Decision[]): CodeChange[] {
+  return decisions.flatMap(({ action, changes, row, location }) =>
+    action === 'updated' && changes?.store_code !== undefined
+      ? [{ index: row.index, line: row.line, locationId: location!.id, to: changes.store_code.to as string | null }]
+      : [],
+  );
 }
 
 /** Each field the row changes: {field: {from, to}}, or null when it changes none. */

@@ -285,6 +285,21 @@ export function locationsByKey(
   return found;
 }
 
+/** A location's name ('' when there is none of this id). */
+export function locationName(db: Db, id: string): string {
+  return statement<[string], string>(db, 'SELECT name FROM locations WHERE id = ?').pluck().get(id) ?? '';
+}
+
+/** Gives a location a store code, and nothing else: the last write of a code an import moved (code-moves.ts). */
+export function setStoreCode(db: Db, id: string, code: string): void {
+  statement(db, 'UPDATE locations SET store_code = ? WHERE id = ?').run(code, id);
+}
+
+/** Takes a location's store code away, and nothing else: an undo lets codes go before it gives them back. */
+export function clearStoreCode(db: Db, id: string): void {
+  statement(db, 'UPDATE locations SET store_code = NULL WHERE id = ?').run(id);
+}
+
 export function addToLocationsCount(db: Db, clientId: string, added: number): void {
   if (added !== 0)
     statement(db, 'UPDATE clients SET locations_count = locations_count + ? WHERE id = ?').run(added, clientId);

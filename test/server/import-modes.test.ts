@@ -78,6 +78,17 @@ async function record(id: string, token = admin) {
   return t.request({ method: 'GET', url: `/api/locations/${id}`, token });
 }
 
+/** A client holding a location of each name with its store code, and their ids by name. */
+async function clientWithCodes(name: string, codes: Record<string, string>) {
+  const clientId = await t.createClient(admin, name);
+  await imported(
+    clientId,
+    Object.entries(codes).map(([location, code]) => ({ name: location, store_code: code })),
+  );
+  const ids = Object.fromEntries((await list(clientId)).map((row) => [row.name, row.id as string]));
+  return { clientId, ids };
+}
+
 const STORE = EVERY_FIELD_ROW;
 
 describe('the listing fields', () => {
@@ -372,6 +383,85 @@ describe('import modes', () => {
       ['updated', null],
       ['skipped', { reason: 'google_place_id', row: 0 }],
     ]);
+  });
+
+  it('store codes swapped or renumbered in one file move between locations; the undo moves them back', async () => {
+    const { clientId, ids } = await clientWithCodes('Code swap', { A: 'RT-1', B: 'RT-2', C: 'RT-3' });
+    // A and B swap, C is renumbered, and 1,000 new rows between them put B in a later piece than A.
+    const rows = [
+      { id: ids.A, name: 'A', store_code: 'RT-2' },
+      ...Array.from({ length: 1000 }, (_, i) => ({ name: `Filler ${i}`, address: `${i} Filler St` })),
+      { id: ids.B, name: 'B', store_code: 'RT-1' },
+      { id: ids.C, name: 'C', store_code: 'RT-4' },
+    ];
+    const preview = await dryRun(clientId, rows, '?mode=upsert');
+    expect(preview.valid, JSON.stringify(preview.errors)).toBe(true);
+    expect(preview.totals).toMatchObject({ updated: 3, created: 1000, errors: 0 });
+    expect(preview.rows[0]!.changes).toEqual({ store_code: { from: 'RT-1', to: 'RT-2' } });
+    const result = await upload(clientId, rows, '?mode=upsert');
+    expect(result.statusCode, result.body).toBe(201);
+    const codes = async () =>
+      Object.fromEntries(
+        (await list(clientId)).filter((row) => row.store_code !== null).map((row) => [row.name, row.store_code]),
+      );
+    expect(await codes()).toEqual({ A: 'RT-2', B: 'RT-1', C: 'RT-4' });
+    const operationId = result.json<{ operation_id: string }>().operation_id;
+    const undo = await t.request({ method: 'POST', url: `/api/operations/${operationId}/undo`, token: admin });
+    expect(undo.statusCode, undo.body).toBe(200);
+    expect(undo.json()).toMatchObject({ removed: 1000, restored: 3, conflicts: [] });
+    expect(await codes()).toEqual({ A: 'RT-1', B: 'RT-2', C: 'RT-3' });
+  });
+
+  it('a row taking a store code another location keeps -> 400 naming the row, the code and that location; the dry run agrees', async () => {
+    const { clientId, ids } = await clientWithCodes('Code taken', { A: 'K-1', Keeper: 'K-2' });
+    const before = dataSnapshot(t.store.db);
+    const rows = [{ id: ids.A, name: 'A', store_code: 'K-2', line: 2 }];
+    const preview = await dryRun(clientId, rows, '?mode=upsert');
+    expect(preview.valid).toBe(false);
+    expect(preview.totals).toMatchObject({ updated: 0, errors: 1 });
+    expect(preview.rows[0]!.action).toBe('error');
+    const refused = await upload(clientId, rows, '?mode=upsert');
+    expectErrorBody(refused, 400);
+    const details = refused.json<{ details: { row: number; line: number; field: string; message: string }[] }>()
+      .details;
+    expect(details).toEqual([
+      expect.objectContaining({ row: 0, line: 2, field: 'store_code', message: expect.stringContaining('"K-2"') }),
+    ]);
+    expect(details[0]!.message).toContain(ids.Keeper);
+    expect(details[0]!.message).toContain('Keeper');
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+  });
+
+  it('undoing a delete whose store code another location took since lists it as a conflict (not a 500)', async () => {
+    const { ids } = await clientWithCodes('Code retaken', { Gone: 'G-1', Taker: 'G-2' });
+    const deleted = await t.request({
+      method: 'POST',
+      url: '/api/locations/delete',
+      token: admin,
+      body: { ids: [ids.Gone] },
+    });
+    const operationId = deleted.json<{ operation_id: string }>().operation_id;
+    const patched = await t.request({
+      method: 'PATCH',
+      url: `/api/locations/${ids.Taker}`,
+      token: admin,
+      body: { store_code: 'G-1' },
+    });
+    expect(patched.statusCode).toBe(200);
+    for (const query of ['?dryRun=true', '']) {
+      const undo = await t.request({
+        method: 'POST',
+        url: `/api/operations/${operationId}/undo${query}`,
+        token: admin,
+      });
+      expect(undo.statusCode, undo.body).toBe(200);
+      expect(undo.json()).toMatchObject({
+        recreated: 0,
+        conflicts: [
+          { location_id: ids.Gone, name: 'Gone', reason: expect.stringContaining('"G-1" is now used by Taker') },
+        ],
+      });
+    }
   });
 
   it('coordinates of 17 digits read back exactly: the same row again is unchanged, by id and by key', async () => {
