@@ -55,12 +55,28 @@ function legacyEncoding(bytes: Uint8Array): string {
   return best !== undefined && best.confidence >= 50 ? (LEGACY[best.name] ?? 'windows-1252') : 'windows-1252';
 }
 
+/**
+ * Windows-1252's characters for the bytes 0x80 to 0x9F (the WHATWG Encoding Standard's index): Node 20's
+ * TextDecoder reads every label of windows-1252 as ISO-8859-1 there (nodejs/node#56542), so that Excel's
+ * € “ ” – … ™ came out as C1 control characters. The five bytes the code page leaves out stay as they are.
+ */
+const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
+
+/** A decoder of `label` (any label TextDecoder takes; it throws on one it does not) that reads windows-1252 right. */
+function decoderOf(label: string, options: { fatal?: boolean } = {}): { decode(bytes: Uint8Array): string } {
+  const decoder = new TextDecoder(label, options);
+  if (decoder.encoding !== 'windows-1252') return decoder;
+  return {
+    decode: (bytes) => decoder.decode(bytes).replace(/[\u0080-\u009F]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!),
+  };
+}
+
 /** The body's text, or why it has none. */
 export function decodeCsv(bytes: Uint8Array, charset: string | undefined): { text: string } | { message: string } {
   if (charset !== undefined) {
-    let decoder: InstanceType<typeof TextDecoder>;
+    let decoder: { decode(bytes: Uint8Array): string };
     try {
-      decoder = new TextDecoder(charset, { fatal: true });
+      decoder = decoderOf(charset, { fatal: true });
     } catch {
       return { message: `"${charset}" is not a character set this server reads; send the CSV as UTF-8` };
     }
@@ -77,7 +93,7 @@ export function decodeCsv(bytes: Uint8Array, charset: string | undefined): { tex
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
-    return { text: new TextDecoder(legacyEncoding(bytes)).decode(bytes) };
+    return { text: decoderOf(legacyEncoding(bytes)).decode(bytes) };
   }
 }
 

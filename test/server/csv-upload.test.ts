@@ -54,9 +54,27 @@ function utf16le(text: string): Buffer {
   return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
 }
 
-/** Windows-1252 for the Latin-1 range the French file uses. */
+/** The characters Windows-1252 puts at the bytes 0x80 to 0x9F (Microsoft's code page table). */
+const CP1252_HIGH: Record<string, number> = {
+  '€': 0x80,
+  '‚': 0x82,
+  '„': 0x84,
+  '…': 0x85,
+  '‘': 0x91,
+  '’': 0x92,
+  '“': 0x93,
+  '”': 0x94,
+  '–': 0x96,
+  '—': 0x97,
+  '™': 0x99,
+  Œ: 0x8c,
+  œ: 0x9c,
+  Ÿ: 0x9f,
+};
+
+/** The text as Excel's Windows-1252 "CSV" writes it. */
 function windows1252(text: string): Buffer {
-  return Buffer.from(text, 'latin1');
+  return Buffer.from([...text].map((c) => CP1252_HIGH[c] ?? c.charCodeAt(0)));
 }
 
 const YEXT = YEXT_CSV;
@@ -147,6 +165,14 @@ describe('POST /api/locations/upload with Content-Type: text/csv, other sources'
     const body = windows1252('Name,City\nZürich Café,Zürich\n');
     const location = await importedAs('Charset client', body, 'text/csv; charset=windows-1252');
     expect(location).toMatchObject({ name: 'Zürich Café', city: 'Zürich' });
+  });
+
+  it('Windows-1252 is read by its code page, declared or not: € “ ” – Œ are not control characters', async () => {
+    const body = windows1252('Name,City\n“Œuvre” Café – 5 € Deals™,Köln\n');
+    for (const type of ['text/csv; charset=windows-1252', 'text/csv; charset=iso-8859-1', 'text/csv']) {
+      const location = await importedAs(`Code page ${type}`, body, type);
+      expect(location).toMatchObject({ name: '“Œuvre” Café – 5 € Deals™', city: 'Köln' });
+    }
   });
 
   it('a BrightLocal and an Uberall export', async () => {
