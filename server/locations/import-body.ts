@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Type } from '@sinclair/typebox';
 import type { ErrorDetail } from '../http/errors.js';
@@ -260,6 +261,8 @@ export function parseImportBody(body: Uint8Array, format?: TableFormat): ImportB
     const table = readTableBody(body, format);
     return 'statusCode' in table ? table : { ...table, rows: rowsOfArray(table.rows) };
   }
+  // As every JSON body of the API (http/body.ts): bytes that are not UTF-8 are refused, never read as U+FFFD.
+  if (!isUtf8(body)) return { statusCode: 400, message: 'The body is not valid UTF-8' };
   const scan = new BodyScan(body).run();
   if (scan.finding === 'too many values') return tooComplex;
   if (scan.finding !== null) return tooLong(scan.finding);

@@ -192,16 +192,22 @@ describe('bytes that are not UTF-8 -> 400, never read as U+FFFD', () => {
     ['a truncated sequence', Buffer.from([0xe2, 0x82])],
     ['an overlong encoding of "/"', Buffer.from([0xc0, 0xaf])],
     ['Latin-1 é', Buffer.from([0xe9])],
-  ])('%s inside a client name', async (_name, bytes) => {
+  ])('%s inside a client name, and inside an imported location name', async (_name, bytes) => {
     const before = counts();
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { host: '127.0.0.1:4870', authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-      payload: Buffer.concat([Buffer.from('{"name":"x'), bytes, Buffer.from('y"}')]),
-    });
-    const error = expectErrorBody(response, 400);
-    expect(error.message).toMatch(/not valid UTF-8/);
+    const sent = (url: string, head: string, tail: string) =>
+      t.app.inject({
+        method: 'POST',
+        url,
+        headers: { host: '127.0.0.1:4870', authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        payload: Buffer.concat([Buffer.from(`${head}"x`), bytes, Buffer.from(`y"${tail}`)]),
+      });
+    for (const response of [
+      await sent('/api/clients', '{"name":', '}'),
+      await sent('/api/locations/upload', `{"clientId":"${clientId}","rows":[{"name":`, '}]}'),
+    ]) {
+      const error = expectErrorBody(response, 400);
+      expect(error.message).toMatch(/not valid UTF-8/);
+    }
     expect(counts()).toEqual(before);
   });
 });
