@@ -19,6 +19,7 @@ import { errorBody, HttpError } from './http/errors.js';
 import { processAllocator } from './memory.js';
 import { BodyBudget, loneSurrogateError, loneSurrogatePath, parseJson, readJsonText } from './http/body.js';
 import { registerLocalhostGuard } from './http/localhost.js';
+import { registerIdentityBodiesOnly } from './http/content-encoding.js';
 import { openApi } from './http/openapi.js';
 import { compileValidator } from './http/validation.js';
 import { locationRoutes } from './locations/routes.js';
@@ -129,6 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.backupSchedule) app.addHook('onReady', async () => backups.start());
 
   registerLocalhostGuard(app, options.extraHosts ?? []);
+  registerIdentityBodiesOnly(app);
   registerJsonParser(app, context.bodies);
   registerErrorHandlers(app, Boolean(options.dashboardDir));
   app.addHook('onSend', async (request, reply) => {

@@ -246,6 +246,39 @@ describe('request bodies', () => {
     expect(t.store.db.prepare("SELECT count(*) FROM clients WHERE name = 'Form Posted'").pluck().get()).toBe(0);
   });
 
+  it.each(['gzip', 'br', 'deflate', 'GZIP, identity'])(
+    'a body with Content-Encoding %s -> 415 naming it, nothing created (it would be read as text)',
+    async (encoding) => {
+      for (const [url, body] of [
+        ['/api/clients', { name: `Encoded ${encoding}` }],
+        ['/api/locations/upload', { clientId, rows: [{ name: `Encoded ${encoding}` }] }],
+      ] as const) {
+        const response = await t.request({
+          method: 'POST',
+          url,
+          token: admin,
+          body,
+          headers: { 'content-encoding': encoding },
+        });
+        expect(expectErrorBody(response, 415).message).toContain(`"${encoding}"`);
+      }
+      const named =
+        "SELECT (SELECT count(*) FROM clients WHERE name LIKE 'Encoded%') + (SELECT count(*) FROM locations WHERE name LIKE 'Encoded%')";
+      expect(t.store.db.prepare(named).pluck().get()).toBe(0);
+    },
+  );
+
+  it('Content-Encoding identity is a plain body', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/clients',
+      token: admin,
+      body: { name: 'Identity Client' },
+      headers: { 'content-encoding': 'identity' },
+    });
+    expect(response.statusCode).toBe(201);
+  });
+
   it('Content-Type application/json; charset=utf-8 is accepted', async () => {
     const response = await t.request({
       method: 'POST',
