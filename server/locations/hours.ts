@@ -105,9 +105,26 @@ function uberallHours(value: string): Hours {
     const day = match === null ? undefined : dayOf(match[1]!);
     if (match === null || day === undefined) throw new HoursError(`"${part.trim()}" is not a day`);
     const times = match[2]?.trim() ?? '';
-    hours[day] = times === '' ? [] : dayIntervals(times);
+    addDay(hours, day, times === '' ? [] : dayIntervals(times));
   }
   return hours;
+}
+
+/**
+ * A day's intervals added to what an earlier mention of it said: "Mon 9:00-12:00, Mon 14:00-18:00" is both,
+ * while a day both closed and open is an error (which one is meant?). `replace`: the earlier mention is
+ * let go ("Daily 9-17, Sun closed": a day named alone after a run of days says how that day differs).
+ */
+function addDay(hours: Hours, day: Day, intervals: Interval[], replace = false): void {
+  const earlier = hours[day];
+  if (earlier === undefined || replace) {
+    hours[day] = [...intervals];
+    return;
+  }
+  if ((earlier.length === 0) !== (intervals.length === 0)) {
+    throw new HoursError(`${day[0]!.toUpperCase()}${day.slice(1)} is said to be both closed and open`);
+  }
+  earlier.push(...intervals);
 }
 
 /** The week in one text, "Mon-Fri 9:00-17:00, Sat 10:00-14:00, Sun closed" (README: "Hours"). */
@@ -121,6 +138,8 @@ export function weekHours(text: string): Hours {
   if (value === '') return hours;
   const runs = [...value.matchAll(DAY_RUN)];
   if (runs.length === 0 || runs[0]!.index !== 0) throw new HoursError(`"${value}" does not start with a day`);
+  /** The days a run of several named: a day named alone later says how it differs from them. */
+  const fromRuns = new Set<Day>();
   runs.forEach((run, i) => {
     const end = i + 1 < runs.length ? runs[i + 1]!.index : value.length;
     const times = value
@@ -130,7 +149,12 @@ export function weekHours(text: string): Hours {
       .trim();
     if (times === '') throw new HoursError(`no hours after "${run[0].trim()}"`);
     const intervals = dayIntervals(times);
-    for (const day of daysOf(run[0].replace(/:$/, ''))) hours[day] = intervals;
+    const days = daysOf(run[0].replace(/:$/, ''));
+    for (const day of days) {
+      addDay(hours, day, intervals, days.length === 1 && fromRuns.has(day));
+      if (days.length === 1) fromRuns.delete(day);
+      else fromRuns.add(day);
+    }
   });
   return hours;
 }

@@ -250,6 +250,22 @@ describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
     expect(() => weekHours('Mo=8 till late')).toThrow();
   });
 
+  it('a day named twice keeps both mentions; a day alone after a run of days says how it differs; closed and open is an error', () => {
+    const nine = [['09:00', '17:00']];
+    expect(weekHours('Mon 9:00-17:00, Mon 18:00-20:00')).toEqual({ mon: [...nine, ['18:00', '20:00']] });
+    expect(weekHours('MONDAY=08:00-12:00;MONDAY=13:00-17:00')).toEqual({
+      mon: [
+        ['08:00', '12:00'],
+        ['13:00', '17:00'],
+      ],
+    });
+    expect(weekHours('Daily 9-17, Sun closed')).toMatchObject({ sat: nine, sun: [] });
+    expect(weekHours('Mon-Fri 9-17, Fri 9-20')).toMatchObject({ thu: nine, fri: [['09:00', '20:00']] });
+    expect(() => weekHours('Mon 9:00-17:00; Mon closed')).toThrow(/Mon is said to be both closed and open/);
+    expect(() => weekHours('Mon-Fri 9-17, Mon-Wed closed')).toThrow(/both closed and open/);
+    expect(() => weekHours('MONDAY=08:00-16:00;MONDAY')).toThrow(/both closed and open/);
+  });
+
   it('reads ACTIVE and INACTIVE; a bare CLOSED stays refused (for now, or for good?)', () => {
     expect(fieldValue('status', 'ACTIVE', null)).toBe('open');
     expect(fieldValue('status', 'INACTIVE', null)).toBe('temporarily_closed');
