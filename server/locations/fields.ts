@@ -121,6 +121,10 @@ function coordinate(value: string | number, limit: number): number {
 }
 
 function labels(value: string | string[]): string[] | null {
+  // A sheet's cell (Google's bulk sheet, the export) separates labels by commas: one cannot hold one.
+  const comma = typeof value === 'string' ? undefined : value.find((label) => label.includes(','));
+  if (comma !== undefined)
+    throw new FieldError(`"${comma.slice(0, 30)}" holds a comma; labels are separated by commas in a sheet's cell`);
   const list = (typeof value === 'string' ? value.split(',') : value)
     .map((label) => label.trim())
     .filter((label) => label !== '');

@@ -163,6 +163,7 @@ describe('the listing fields', () => {
     ['primary_category', 'c'.repeat(101), /longer than 100/],
     ['labels', Array.from({ length: 11 }, (_, i) => `l${i}`).join(','), /at most 10/],
     ['labels', 'x'.repeat(51), /longer than 50/],
+    ['labels', ['a,b', 'c'], /"a,b" holds a comma/],
     ['status', 'closed', /open, temporarily_closed, permanently_closed/],
     ['hours', 'whenever', /write hours as/],
     ['hours', 'Mon 25:00-26:00', /not a time/],
