@@ -29,6 +29,12 @@ import {
   UploadResponse,
 } from './schemas.js';
 
+/**
+ * The bodies that list location ids (bulk edit and delete): room for as many as the schema takes
+ * (LocationIds, 100,000 ids of 39 bytes each in JSON) and the values to set, where other JSON bodies take 1 MiB.
+ */
+const IDS_BODY_LIMIT = 5 * 1024 * 1024;
+
 /** Spec 4.5 and 4.6, and issue 9: list, read, edit and delete a client's locations; import many at once. */
 export const locationRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
   const { data } = context;
@@ -110,6 +116,7 @@ const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, cl
     '/api/locations',
     {
       onRequest: requireAccess(NEEDS.import),
+      bodyLimit: IDS_BODY_LIMIT,
       schema: {
         tags: ['locations'],
         summary: 'Set the same values on many locations at once, in one transaction (Admin)',
@@ -157,6 +164,7 @@ const deleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, 
     '/api/locations/delete',
     {
       onRequest: requireAccess(NEEDS.import),
+      bodyLimit: IDS_BODY_LIMIT,
       schema: {
         tags: ['locations'],
         summary: 'Delete many locations in one transaction (Admin)',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -128,6 +129,21 @@ describe('body limits: routes open to anyone take small bodies', () => {
         })
       ).statusCode,
     ).toBe(413);
+  });
+
+  it('bulk edit and delete take the 100,000 ids their schema allows (over 1 MiB of JSON); one more is a 400', async () => {
+    const ids = Array.from({ length: 100_000 }, () => randomUUID());
+    const bodies = [
+      ['POST', '/api/locations/delete', (list: string[]) => ({ ids: list })],
+      ['PATCH', '/api/locations', (list: string[]) => ({ ids: list, set: { status: 'temporarily_closed' } })],
+    ] as const;
+    for (const [method, url, body] of bodies) {
+      // Read whole and checked: none of these ids is a location, so nothing is changed.
+      const unknown = await t.request({ method, url, token: admin, body: body(ids) });
+      expect(expectErrorBody(unknown, 404).message).toMatch(/^100000 of the 100000 ids are not locations/);
+      const tooMany = await t.request({ method, url, token: admin, body: body([...ids, randomUUID()]) });
+      expect(expectErrorBody(tooMany, 400).message).toMatch(/100000/);
+    }
   });
 });
 
