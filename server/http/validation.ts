@@ -212,8 +212,12 @@ function unionInWords(error: ValueError): string {
   const telling = inner.find((first) => TYPE_ERRORS[first.type] === undefined && first.type !== ValueErrorType.Literal);
   if (telling !== undefined) return errorInWords(telling);
   const members = (error.schema.anyOf as TSchema[] | undefined) ?? [];
-  if (members.length > 0 && members.every((member) => 'const' in member))
-    return `must be one of ${members.map((member) => JSON.stringify(member.const)).join(', ')}`;
+  // Allowed values, and maybe null: "must be one of "name", "city", or null".
+  const values = members.filter((member) => member.type !== 'null');
+  if (values.length > 0 && values.every((member) => 'const' in member)) {
+    const listed = values.map((member) => JSON.stringify(member.const)).join(', ');
+    return `must be one of ${listed}${values.length < members.length ? ', or null' : ''}`;
+  }
   const types = members.map((member) => (member.type as string | undefined) ?? 'value');
   return `must be ${[...new Set(types)].join(' or ')}`;
 }

@@ -42,6 +42,7 @@ const TYPE_WORDS: Partial<Record<string, string>> = {
   longitude: 'must be a number, or text holding one',
   labels: 'must be text separated by commas, or a list of texts',
   hours: 'must be text such as "Mon-Fri 9:00-17:00", or an object of days (mon ... sun)',
+  id: "must be a location's id (a UUID, as the export writes it), or blank",
 };
 
 function maxLengthOf(schema: TSchema, value: unknown): number | undefined {

@@ -1,9 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
 import { NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Success } from '../http/schemas.js';
-import { CreateMappingBody, Mapping, MappingParams, MappingsQuery, UpdateMappingBody } from './schemas.js';
+import { Invalid } from '../http/errors.js';
+import { mappingColumnsProblem } from '../imports/table-rows.js';
+import {
+  CreateMappingBody,
+  Mapping,
+  MappingColumn,
+  MappingParams,
+  MappingsQuery,
+  UpdateMappingBody,
+} from './schemas.js';
 
 /** Issue 12: saved column mappings, per client or shared (README: "Saved mappings"). Admin writes. */
 export const mappingRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
@@ -46,6 +55,7 @@ const mappingWriteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
       },
     },
     async (request, reply) => {
+      checkColumns(request.body.columns);
       const clientId = request.body.client_id?.toLowerCase() ?? null;
       reply.code(201);
       return data.mappings.create(principalOf(request), { ...request.body, client_id: clientId }, clock.now());
@@ -65,6 +75,7 @@ const mappingWriteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
       },
     },
     async (request) => {
+      if (request.body.columns !== undefined) checkColumns(request.body.columns);
       return data.mappings.update(principalOf(request), request.params.id, request.body, clock.now());
     },
   );
@@ -86,3 +97,9 @@ const mappingWriteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
     },
   );
 };
+
+/** A 400 for columns no import could apply (imports/table-rows.ts, mappingColumnsProblem). */
+function checkColumns(columns: Static<typeof MappingColumn>[]): void {
+  const problem = mappingColumnsProblem(columns);
+  if (problem !== null) throw Invalid(problem, [{ path: '/body/columns', message: problem }]);
+}

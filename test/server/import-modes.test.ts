@@ -164,6 +164,7 @@ describe('the listing fields', () => {
     ['labels', Array.from({ length: 11 }, (_, i) => `l${i}`).join(','), /at most 10/],
     ['labels', 'x'.repeat(51), /longer than 50/],
     ['labels', ['a,b', 'c'], /"a,b" holds a comma/],
+    ['id', 'not-a-uuid', /must be a location's id \(a UUID/],
     ['status', 'closed', /open, temporarily_closed, permanently_closed/],
     ['hours', 'whenever', /write hours as/],
     ['hours', 'Mon 25:00-26:00', /not a time/],

@@ -106,6 +106,55 @@ describe('/api/mappings', () => {
     expectErrorBody(await t.request({ method: 'PATCH', url: `/api/mappings/${unknown}`, token: admin, body: {} }), 400);
     expectErrorBody(await t.request({ method: 'GET', url: `/api/mappings?clientId=${unknown}`, token: admin }), 404);
   });
+
+  it('refuses columns no import could apply, words from the schema for a field it does not know', async () => {
+    const named = (columns: { header: string; field: string | null }[]) =>
+      create({ client_id: clientId, name: 'Contradiction', columns });
+    const twoNames = expectErrorBody(
+      await named([
+        { header: 'A', field: 'name' },
+        { header: 'B', field: 'name' },
+      ]),
+      400,
+    );
+    expect(twoNames.message).toBe('The columns "A" and "B" are both sent to name; only address joins several columns');
+    const oneHeaderTwoFields = expectErrorBody(
+      await named([
+        { header: 'Nom', field: 'name' },
+        { header: 'nom', field: 'city' },
+      ]),
+      400,
+    );
+    expect(oneHeaderTwoFields.message).toBe('The column "nom" is sent to both name and city');
+    const bogus = expectErrorBody(await named([{ header: 'A', field: 'bogus' }]), 400);
+    expect(bogus.details![0]!.message).toMatch(/^must be one of "id", .*"hours_sun".*, or null$/);
+    // Address joins several columns; a header listed twice, once left out, keeps its field.
+    for (const columns of [
+      [
+        { header: 'Street', field: 'address' },
+        { header: 'Suite', field: 'address' },
+        { header: 'Name', field: 'name' },
+      ],
+      [
+        { header: 'Name', field: 'name' },
+        { header: 'Name', field: null },
+      ],
+    ])
+      expect((await named(columns)).statusCode).toBe(201);
+    const existing = (await named([{ header: 'Name', field: 'name' }])).json<{ id: string }>();
+    const patched = await t.request({
+      method: 'PATCH',
+      url: `/api/mappings/${existing.id}`,
+      token: admin,
+      body: {
+        columns: [
+          { header: 'Name', field: 'name' },
+          { header: 'Nome', field: 'name' },
+        ],
+      },
+    });
+    expectErrorBody(patched, 400);
+  });
 });
 
 describe('POST /api/locations/upload?mapping=', () => {
