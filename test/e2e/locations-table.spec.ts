@@ -115,6 +115,35 @@ test('search, health, sort and the open location stay in the address across a re
   expect(new URL(page.url()).searchParams.get('location')).toBeNull();
 });
 
+test('Back and Forward step through the view: a location opened, a filter, a sort; typed search is one step', async ({
+  page,
+}) => {
+  await openClient(page);
+  const param = (name: string) => new URL(page.url()).searchParams.get(name);
+  const panel = page.getByTestId('location-panel');
+  await page.getByRole('searchbox').fill('store');
+  await page.getByRole('combobox', { name: 'Health' }).selectOption('green');
+  await page.getByRole('button', { name: 'City' }).click();
+  await rows(page).filter({ hasText: 'Store 15' }).click();
+  await expect(panel.getByRole('heading')).toContainText('Store 15');
+
+  await page.goBack();
+  await expect(panel).toBeHidden();
+  expect(param('sort')).toBe('city');
+  await page.goBack();
+  await expect(page.getByRole('columnheader', { name: 'City' })).not.toHaveAttribute('aria-sort', 'ascending');
+  expect(param('health')).toBe('green');
+  await page.goBack();
+  await expect(page.getByRole('combobox', { name: 'Health' })).toHaveValue('all');
+  // The search typed a letter at a time replaced the address: it went with the filter's step, as one.
+  expect(param('q')).toBe('store');
+  await page.goForward();
+  await page.goForward();
+  await page.goForward();
+  await expect(panel.getByRole('heading')).toContainText('Store 15');
+  expect([param('q'), param('health'), param('sort')]).toEqual(['store', 'green', 'city']);
+});
+
 test('the keyboard reaches the rows, arrows move between them and Enter opens one', async ({ page }) => {
   await openClient(page);
   // The last header control is the Created column's width; the next Tab stop is the first row.

@@ -59,13 +59,20 @@ export function useViewRequest({ search, health, sort }: TableAddress): ViewRequ
   return useMemo(() => ({ sort, query, health }), [sort, query, health]);
 }
 
-/** The client page's view from the address, and a setter that replaces the address (no history entry per keystroke). */
+/**
+ * The client page's view from the address, and a setter. A filter, a sort or a location opened or closed
+ * is a step of the browser's history (Back undoes it); the search text replaces the address as it is
+ * typed (no history entry per keystroke).
+ */
 export function useTableAddress(): [TableAddress, (change: Partial<TableAddress>) => void] {
   const search = useSearch();
   const address = useMemo(() => tableAddressOf(search), [search]);
   const change = useCallback((next: Partial<TableAddress>) => {
     const current = tableAddressOf(window.location.search);
-    navigate(`${window.location.pathname}${searchOf({ ...current, ...next })}`, { replace: true });
+    const target = searchOf({ ...current, ...next });
+    if (target === searchOf(current)) return;
+    const typing = Object.keys(next).every((key) => key === 'search');
+    navigate(`${window.location.pathname}${target}`, { replace: typing });
   }, []);
   return [address, change];
 }
