@@ -148,7 +148,7 @@ export function weekHours(text: string): Hours {
       .replace(/[,;|]$/, '')
       .trim();
     if (times === '') throw new HoursError(`no hours after "${run[0].trim()}"`);
-    const intervals = dayIntervals(times);
+    const intervals = intervalsAfterDays(times);
     const days = daysOf(run[0].replace(/:$/, ''));
     for (const day of days) {
       addDay(hours, day, intervals, days.length === 1 && fromRuns.has(day));
@@ -157,6 +157,25 @@ export function weekHours(text: string): Hours {
     }
   });
   return hours;
+}
+
+/**
+ * The intervals written after a run of days. A word there that is neither a time nor "closed" is most
+ * likely a day this reader does not know ("Sun closed, Funday 9-5"): the error names that part.
+ */
+function intervalsAfterDays(times: string): Interval[] {
+  try {
+    return dayIntervals(times);
+  } catch (error) {
+    const stray = times
+      .split(/\s*[,;]\s*/)
+      .find(
+        (part) =>
+          /^\p{L}{2,}/u.test(part) && !CLOSED.test(part) && !ALL_DAY.test(part) && !/^(noon|midnight)\b/i.test(part),
+      );
+    if (stray !== undefined) throw new HoursError(`"${stray}" does not start with a day`);
+    throw error;
+  }
 }
 
 /** Hours in their stored order (Monday first), or null when no day is known. */

@@ -264,6 +264,11 @@ describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
     expect(() => weekHours('Mon 9:00-17:00; Mon closed')).toThrow(/Mon is said to be both closed and open/);
     expect(() => weekHours('Mon-Fri 9-17, Mon-Wed closed')).toThrow(/both closed and open/);
     expect(() => weekHours('MONDAY=08:00-16:00;MONDAY')).toThrow(/both closed and open/);
+    // A day this reader does not know is named, not the word before it.
+    expect(() => weekHours('Mon-Fri 7-19, Sat 8-14, Sun closed, Funday 9-5')).toThrow(
+      /^"Funday 9-5" does not start with a day$/,
+    );
+    expect(() => weekHours('Mon 9-17, Tue noon-18, Wed 24 hours')).not.toThrow();
   });
 
   it('reads ACTIVE and INACTIVE; a bare CLOSED stays refused (for now, or for good?)', () => {
