@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { systemClock, type Clock } from './auth/tokens.js';
@@ -61,6 +62,9 @@ export type App = FastifyInstance;
 
 /** A JSON body of a signed-in caller's request (README: "Limits"). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** The query of an API route that takes none. */
+const NO_QUERY = Type.Object({}, { additionalProperties: false });
 // Every route open to callers who are not signed in (sign-in, refresh, setup, sign-out, unknown routes):
 // the longest valid sign-in or setup body, every character escaped as \uXXXX, fits.
 export const PUBLIC_BODY_LIMIT = 16 * 1024;
@@ -148,6 +152,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     api.addHook('onRequest', makeAuthenticate(context));
     api.addHook('onRoute', (route) => {
       route.bodyLimit ??= JSON_BODY_LIMIT;
+      // A route that reads no query parameter refuses them (400 naming it): PATCH ...?dryRun=true would
+      // otherwise write, as if the script had not asked for a dry run.
+      if (route.schema !== undefined) route.schema.querystring ??= NO_QUERY;
     });
     await api.register(clientRoutes, context);
     await api.register(clientEditRoutes, context);

@@ -268,6 +268,27 @@ describe('request bodies', () => {
     },
   );
 
+  it('a query parameter a route does not read -> 400 naming it, nothing written (PATCH ...?dryRun=true does not write)', async () => {
+    const location = (
+      await t.request({
+        method: 'POST',
+        url: '/api/locations/upload',
+        token: admin,
+        body: { clientId, rows: [{ name: 'Queried' }] },
+      })
+    ).json<{ locations: { id: string }[] }>().locations[0]!;
+    const patched = await t.request({
+      method: 'PATCH',
+      url: `/api/locations/${location.id}?dryRun=true`,
+      token: admin,
+      body: { name: 'Renamed' },
+    });
+    expect(expectErrorBody(patched, 400).details).toEqual([expect.objectContaining({ path: '/querystring/dryRun' })]);
+    const stored = await t.request({ method: 'GET', url: `/api/locations/${location.id}`, token: admin });
+    expect(stored.json()).toMatchObject({ name: 'Queried' });
+    expectErrorBody(await t.request({ method: 'GET', url: '/api/users?limit=1', token: admin }), 400);
+  });
+
   it('Content-Encoding identity is a plain body', async () => {
     const response = await t.request({
       method: 'POST',
