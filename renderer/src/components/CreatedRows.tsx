@@ -7,7 +7,7 @@ export function CreatedRows({ samples }: { samples: SampleRow[] }) {
   return (
     <section aria-labelledby="samples-title" className="preview-section">
       <h3 id="samples-title">First new locations, as they will be saved</h3>
-      <table className="simple-table" data-testid="samples">
+      <table className="simple-table created-rows" data-testid="samples">
         <thead>
           <tr>
             <th scope="col">Line</th>
