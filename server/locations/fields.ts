@@ -74,6 +74,9 @@ function phone(text: string, country: string | null): string {
     const number = parsePhoneNumberWithError(text, { defaultCountry: (country ?? undefined) as CountryCode });
     if (!number.isPossible())
       throw new FieldError(`"${text}" has the wrong number of digits for ${number.country ?? 'its country'}`);
+    // The right length is not enough ("030 12" is 4 digits of Berlin): the number must fit its country's plan.
+    if (!number.isValid())
+      throw new FieldError(`"${text}" is not a number that ${number.country ?? 'its country'}'s numbering plan allows`);
     return number.number;
   } catch (error) {
     if (error instanceof FieldError) throw error;

@@ -157,6 +157,7 @@ describe('the listing fields', () => {
     ['store_code', 'https://example.com/store', /URL/],
     ['phone', '12', /wrong number of digits for US/],
     ['phone', 'call us', /not a phone number/],
+    ['phone', '(217) 055-0142', /not a number that US's numbering plan allows/],
     ['website', 'not a site', /domain/],
     ['latitude', '91', /-90 to 90/],
     ['longitude', 'east', /not a number/],
