@@ -171,6 +171,10 @@ describe('the listing fields', () => {
     ['hours', 'Mon 25:00-26:00', /not a time/],
     ['name', 'x\ud800y', /lone surrogate/],
     ['city', '\udc00', /lone surrogate/],
+    ['city', 'x\u0007y', /control character U\+0007/],
+    ['name', 'a\u0000b', /control character U\+0000/],
+    ['store_code', 'a\nb', /tab or a line break/],
+    ['name', '\u200b\u00a0', /is required/],
   ])('%s %j -> 400 naming the row and field, nothing written', async (field, value, message) => {
     const clientId = await t.createClient(admin, `Bad ${field}`);
     const before = dataSnapshot(t.store.db);
