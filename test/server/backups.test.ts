@@ -22,7 +22,7 @@ const DAY = 24 * 60 * 60 * 1000;
 const at = (iso: string) => ({ at: new Date(iso), name: iso });
 
 describe('the retention policy (7 daily, 4 weekly by default)', () => {
-  it('keeps the newest backup of each of the last 7 days and of each of the last 4 weeks', () => {
+  it('keeps every backup of the last day, and the newest of each of the last 7 days and of the last 4 weeks', () => {
     // One backup a day at noon for 60 days up to Sunday 2026-03-01, and a second one on the last day.
     const daily = Array.from({ length: 60 }, (_, i) =>
       at(new Date(Date.parse('2026-03-01T12:00:00Z') - i * DAY).toISOString()),
@@ -37,13 +37,15 @@ describe('the retention policy (7 daily, 4 weekly by default)', () => {
         '2026-02-08T12:00',
         '2026-02-15T12:00',
         '2026-02-22T12:00',
-        // The last seven days; on the last one the newer of its two.
+        // The last seven days; the last one keeps both of its own: a backup made by hand before a change
+        // is not taken away by the day's scheduled one.
         '2026-02-23T12:00',
         '2026-02-24T12:00',
         '2026-02-25T12:00',
         '2026-02-26T12:00',
         '2026-02-27T12:00',
         '2026-02-28T12:00',
+        '2026-03-01T12:00',
         '2026-03-01T18:00',
       ].sort(),
     );
@@ -101,15 +103,15 @@ describe('the schedule', () => {
     await expect.poll(() => (look(), seen.size), { interval: 20, timeout: 20_000 }).toBe(1);
     await expect.poll(() => (look(), seen.size), { interval: 20, timeout: 20_000 }).toBe(2);
     await backups.close();
-    // Both on one day: the retention keeps that day's newest only.
-    expect(listBackupFiles(dataDir).map((backup) => backup.name)).toEqual([[...seen].sort().at(-1)]);
+    // Both within the last day: the retention keeps both (a day later, that day's newest only).
+    expect(listBackupFiles(dataDir).map((backup) => backup.name)).toEqual([...seen].sort().reverse());
 
     // A restart right after: the newest is recent, nothing is made at start.
     const again = new Backups(store, { keepDaily: 7, keepWeekly: 4, everyMs: 60_000 }, silent);
     again.start();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     await again.close();
-    expect(listBackupFiles(dataDir)).toHaveLength(1);
+    expect(listBackupFiles(dataDir)).toHaveLength(2);
     store.close();
   });
 
@@ -129,9 +131,11 @@ describe('the schedule', () => {
     await backups.close();
     store.close();
     const automatic = listBackupFiles(dataDir).filter((backup) => backup.kind === 'auto');
-    // Today's newest and six more days, then the newest of three earlier weeks.
-    expect(automatic.length).toBeGreaterThanOrEqual(9);
-    expect(automatic.length).toBeLessThanOrEqual(10);
+    // Today's three (the two of the test before and this one: every backup of the last day), six more
+    // days, then the newest of three earlier weeks.
+    expect(automatic.filter((backup) => Date.now() - backup.at.getTime() < DAY)).toHaveLength(3);
+    expect(automatic.length).toBeGreaterThanOrEqual(11);
+    expect(automatic.length).toBeLessThanOrEqual(12);
     expect(fs.existsSync(beforeRestore)).toBe(true);
     expect(fs.existsSync(stale)).toBe(false);
   });
