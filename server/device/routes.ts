@@ -93,16 +93,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
       },
     },
     async (request) => {
-      const scopes = parseScopes(request.body.scope);
-      if (scopes === undefined || scopes.length === 0) {
-        throw Invalid('scope must name one or more of read, import, clients, admin, separated by spaces', [
-          { path: '/body/scope', message: 'must be space-separated scopes: read import clients admin' },
-        ]);
-      }
-      const clientName = request.body.client_name.trim();
-      if (clientName === '') {
-        throw Invalid('client_name must not be blank', [{ path: '/body/client_name', message: 'must not be blank' }]);
-      }
+      const { clientName, scopes } = checkedRequest(request.body);
       const made = requests.create({ clientName, scopes, clientId: request.body.clientId ?? null });
       if (made.kind === 'flooded') {
         throw TooManyRequests(
@@ -225,4 +216,24 @@ function approvalRoutes(requests: DeviceRequests): FastifyPluginAsyncTypebox<App
       );
     }
   };
+}
+
+/** A script's device request, its scope and name checked: what the approval would refuse is refused now. */
+function checkedRequest(body: { scope: string; client_name: string; clientId?: string | null }) {
+  const scopes = parseScopes(body.scope);
+  if (scopes === undefined || scopes.length === 0) {
+    throw Invalid('scope must name one or more of read, import, clients, admin, separated by spaces', [
+      { path: '/body/scope', message: 'must be space-separated scopes: read import clients admin' },
+    ]);
+  }
+  if (body.clientId != null && scopes.includes('admin')) {
+    throw Invalid('A token limited to one client cannot have the admin scope', [
+      { path: '/body/scope', message: 'admin is for the whole organization: leave out clientId, or the admin scope' },
+    ]);
+  }
+  const clientName = body.client_name.trim();
+  if (clientName === '') {
+    throw Invalid('client_name must not be blank', [{ path: '/body/client_name', message: 'must not be blank' }]);
+  }
+  return { clientName, scopes };
 }

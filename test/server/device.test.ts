@@ -95,6 +95,10 @@ describe('POST /auth/device', () => {
     ['a blank client_name', { client_name: ' ' }],
     ['a clientId that is no UUID', { clientId: 'acme' }],
     ['an unknown field', { redirect_uri: 'http://evil.example' }],
+    [
+      'the admin scope limited to one client',
+      { scope: 'read admin', clientId: '6f1c3a52-8d2e-4b7a-9c1d-2e3f4a5b6c7d' },
+    ],
   ])('%s -> 400', async (_case, body) => {
     const response = await t.request({
       method: 'POST',
