@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { LocationRow } from '../api/types.js';
 import { formatDate } from '../format.js';
 import { LocationHealth } from './HealthBadge.js';
+import { STATUS_WORDS } from '../locations/status-words.js';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -21,12 +22,6 @@ const DAYS = [
   ['sat', 'Sat'],
   ['sun', 'Sun'],
 ] as const;
-
-const STATUS_LABELS: Record<LocationRow['status'], string> = {
-  open: 'Open',
-  temporarily_closed: 'Temporarily closed',
-  permanently_closed: 'Permanently closed',
-};
 
 /** "Mon 09:00–17:00" per known day; an empty day is closed. */
 function Hours({ hours }: { hours: LocationRow['hours'] }) {
@@ -57,7 +52,7 @@ export function LocationFields({ location }: { location: LocationRow }) {
       <Field label="Health">
         <LocationHealth location={location} />
       </Field>
-      <Field label="Status">{STATUS_LABELS[location.status] ?? location.status}</Field>
+      <Field label="Status">{STATUS_WORDS[location.status] ?? location.status}</Field>
       <Field label="Store code">{location.store_code}</Field>
       <Field label="Address">{location.address}</Field>
       <Field label="City">{location.city}</Field>

@@ -5,6 +5,14 @@ import { ROW_FIELD_LABELS } from '../import/header-mapping.js';
 import type { UpdatedRow } from '../import/protocol.js';
 import { formatCount } from '../format.js';
 import { PAGE, ShowMore } from './ShowMore.js';
+import { STATUS_WORDS } from '../locations/status-words.js';
+import type { LocationRow } from '../api/types.js';
+
+/** A value of the diff as the dashboard writes it: the export's cell, a status in words. */
+function valueText(field: string, value: unknown): string {
+  if (field === 'status' && typeof value === 'string') return STATUS_WORDS[value as LocationRow['status']] ?? value;
+  return cellText(field, value);
+}
 
 /** Each field a row changes: its stored value, struck through, and the file's. */
 export function RowDiff({ changes }: { changes: Changes }) {
@@ -14,9 +22,9 @@ export function RowDiff({ changes }: { changes: Changes }) {
         <div key={field} data-field={field}>
           <dt>{ROW_FIELD_LABELS[field as RowField] ?? field}</dt>
           <dd>
-            <del>{cellText(field, from) || '(empty)'}</del>
+            <del>{valueText(field, from) || '(empty)'}</del>
             <span aria-label="becomes"> → </span>
-            <ins>{cellText(field, to) || '(empty)'}</ins>
+            <ins>{valueText(field, to) || '(empty)'}</ins>
           </dd>
         </div>
       ))}

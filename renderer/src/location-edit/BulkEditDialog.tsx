@@ -6,6 +6,7 @@ import { ErrorNotice } from '../components/ErrorNotice.js';
 import { FormActions } from '../components/FormActions.js';
 import { TextField } from '../components/TextField.js';
 import { plural } from '../format.js';
+import { STATUS_CHOICES } from '../locations/status-words.js';
 
 /** What a bulk change does to every location chosen: one field set, or all deleted. */
 type Action = 'status' | 'primary_category' | 'labels' | 'delete';
@@ -16,12 +17,6 @@ const ACTIONS: readonly [Action, string][] = [
   ['labels', 'Set the labels'],
   ['delete', 'Delete them'],
 ];
-
-const STATUSES = [
-  ['open', 'Open'],
-  ['temporarily_closed', 'Temporarily closed'],
-  ['permanently_closed', 'Permanently closed'],
-] as const;
 
 /**
  * One change to many locations at once (issue 9 §2), committed by one request in one transaction:
@@ -112,7 +107,7 @@ function BulkValue({ action, value, onValue }: { action: Action; value: string; 
       <label className="field">
         <span>Status</span>
         <select value={value} onChange={(event) => onValue(event.target.value)}>
-          {STATUSES.map(([key, label]) => (
+          {STATUS_CHOICES.map(([key, label]) => (
             <option key={key} value={key}>
               {label}
             </option>

@@ -3,12 +3,7 @@ import { ApiError } from '../api/http.js';
 import { useUpdateLocation, type LocationWhole } from '../api/location-queries.js';
 import { TextField } from '../components/TextField.js';
 import { changeOf, draftOf, EDITABLE, fieldErrors, HINTS, type Draft, type EditableField } from './draft.js';
-
-const STATUSES = [
-  ['open', 'Open'],
-  ['temporarily_closed', 'Temporarily closed'],
-  ['permanently_closed', 'Permanently closed'],
-] as const;
+import { STATUS_CHOICES } from '../locations/status-words.js';
 
 /**
  * A location's fields as a form (Admin). Only what the person changed is sent; the server checks each
@@ -59,7 +54,7 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
       <label className="field">
         <span>Status</span>
         <select value={draft.status} onChange={(event) => set('status')(event.target.value)}>
-          {STATUSES.map(([value, label]) => (
+          {STATUS_CHOICES.map(([value, label]) => (
             <option key={value} value={value}>
               {label}
             </option>
