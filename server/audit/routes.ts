@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app.js';
-import { NEEDS, principalOf, requireAccess } from '../http/guards.js';
+import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.js';
+import { Forbidden } from '../http/errors.js';
 import { errors } from '../http/schemas.js';
 import { AuditPage, AuditQuery, OperationParams, UndoQuery, UndoResponse } from './schemas.js';
 
@@ -22,6 +23,10 @@ export const auditRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
     },
     async (request) => {
       const principal = principalOf(request);
+      // As GET /api/locations: asking for another client's entries is refused, not answered with one's own.
+      const asked = request.query.clientId;
+      if (asked !== undefined && !canSeeClient(principal, asked.toLowerCase()))
+        throw Forbidden('You can only see the history of your own client');
       return data.audit.list(principal.organizationId, request.query, {
         userId: principal.userId,
         clientId: principal.clientId,

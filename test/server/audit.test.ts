@@ -159,6 +159,11 @@ describe('each change leaves exactly its entries', () => {
     }
     expect(entries.some((entry) => entry.action === 'locations.imported' && entry.actor.email === null)).toBe(true);
     expect((await audit(`?action=locations.imported&clientId=${cvClient}`, viewer)).entries.length).toBe(1);
+    // Another client's history, asked for by name: refused, as its locations are (not answered with its own).
+    const other = await t.createClient(admin, 'Not the viewer’s');
+    const refused = await t.request({ method: 'GET', url: `/api/audit?clientId=${other}`, token: cv });
+    expect(expectErrorBody(refused, 403).message).toBe('You can only see the history of your own client');
+    expect((await audit(`?clientId=${cvClient.toUpperCase()}`, cv)).entries.length).toBe(entries.length);
     expectErrorBody(await t.request({ method: 'GET', url: '/api/audit?limit=0', token: admin }), 400);
     expectErrorBody(await t.request({ method: 'GET', url: '/api/audit?order=sideways', token: admin }), 400);
   });
