@@ -19,7 +19,13 @@ export function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
   if (header === undefined) throw notAuthenticated('Sign in first: send Authorization: Bearer <access token>', false);
   const match = BEARER.exec(header.trim());
-  if (match === null) throw notAuthenticated('The Authorization header must be "Bearer <access token>"', true);
+  if (match === null) {
+    // "Bearer nope" has the right form, and a token that cannot be one: it is the token that is wrong.
+    const words = /^Bearer +\S+$/i.test(header.trim())
+      ? 'The access token is invalid or has expired: refresh it or sign in again'
+      : 'The Authorization header must be "Bearer <access token>"';
+    throw notAuthenticated(words, true);
+  }
   return match[1]!;
 }
 

@@ -431,11 +431,18 @@ describe('the Authorization scheme is case-insensitive (RFC 9110 section 11.1)',
     expect(response.statusCode).toBe(200);
   });
 
-  it.each(['Basic', 'Bearer:', 'Bearerx', 'Token'])('%s <token> -> 401', async (scheme) => {
-    expectErrorBody(
-      await t.request({ method: 'GET', url: '/api/clients', headers: { authorization: `${scheme} ${admin}` } }),
-      401,
-    );
+  it.each(['Basic', 'Bearer:', 'Bearerx', 'Token'])('%s <token> -> 401 saying the form', async (scheme) => {
+    const response = await t.request({
+      method: 'GET',
+      url: '/api/clients',
+      headers: { authorization: `${scheme} ${admin}` },
+    });
+    expect(expectErrorBody(response, 401).message).toBe('The Authorization header must be "Bearer <access token>"');
+  });
+
+  it('Bearer <a token too short to be one> -> 401 saying the token is wrong, not the form', async () => {
+    const response = await t.request({ method: 'GET', url: '/api/clients', headers: { authorization: 'Bearer nope' } });
+    expect(expectErrorBody(response, 401).message).toMatch(/^The access token is invalid or has expired/);
   });
 });
 
