@@ -154,6 +154,9 @@ class ImportPlan {
   private readonly placeholders: ReadonlySet<string> | undefined;
 
   private readonly clientId: string;
+  /** The fields a dry run could read of the row just refused (normalizeRow's `readable`). */
+  private readable: RowInput | undefined;
+  private readonly keep: ((input: RowInput) => void) | undefined;
 
   constructor(
     private readonly db: Db,
@@ -164,6 +167,7 @@ class ImportPlan {
     this.ids = new SortedUuids(Math.max(body.rows.length, 1));
     const blanked = request.format !== undefined || request.placeholders === 'none';
     this.placeholders = blanked ? NO_PLACEHOLDERS : undefined;
+    this.keep = request.dryRun ? (input) => (this.readable = input) : undefined;
   }
 
   run(): ImportOutcome {
@@ -191,8 +195,10 @@ class ImportPlan {
       const raw = rows.piece(start, end);
       if (!Array.isArray(raw)) throw new Refused(raw);
       for (let index = start; index < end; index++) {
-        const row = normalizeRow(raw[index - start], index, request.mode !== 'create', this.placeholders);
-        if (Array.isArray(row)) this.invalid(index, row);
+        this.readable = undefined;
+        const row = normalizeRow(raw[index - start], index, request.mode !== 'create', this.placeholders, this.keep);
+        // A dry run shows a refused row with the fields it could read, the others blank.
+        if (Array.isArray(row)) this.invalid(index, row, this.readable && inputValues({ input: this.readable }));
         else piece.push(row);
       }
       this.decidePiece(piece);
@@ -618,7 +624,7 @@ function withInput(values: LocationValues, input: RowInput, clear: boolean): Loc
 }
 
 /** What a valid row says of each field, as a new location's values (a dry run's refused row shows them). */
-const inputValues = ({ input }: NormalizedRow) => withInput(emptyValues(input.name ?? ''), input, true);
+const inputValues = ({ input }: { input: RowInput }) => withInput(emptyValues(input.name ?? ''), input, true);
 
 function errorPreview(index: number, values: LocationValues): PreviewRow {
   const health = healthOf(values);

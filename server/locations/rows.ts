@@ -144,6 +144,8 @@ export function normalizeRow(
   index: number,
   deferPhone: boolean,
   placeholders?: ReadonlySet<string>,
+  /** Given the fields that could be read of a row refused for others (a dry run shows them). */
+  readable?: (input: RowInput) => void,
 ): NormalizedRow | ErrorDetail[] {
   const line = lineOf(raw);
   const detail = (field: string, message: string) => rowError(index, field, message, line);
@@ -151,6 +153,9 @@ export function normalizeRow(
   const errors: ErrorDetail[] = [];
   const onError = (field: string, message: string) => errors.push(detail(field, message));
   const { input, phoneText } = readFields(raw, onError, deferPhone, placeholders);
-  if (errors.length > 0) return errors;
+  if (errors.length > 0) {
+    readable?.(input);
+    return errors;
+  }
   return { index, id: typeof raw.id === 'string' ? raw.id.toLowerCase() : null, line, input, phoneText };
 }

@@ -244,6 +244,21 @@ describe('the listing fields', () => {
   });
 });
 
+describe('a refused row in the dry run', () => {
+  it('shows the fields it could read, the refused one and the others blank', async () => {
+    const clientId = await t.createClient(admin, 'Refused row shown');
+    const preview = await dryRun(clientId, [{ name: 'Foo', city: 'Paris', phone: 'abc', latitude: '48,85' }]);
+    expect(preview.rows[0]).toMatchObject({
+      action: 'error',
+      name: 'Foo',
+      city: 'Paris',
+      phone: null,
+      latitude: 48.85,
+    });
+    expect(preview.errors).toEqual([expect.objectContaining({ row: 0, field: 'phone' })]);
+  });
+});
+
 describe('import modes', () => {
   it('create (default) skips a row whose store code, place id or name and address exists', async () => {
     const clientId = await t.createClient(admin, 'Create');
