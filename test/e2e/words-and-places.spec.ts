@@ -82,6 +82,21 @@ test.describe('signed in', () => {
     await server.stop();
   });
 
+  test("an e-mail that is not one is told under the field, by the server's rule, before anything is sent", async ({
+    page,
+  }) => {
+    await page.goto(server.url);
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/auth/callback')) sent.push(request.url());
+    });
+    await page.getByLabel('E-mail').fill('not-an-email');
+    await page.getByLabel('Password').fill('whatever it is');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('Enter an e-mail address, like name@agency.com.')).toBeVisible();
+    expect(sent).toEqual([]);
+  });
+
   test('a wrong password is titled as one, not as "You are not signed in"', async ({ page }) => {
     await page.goto(server.url);
     await page.getByLabel('E-mail').fill(ADMIN.email);

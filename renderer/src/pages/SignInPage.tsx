@@ -2,6 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { signIn } from '../api/session.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { TextField } from '../components/TextField.js';
+import { fieldProblems } from '../forms/field-words.js';
+import { Type } from '@sinclair/typebox';
+import { Email } from '../../../server/auth/schemas.js';
 
 // On the sign-in form a 401 is a wrong e-mail or password, not "you are not signed in".
 export const WRONG_CREDENTIALS_TITLE = { 401: 'Wrong e-mail or password' };
@@ -32,6 +35,9 @@ export function PasswordField({
   );
 }
 
+/** The e-mail of a sign-in, by the rule every account's e-mail was made with (the sign-in body takes any text). */
+const SIGN_IN_EMAIL = Type.Object({ email: Email });
+
 export function SignInPage({ notice }: { notice: string | null }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -39,11 +45,15 @@ export function SignInPage({ notice }: { notice: string | null }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const missing = { email: email.trim() === '', password: password === '' };
+  // The server's own e-mail rule (its schema, checked here): "name@" is not sent only to come back a 401.
+  const emailProblem = missing.email
+    ? 'Enter the e-mail you sign in with.'
+    : (fieldProblems<'email'>(SIGN_IN_EMAIL, { email: email.trim() }).email ?? null);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
-    if (missing.email || missing.password) return;
+    if (emailProblem !== null || missing.password) return;
     setBusy(true);
     setError(null);
     try {
@@ -73,7 +83,7 @@ export function SignInPage({ notice }: { notice: string | null }) {
           autoFocus
           value={email}
           onValue={setEmail}
-          error={tried && missing.email ? 'Enter the e-mail you sign in with.' : null}
+          error={tried ? emailProblem : null}
         />
         <PasswordField value={password} onValue={setPassword} tried={tried} />
         <button type="submit" className="button button-primary button-block" disabled={busy}>
