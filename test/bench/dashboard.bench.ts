@@ -23,19 +23,21 @@ const READ_MEASURE = 'import: read, parse, map and validate';
 
 /** A Google Business Profile style sheet of `rows` US locations, some values quoted: about 15 MB. */
 function bigCsv(rows: number): string {
+  // Each city with its area code: a phone number must fit the numbering plan (555-0100 to 555-0199 are
+  // the numbers set aside for fiction, valid in every area code).
   const cities = [
-    ['Springfield', 'IL', '627'],
-    ['Portland', 'OR', '972'],
-    ['Austin', 'TX', '787'],
-    ['Denver', 'CO', '802'],
-    ['Savannah', 'GA', '314'],
+    ['Springfield', 'IL', '627', '217'],
+    ['Portland', 'OR', '972', '503'],
+    ['Austin', 'TX', '787', '512'],
+    ['Denver', 'CO', '802', '303'],
+    ['Savannah', 'GA', '314', '912'],
   ] as const;
   const streets = ['Main Street', 'Oak Avenue', 'Maple Drive', 'Cedar Lane', 'Washington Boulevard'];
   const lines = [
     'Store code,Business name,Address line 1,Address line 2,Locality,Administrative area,Postal code,Country / Region,Primary phone,Website,Primary category,Place ID',
   ];
   for (let i = 0; i < rows; i++) {
-    const [city, state, zip3] = cities[i % cities.length]!;
+    const [city, state, zip3, area] = cities[i % cities.length]!;
     const placeId = `ChIJ${Buffer.from(`${i}:${city}:${state}:bench`).toString('base64url').padEnd(23, 'x').slice(0, 23)}`;
     lines.push(
       [
@@ -47,7 +49,7 @@ function bigCsv(rows: number): string {
         state,
         `${zip3}${String(i % 100).padStart(2, '0')}`,
         'US',
-        `(555) 010-${String(i % 10_000).padStart(4, '0')}`,
+        `(${area}) 555-01${String(i % 100).padStart(2, '0')}`,
         `bluebird.example/${i + 1}`,
         'Coffee shop',
         placeId,
