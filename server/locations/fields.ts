@@ -182,26 +182,34 @@ function intervalsOf(day: string[][]): Hours[keyof Hours] {
   return day.length === 0 ? [] : dayIntervals(day.map((interval) => interval.join('-')).join(','));
 }
 
-/**
- * A text field's value, trimmed; null when blank or one of `placeholders`. Text must be well-formed
- * Unicode, never rewritten.
- */
 // C0 controls and DEL but tab and line breaks (a sheet's cell may hold those), never meant in a listing.
 // eslint-disable-next-line no-control-regex -- finding control characters is this expression's purpose
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 // Nothing a person could see: spaces, and format characters such as U+200B ZERO WIDTH SPACE.
 const INVISIBLE = /^[\p{Z}\p{Cf}\s]*$/u;
+const PRINTABLE_ASCII = /^[\u0020-\u007E]*$/;
 /** Codes and addresses of one line: a tab or a line break in one is a mistake of the sheet. */
 const ONE_LINE: ReadonlySet<string> = new Set(['store_code', 'google_place_id', 'phone', 'website', 'country']);
 
-function text(value: string, maxLength: number, field: string, placeholders?: ReadonlySet<string>): string | null {
+/** Refuses a lone surrogate or a control character; true when the text holds nothing visible. */
+function invisibleOrRefused(value: string): boolean {
+  // Printable ASCII (nearly every cell of an import) holds none of them: one test instead of three.
+  if (PRINTABLE_ASCII.test(value)) return false;
   if (hasLoneSurrogate(value)) throw new FieldError(LONE_SURROGATE_WORDS);
   const control = CONTROL.exec(value)?.[0];
   if (control !== undefined)
     throw new FieldError(
       `holds the control character U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
     );
-  if (INVISIBLE.test(value)) return null;
+  return INVISIBLE.test(value);
+}
+
+/**
+ * A text field's value, trimmed; null when blank or one of `placeholders`. Text must be well-formed
+ * Unicode, never rewritten.
+ */
+function text(value: string, maxLength: number, field: string, placeholders?: ReadonlySet<string>): string | null {
+  if (invisibleOrRefused(value)) return null;
   const trimmed = textOrNull(value);
   if (trimmed !== null && ONE_LINE.has(field) && /[\t\r\n]/.test(trimmed))
     throw new FieldError('holds a tab or a line break; it is one line');
