@@ -22,7 +22,7 @@ import {
   type LocationToUpdate,
 } from './queries.js';
 import { derived, emptyValues, matchKey, sameValue, type LocationRow } from './record.js';
-import { normalizeRow, rowError, type NormalizedRow, type RowInput } from './rows.js';
+import { normalizeRow, readableInput, rowError, type NormalizedRow, type RowInput } from './rows.js';
 import { useSavedMapping } from '../mappings/apply.js';
 import { NO_PLACEHOLDERS } from '../imports/placeholders.js';
 import type {
@@ -154,9 +154,6 @@ class ImportPlan {
   private readonly placeholders: ReadonlySet<string> | undefined;
 
   private readonly clientId: string;
-  /** The fields a dry run could read of the row just refused (normalizeRow's `readable`). */
-  private readable: RowInput | undefined;
-  private readonly keep: ((input: RowInput) => void) | undefined;
 
   constructor(
     private readonly db: Db,
@@ -167,7 +164,6 @@ class ImportPlan {
     this.ids = new SortedUuids(Math.max(body.rows.length, 1));
     const blanked = request.format !== undefined || request.placeholders === 'none';
     this.placeholders = blanked ? NO_PLACEHOLDERS : undefined;
-    this.keep = request.dryRun ? (input) => (this.readable = input) : undefined;
   }
 
   run(): ImportOutcome {
@@ -195,15 +191,21 @@ class ImportPlan {
       const raw = rows.piece(start, end);
       if (!Array.isArray(raw)) throw new Refused(raw);
       for (let index = start; index < end; index++) {
-        this.readable = undefined;
-        const row = normalizeRow(raw[index - start], index, request.mode !== 'create', this.placeholders, this.keep);
-        // A dry run shows a refused row with the fields it could read, the others blank.
-        if (Array.isArray(row)) this.invalid(index, row, this.readable && inputValues({ input: this.readable }));
+        const row = normalizeRow(raw[index - start], index, request.mode !== 'create', this.placeholders);
+        if (Array.isArray(row)) this.refused(index, row, raw[index - start]);
         else piece.push(row);
       }
       this.decidePiece(piece);
     }
     return this.answer(rows.length);
+  }
+
+  /** A row normalizeRow refused: a dry run shows it with the fields it could read, the others blank. */
+  private refused(index: number, details: ErrorDetail[], raw: unknown): void {
+    const readable = this.request.dryRun
+      ? readableInput(raw, this.request.mode !== 'create', this.placeholders)
+      : undefined;
+    this.invalid(index, details, readable && inputValues({ input: readable }));
   }
 
   /** A row that cannot be imported; a dry run shows it with the values it read, when it read them. */

@@ -144,8 +144,6 @@ export function normalizeRow(
   index: number,
   deferPhone: boolean,
   placeholders?: ReadonlySet<string>,
-  /** Given the fields that could be read of a row refused for others (a dry run shows them). */
-  readable?: (input: RowInput) => void,
 ): NormalizedRow | ErrorDetail[] {
   const line = lineOf(raw);
   const detail = (field: string, message: string) => rowError(index, field, message, line);
@@ -153,9 +151,18 @@ export function normalizeRow(
   const errors: ErrorDetail[] = [];
   const onError = (field: string, message: string) => errors.push(detail(field, message));
   const { input, phoneText } = readFields(raw, onError, deferPhone, placeholders);
-  if (errors.length > 0) {
-    readable?.(input);
-    return errors;
-  }
+  if (errors.length > 0) return errors;
   return { index, id: typeof raw.id === 'string' ? raw.id.toLowerCase() : null, line, input, phoneText };
+}
+
+/**
+ * The fields that can be read of a row normalizeRow refused for others, for a dry run to show; undefined
+ * when it is not a row of the schema at all. Read again, and only for refused rows of a dry run.
+ */
+export function readableInput(
+  raw: unknown,
+  deferPhone: boolean,
+  placeholders?: ReadonlySet<string>,
+): RowInput | undefined {
+  return rowChecker.Check(raw) ? readFields(raw, () => undefined, deferPhone, placeholders).input : undefined;
 }
