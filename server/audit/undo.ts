@@ -3,7 +3,7 @@ import { nowIso, statement } from '../db/sql.js';
 import { authorizeWrite } from '../auth/authorize.js';
 import { Conflict, NotFound } from '../http/errors.js';
 import { NEEDS, type Principal } from '../http/guards.js';
-import { addToLocationsCount, clearStoreCode, locationName, locationsByKey } from '../locations/queries.js';
+import { addToLocationsCount, locationName, locationsByKey, setStoreCode } from '../locations/queries.js';
 import {
   createdBy,
   operationRows,
@@ -100,7 +100,7 @@ function applyUndo(db: Db, undoId: string, steps: Step[], at: string): void {
   // unique index checks each write and an operation may have swapped two locations' codes.
   const kinds = (kind: Step['kind']) => steps.filter((step) => step.kind === kind);
   for (const step of kinds('remove')) applyStep(db, undoId, step, at);
-  for (const code of kinds('restore').map(codeAfter)) if (code !== undefined) clearStoreCode(db, code.id);
+  for (const code of kinds('restore').map(codeAfter)) if (code !== undefined) setStoreCode(db, code.id, null);
   for (const step of [...kinds('restore'), ...kinds('recreate')]) applyStep(db, undoId, step, at);
 }
 

@@ -290,14 +290,12 @@ export function locationName(db: Db, id: string): string {
   return statement<[string], string>(db, 'SELECT name FROM locations WHERE id = ?').pluck().get(id) ?? '';
 }
 
-/** Gives a location a store code, and nothing else: the last write of a code an import moved (code-moves.ts). */
-export function setStoreCode(db: Db, id: string, code: string): void {
+/**
+ * Gives a location a store code, or takes it away (null), and nothing else: an import writes a code it
+ * moved after every row (code-moves.ts); an undo lets codes go before it gives them back.
+ */
+export function setStoreCode(db: Db, id: string, code: string | null): void {
   statement(db, 'UPDATE locations SET store_code = ? WHERE id = ?').run(code, id);
-}
-
-/** Takes a location's store code away, and nothing else: an undo lets codes go before it gives them back. */
-export function clearStoreCode(db: Db, id: string): void {
-  statement(db, 'UPDATE locations SET store_code = NULL WHERE id = ?').run(id);
 }
 
 export function addToLocationsCount(db: Db, clientId: string, added: number): void {
