@@ -62,8 +62,16 @@ function planUndo(db: Db, operation: Operation): Step[] {
   return withCodeClashes(db, steps);
 }
 
-/** A location's store code after the undo, as a step has it: undefined when the step leaves it as it is. */
-function codeAfter(step: Step): { id: string; clientId: string; name: string; code: string | null } | undefined {
+/** A location's store code after the undo, as a restore or a recreation writes it. */
+interface CodeAfter {
+  id: string;
+  clientId: string;
+  name: string;
+  code: string | null;
+}
+
+/** The store code a step writes: undefined when the step leaves the code as it is. */
+function codeAfter(step: Step): CodeAfter | undefined {
   if (step.kind !== 'restore' && step.kind !== 'recreate') return undefined;
   const before = JSON.parse(step.before) as { name?: string; store_code?: string | null };
   if (!('store_code' in before)) return undefined;
@@ -72,20 +80,36 @@ function codeAfter(step: Step): { id: string; clientId: string; name: string; co
     : { id: step.id, clientId: step.clientId, name: before.name ?? '', code: before.store_code ?? null };
 }
 
+/** Who holds each of these codes now, read once per client: client → code → location id. */
+function holdersOf(db: Db, codes: CodeAfter[]): Map<string, Map<string, string>> {
+  const byClient = new Map<string, string[]>();
+  for (const { clientId, code } of codes) {
+    if (code === null) continue;
+    const wanted = byClient.get(clientId);
+    if (wanted === undefined) byClient.set(clientId, [code]);
+    else wanted.push(code);
+  }
+  const holders = new Map<string, Map<string, string>>();
+  for (const [clientId, wanted] of byClient)
+    holders.set(clientId, locationsByKey(db, clientId, 'store_code', JSON.stringify(wanted)));
+  return holders;
+}
+
 /**
  * A restore or recreation that would give a location a store code another location holds now, which the
  * undo neither removes nor gives another code, is a conflict: codes are unique within a client. (A swap
  * the operation made is undone whole: both codes move back.)
  */
 function withCodeClashes(db: Db, steps: Step[]): Step[] {
+  const codes = steps.map(codeAfter);
+  const known = codes.filter((code) => code !== undefined);
   const removed = new Set(steps.flatMap((step) => (step.kind === 'remove' ? [step.now.id] : [])));
-  const after = new Map(
-    steps.flatMap((step) => [codeAfter(step)].filter((code) => code !== undefined)).map((code) => [code.id, code.code]),
-  );
-  return steps.map((step) => {
-    const code = codeAfter(step);
+  const after = new Map(known.map((code) => [code.id, code.code]));
+  const holders = holdersOf(db, known);
+  return steps.map((step, at) => {
+    const code = codes[at];
     if (code === undefined || code.code === null) return step;
-    const holder = locationsByKey(db, code.clientId, 'store_code', JSON.stringify([code.code])).get(code.code);
+    const holder = holders.get(code.clientId)?.get(code.code);
     if (holder === undefined || holder === code.id || removed.has(holder)) return step;
     const holderCode = after.get(holder);
     if (holderCode !== undefined && holderCode !== code.code) return step;
