@@ -191,9 +191,12 @@ const PRINTABLE_ASCII = /^[\u0020-\u007E]*$/;
 /** Codes and addresses of one line: a tab or a line break in one is a mistake of the sheet. */
 const ONE_LINE: ReadonlySet<string> = new Set(['store_code', 'google_place_id', 'phone', 'website', 'country']);
 
-/** Refuses a lone surrogate or a control character; true when the text holds nothing visible. */
-function invisibleOrRefused(value: string): boolean {
-  // Printable ASCII (nearly every cell of an import) holds none of them: one test instead of three.
+/**
+ * Refuses a lone surrogate, a control character, and a tab or a line break in a field of one line; true
+ * when the text holds nothing visible.
+ */
+function invisibleOrRefused(value: string, field: string): boolean {
+  // Printable ASCII (nearly every cell of an import) holds none of them: one test instead of four.
   if (PRINTABLE_ASCII.test(value)) return false;
   if (hasLoneSurrogate(value)) throw new FieldError(LONE_SURROGATE_WORDS);
   const control = CONTROL.exec(value)?.[0];
@@ -201,7 +204,10 @@ function invisibleOrRefused(value: string): boolean {
     throw new FieldError(
       `holds the control character U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
     );
-  return INVISIBLE.test(value);
+  if (INVISIBLE.test(value)) return true;
+  if (ONE_LINE.has(field) && /[\t\r\n]/.test(value.trim()))
+    throw new FieldError('holds a tab or a line break; it is one line');
+  return false;
 }
 
 /**
@@ -209,10 +215,8 @@ function invisibleOrRefused(value: string): boolean {
  * Unicode, never rewritten.
  */
 function text(value: string, maxLength: number, field: string, placeholders?: ReadonlySet<string>): string | null {
-  if (invisibleOrRefused(value)) return null;
+  if (invisibleOrRefused(value, field)) return null;
   const trimmed = textOrNull(value);
-  if (trimmed !== null && ONE_LINE.has(field) && /[\t\r\n]/.test(trimmed))
-    throw new FieldError('holds a tab or a line break; it is one line');
   if (trimmed !== null && isPlaceholder(trimmed, field, placeholders)) return null;
   if (trimmed !== null && trimmed.length > maxLength) throw new FieldError(`is longer than ${maxLength} characters`);
   return trimmed;
