@@ -27,28 +27,6 @@ export interface SavedMapping {
 }
 
 /**
- * Why a mapping's columns cannot be applied, or null: a header sent to two fields, or a field fed by two
- * headers (only `address` joins several columns). Checked when a mapping is saved, so that an import
- * never has to guess.
- */
-export function mappingColumnsProblem(columns: SavedMapping['columns']): string | null {
-  const byHeader = new Map<string, { header: string; field: ColumnTarget }>();
-  const byField = new Map<string, string>();
-  for (const { header, field } of columns) {
-    if (field === null) continue;
-    const earlier = byHeader.get(headerKey(header));
-    if (earlier !== undefined && earlier.field !== field)
-      return `The column "${header}" is sent to both ${earlier.field} and ${field}`;
-    byHeader.set(headerKey(header), { header, field });
-    const feeding = byField.get(field);
-    if (feeding !== undefined && field !== 'address' && headerKey(feeding) !== headerKey(header))
-      return `The columns "${feeding}" and "${header}" are both sent to ${field}; only address joins several columns`;
-    byField.set(field, header);
-  }
-  return null;
-}
-
-/**
  * The file's columns as the saved mapping sends them: each header by its key. A header of the mapping
  * that the file lacks is a 400 (the mapping does not fit); a file column the mapping lacks is left out.
  */

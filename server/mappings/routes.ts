@@ -4,7 +4,7 @@ import type { AppContext } from '../app.js';
 import { NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Success } from '../http/schemas.js';
 import { Invalid } from '../http/errors.js';
-import { mappingColumnsProblem } from '../imports/table-rows.js';
+import { mappingColumnsProblem } from '../imports/mapping-columns.js';
 import {
   CreateMappingBody,
   Mapping,
