@@ -9,7 +9,8 @@ import { HttpError } from './errors.js';
 export function registerIdentityBodiesOnly(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     const encoding = request.headers['content-encoding'];
-    if (encoding === undefined || encoding.trim().toLowerCase() === 'identity' || encoding.trim() === '') return;
+    const coding = encoding?.trim().toLowerCase();
+    if (coding === undefined || coding === '' || coding === 'identity') return;
     throw new HttpError(415, `A body with Content-Encoding "${encoding}" is not read here: send it uncompressed`);
   });
 }
