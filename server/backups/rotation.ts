@@ -34,9 +34,10 @@ function newestPerPeriod<T extends { at: Date }>(
 
 /**
  * The automatic backups the rotation removes: every one that is neither of the day before the newest,
- * nor the newest of one of the last `keepDaily` days, nor of one of the last `keepWeekly` weeks (the grandfather-father-son scheme of
- * restic's --keep-daily/--keep-weekly). Periods count only when they hold a backup, so a machine that
- * was off for a month keeps its old backups until new ones replace them.
+ * nor the newest of one of the last `keepDaily` days, nor of one of the last `keepWeekly` weeks (the
+ * grandfather-father-son scheme of restic's --keep-within/--keep-daily/--keep-weekly). Periods count
+ * only when they hold a backup, so a machine that was off for a month keeps its old backups until new
+ * ones replace them.
  */
 export function backupsToRemove<T extends { at: Date }>(backups: readonly T[], policy: RetentionPolicy): T[] {
   // Every backup of the last day before the newest stays too (restic's --keep-within 1d): a backup made
