@@ -1,4 +1,5 @@
 import type { Health, LocationRow } from '../api/types.js';
+import { STATUS_WORDS } from '../locations/status-words.js';
 
 export const HEALTH_LABELS: Record<Health, string> = {
   green: 'Green',
@@ -58,7 +59,9 @@ export function LocationHealth({
   return (
     <span className="location-health">
       {/* Scored as usual, but not open today: said before the score (a permanently closed one reads "Closed"). */}
-      {location.status === 'temporarily_closed' && <span className="status-tag">Temporarily closed</span>}
+      {location.status === 'temporarily_closed' && (
+        <span className="status-tag">{STATUS_WORDS.temporarily_closed}</span>
+      )}
       <HealthBadge
         status={location.health_status}
         score={location.health_score}
