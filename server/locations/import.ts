@@ -205,7 +205,8 @@ class ImportPlan {
     const readable = this.request.dryRun
       ? readableInput(raw, this.request.mode !== 'create', this.placeholders)
       : undefined;
-    this.invalid(index, details, readable && inputValues({ input: readable }));
+    // Its name may be what was refused (blank): the preview's name stays text, as the schema has it.
+    this.invalid(index, details, readable && inputValues({ input: { ...readable, name: readable.name ?? undefined } }));
   }
 
   /** A row that cannot be imported; a dry run shows it with the values it read, when it read them. */

@@ -257,6 +257,13 @@ describe('a refused row in the dry run', () => {
     });
     expect(preview.errors).toEqual([expect.objectContaining({ row: 0, field: 'phone' })]);
   });
+
+  it('a refused blank name is shown as empty text, the answer still the schema it documents', async () => {
+    // Found by the fuzz test: {name: ""} came back with name null, which DryRunResponse does not allow.
+    const clientId = await t.createClient(admin, 'Refused blank name');
+    const preview = await dryRun(clientId, [{ name: '', city: 'Paris' }]);
+    expect(preview.rows[0]).toMatchObject({ action: 'error', name: '', city: 'Paris' });
+  });
 });
 
 describe('import modes', () => {
