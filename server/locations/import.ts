@@ -485,10 +485,14 @@ class ImportPlan {
     }
   }
 
-  /** The import's one entry in the audit trail, in its own transaction. */
+  /**
+   * The import's one entry in the audit trail, in its own transaction. An import of no rows changed
+   * nothing and read no file worth naming: it leaves no entry (a script syncing an empty list every hour
+   * would fill the history with them).
+   */
   private recordImport(): void {
     const { request, db, clientId, totals } = this;
-    if (request.actor === undefined) return;
+    if (request.actor === undefined || this.body.rows.length === 0) return;
     const { created, updated, unchanged, skipped } = totals;
     recordEntry(
       db,

@@ -262,8 +262,13 @@ describe('POST /api/locations/upload', () => {
     ).toBe(3);
   });
 
-  it('an empty rows array -> 201 with count 0', async () => {
+  it('an empty rows array -> 201 with count 0, and no entry in the history', async () => {
     const clientId = await t.createClient(admin, 'Empty Import');
+    const history = async () =>
+      (await t.request({ method: 'GET', url: `/api/audit?clientId=${clientId}`, token: admin })).json<{
+        entries: { action: string }[];
+      }>().entries;
+    expect((await history()).map((entry) => entry.action)).toEqual(['client.created']);
     expect(await imported(clientId, [])).toEqual({
       success: true,
       count: 0,
@@ -274,6 +279,7 @@ describe('POST /api/locations/upload', () => {
       skipped: 0,
       operation_id: expect.any(String),
     });
+    expect((await history()).map((entry) => entry.action)).toEqual(['client.created']);
   });
 
   it('one bad row among many -> 400 listing every bad row by index and field, and nothing is written', async () => {
