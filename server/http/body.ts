@@ -215,19 +215,86 @@ export function textOrNull(value: string | null | undefined): string | null {
 }
 
 /**
- * A request body as one Buffer of at most `limit` bytes. With a Content-Length, the bytes are copied into
- * a buffer of that size as they arrive (Fastify's own reader keeps every chunk and then a joined copy:
- * twice the body, 64 MiB for a 32 MiB import); without one, chunks are joined once at the end. The bytes
- * are taken from the shared `budget` (503 when they do not fit: the declared length before anything is
- * allocated, else each chunk as it comes) and stay taken once read: the caller gives `body.length` back
- * when it is done with the body (an import: once the writer has answered). A failed read gives back itself.
+ * A request body's bytes in the pieces they arrived in, each a view of an ArrayBuffer no other piece
+ * shares: the pieces move to a worker thread (transferred, not copied) and are joined there.
+ */
+export class BodyPieces {
+  constructor(
+    readonly pieces: Uint8Array[],
+    readonly byteLength: number,
+  ) {}
+}
+
+/** The pieces as one run of bytes: the one piece itself, else a copy of them all, in order. */
+export function joinPieces(pieces: readonly Uint8Array[]): Uint8Array {
+  if (pieces.length === 1) return pieces[0]!;
+  const whole = new Uint8Array(pieces.reduce((length, piece) => length + piece.byteLength, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    whole.set(piece, at);
+    at += piece.byteLength;
+  }
+  return whole;
+}
+
+/** Chunks smaller than this are gathered into one buffer: a body trickled in bytes is not a million pieces. */
+const SMALL_CHUNK = 16 * 1024;
+const GATHER_BYTES = 256 * 1024;
+
+/**
+ * Keeps a body's chunks as they arrive, without joining them. A socket's chunk has an ArrayBuffer of its
+ * own and is kept as it is; one that shares its ArrayBuffer (a Buffer from Node's pool) is copied, since
+ * transferring it would detach the others; small chunks are gathered into buffers of GATHER_BYTES.
+ */
+class PieceCollector {
+  readonly pieces: Uint8Array[] = [];
+  private gather: Uint8Array | null = null;
+  private gathered = 0;
+
+  /** `expected`: how many more bytes the body may still bring (the gather is no bigger). */
+  add(chunk: Buffer, expected: number): void {
+    if (chunk.length < SMALL_CHUNK) return this.addSmall(chunk, expected);
+    this.closeGather();
+    const own = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
+    this.pieces.push(own ? chunk : new Uint8Array(chunk));
+  }
+
+  private addSmall(chunk: Buffer, expected: number): void {
+    if (this.gather !== null && this.gathered + chunk.length > this.gather.length) this.closeGather();
+    this.gather ??= new Uint8Array(Math.max(chunk.length, Math.min(GATHER_BYTES, expected)));
+    this.gather.set(chunk, this.gathered);
+    this.gathered += chunk.length;
+  }
+
+  /** The pieces, the last gathered bytes included. */
+  finish(): Uint8Array[] {
+    this.closeGather();
+    return this.pieces;
+  }
+
+  private closeGather(): void {
+    if (this.gather === null) return;
+    this.pieces.push(this.gather.subarray(0, this.gathered));
+    this.gather = null;
+    this.gathered = 0;
+  }
+}
+
+/**
+ * A request body of at most `limit` bytes, in the pieces it arrived in (BodyPieces). Nothing is copied on
+ * this event loop: copying 32 MiB into a fresh buffer here, a chunk at a time, faulted its pages in and
+ * held the loop for 20 to 30 ms at a time while an import arrived (npm run bench: the GET waits during
+ * imports); the worker that reads the body joins the pieces. The bytes are taken from the shared `budget`
+ * (503 when they do not fit: the declared length before anything is read, else each chunk as it comes)
+ * and stay taken once read: the caller gives `byteLength` back when it is done with the body (an import:
+ * once the writer has answered). A failed read gives back itself.
  */
 export function readBody(
   stream: Readable,
   limit: number,
   declaredLength: number | undefined,
   budget: BodyBudget,
-): Promise<Buffer> {
+): Promise<BodyPieces> {
   return new Promise((resolve, reject) => {
     const tooLarge = () =>
       new HttpError(413, `The request body is larger than the limit of ${(limit / 1048576).toFixed(0)} MiB`);
@@ -241,8 +308,7 @@ export function readBody(
       reject(busy());
       return;
     }
-    const whole = declaredLength === undefined ? null : Buffer.allocUnsafeSlow(declaredLength);
-    const chunks: Buffer[] = [];
+    const collector = new PieceCollector();
     let received = 0;
     let settled = false;
     const fail = (error: unknown) => {
@@ -250,28 +316,27 @@ export function readBody(
       settled = true;
       stream.removeAllListeners('data');
       stream.resume();
-      chunks.length = 0;
-      budget.give(whole?.length ?? received);
+      collector.pieces.length = 0;
+      budget.give(declaredLength ?? received);
       reject(error);
     };
     stream.on('data', (chunk: Buffer) => {
-      if (received + chunk.length > (whole?.length ?? limit)) {
-        fail(whole !== null && received + chunk.length <= limit ? lengthMismatch() : tooLarge());
+      if (received + chunk.length > (declaredLength ?? limit)) {
+        fail(declaredLength !== undefined && received + chunk.length <= limit ? lengthMismatch() : tooLarge());
         return;
       }
-      if (whole === null && !budget.take(chunk.length)) return fail(busy());
-      if (whole !== null) chunk.copy(whole, received);
-      else chunks.push(chunk);
+      if (declaredLength === undefined && !budget.take(chunk.length)) return fail(busy());
+      collector.add(chunk, (declaredLength ?? limit) - received);
       received += chunk.length;
     });
     stream.on('error', fail);
     // A client that goes away mid-body: its bytes go back to the budget.
     stream.on('close', () => fail(new HttpError(400, 'The request body was cut short')));
     stream.on('end', () => {
-      if (whole !== null && received !== whole.length) return fail(lengthMismatch());
+      if (declaredLength !== undefined && received !== declaredLength) return fail(lengthMismatch());
       if (settled) return;
       settled = true;
-      resolve(whole ?? Buffer.concat(chunks, received));
+      resolve(new BodyPieces(collector.finish(), received));
     });
   });
 }

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app.js';
-import { readBody } from '../http/body.js';
+import { BodyPieces, readBody } from '../http/body.js';
 import { CSV_TYPE, XLS_TYPE, XLSX_TYPE } from '../imports/schemas.js';
 import { TABLE_TYPES, tableFormatOf, XLS_REFUSAL } from '../imports/table-request.js';
 import { Forbidden, HttpError, Invalid, NotFound } from '../http/errors.js';
@@ -210,7 +210,7 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { data
     const length = request.headers['content-length'];
     readBody(payload, MAX_IMPORT_BYTES, length === undefined ? undefined : Number(length), bodies).then(
       (body) => {
-        held.set(request.raw, body.length);
+        held.set(request.raw, body.byteLength);
         done(null, body);
       },
       (error: Error) => done(error, undefined),
@@ -281,13 +281,13 @@ async function runUpload(
   const principal = principalOf(request);
   const asked = tableFormatOf(request.headers['content-type'] ?? '', query, blanks);
   const format = await data.mappings.withSaved(principal.organizationId, asked, mappingId);
-  if (format !== undefined && (!Buffer.isBuffer(body) || body.byteLength === 0))
+  if (format !== undefined && (!(body instanceof BodyPieces) || body.byteLength === 0))
     throw Invalid('The body is empty: send the CSV or .xlsx file itself');
-  if (!Buffer.isBuffer(body)) throw Invalid('Send the import as a JSON body: {"clientId": ..., "rows": [...]}');
+  if (!(body instanceof BodyPieces)) throw Invalid('Send the import as a JSON body: {"clientId": ..., "rows": [...]}');
   const outcome = await data.locations.import({
     principal,
     organizationId: principal.organizationId,
-    body: ownBuffer(body),
+    body: body.pieces,
     dryRun,
     duplicates,
     mode,
@@ -313,13 +313,4 @@ function cancelOnClose(response: ServerResponse): Int32Array {
     if (!response.writableFinished) Atomics.store(cancel, 0, 1);
   });
   return cancel;
-}
-
-/**
- * The body moves to the writer thread without a copy when it has an ArrayBuffer of its own; a small body
- * may share Node's Buffer pool, which must never be detached, so that one is copied first.
- */
-function ownBuffer(body: Buffer): Uint8Array {
-  if (body.byteOffset === 0 && body.byteLength === body.buffer.byteLength) return body;
-  return new Uint8Array(body);
 }

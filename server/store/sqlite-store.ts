@@ -94,7 +94,12 @@ function locationStore(db: Db, writer: Writer): LocationStore {
       }),
     edit: (request) => writer.write('editLocations', request),
     delete: (request) => writer.write('deleteLocations', request),
-    import: (request) => writer.write('importLocations', request, [request.body.buffer as ArrayBuffer]),
+    import: (request) =>
+      writer.write(
+        'importLocations',
+        request,
+        request.body.map((piece) => piece.buffer as ArrayBuffer),
+      ),
   };
 }
 

@@ -67,7 +67,7 @@ export interface LocationStore {
   patch(principal: Principal, id: string, body: Record<string, unknown>, now: number): Promise<LocationRecord>;
   edit(request: Writes['editLocations']['request']): Promise<Writes['editLocations']['reply']>;
   delete(request: Writes['deleteLocations']['request']): Promise<Writes['deleteLocations']['reply']>;
-  /** An import, all or nothing; the body's bytes move to the store (transferred, not copied). */
+  /** An import, all or nothing; the body's pieces move to the store (transferred, not copied). */
   import(request: Writes['importLocations']['request']): Promise<Writes['importLocations']['reply']>;
 }
 

@@ -6,6 +6,7 @@ import { recordClientEntry } from '../clients/audit.js';
 import { clientName, deleteClient } from '../clients/queries.js';
 import type { DatabaseKey } from '../db/key.js';
 import { openDatabase, WRITER_CACHE_MIB, type Db } from '../db/open.js';
+import { joinPieces } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
 import { NEEDS } from '../http/guards.js';
 import { xlsxCells } from '../imports/xlsx-cells.js';
@@ -38,6 +39,7 @@ const handlers: Handlers = {
   importLocations: (db, request) => {
     const outcome = importLocations(db, {
       ...request,
+      body: takeBody(request.body),
       authorize: (db, clientId) => authorizeWrite(db, request.principal, { ...NEEDS.import, clientId }, request.now),
       actor: (db) => actorOf(db, request.principal),
     });
@@ -94,6 +96,16 @@ function failureOf(id: number, error: unknown): WriteAnswer {
 }
 
 /**
+ * The body's pieces joined into one, the pieces let go (the array emptied): the request outlives the
+ * import, and must not hold the body a second time while it runs.
+ */
+function takeBody(pieces: Uint8Array[]): Uint8Array {
+  const body = joinPieces(pieces);
+  pieces.length = 0;
+  return body;
+}
+
+/**
  * An .xlsx body is unzipped before its import's synchronous transaction: the library is async
  * (server/imports/xlsx-cells.ts). Anything else goes as it came.
  */
@@ -102,9 +114,11 @@ async function prepare(message: WriteMessage): Promise<WriteMessage | WriteAnswe
   const { request } = message as WriteMessage<'importLocations'>;
   const { format } = request;
   if (format?.kind !== 'xlsx' || format.cells !== undefined) return message;
-  const read = await xlsxCells(request.body, format.sheet);
+  const body = takeBody(request.body);
+  const read = await xlsxCells(body, format.sheet);
   if ('statusCode' in read) return { id: message.id, ok: false, refusal: read };
-  return { ...message, request: { ...request, format: { ...format, cells: read.cells } } };
+  // The body joined once: the import reads it as its one piece.
+  return { ...message, request: { ...request, body: [body], format: { ...format, cells: read.cells } } };
 }
 
 function handle(message: WriteMessage, prepared: WriteMessage | WriteAnswer): void {

@@ -29,9 +29,9 @@ const WARM_UP_AFTER_MS = 1_000;
 const CHECKPOINT_EVERY_MS = 30_000;
 
 function isOutsized(kind: WriteKind, request: unknown): boolean {
-  return (
-    kind === 'importLocations' && (request as Writes['importLocations']['request']).body.byteLength > OUTSIZED_BYTES
-  );
+  if (kind !== 'importLocations') return false;
+  const { body } = request as Writes['importLocations']['request'];
+  return body.reduce((length, piece) => length + piece.byteLength, 0) > OUTSIZED_BYTES;
 }
 
 /**

@@ -12,7 +12,11 @@ import type { BulkEditBody } from '../locations/schemas.js';
  */
 export interface Writes {
   importLocations: {
-    request: Omit<ImportRequest, 'authorize' | 'actor'> & { principal: Principal };
+    /**
+     * `body`: the request body's bytes in the pieces they arrived in (server/http/body.ts), each with an
+     * ArrayBuffer of its own: moved here, joined on the writer thread.
+     */
+    request: Omit<ImportRequest, 'authorize' | 'actor' | 'body'> & { principal: Principal; body: Uint8Array[] };
     /** The answer's JSON as UTF-8 bytes in pieces, moved to the main thread without a copy; or the refusal. */
     reply: ImportOutcome;
   };

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BodyBudget, joinPieces, readBody } from '../../server/http/body.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
 
@@ -101,5 +102,54 @@ describe('POST /api/locations/upload, the body on the wire', () => {
       expect(response.statusCode).toBe(201);
       expect(JSON.parse(response.body).locations[0].name).toBe(`Small ${i}`);
     }
+  });
+});
+
+/** readBody keeps the chunks as they came (no copy on the event loop); the writer thread joins them. */
+describe('readBody: the pieces of a body', () => {
+  const MiB = 1024 * 1024;
+
+  async function piecesOf(chunks: Buffer[], declared?: number, budget = new BodyBudget(64 * MiB)) {
+    const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    return readBody(Readable.from(chunks, { objectMode: false }), 32 * MiB, declared ?? length, budget);
+  }
+
+  it('keeps a chunk with a buffer of its own, copies a pooled one, gathers small ones; the join is the body', async () => {
+    const own = Buffer.allocUnsafeSlow(64 * 1024).fill('a');
+    const shared = Buffer.alloc(256 * 1024, 'b');
+    const pooled = shared.subarray(1024, 1024 + 20 * 1024);
+    const small = Array.from({ length: 300 }, (_, i) => Buffer.from(`{"row":${i}}`));
+    const chunks = [own, pooled, ...small, Buffer.allocUnsafeSlow(32 * 1024).fill('c')];
+    const expected = Buffer.concat(chunks);
+    const body = await piecesOf(chunks);
+    expect(body.byteLength).toBe(expected.length);
+    expect(Buffer.from(joinPieces(body.pieces)).equals(expected)).toBe(true);
+    expect(body.pieces[0]).toBe(own);
+    expect(body.pieces[1]).not.toBe(pooled);
+    // The 300 small chunks are one piece; no two pieces share an ArrayBuffer, so all can be moved.
+    expect(body.pieces).toHaveLength(4);
+    const buffers = body.pieces.map((piece) => piece.buffer);
+    expect(new Set(buffers).size).toBe(buffers.length);
+    const moved = structuredClone(body.pieces, { transfer: buffers as ArrayBuffer[] });
+    expect(Buffer.from(joinPieces(moved)).equals(expected)).toBe(true);
+    // The pool the copied chunk came from is untouched; the chunk that had its own buffer has moved.
+    expect(own.byteLength).toBe(0);
+    expect(shared.subarray(1024, 1034).toString()).toBe('b'.repeat(10));
+  });
+
+  it('a body trickled a byte at a time is a few gathered pieces, not one a byte', async () => {
+    const chunks = Array.from({ length: 600_000 }, (_, i) => Buffer.from([48 + (i % 10)]));
+    const body = await piecesOf(chunks);
+    expect(body.pieces).toHaveLength(Math.ceil(600_000 / (256 * 1024)));
+    expect(Buffer.from(joinPieces(body.pieces)).equals(Buffer.concat(chunks))).toBe(true);
+  });
+
+  it('a body shorter or longer than its Content-Length is refused, and its bytes go back to the budget', async () => {
+    const budget = new BodyBudget(64 * MiB);
+    await expect(piecesOf([Buffer.alloc(100)], 200, budget)).rejects.toMatchObject({ statusCode: 400 });
+    await expect(piecesOf([Buffer.alloc(100), Buffer.alloc(100)], 150, budget)).rejects.toMatchObject({
+      statusCode: 400,
+    });
+    expect(budget.inUse).toBe(0);
   });
 });
