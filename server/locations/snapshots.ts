@@ -20,8 +20,9 @@ const COLUMNS = [
   'created_by',
 ];
 
-// With the revision: a restore puts it back too (restoreSnapshot), though a re-insert starts afresh.
-const SNAPSHOT = `json_object(${[...COLUMNS, 'revision'].map((column) => `'${column}', ${column}`).join(', ')})`;
+// With the revision: a restore puts it back too (restoreSnapshot), though a re-insert starts afresh. And
+// with the rowid, the list's order (import order): a re-insert takes its place back when it is still free.
+const SNAPSHOT = `json_object(${[...COLUMNS, 'revision', 'rowid'].map((column) => `'${column}', ${column}`).join(', ')})`;
 
 export interface Snapshot {
   id: string;
@@ -44,12 +45,18 @@ export function snapshotsOf(db: Db, idsJson: string): Snapshot[] {
   ).all(idsJson);
 }
 
-/** Puts a deleted location back, with its id, from its snapshot. */
+/**
+ * Puts a deleted location back, with its id, from its snapshot; in its place in the list (its rowid) when
+ * no location has taken that since (SQLite gives a new row the highest rowid plus one, so only the last
+ * location's can be taken), else at the end. A snapshot without a rowid (written before it was kept)
+ * goes at the end.
+ */
 export function reinsertSnapshot(db: Db, json: string): void {
   statement(
     db,
-    `INSERT INTO locations (${COLUMNS.join(', ')})
-     SELECT ${COLUMNS.map((column) => `s ->> '${column}'`).join(', ')} FROM (SELECT ? AS s)`,
+    `INSERT INTO locations (rowid, ${COLUMNS.join(', ')})
+     SELECT iif(EXISTS (SELECT 1 FROM locations WHERE rowid = s ->> 'rowid'), NULL, s ->> 'rowid'),
+       ${COLUMNS.map((column) => `s ->> '${column}'`).join(', ')} FROM (SELECT ? AS s)`,
   ).run(json);
 }
 

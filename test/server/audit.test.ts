@@ -488,6 +488,26 @@ describe('undo', () => {
     expect(await listOf(clientId)).toEqual([]);
   });
 
+  it('of a delete puts a location back in its place in the list, or at the end when a newer one took it', async () => {
+    const clientId = await t.createClient(admin, 'Undo order');
+    await importRows(clientId, [{ name: 'A' }, { name: 'B' }, { name: 'C' }, { name: 'D' }]);
+    const [, b, , d] = await listOf(clientId);
+    const remove = async (id: string) =>
+      expect((await t.request({ method: 'DELETE', url: `/api/locations/${id}`, token: admin })).statusCode).toBe(200);
+    const names = async () => (await listOf(clientId)).map((row) => row.name);
+    const history = async () =>
+      (await audit(`?clientId=${clientId}&action=location.deleted`)).entries.map((entry) => entry.operation_id!);
+    await remove(b!.id);
+    await remove(d!.id);
+    // D was the last: E, imported since, takes its place (SQLite's next rowid), so D comes back after E.
+    await importRows(clientId, [{ name: 'E' }]);
+    expect(await names()).toEqual(['A', 'C', 'E']);
+    const [deletedD, deletedB] = await history();
+    expect((await undo(deletedB!)).statusCode).toBe(200);
+    expect((await undo(deletedD!)).statusCode).toBe(200);
+    expect(await names()).toEqual(['A', 'B', 'C', 'E', 'D']);
+  });
+
   it('of a bulk edit puts each value back', async () => {
     const clientId = await t.createClient(admin, 'Undo edit');
     await importRows(clientId, [{ name: 'A' }, { name: 'B', status: 'temporarily_closed' }]);
