@@ -17,7 +17,14 @@ async function requestsPerSecond(url: string, bearer: string, seconds: number): 
   return result.requests.average;
 }
 
-const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** Rounds of the two runs: this machine's rate drifts by 10 to 20 % from one run of seconds to the next. */
+const ROUNDS = 6;
 
 /**
  * Issue 10: GET /api/clients with an API token against the same with a session's access token, on the
@@ -36,23 +43,38 @@ export async function measureTokenRequests(
   if (made.status !== 201) throw new Error(`POST /api/tokens: ${made.status} ${await made.text()}`);
   const { token } = (await made.json()) as { token: string };
   const clients = `${served.url}/api/clients`;
-  // A warm-up, then the two in turn: neither gets the JIT's or the cache's first seconds alone.
+  // A warm-up, then the two in turn, the first of each round alternating (ABBA): neither gets the JIT's or
+  // the cache's first seconds alone, nor the machine's drift one way. Medians: one slow run of either
+  // (another process taking the CPU for a second) moves the figure no more than its rank.
   await requestsPerSecond(clients, served.accessToken, 2);
+  await requestsPerSecond(clients, token, 2);
   const rates = { access: [] as number[], api: [] as number[] };
-  for (let round = 0; round < 2; round++) {
-    rates.access.push(await requestsPerSecond(clients, served.accessToken, 3));
-    rates.api.push(await requestsPerSecond(clients, token, 3));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? (['access', 'api'] as const) : (['api', 'access'] as const);
+    for (const which of order)
+      rates[which].push(await requestsPerSecond(clients, which === 'access' ? served.accessToken : token, 2));
   }
-  const [accessToken, apiToken] = [mean(rates.access), mean(rates.api)];
+  console.log(
+    `  runs (req/s): access token ${rates.access.map(Math.round).join(' ')}; API token ${rates.api.map(Math.round).join(' ')}`,
+  );
+  const [accessToken, apiToken] = [median(rates.access), median(rates.api)];
   record({
-    name: 'GET /api/clients with an API token',
+    name: 'GET /api/clients with an API token, median of the rounds',
     value: apiToken,
     unit: 'req/s',
     floor: accessToken,
-    floorLabel: "the same with a session's access token; the floor is the one to match",
+    floorLabel: "the same with a session's access token; printed only, the paired figure below is judged",
+  });
+  // Each round's two runs are seconds apart: their ratio is free of the drift between rounds, which the
+  // medians above are not (a round at 10,000 req/s, the next at 15,000).
+  const paired = median(rates.api.map((api, round) => api / rates.access[round]!));
+  record({
+    name: `The same, each round's API token run against its access token run, median of ${ROUNDS} rounds`,
+    value: paired,
+    unit: 'x',
     // "At least as fast": within the 5 % that two back-to-back runs differ by on this machine.
     target: '>= 0.95x',
-    pass: apiToken >= 0.95 * accessToken,
+    pass: paired >= 0.95,
   });
   return { apiToken, accessToken };
 }
