@@ -560,7 +560,7 @@ class ImportPlan {
     if (this.badRows > 0) {
       throw new Refused({
         statusCode: 400,
-        message: `${this.badRows} of ${rowCount} rows are not valid; nothing was imported`,
+        message: `${this.badRows} of ${rowCount} rows ${this.badRows === 1 ? 'is' : 'are'} not valid; nothing was imported`,
         details: this.errors.sort((a, b) => a.row! - b.row!),
       });
     }

@@ -294,6 +294,7 @@ describe('POST /api/locations/upload', () => {
     rows[499] = { name: 'Typed', zip: 12345 };
     const before = dataSnapshot(t.store.db);
     const error = expectErrorBody(await upload({ clientId, rows }), 400);
+    expect(error.message).toBe('3 of 500 rows are not valid; nothing was imported');
     expect(error.details?.map((detail) => [detail.row, detail.field])).toEqual([
       [3, 'name'],
       [250, 'country'],
@@ -378,6 +379,7 @@ describe('POST /api/locations/upload', () => {
   ])('a row that is %s -> 400', async (_case, row) => {
     const clientId = await t.createClient(admin, 'Not An Object');
     const error = expectErrorBody(await upload({ clientId, rows: [{ name: 'fine' }, row] }), 400);
+    expect(error.message).toBe('1 of 2 rows is not valid; nothing was imported');
     expect(error.details?.[0]).toMatchObject({ row: 1 });
   });
 
