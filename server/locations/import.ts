@@ -94,6 +94,16 @@ interface Decision {
   changes: Changes | null;
   duplicateOf: DuplicateOf | null;
   skipReason: string | null;
+  /** Set when the row carries a location id that is not the client's (README: "Import modes"). */
+  note?: string;
+}
+
+/** A dry run's word on a row whose id names none of the client's locations (upsert and update). */
+function foreignIdNote(id: string): string {
+  return (
+    `its id ${id} is not one of this client's locations (is the file another client's export?): ` +
+    'the row was matched by its store code, place id or name and address instead'
+  );
 }
 
 /**
@@ -221,7 +231,10 @@ class ImportPlan {
     const decisions: Decision[] = [];
     for (const row of piece) {
       const decision = this.decide(row, existing);
-      if (decision !== undefined) decisions.push(decision);
+      if (decision === undefined) continue;
+      if (this.request.mode !== 'create' && row.id !== null && !existing.id.has(row.id))
+        decision.note = foreignIdNote(row.id);
+      decisions.push(decision);
     }
     this.completeUpdates(decisions);
     this.codeMoves.note(this.db, this.clientId, codeChanges(decisions));
@@ -609,6 +622,7 @@ function preview(decision: Decision, locationId: string | null): PreviewRow {
     health_hints: health.hints,
     duplicate_of: decision.duplicateOf,
     skip_reason: decision.skipReason,
+    note: decision.note ?? null,
   };
 }
 
@@ -647,5 +661,6 @@ function errorPreview(index: number, values: LocationValues): PreviewRow {
     health_hints: health.hints,
     duplicate_of: null,
     skip_reason: null,
+    note: null,
   };
 }

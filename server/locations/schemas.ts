@@ -288,6 +288,10 @@ export const PreviewRow = Type.Object({
   health_hints: Type.Array(Type.String()),
   duplicate_of: Type.Union([DuplicateOf, Type.Null()]),
   skip_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why a row that is no duplicate is skipped' }),
+  note: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "A warning on a row that is still imported: in upsert and update, its id is not one of the client's locations",
+  }),
 });
 export type PreviewRow = Static<typeof PreviewRow>;
 

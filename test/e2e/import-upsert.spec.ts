@@ -192,4 +192,20 @@ test('export -> re-import as an update: every field comes back, and nothing chan
   await expect(dialog.getByRole('status').filter({ hasText: 'Nothing to write' })).toHaveText(
     'Nothing to write: every location already has these values (4 unchanged).',
   );
+  await expect(dialog.getByTestId('foreign-ids')).toHaveCount(0);
+
+  // The same export dropped on another client: its ids are none of this client's, and the preview says so.
+  const { id: otherId } = await server().api<{ id: string }>('POST', '/api/clients', {
+    token: admin(),
+    body: { name: 'Not Round Trip Coffee' },
+  });
+  await page.goto(`${server().url}/clients/${otherId}`);
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await dialog.getByTestId('file-input').setInputFiles(path);
+  await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
+  await expect(dialog.getByTestId('created-count')).toHaveText('4');
+  await expect(dialog.getByTestId('foreign-ids')).toContainText(
+    '4 rows carry a location id that is not one of this client’s (lines 2, 3, 4, 5).',
+  );
+  await snap(page, testInfo, 'import-foreign-ids');
 });

@@ -84,6 +84,23 @@ describe('ImportJob over the real server', () => {
     ]);
   });
 
+  it("rows whose location id is not one of the client's are counted for the preview's warning, in upsert only", async () => {
+    const { job, report } = jobOverServer();
+    const foreign = '7d3c1a52-9b1e-4f7a-8c2d-5e6f7a8b9c0d';
+    // Another client's export: a Location id column, its first row's id one this client does not have.
+    const withIds = (text: string) =>
+      text
+        .split('\n')
+        .map((line, at) => (line === '' ? line : `${at === 0 ? 'Location id' : at === 1 ? foreign : ''},${line}`))
+        .join('\n');
+    await job.read(file('gbp-hours.csv', withIds));
+    await job.check(clientId, UPSERT);
+    expect(report().totals).toMatchObject({ created: 0, error: 0 });
+    expect(report().foreignIds).toEqual({ count: 1, lines: [2] });
+    await job.check(clientId, { mode: 'create', blanks: 'keep' });
+    expect(report().foreignIds).toEqual({ count: 0, lines: [] });
+  });
+
   it('update with blanks=clear: an emptied cell clears the stored value; rows that match nothing are skipped', async () => {
     const { job, report, summary } = jobOverServer();
     const emptied = (text: string) =>

@@ -397,6 +397,34 @@ describe('import modes', () => {
     expect(preview.rows.map((row) => row.action)).toEqual(['created', 'updated', 'updated', 'updated', 'created']);
   });
 
+  it("a row whose id is not one of the client's locations carries a note in upsert and update, none in create", async () => {
+    const other = await t.createClient(admin, 'Another client');
+    await imported(other, [{ name: 'Theirs', address: '9 Oak' }]);
+    const theirId = (await list(other))[0]!.id as string;
+    const clientId = await t.createClient(admin, 'Notes');
+    await imported(clientId, [{ name: 'Ours', address: '1 Elm' }]);
+    const [ours] = await list(clientId);
+    const rows = [
+      { id: ours!.id, name: 'Ours', address: '1 Elm', city: 'Oslo' },
+      { id: theirId, name: 'Theirs', address: '9 Oak' },
+      { id: theirId.replace(/^.{8}/, '00000000'), name: 'Ours', address: '1 elm', city: 'Bergen' },
+    ];
+    const upsert = await dryRun(clientId, rows, '?mode=upsert');
+    expect(upsert.rows.map((row) => [row.action, row.note !== null])).toEqual([
+      ['updated', false],
+      ['created', true],
+      ['skipped', true],
+    ]);
+    expect(upsert.rows[1]!.note).toBe(
+      `its id ${theirId} is not one of this client's locations (is the file another client's export?): ` +
+        'the row was matched by its store code, place id or name and address instead',
+    );
+    const update = await dryRun(clientId, rows, '?mode=update');
+    expect(update.rows.map((row) => row.note !== null)).toEqual([false, true, true]);
+    const create = await dryRun(clientId, rows, '');
+    expect(create.rows.map((row) => row.note)).toEqual([null, null, null]);
+  });
+
   it('a second row matching a location another row already updates is skipped as its duplicate', async () => {
     const clientId = await t.createClient(admin, 'Twice matched');
     await imported(clientId, [{ name: 'One', store_code: 'T1', google_place_id: 'ChIJcccccccccccccccccccc' }]);

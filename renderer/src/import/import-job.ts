@@ -132,6 +132,8 @@ export class ImportJob {
   private readonly errors = new Map<number, ProblemRow['errors']>();
   private readonly duplicates = new Map<number, DuplicateMark>();
   private readonly skipReasons = new Map<number, string>();
+  /** Rows the server noted (a location id that is not the client's). */
+  private readonly notes = new Set<number>();
   private readonly changes = new Map<number, Changes>();
   /** Per row: 0 not checked or invalid, else 1 + index in HEALTH_CODES. */
   private health = new Uint8Array(0);
@@ -263,7 +265,7 @@ export class ImportJob {
     this.filtered = null;
     if (row === null) this.searchable = [];
     else this.searchable[row] = undefined;
-    for (const marks of [this.errors, this.duplicates, this.skipReasons, this.changes]) {
+    for (const marks of [this.errors, this.duplicates, this.skipReasons, this.changes, this.notes]) {
       if (row === null) marks.clear();
       else marks.delete(row);
     }
@@ -329,6 +331,7 @@ export class ImportJob {
       this.duplicates.set(row, { reason: duplicate.reason, ofRow });
     }
     if (preview.skip_reason !== null) this.skipReasons.set(row, preview.skip_reason);
+    if (preview.note !== null) this.notes.add(row);
     if (preview.action === 'updated' && preview.changes) this.changes.set(row, preview.changes);
     if (preview.action === 'created' && this.samples.length < SAMPLE_ROWS) {
       this.samples.push({ row, line: this.lineOf(row), location: preview });
@@ -722,6 +725,10 @@ export class ImportJob {
       })),
       unchanged: unchanged.map((row) => this.listedRow(row)),
       samples: this.samples.filter((sample) => !this.leftOut.has(sample.row)),
+      foreignIds: {
+        count: included(this.notes).length,
+        lines: listed(included(this.notes)).map((row) => this.lineOf(row)),
+      },
     };
   }
 

@@ -113,6 +113,11 @@ export interface CheckReport {
   unchanged: ListedRow[];
   /** The first rows to create, as the server normalized them. */
   samples: SampleRow[];
+  /**
+   * Rows (not left out) whose location id is not one of the client's, as the server noted them in upsert
+   * and update: how many, and the lines of the first MAX_LISTED. An export of another client, most often.
+   */
+  foreignIds: { count: number; lines: number[] };
 }
 
 export interface ImportSummary {
