@@ -204,6 +204,7 @@ test('export -> re-import as an update: every field comes back, and nothing chan
   await dialog.getByTestId('file-input').setInputFiles(path);
   await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
   await expect(dialog.getByTestId('created-count')).toHaveText('4');
+  await expect(dialog.getByRole('button', { name: 'Add 4 locations', exact: true })).toBeEnabled();
   await expect(dialog.getByTestId('foreign-ids')).toContainText(
     '4 rows carry a location id that is not one of this client’s (lines 2, 3, 4, 5).',
   );

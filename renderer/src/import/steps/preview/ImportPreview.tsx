@@ -16,10 +16,14 @@ export function rowsToWrite(report: CheckReport, keepDuplicates: boolean): numbe
   return report.totals.created + report.totals.updated + kept;
 }
 
-/** The import button's words: how many locations it adds, and when updating how many it changes. */
+/**
+ * The import button's words: how many locations it adds, and when updating how many it changes ("Add 4
+ * locations" when an update finds nothing to change, not "Update 0 locations and add 4").
+ */
 export function importLabel(report: CheckReport, keepDuplicates: boolean): string {
   if (report.choice.mode === 'create') return `Import ${plural(rowsToWrite(report, keepDuplicates), 'location')}`;
   const { created, updated } = report.totals;
+  if (updated === 0 && created > 0) return `Add ${plural(created, 'location')}`;
   return `Update ${plural(updated, 'location')}${created > 0 ? ` and add ${formatCount(created)}` : ''}`;
 }
 
