@@ -21,3 +21,10 @@ export type Record = (figure: Figure) => void;
 
 /** A bench module's default export. */
 export type Bench = (record: Record) => Promise<void>;
+
+/** The middle value (runs alternate with their floors': the median is the figure least moved by load). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}

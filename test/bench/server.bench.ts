@@ -9,7 +9,7 @@ import { WRITER_CACHE_MIB } from '../../server/db/open.js';
 import { openDatabase } from '../../server/db/open.js';
 import { databaseFileIn, startServer } from '../../server/start.js';
 import { processMemoryMb } from './process-memory.js';
-import type { Bench } from './report.js';
+import { median, type Bench } from './report.js';
 import { realisticRows } from './rows.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -100,13 +100,6 @@ export async function createClient(url: string, token: string, name: string): Pr
 }
 
 export const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
-
-/** The middle value (runs alternate with their floors': the median is the figure least moved by load). */
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 /** The floor's encrypted database: the table with the primary key and client_id indexed, `keys` adds the key indexes. */
 function floorDatabase(dir: string, keys: boolean, trail: boolean) {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { tempDir } from '../helpers/app.js';
 import { randomHexKey, startServerProcess } from '../helpers/server-process.js';
-import type { Bench, Record } from './report.js';
+import { median, type Bench, type Record } from './report.js';
 
 const ADMIN = { email: 'bench-tokens@example.com', password: 'bench-password-1' };
 
@@ -16,12 +16,6 @@ async function requestsPerSecond(url: string, bearer: string, seconds: number): 
   });
   return result.requests.average;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 /** Rounds of the two runs: this machine's rate drifts by 10 to 20 % from one run of seconds to the next. */
 const ROUNDS = 6;
