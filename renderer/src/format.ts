@@ -23,6 +23,10 @@ export const formatCount = (count: number): string => numberFormat.format(count)
 export const plural = (count: number, one: string, many = `${one}s`): string =>
   `${formatCount(count)} ${count === 1 ? one : many}`;
 
+/** "line 3", or "lines 2, 5, 9, …": the first `lines` of `count` rows, the dots when there are more. */
+export const linesWords = (lines: readonly number[], count: number): string =>
+  `line${lines.length > 1 ? 's' : ''} ${lines.map(formatCount).join(', ')}${count > lines.length ? ', …' : ''}`;
+
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;

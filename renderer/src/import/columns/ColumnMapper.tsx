@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { TextEncodingName } from '../encodings.js';
 import { nameColumnOf, type ColumnMapping, type ColumnTarget } from '../header-mapping.js';
 import type { FileSummary, MappingCheck } from '../protocol.js';
-import { formatCount, plural } from '../../format.js';
+import { linesWords, plural } from '../../format.js';
 import { AddressSeparator, addressColumnsOf } from './AddressSeparator.js';
 import { assignField } from './assign.js';
 import type { ColumnOptions } from './column-options.js';
@@ -25,9 +25,8 @@ function NameNotice({ mapping, check }: { mapping: ColumnMapping; check: Mapping
   const lines = check.firstLinesWithoutName;
   return (
     <div className="notice notice-warning" role="status">
-      {plural(check.rowsWithoutName, 'row')} {check.rowsWithoutName === 1 ? 'has' : 'have'} no name (line
-      {lines.length > 1 ? 's' : ''} {lines.map(formatCount).join(', ')}
-      {check.rowsWithoutName > lines.length ? ', …' : ''}). You can type a name or leave
+      {plural(check.rowsWithoutName, 'row')} {check.rowsWithoutName === 1 ? 'has' : 'have'} no name (
+      {linesWords(lines, check.rowsWithoutName)}). You can type a name or leave
       {check.rowsWithoutName === 1 ? ' it' : ' them'} out in the next step.
     </div>
   );

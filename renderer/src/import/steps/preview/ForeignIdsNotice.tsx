@@ -1,4 +1,4 @@
-import { formatCount, plural } from '../../../format.js';
+import { linesWords, plural } from '../../../format.js';
 import type { CheckReport } from '../../protocol.js';
 
 /**
@@ -8,15 +8,14 @@ import type { CheckReport } from '../../protocol.js';
 export function ForeignIdsNotice({ foreignIds }: { foreignIds: CheckReport['foreignIds'] }) {
   const { count, lines } = foreignIds;
   if (count === 0) return null;
-  const more = count > lines.length ? ', …' : '';
   return (
     <div className="notice notice-warning" role="status" data-testid="foreign-ids">
       <strong>
         {plural(count, 'row')} {count === 1 ? 'carries' : 'carry'} a location id that is not one of this client’s
       </strong>{' '}
-      (line{lines.length > 1 ? 's' : ''} {lines.map(formatCount).join(', ')}
-      {more}). {count === 1 ? 'It is' : 'They are'} matched by store code, place id or name and address instead, and
-      created when nothing matches. If the file is another client’s export, import it into that client.
+      ({linesWords(lines, count)}). {count === 1 ? 'It is' : 'They are'} matched by store code, place id or name and
+      address instead, and created when nothing matches. If the file is another client’s export, import it into that
+      client.
     </div>
   );
 }
