@@ -705,6 +705,7 @@ export class ImportJob {
     const listed = (rows: Iterable<number>) => [...rows].sort((a, b) => a - b).slice(0, MAX_LISTED);
     const included = (rows: Iterable<number>) => [...rows].filter((row) => !this.leftOut.has(row));
     const unchanged = this.rowsWith('unchanged', UNCHANGED_LISTED);
+    const foreign = included(this.notes);
     return {
       rowCount: this.rowCount(),
       requests,
@@ -725,10 +726,7 @@ export class ImportJob {
       })),
       unchanged: unchanged.map((row) => this.listedRow(row)),
       samples: this.samples.filter((sample) => !this.leftOut.has(sample.row)),
-      foreignIds: {
-        count: included(this.notes).length,
-        lines: listed(included(this.notes)).map((row) => this.lineOf(row)),
-      },
+      foreignIds: { count: foreign.length, lines: listed(foreign).map((row) => this.lineOf(row)) },
     };
   }
 
