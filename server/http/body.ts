@@ -251,7 +251,10 @@ class PieceCollector {
   private gather: Uint8Array | null = null;
   private gathered = 0;
 
-  /** `expected`: how many more bytes the body may still bring (the gather is no bigger). */
+  /**
+   * `expected`: how many more bytes the body may still bring, this chunk's included (readBody refuses a
+   * chunk past it): the gather is no bigger, and never smaller than the chunk.
+   */
   add(chunk: Buffer, expected: number): void {
     if (chunk.length < SMALL_CHUNK) return this.addSmall(chunk, expected);
     this.closeGather();
@@ -261,7 +264,7 @@ class PieceCollector {
 
   private addSmall(chunk: Buffer, expected: number): void {
     if (this.gather !== null && this.gathered + chunk.length > this.gather.length) this.closeGather();
-    this.gather ??= new Uint8Array(Math.max(chunk.length, Math.min(GATHER_BYTES, expected)));
+    this.gather ??= new Uint8Array(Math.min(GATHER_BYTES, expected));
     this.gather.set(chunk, this.gathered);
     this.gathered += chunk.length;
   }
