@@ -42,7 +42,7 @@ test('a re-imported GBP sheet updates the changed phone, adds the new row and le
   await expect(dialog.getByText('Agency Desk does not store this.')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
   await expect(dialog.getByTestId('created-count')).toHaveText('4');
-  await expect(dialog.getByTestId('samples')).toContainText('+12065550101');
+  await expect(dialog.getByTestId('samples')).toContainText('+1 206 555 0101');
   await dialog.getByRole('button', { name: 'Import 4 locations' }).click();
   await expect(dialog.getByTestId('imported-count')).toHaveText('4');
   const first = await listed(clientId);
@@ -76,7 +76,7 @@ test('a re-imported GBP sheet updates the changed phone, adds the new row and le
   const update = dialog.getByTestId('updated-rows').getByRole('listitem');
   await expect(update).toHaveCount(1);
   await expect(update).toContainText('Northwind Coffee Capitol Hill');
-  await expect(update.locator('[data-field="phone"]')).toHaveText(/Phone\s*\+12065550102\s*→\s*\+12065550199/);
+  await expect(update.locator('[data-field="phone"]')).toHaveText(/Phone\s*\+1 206 555 0102\s*→\s*\+1 206 555 0199/);
   await expect(dialog.getByTestId('samples')).toContainText('Northwind Coffee Alberta');
   await snap(page, testInfo, 'upsert-preview');
   expect((await new AxeBuilder({ page }).include('.import-dialog').analyze()).violations).toEqual([]);

@@ -69,10 +69,11 @@ test('edit a location: a wrong phone is explained under its field; a right one i
     { token },
   );
   expect(location).toMatchObject({ phone: '+12175550199', primary_category: 'Coffee shop' });
-  await expect(panel.getByText('+12175550199').first()).toBeVisible();
+  // Stored as E.164, shown grouped.
+  await expect(panel.getByText('+1 217 555 0199').first()).toBeVisible();
   // The location's history says who changed what (issue 11).
   await expect(panel.getByTestId('location-history-entry').first()).toContainText(
-    'admin@agency.test changed Bluebird Downtown: the phone from +12175550142 to +12175550199, the primary category from — to Coffee shop',
+    'admin@agency.test changed Bluebird Downtown: the phone from +1 217 555 0142 to +1 217 555 0199, the primary category from — to Coffee shop',
   );
 });
 

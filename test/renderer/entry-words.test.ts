@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { entryInWords, undoable, type HistoryEntry } from '../../renderer/src/history/entry-words.js';
+import { loadPhoneFormat, phoneText } from '../../renderer/src/phone-text.js';
 
 const base: HistoryEntry = {
   id: '00000000-0000-4000-8000-000000000001',
@@ -74,11 +75,18 @@ describe('the history in words', () => {
     );
   });
 
-  it('words one change as the README does: the field of the location, from, to', () => {
-    const phone = locationUpdate('Boston Downtown', { phone: { from: '+16175550100', to: '+16175550199' } });
+  it('words one change as the README does: the field of the location, from, to, a phone grouped once it can be', async () => {
+    const phone = locationUpdate('Boston Downtown', { phone: { from: '+16175550100', to: '+442079460958' } });
+    // Before the phone library has loaded (the history's components load it), a phone reads as stored.
     expect(entryInWords(phone)).toBe(
-      'maria@agency.example changed the phone of Boston Downtown from +16175550100 to +16175550199',
+      'maria@agency.example changed the phone of Boston Downtown from +16175550100 to +442079460958',
     );
+    await loadPhoneFormat();
+    expect(entryInWords(phone)).toBe(
+      'maria@agency.example changed the phone of Boston Downtown from +1 617 555 0100 to +44 20 7946 0958',
+    );
+    // A value that is no phone number (none is stored so, but the trail is read as it is) reads as it is.
+    expect(phoneText('call us')).toBe('call us');
   });
 
   it('says a bulk change that changed nothing, and offers no undo for it', () => {

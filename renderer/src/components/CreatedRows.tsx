@@ -1,9 +1,11 @@
 import type { SampleRow } from '../import/protocol.js';
 import { formatCount } from '../format.js';
 import { LocationHealth } from './HealthBadge.js';
+import { usePhoneText } from '../phone-text.js';
 
-/** The first rows the import adds, as the server will save them (normalized country, E.164 phone ...). */
+/** The first rows the import adds, as the server will save them (normalized country, phone ...). */
 export function CreatedRows({ samples }: { samples: SampleRow[] }) {
+  const phoneText = usePhoneText();
   return (
     <section aria-labelledby="samples-title" className="preview-section">
       <h3 id="samples-title">First new locations, as they will be saved</h3>
@@ -31,7 +33,7 @@ export function CreatedRows({ samples }: { samples: SampleRow[] }) {
               <td>{location.state}</td>
               <td>{location.zip}</td>
               <td>{location.country}</td>
-              <td>{location.phone}</td>
+              <td>{location.phone && phoneText(location.phone)}</td>
               <td>
                 <LocationHealth location={location} />
               </td>

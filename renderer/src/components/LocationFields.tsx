@@ -3,6 +3,7 @@ import type { LocationRow } from '../api/types.js';
 import { formatDate } from '../format.js';
 import { LocationHealth } from './HealthBadge.js';
 import { STATUS_WORDS } from '../locations/status-words.js';
+import { usePhoneText } from '../phone-text.js';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -47,6 +48,7 @@ const coordinates = ({ latitude, longitude }: LocationRow) =>
 
 /** A location's fields, read-only, as the panel shows them. */
 export function LocationFields({ location }: { location: LocationRow }) {
+  const phoneText = usePhoneText();
   return (
     <dl className="panel-fields">
       <Field label="Health">
@@ -59,7 +61,7 @@ export function LocationFields({ location }: { location: LocationRow }) {
       <Field label="State or province">{location.state}</Field>
       <Field label="Postal code">{location.zip}</Field>
       <Field label="Country">{location.country}</Field>
-      <Field label="Phone">{location.phone}</Field>
+      <Field label="Phone">{location.phone && phoneText(location.phone)}</Field>
       <Field label="Website">{location.website}</Field>
       <Field label="Primary category">{location.primary_category}</Field>
       <Field label="Labels">{location.labels?.length ? location.labels.join(', ') : null}</Field>

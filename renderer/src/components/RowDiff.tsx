@@ -7,24 +7,27 @@ import { formatCount } from '../format.js';
 import { PAGE, ShowMore } from './ShowMore.js';
 import { STATUS_WORDS } from '../locations/status-words.js';
 import type { LocationRow } from '../api/types.js';
+import { usePhoneText } from '../phone-text.js';
 
-/** A value of the diff as the dashboard writes it: the export's cell, a status in words. */
-function valueText(field: string, value: unknown): string {
+/** A value of the diff as the dashboard writes it: the export's cell, a status in words, a phone grouped. */
+function valueText(field: string, value: unknown, phoneText: (phone: string) => string): string {
   if (field === 'status' && typeof value === 'string') return STATUS_WORDS[value as LocationRow['status']] ?? value;
+  if (field === 'phone' && typeof value === 'string') return phoneText(value);
   return cellText(field, value);
 }
 
 /** Each field a row changes: its stored value, struck through, and the file's. */
 export function RowDiff({ changes }: { changes: Changes }) {
+  const phoneText = usePhoneText();
   return (
     <dl className="row-diff">
       {Object.entries(changes).map(([field, { from, to }]) => (
         <div key={field} data-field={field}>
           <dt>{ROW_FIELD_LABELS[field as RowField] ?? field}</dt>
           <dd>
-            <del>{valueText(field, from) || '(empty)'}</del>
+            <del>{valueText(field, from, phoneText) || '(empty)'}</del>
             <span aria-label="becomes"> → </span>
-            <ins>{valueText(field, to) || '(empty)'}</ins>
+            <ins>{valueText(field, to, phoneText) || '(empty)'}</ins>
           </dd>
         </div>
       ))}

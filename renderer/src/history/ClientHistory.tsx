@@ -5,6 +5,7 @@ import { ErrorNotice } from '../components/ErrorNotice.js';
 import { formatDateTime } from '../format.js';
 import { entryInWords, historyKey, undoable, type HistoryEntry } from './entry-words.js';
 import { UndoDialog } from './UndoDialog.js';
+import { usePhoneText } from '../phone-text.js';
 
 /** For an undo's entry, the entry of the operation it reverted, when the page holds it. */
 function undoneBy(entry: HistoryEntry, entries: HistoryEntry[]): HistoryEntry | undefined {
@@ -18,6 +19,7 @@ function undoneBy(entry: HistoryEntry, entries: HistoryEntry[]): HistoryEntry | 
  */
 export function ClientHistory({ clientId, isAdmin }: { clientId: string; isAdmin: boolean }) {
   const [open, setOpen] = useState(false);
+  usePhoneText(); // the entries' words group phones once it has loaded
   const [undoing, setUndoing] = useState<HistoryEntry | null>(null);
   const history = useQuery({
     queryKey: historyKey(clientId),

@@ -3,9 +3,11 @@ import { authorized } from '../api/session.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { formatDateTime } from '../format.js';
 import { entryInWords, type HistoryEntry } from './entry-words.js';
+import { usePhoneText } from '../phone-text.js';
 
 /** A location's own history in its panel (issue 11): who changed which field, from what to what, and when. */
 export function LocationHistory({ locationId }: { locationId: string }) {
+  usePhoneText(); // the entries' words group phones once it has loaded
   const history = useQuery({
     queryKey: ['history', 'location', locationId],
     queryFn: async () =>

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { AuditEntry } from '../../../server/audit/schemas.js';
 import { hoursText, type Hours } from '../../../server/locations/hours.js';
+import { phoneText } from '../phone-text.js';
 
 export type HistoryEntry = Static<typeof AuditEntry>;
 
@@ -21,12 +22,16 @@ function who(entry: HistoryEntry): string {
   return entry.actor.email ?? entry.actor.name ?? 'Someone';
 }
 
-/** A field's value as the dashboard writes it: hours and labels as text, a status in words. */
+/**
+ * A field's value as the dashboard writes it: hours and labels as text, a status in words, a phone grouped
+ * (once its library has loaded: the components that show entries load it, usePhoneText).
+ */
 function shown(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   if (field === 'hours' && typeof value === 'object') return hoursText(value as Hours);
   if (Array.isArray(value)) return value.join(', ');
   if (field === 'status') return String(value).replace(/_/g, ' ');
+  if (field === 'phone' && typeof value === 'string') return phoneText(value);
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
@@ -34,7 +39,7 @@ const fieldWords = (field: string) => FIELD_WORDS[field] ?? field.replace(/_/g, 
 
 type Change = { from: unknown; to: unknown };
 
-/** "from +16175550100 to +16175550199". */
+/** "from +1 617 555 0100 to +1 617 555 0199". */
 const fromTo = (field: string, { from, to }: Change) => `from ${shown(field, from)} to ${shown(field, to)}`;
 
 function changesInWords(entry: HistoryEntry): string {
