@@ -51,6 +51,22 @@ function time(text: string): string {
 
 const RANGE = /\s*(?:-|–|—|to|until|bis|à)\s*/i;
 
+// A closing hour written short: 1 to 11, no leading zero, no am/pm, at most minutes ("5", "5:30").
+const SHORT_CLOSE = /^([1-9]|1[01])(?:[:.]\d{2})?$/;
+const minutesOf = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3));
+
+/**
+ * US sheets write the afternoon without pm: "9-5", "10-2", "11-9:30", "7-7", "9am-5". A closing time
+ * written short (SHORT_CLOSE) at or before the opening is read in the afternoon when that still closes
+ * after the opening: 9-5 is 09:00-17:00. "22-2", "9pm-5" and "18-1" stay past midnight (the afternoon
+ * would close before they open), and "09:00-05:00", a 24-hour clock's, is kept as written.
+ */
+function shortAfternoon(closeText: string, open: string, close: string): string {
+  if (!SHORT_CLOSE.test(closeText.trim())) return close;
+  const [from, to] = [minutesOf(open), minutesOf(close)];
+  return to <= from && to + 720 > from ? `${String(Number(close.slice(0, 2)) + 12)}${close.slice(2)}` : close;
+}
+
 /** One day's value: "09:00-17:00", "9am-12pm, 1pm-5pm", "x", "closed", "24 hours". */
 export function dayIntervals(text: string): Interval[] {
   const value = text.trim();
@@ -61,7 +77,7 @@ export function dayIntervals(text: string): Interval[] {
     if (ends.length !== 2 || ends[0] === '' || ends[1] === '')
       throw new HoursError(`"${part}" is not a time range such as 09:00-17:00`);
     const open = time(ends[0]!);
-    const close = time(ends[1]!);
+    const close = shortAfternoon(ends[1]!, open, time(ends[1]!));
     if (open === close) throw new HoursError(`"${part}" opens and closes at the same time`);
     return [open === '24:00' ? '00:00' : open, close === '00:00' ? '24:00' : close] as Interval;
   });

@@ -5,7 +5,7 @@ import { junkReason, type JunkContext } from '../../server/imports/junk-rows.js'
 import { lookOfValues } from '../../server/imports/look.js';
 import { isPlaceholder, PLACEHOLDERS, placeholderSet } from '../../server/imports/placeholders.js';
 import { fieldValue } from '../../server/locations/fields.js';
-import { weekHours } from '../../server/locations/hours.js';
+import { dayIntervals, weekHours } from '../../server/locations/hours.js';
 
 describe('matchHeaders: the exports agencies are sent', () => {
   it('maps a Yext entity export by its "Address > ..." paths', () => {
@@ -269,6 +269,35 @@ describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
       /^"Funday 9-5" does not start with a day$/,
     );
     expect(() => weekHours('Mon 9-17, Tue noon-18, Wed 24 hours')).not.toThrow();
+  });
+
+  it("reads US sheets' short afternoon (9-5 is 09:00-17:00), and keeps what runs past midnight", () => {
+    const read = (text: string) => dayIntervals(text)[0];
+    // Found by a walk through the dashboard: "Mon-Fri 9-5" was saved as open 20 hours, all night.
+    expect(weekHours('Mon-Fri 9-5, Sat 10-2')).toMatchObject({ mon: [['09:00', '17:00']], sat: [['10:00', '14:00']] });
+    expect([read('11-9:30'), read('7-7'), read('12-8'), read('9am-5'), read('9:00-5:00')]).toEqual([
+      ['11:00', '21:30'],
+      ['07:00', '19:00'],
+      ['12:00', '20:00'],
+      ['09:00', '17:00'],
+      ['09:00', '17:00'],
+    ]);
+    // The afternoon would close before these open: they run past midnight, as written.
+    expect([read('22-2'), read('18-1'), read('9pm-5'), read('20:00-5:00')]).toEqual([
+      ['22:00', '02:00'],
+      ['18:00', '01:00'],
+      ['21:00', '05:00'],
+      ['20:00', '05:00'],
+    ]);
+    // A 24-hour clock's (a leading zero, or 12 and up) and an explicit am are kept.
+    expect([read('09:00-05:00'), read('17h-2h'), read('10pm-5am'), read('8-12'), read('5-11')]).toEqual([
+      ['09:00', '05:00'],
+      ['17:00', '02:00'],
+      ['22:00', '05:00'],
+      ['08:00', '12:00'],
+      ['05:00', '11:00'],
+    ]);
+    expect(() => read('12-12')).toThrow(/opens and closes at the same time/);
   });
 
   it('reads ACTIVE and INACTIVE; a bare CLOSED stays refused (for now, or for good?)', () => {
