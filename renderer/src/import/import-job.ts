@@ -44,6 +44,7 @@ import {
 import type { UndoResponse } from '../../../server/audit/schemas.js';
 import { lookOfValues, type LookableField } from '../../../server/imports/look.js';
 import { JUNK_LABELS, junkRows } from './junk-flags.js';
+import { partnerRows } from './partner-rows.js';
 import { DEFAULT_OPTIONS, type ColumnOptions } from './columns/column-options.js';
 import type { JunkReason } from '../../../server/imports/junk-rows.js';
 import { isWorkbook, readWorkbook, sheetTable } from './read-xlsx.js';
@@ -355,17 +356,59 @@ export class ImportJob {
     await this.setValues({ rows: [row] }, field, value);
   }
 
-  /** Leaves rows out or puts them back; a row put back that the server never saw (a flagged row) is checked first. */
+  /**
+   * Leaves rows out or puts them back. A row put back that the server never saw (a flagged row) is
+   * checked; so are the rows judged beside the rows left out or put back (changeRows).
+   */
   async leave(rows: LeaveTarget, leftOut: boolean): Promise<void> {
     const targets = this.leaveTargets(rows);
     this.filtered = null;
-    for (const row of targets) {
-      if (leftOut) this.leftOut.add(row);
-      else this.leftOut.delete(row);
+    await this.changeRows(
+      targets,
+      () => {
+        for (const row of targets) {
+          if (leftOut) this.leftOut.add(row);
+          else this.leftOut.delete(row);
+        }
+      },
+      false,
+    );
+  }
+
+  /**
+   * Changes rows (a fix, rows left out or put back), then checks again what that may have changed, in one
+   * dry run so that the server sees them together: the rows (`all`, else only those never checked) and
+   * the rows whose verdict hangs on them (partnerRows), in file order.
+   */
+  private async changeRows(rows: readonly number[], change: () => void, all: boolean): Promise<void> {
+    const before = this.storeCodes(rows);
+    change();
+    const after = this.storeCodes(rows);
+    const fresh = [...after].some((code) => !before.has(code));
+    const verdicts = { rowCount: this.rowCount(), duplicates: this.duplicates, errors: this.errors };
+    const storeCode = (row: number) => this.storeCodeOf(row);
+    const partners = partnerRows(rows, new Set([...before, ...after]), { ...verdicts, storeCode }, fresh);
+    const own = all || partners.length > 0 ? rows : rows.filter((row) => this.actions[row] === 0);
+    const check = [...new Set([...own, ...partners])].filter((row) => !this.leftOut.has(row));
+    if (check.length === 0) return this.ports.send({ type: 'checked', report: this.report(this.requestCount()) });
+    await this.recheck(check.sort((a, b) => a - b));
+  }
+
+  /** The store codes of those of `rows` that are not left out. */
+  private storeCodes(rows: readonly number[]): Set<string> {
+    const codes = new Set<string>();
+    for (const row of rows) {
+      const code = this.leftOut.has(row) ? null : this.storeCodeOf(row);
+      if (code !== null) codes.add(code);
     }
-    const unchecked = leftOut ? [] : targets.filter((row) => this.actions[row] === 0);
-    if (unchecked.length > 0) return this.recheck(unchecked);
-    this.ports.send({ type: 'checked', report: this.report(this.requestCount()) });
+    return codes;
+  }
+
+  /** A row's store code as it is now, edits included, from its cell alone (a scan of every row stays cheap). */
+  private storeCodeOf(row: number): string | null {
+    const column = this.mapping.indexOf('store_code');
+    const code = (this.edits.get(row)?.store_code ?? (column < 0 ? '' : this.valuesOf(row)[column]) ?? '').trim();
+    return code === '' ? null : code;
   }
 
   /** The junk-row rule over every row, once per mapping: the rows it flags are left out. */
@@ -494,11 +537,16 @@ export class ImportJob {
   async undoFix(): Promise<void> {
     const before = this.fixHistory.pop();
     if (!before) return;
-    for (const [row, edits] of before) {
-      if (edits) this.edits.set(row, edits);
-      else this.edits.delete(row);
-    }
-    await this.recheck([...before.keys()]);
+    await this.changeRows(
+      [...before.keys()],
+      () => {
+        for (const [row, edits] of before) {
+          if (edits) this.edits.set(row, edits);
+          else this.edits.delete(row);
+        }
+      },
+      true,
+    );
   }
 
   /** The rows left out or with problems, as a CSV to send back to the client. */
@@ -517,13 +565,19 @@ export class ImportJob {
   private async applyFix(field: RowField, changes: readonly [number, string][]): Promise<void> {
     if (changes.length === 0) return this.ports.send({ type: 'checked', report: this.report(this.requestCount()) });
     const before = new Map<number, RowEdits | undefined>();
-    for (const [row, value] of changes) {
-      const edits = this.edits.get(row);
-      before.set(row, edits);
-      this.edits.set(row, { ...edits, [field]: value });
-    }
-    this.fixHistory.push(before);
-    await this.recheck(changes.map(([row]) => row));
+    const change = () => {
+      for (const [row, value] of changes) {
+        const edits = this.edits.get(row);
+        before.set(row, edits);
+        this.edits.set(row, { ...edits, [field]: value });
+      }
+      this.fixHistory.push(before);
+    };
+    await this.changeRows(
+      changes.map(([row]) => row),
+      change,
+      true,
+    );
   }
 
   /** The dry run of some rows again (in as many requests as the limits need), then the new report. */
