@@ -137,8 +137,13 @@ describe('ImportJob over the real server', () => {
   });
 });
 
+/** A file of the given text, as the page hands one to the worker. */
+const csv = (text: string, name = 'shops.csv') => ({
+  ...bufferSource(new Uint8Array(Buffer.from(text, 'utf8'))),
+  name,
+});
+
 describe('ImportJob: the grid that fixes in bulk, and cancel', () => {
-  const csv = (text: string) => ({ ...bufferSource(new Uint8Array(Buffer.from(text, 'utf8'))), name: 'shops.csv' });
   const SHOPS = [
     'Name,City,Postcode,Country',
     'Shop 1,Londn,SW1A 1AA,England',
@@ -208,7 +213,6 @@ describe('ImportJob: the grid that fixes in bulk, and cancel', () => {
 });
 
 describe('ImportJob: rows judged together are checked again together', () => {
-  const csv = (text: string) => ({ ...bufferSource(new Uint8Array(Buffer.from(text, 'utf8'))), name: 'stores.csv' });
   const STORES = [
     'Store code,Business name,Address line 1,Locality,Country/Region',
     'ME-005,Maison Étoile Bordeaux,12 Rue Sainte-Catherine,Bordeaux,FR',
