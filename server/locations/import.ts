@@ -96,6 +96,8 @@ interface Decision {
   skipReason: string | null;
   /** Set when the row carries a location id that is not the client's (README: "Import modes"). */
   note?: string;
+  /** A dry run's stored location with the row's name and address, when its own key matched none (notePlacesTaken). */
+  samePlaceAs?: string;
 }
 
 /** A dry run's word on a row whose id names none of the client's locations (upsert and update). */
@@ -237,6 +239,7 @@ class ImportPlan {
       decisions.push(decision);
     }
     this.completeUpdates(decisions);
+    if (this.request.dryRun && this.request.mode !== 'create' && this.hasExisting) this.notePlacesTaken(decisions);
     this.codeMoves.note(this.db, this.clientId, codeChanges(decisions));
     this.apply(decisions);
   }
@@ -281,6 +284,34 @@ class ImportPlan {
         found[kind] = locationsByKey(this.db, this.clientId, columns[kind], JSON.stringify(wanted[kind]));
     }
     return found;
+  }
+
+  /**
+   * In upsert and update a row is matched by its store code, else its place id, else its name and
+   * address. A row whose first key matched nothing may still have the place id or the name and address
+   * of a stored location (its code changed in the sheet or in the app): a dry run names that location,
+   * as upsert would add a second one there (a new user's walk did so unawares). A query a key kind.
+   */
+  private notePlacesTaken(decisions: Decision[]): void {
+    const wanted = new Map<Decision, Key[]>();
+    for (const decision of decisions) {
+      const unmatched =
+        decision.action === 'created' || (decision.action === 'skipped' && decision.skipReason !== null);
+      if (!unmatched || decision.duplicateOf !== null) continue;
+      const [, ...others] = this.keysOfAll(decision.row).filter((key) => key.kind !== 'id');
+      if (others.length > 0) wanted.set(decision, others);
+    }
+    const found: Partial<Record<Key['kind'], Map<string, string>>> = {};
+    const columns = { google_place_id: 'google_place_id', name_and_address: 'match_key' } as const;
+    for (const kind of Object.keys(columns) as (keyof typeof columns)[]) {
+      const values = [...wanted.values()].flatMap((keys) => keys.filter((key) => key.kind === kind));
+      if (values.length === 0) continue;
+      const json = JSON.stringify([...new Set(values.map((key) => key.value))]);
+      found[kind] = locationsByKey(this.db, this.clientId, columns[kind], json);
+    }
+    for (const [decision, keys] of wanted) {
+      decision.samePlaceAs = keys.map((key) => found[key.kind]?.get(key.value)).find((id) => id !== undefined);
+    }
   }
 
   private inFile(kind: Key['kind']): Map<string, number> {
@@ -623,6 +654,7 @@ function preview(decision: Decision, locationId: string | null): PreviewRow {
     duplicate_of: decision.duplicateOf,
     skip_reason: decision.skipReason,
     note: decision.note ?? null,
+    same_place_as: decision.samePlaceAs ?? null,
   };
 }
 
@@ -662,5 +694,6 @@ function errorPreview(index: number, values: LocationValues): PreviewRow {
     duplicate_of: null,
     skip_reason: null,
     note: null,
+    same_place_as: null,
   };
 }

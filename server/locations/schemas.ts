@@ -292,6 +292,13 @@ export const PreviewRow = Type.Object({
     description:
       "A warning on a row that is still imported: in upsert and update, its id is not one of the client's locations",
   }),
+  same_place_as: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "In upsert and update: a row that matches none of the client's locations by its key (its store code, else " +
+      'its place id), while its place id or its name and address are those of this location (its id): upsert ' +
+      'would add a second location there, update skips it. Most often the store code was changed in the sheet ' +
+      'or in the app.',
+  }),
 });
 export type PreviewRow = Static<typeof PreviewRow>;
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { importAs, importer, importFixture } from './columns.js';
 import { ADMIN } from './server.js';
 import { dropFile, signIn, snap } from './dashboard.js';
@@ -24,6 +24,22 @@ interface Listed {
 
 const listed = (clientId: string) =>
   server().api<Listed[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin() });
+
+/** A client holding one location (made through the API), its import dialog open on gbp-hours.csv, checked. */
+async function checkOnto(page: Page, clientName: string, row: Record<string, string>) {
+  const { id: clientId } = await server().api<{ id: string }>('POST', '/api/clients', {
+    token: admin(),
+    body: { name: clientName },
+  });
+  await server().api('POST', '/api/locations/upload', { token: admin(), body: { clientId, rows: [row] } });
+  await signIn(page, server().url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server().url}/clients/${clientId}`);
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const dialog = importer(page);
+  await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');
+  await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
+  return { clientId, dialog };
+}
 
 test('a re-imported GBP sheet updates the changed phone, adds the new row and leaves the rest', async ({
   page,
@@ -120,23 +136,11 @@ test('a re-imported GBP sheet updates the changed phone, adds the new row and le
 });
 
 test('update only: rows that match nothing are skipped with the reason, and nothing is created', async ({ page }) => {
-  const { id: clientId } = await server().api<{ id: string }>('POST', '/api/clients', {
-    token: admin(),
-    body: { name: 'Only Updates' },
+  const { clientId, dialog } = await checkOnto(page, 'Only Updates', {
+    name: 'Northwind Coffee Pike Place',
+    store_code: 'SEA-001',
+    phone: '+1 206 555 0100',
   });
-  await server().api('POST', '/api/locations/upload', {
-    token: admin(),
-    body: {
-      clientId,
-      rows: [{ name: 'Northwind Coffee Pike Place', store_code: 'SEA-001', phone: '+1 206 555 0100' }],
-    },
-  });
-  await signIn(page, server().url, ADMIN.email, ADMIN.password);
-  await page.goto(`${server().url}/clients/${clientId}`);
-  await page.getByRole('button', { name: 'Import CSV' }).click();
-  const dialog = importer(page);
-  await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');
-  await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
   await dialog.getByLabel('Only update matching locations').check();
   await expect(dialog.getByTestId('updated-count')).toHaveText('1');
   await expect(dialog.getByTestId('skipped-count')).toHaveText('3');
@@ -147,6 +151,28 @@ test('update only: rows that match nothing are skipped with the reason, and noth
   await expect(dialog.getByTestId('duplicate-skipped-count')).toHaveText('3');
   const rows = await listed(clientId);
   expect(rows.map((row) => [row.store_code, row.phone])).toEqual([['SEA-001', '+12065550101']]);
+});
+
+// A new user's walk: a stored location's store code differed from the sheet's; the upsert added a second
+// location at the same address, and the preview had said nothing.
+test('upsert: a row whose store code is new but whose address is a stored location is named in a warning', async ({
+  page,
+}, testInfo) => {
+  const { dialog } = await checkOnto(page, 'Renumbered Coffee', {
+    name: 'Northwind Coffee Capitol Hill',
+    address: '1530 Broadway',
+    store_code: 'SEA-002-OLD',
+  });
+  await dialog.getByLabel('Update matching locations and add the rest').check();
+  await expect(dialog.getByTestId('created-count')).toHaveText('4');
+  await expect(dialog.getByTestId('same-place')).toHaveText(
+    '1 row matches a stored location by its address or place id, not by its store code (line 3). Importing adds a second ' +
+      'location at that place. To update the stored location instead, give the row its store code (the export ' +
+      'has them), or leave it out.',
+  );
+  await snap(page, testInfo, 'import-same-place');
+  await dialog.getByLabel('Only update matching locations').check();
+  await expect(dialog.getByTestId('same-place')).toContainText('It is skipped: nothing matches its store code.');
 });
 
 test('export -> re-import as an update: every field comes back, and nothing changes', async ({ page }, testInfo) => {

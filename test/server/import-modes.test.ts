@@ -425,6 +425,41 @@ describe('import modes', () => {
     expect(create.rows.map((row) => row.note)).toEqual([null, null, null]);
   });
 
+  // A new user's walk: the stored Bordeaux had store code ME-005b, the sheet said ME-005; upsert made a
+  // second Bordeaux at the same address, and the preview said nothing.
+  it('a row whose key matches nothing but whose place id or name and address are a stored location says which', async () => {
+    const clientId = await t.createClient(admin, 'Same place');
+    await imported(clientId, [
+      { name: 'Bordeaux', address: '12 Rue Sainte-Catherine', store_code: 'ME-005b' },
+      { name: 'Lyon', address: '3 Rue de la République', google_place_id: 'ChIJdddddddddddddddddddd' },
+    ]);
+    const [bordeaux, lyon] = await list(clientId);
+    const rows = [
+      { name: 'BORDEAUX', address: '12  rue Sainte-Catherine', store_code: 'ME-005' },
+      { name: 'Lyon 2', address: '5 Quai', store_code: 'ME-006', google_place_id: 'ChIJdddddddddddddddddddd' },
+      { name: 'Lille', address: '1 Grand Place', store_code: 'ME-007' },
+      { name: 'Bordeaux', address: '12 Rue Sainte-Catherine', store_code: 'ME-005b', city: 'Bordeaux' },
+    ];
+    const upsert = await dryRun(clientId, rows, '?mode=upsert');
+    expect(upsert.rows.map((row) => [row.action, row.same_place_as])).toEqual([
+      ['created', bordeaux!.id],
+      ['created', lyon!.id],
+      ['created', null],
+      ['updated', null],
+    ]);
+    const update = await dryRun(clientId, rows, '?mode=update');
+    expect(update.rows.map((row) => [row.action, row.same_place_as])).toEqual([
+      ['skipped', bordeaux!.id],
+      ['skipped', lyon!.id],
+      ['skipped', null],
+      ['updated', null],
+    ]);
+    // In create mode such a row is a duplicate already, and the real import's answer has no rows to mark.
+    const create = await dryRun(clientId, rows, '');
+    expect(create.rows.map((row) => row.same_place_as)).toEqual([null, null, null, null]);
+    expect(Value.Check(DryRunResponse, upsert)).toBe(true);
+  });
+
   it('a second row matching a location another row already updates is skipped as its duplicate', async () => {
     const clientId = await t.createClient(admin, 'Twice matched');
     await imported(clientId, [{ name: 'One', store_code: 'T1', google_place_id: 'ChIJcccccccccccccccccccc' }]);

@@ -118,6 +118,8 @@ export interface CheckReport {
    * and update: how many, and the lines of the first MAX_LISTED. An export of another client, most often.
    */
   foreignIds: { count: number; lines: number[] };
+  /** Rows whose key matched nothing while their place id or name and address are a stored location's. */
+  samePlace: { count: number; lines: number[] };
 }
 
 export interface ImportSummary {

@@ -1,0 +1,77 @@
+import type { ReactNode } from 'react';
+import { linesWords, plural } from '../../../format.js';
+import type { CheckReport } from '../../protocol.js';
+
+type CountedRows = CheckReport['foreignIds'];
+
+/** A warning on some rows that are still imported: how many, on which lines, and what it means. */
+function RowsWarning({
+  rows,
+  testId,
+  says,
+  children,
+}: {
+  rows: CountedRows;
+  testId: string;
+  says: [string, string];
+  children: ReactNode;
+}) {
+  const { count, lines } = rows;
+  if (count === 0) return null;
+  return (
+    <div className="notice notice-warning" role="status" data-testid={testId}>
+      <strong>
+        {plural(count, 'row')} {count === 1 ? says[0] : says[1]}
+      </strong>{' '}
+      ({linesWords(lines, count)}). {children}
+    </div>
+  );
+}
+
+/**
+ * Rows that carry a location id of none of this client's locations (the server's note, in upsert and
+ * update): most often the file is another client's export, and its rows would be created here.
+ */
+export function ForeignIdsNotice({ foreignIds }: { foreignIds: CountedRows }) {
+  const one = foreignIds.count === 1;
+  return (
+    <RowsWarning
+      rows={foreignIds}
+      testId="foreign-ids"
+      says={[
+        'carries a location id that is not one of this client’s',
+        'carry a location id that is not one of this client’s',
+      ]}
+    >
+      {one ? 'It is' : 'They are'} matched by store code, place id or name and address instead, and created when nothing
+      matches. If the file is another client’s export, import it into that client.
+    </RowsWarning>
+  );
+}
+
+/**
+ * Rows whose store code (or place id) matches no stored location while their place id or name and
+ * address are a stored location's (the server's same_place_as, in upsert and update): the code was
+ * changed in the sheet or in the app, and an upsert would add a second location at that place.
+ */
+export function SamePlaceNotice({ samePlace, mode }: { samePlace: CountedRows; mode: CheckReport['choice']['mode'] }) {
+  const one = samePlace.count === 1;
+  const outcome =
+    mode === 'update'
+      ? `${one ? 'It is' : 'They are'} skipped: nothing matches ${one ? 'its' : 'their'} store code.`
+      : `Importing adds a second location at ${one ? 'that place' : 'each place'}.`;
+  return (
+    <RowsWarning
+      rows={samePlace}
+      testId="same-place"
+      says={[
+        'matches a stored location by its address or place id, not by its store code',
+        'match stored locations by their address or place id, not by their store code',
+      ]}
+    >
+      {outcome} To update the stored {one ? 'location' : 'locations'} instead, give{' '}
+      {one ? 'the row its' : 'the rows their'} store {one ? 'code' : 'codes'} (the export has them), or leave{' '}
+      {one ? 'it' : 'them'} out.
+    </RowsWarning>
+  );
+}
