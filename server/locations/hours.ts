@@ -13,16 +13,17 @@ export class HoursError extends Error {}
 export const HOURS_FORMS =
   'e.g. "Mon-Fri 9:00-17:00, Sat 10:00-14:00, Sun closed", or per day "09:00-12:00,13:00-17:00", "9am-5pm", "x" (closed)';
 
-// English and OpenStreetMap-style names and abbreviations, as sheets write them.
+// English and OpenStreetMap-style names and abbreviations, as sheets write them, then French, German,
+// Spanish and Italian ones (the column step reads those languages' headers: their cells come too).
 const DAY_NAMES: Record<string, Day> = {};
 for (const [day, names] of [
-  ['mon', 'mo mon mon. monday'],
-  ['tue', 'tu tue tue. tues tues. tuesday'],
-  ['wed', 'we wed wed. weds wednesday'],
-  ['thu', 'th thu thu. thur thurs thurs. thursday'],
-  ['fri', 'fr fri fri. friday'],
-  ['sat', 'sa sat sat. saturday'],
-  ['sun', 'su sun sun. sunday'],
+  ['mon', 'mo mon monday lun lundi montag lunes lunedì lunedi'],
+  ['tue', 'tu tue tues tuesday mar mardi di dienstag martes martedì martedi'],
+  ['wed', 'we wed weds wednesday mer mercredi mi mittwoch mié mie miércoles miercoles mercoledì mercoledi'],
+  ['thu', 'th thu thur thurs thursday jeu jeudi do donnerstag jue jueves gio giovedì giovedi'],
+  ['fri', 'fr fri friday ven vendredi freitag vie viernes venerdì venerdi'],
+  ['sat', 'sa sat saturday sam samedi samstag sonnabend sáb sab sábado sabado sabato'],
+  ['sun', 'su sun sunday dim dimanche so sonntag dom domingo domenica'],
 ] as const) {
   for (const name of names.split(' ')) DAY_NAMES[name] = day;
 }
@@ -33,7 +34,11 @@ const ALL_DAY = /^(24 ?h(ours|rs)?|open 24 hours|24\/7|00:00\s*-\s*24:00|0:00\s*
 const TIME = /^(\d{1,2})(?:[:.h](\d{2})?)?\s*(am|pm|a\.m\.|p\.m\.|a|p)?$/i;
 
 function time(text: string): string {
-  const word = text.trim().toLowerCase();
+  // "16 Uhr": German sheets may say the hour's word.
+  const word = text
+    .trim()
+    .toLowerCase()
+    .replace(/\s*uhr$/, '');
   if (word === 'noon') return '12:00';
   if (word === 'midnight') return '24:00';
   const match = TIME.exec(word);
@@ -84,14 +89,14 @@ export function dayIntervals(text: string): Interval[] {
 }
 
 function dayOf(word: string): Day | undefined {
-  return DAY_NAMES[word.trim().toLowerCase()];
+  return DAY_NAMES[word.trim().toLowerCase().replace(/\.$/, '')];
 }
 
 /** "Mon-Fri", "Mon, Wed & Fri", "Sa": the days, in week order from the first. */
 function daysOf(text: string): Day[] {
   const days: Day[] = [];
-  for (const part of text.split(/\s*(?:,|&|\band\b|\+)\s*/i)) {
-    const ends = part.split(/\s*(?:-|–|—|to|through|thru)\s*/i);
+  for (const part of text.split(/\s*(?:,|&|\+|\b(?:and|et|und)\b)\s*/i)) {
+    const ends = part.split(/\s*(?:-|–|—|\b(?:to|through|thru|au|bis|al?)\b)\s*/i);
     const first = dayOf(ends[0]!);
     const last = ends.length === 2 ? dayOf(ends[1]!) : first;
     if (first === undefined || last === undefined || ends.length > 2) throw new HoursError(`"${part}" is not a day`);
@@ -103,9 +108,12 @@ function daysOf(text: string): Day[] {
   return days;
 }
 
-const DAY_WORD =
-  '(?:mo(?:n(?:day)?)?|tu(?:e(?:s(?:day)?)?)?|we(?:d(?:s|nesday)?)?|th(?:u(?:r(?:s(?:day)?)?)?)?|fr(?:i(?:day)?)?|sa(?:t(?:urday)?)?|su(?:n(?:day)?)?)\\.?';
-const DAY_SEPARATOR = '\\s*(?:-|–|—|to|through|thru|,|&|and|\\+)\\s*';
+// Any day name above, the longest first (so that "monday" is not read as "mo" and a stray "nday").
+const DAY_WORD = `(?:${Object.keys(DAY_NAMES)
+  .sort((a, b) => b.length - a.length)
+  .join('|')})\\.?`;
+// Between two day words only: "Lunes a viernes" (its "a" is no separator anywhere else).
+const DAY_SEPARATOR = '\\s*(?:-|–|—|to|through|thru|au|bis|al?|,|&|and|et|und|\\+)\\s*';
 /** A run of days that starts a group: "Mon-Fri", "Sat & Sun", "Monday:". */
 const DAY_RUN = new RegExp(`\\b${DAY_WORD}(?:${DAY_SEPARATOR}${DAY_WORD})*(?![a-z])\\s*:?`, 'gi');
 
@@ -152,6 +160,8 @@ export function weekHours(text: string): Hours {
     .replace(/\s+/g, ' ')
     .replace(/^(daily|every ?day|all week|7 days)\b:?/i, 'Mon-Sun');
   if (value === '') return hours;
+  // "24/7", "Open 24 hours": every day, all day.
+  if (ALL_DAY.test(value)) return Object.fromEntries(DAYS.map((day) => [day, [['00:00', '24:00']]]));
   const runs = [...value.matchAll(DAY_RUN)];
   if (runs.length === 0 || runs[0]!.index !== 0) throw new HoursError(`"${value}" does not start with a day`);
   /** The days a run of several named: a day named alone later says how it differs from them. */

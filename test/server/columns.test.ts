@@ -300,6 +300,41 @@ describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
     expect(() => read('12-12')).toThrow(/opens and closes at the same time/);
   });
 
+  it('reads the week in French, German, Spanish and Italian, and "24/7" as every day', () => {
+    const weekdays = (intervals: string[][]) => ({
+      mon: intervals,
+      tue: intervals,
+      wed: intervals,
+      thu: intervals,
+      fri: intervals,
+    });
+    // Found by a walk: French headers were read, French hours refused.
+    expect(weekHours('Lun-Ven 8h-19h, Sam 9h-12h, Dim fermé')).toEqual({
+      ...weekdays([['08:00', '19:00']]),
+      sat: [['09:00', '12:00']],
+      sun: [],
+    });
+    expect(weekHours('lundi au vendredi 9:00-18:00')).toEqual(weekdays([['09:00', '18:00']]));
+    expect(weekHours('Mo-Fr 09:00-18:00; Sa 10:00-14:00; So geschlossen')).toMatchObject({
+      sat: [['10:00', '14:00']],
+      sun: [],
+    });
+    expect(weekHours('Montag bis Freitag 8-16 Uhr')).toEqual(weekdays([['08:00', '16:00']]));
+    expect(weekHours('Lunes a viernes 9-17, sáb 10-14')).toMatchObject({
+      fri: [['09:00', '17:00']],
+      sat: [['10:00', '14:00']],
+    });
+    expect(weekHours('Lun-Ven 9-13, Sab chiuso')).toMatchObject({ mon: [['09:00', '13:00']], sat: [] });
+    expect(weekHours('Di-Sa 10:00-18:00')).toEqual({
+      ...weekdays([['10:00', '18:00']]),
+      mon: undefined,
+      sat: [['10:00', '18:00']],
+    });
+    const always = [['00:00', '24:00']];
+    expect(weekHours('24/7')).toEqual({ ...weekdays(always), sat: always, sun: always });
+    expect(weekHours('Open 24 hours')).toEqual(weekHours('24/7'));
+  });
+
   it('reads ACTIVE and INACTIVE; a bare CLOSED stays refused (for now, or for good?)', () => {
     expect(fieldValue('status', 'ACTIVE', null)).toBe('open');
     expect(fieldValue('status', 'INACTIVE', null)).toBe('temporarily_closed');
