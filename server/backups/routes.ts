@@ -51,7 +51,7 @@ export const backupRoutes: FastifyPluginAsyncTypebox<AppContext & { backups: Bac
         tags: ['backups'],
         summary: 'The encrypted backup file; it opens with the same key as the database (Admin)',
         params: BackupParams,
-        response: { 200: BackupFile, ...errors(400, 401, 403, 404) },
+        response: { 200: BackupFile, ...errors(401, 403, 404) },
       },
     },
     async (request, reply) => {

@@ -17,12 +17,10 @@ export const Backup = Type.Object({
 });
 export type Backup = Static<typeof Backup>;
 
-// The names listBackupFiles accepts (server/backups/folder.ts): never a path, never a partial file.
+// No pattern: a name that is no backup's is a 404 found by looking in the folder's list (Backups.fileOf),
+// which never reads a path, a partial file or the live database; a pattern would answer a 400 in regex.
 export const BackupParams = Type.Object({
-  name: Type.String({
-    pattern: '^(auto|before-restore)-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\dZ\\.db$',
-    maxLength: 64,
-  }),
+  name: Type.String({ description: 'A name from GET /api/backups, such as auto-2026-03-01T09-30-00Z.db' }),
 });
 
 // Sent as a stream of the file's bytes: the schema documents it, Fastify never serializes a stream.

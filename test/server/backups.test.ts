@@ -204,12 +204,20 @@ describe('/api/backups', () => {
   });
 
   it.each([
-    ['an unknown backup', '/api/backups/auto-2001-01-01T00-00-00Z.db/download', 404],
-    ['a path', `/api/backups/${encodeURIComponent('../agency-desk.db')}/download`, 400],
-    ['a partial file', '/api/backups/auto-2001-01-01T00-00-00Z.db.partial-1/download', 400],
-    ['the live database', '/api/backups/agency-desk.db/download', 400],
-  ])('download of %s is a JSON %s', async (_name, url, status) => {
-    expectErrorBody(await get(url, s.tokens.admin), status);
+    ['an unknown backup', 'manual-2001-01-01T00-00-00Z.db'],
+    ['a name that is no backup', 'not-a-backup'],
+    ['a path', '../agency-desk.db'],
+    ['a path to a backup', '../backups/auto-2001-01-01T00-00-00Z.db'],
+    ['a partial file', 'auto-2001-01-01T00-00-00Z.db.partial-1'],
+    ['the live database', 'agency-desk.db'],
+    ['a long name', 'x'.repeat(150)],
+  ])('download of %s -> 404 "No backup with this name"', async (_name, name) => {
+    const response = await get(`/api/backups/${encodeURIComponent(name)}/download`, s.tokens.admin);
+    expect(expectErrorBody(response, 404)).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'No backup with this name',
+    });
   });
 
   it.each([
