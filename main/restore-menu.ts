@@ -8,11 +8,17 @@ const SHOWN = 8;
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const numbers = new Intl.NumberFormat();
+// Automatic backups are the usual ones: only the others say what they are.
+const KIND_WORDS: Record<BackupInfo['kind'], string> = {
+  auto: '',
+  manual: ' (made with Back up now)',
+  'before-restore': ' (before a restore)',
+};
 
 /** "23 Nov 2026, 18:00 · 3 clients · 1,204 locations" (counts unknown: made under another key). */
 export function backupLabel(backup: BackupInfo): string {
   const when = dateTime.format(new Date(backup.created_at));
-  const kind = backup.kind === 'before-restore' ? ' (before a restore)' : '';
+  const kind = KIND_WORDS[backup.kind];
   if (backup.clients === null || backup.locations === null) return `${when}${kind} · another key`;
   const plural = (count: number, word: string) => `${numbers.format(count)} ${word}${count === 1 ? '' : 's'}`;
   return `${when}${kind} · ${plural(backup.clients, 'client')} · ${plural(backup.locations, 'location')}`;
@@ -54,7 +60,7 @@ function confirmRestore(shell: DesktopShell, backup: BackupInfo): Promise<boolea
 }
 
 /**
- * File > Restore from backup…: the automatic backups with their date and counts, a confirmation, then
+ * File > Restore from backup…: the backups of the data folder with their date and counts, a confirmation, then
  * the same steps as `agency-desk restore` (server/db/restore.ts) with the app's own server stopped for
  * the moment (serving -> restoring -> serving). A backup that is refused leaves the database as it was.
  */

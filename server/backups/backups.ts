@@ -5,6 +5,7 @@ import type { Store } from '../db/store.js';
 import {
   AUTOMATIC,
   backupsDirIn,
+  MANUAL,
   listBackupFiles,
   newBackupFile,
   parseBackupName,
@@ -49,7 +50,7 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1;
 /**
  * The rolling set of encrypted backups in `<data dir>/backups`: one when the server starts and the newest
  * is older than the interval, then one each interval while it runs, the oldest removed by the retention
- * policy. Each is the same consistent copy as `agency-desk backup` (VACUUM INTO, server/db/backup.ts),
+ * policy, and the manual ones of "Back up now", which it never removes. Each is the same consistent copy as `agency-desk backup` (VACUUM INTO, server/db/backup.ts),
  * made on a thread of its own (./backup-worker.ts) so that requests never wait for it. One job at a time.
  */
 export class Backups {
@@ -82,17 +83,25 @@ export class Backups {
     this.timer = setTimeout(() => {
       const next = () => this.start();
       if (due > this.now()) return next();
-      this.backUpNow().then(next, (error: unknown) => {
+      this.backUp(AUTOMATIC).then(next, (error: unknown) => {
         this.log.error({ err: error }, 'the automatic backup failed');
         next();
       });
     }, delay).unref();
   }
 
-  /** Makes an automatic backup now ("Back up now"), then applies the retention policy. */
+  /**
+   * "Back up now": a manual backup, which a person asked for and so keeps until they delete it. It leaves
+   * the schedule as it was: the rotation and the next automatic backup count automatic backups only.
+   */
   backUpNow(): Promise<BackupInfo> {
+    return this.backUp(MANUAL);
+  }
+
+  /** Makes a backup of that kind, then applies the retention policy to the automatic ones. */
+  private backUp(kind: typeof AUTOMATIC | typeof MANUAL): Promise<BackupInfo> {
     return this.inTurn(async () => {
-      const file = newBackupFile(this.dataDir, AUTOMATIC, new Date(this.now()));
+      const file = newBackupFile(this.dataDir, kind, new Date(this.now()));
       const answer = await this.request({ kind: 'backup', target: file });
       if (answer.kind !== 'made') throw new BackupFailedError(answer.kind === 'failed' ? answer.message : 'no backup');
       const made = parseBackupName(this.dataDir, path.basename(file))!;
@@ -147,7 +156,10 @@ export class Backups {
     return this.thread.request(job as Omit<BackupRequest, 'id'>);
   }
 
-  /** The retention policy on the automatic backups, and the leftovers of backups killed halfway. */
+  /**
+   * The retention policy on the automatic backups, and the leftovers of backups killed halfway. Manual and
+   * before-restore backups are never given to it: nothing but the user removes them.
+   */
   private removeOld(): void {
     const automatic = listBackupFiles(this.dataDir).filter((backup) => backup.kind === AUTOMATIC);
     for (const backup of backupsToRemove(automatic, this.schedule)) fs.rmSync(backup.file, { force: true });

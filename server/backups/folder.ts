@@ -1,19 +1,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { backupFileName } from '../db/backup.js';
+import { BackupKind } from './schemas.js';
 
-/** `<data dir>/backups`: the automatic backups, and the database a restore replaced. */
+export type { BackupKind } from './schemas.js';
+
+/** `<data dir>/backups`: the automatic and manual backups, and the database a restore replaced. */
 export function backupsDirIn(dataDir: string): string {
   return path.join(dataDir, 'backups');
 }
 
 /** Made by the server on its schedule; only these are ever deleted by the rotation. */
-export const AUTOMATIC = 'auto';
+export const AUTOMATIC = 'auto' satisfies BackupKind;
+/** Made when a person asked ("Back up now"): kept until the user deletes it. */
+export const MANUAL = 'manual' satisfies BackupKind;
 /** The database as it was just before a restore replaced it: kept until the user deletes it. */
-export const BEFORE_RESTORE = 'before-restore';
-export type BackupKind = typeof AUTOMATIC | typeof BEFORE_RESTORE;
+export const BEFORE_RESTORE = 'before-restore' satisfies BackupKind;
 
-const NAME = /^(auto|before-restore)-(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ)\.db$/;
+// The kinds from the schema, so that a kind added there is named, listed and downloadable here too.
+const KINDS = BackupKind.anyOf.map((kind) => kind.const).join('|');
+const NAME = new RegExp(`^(${KINDS})-(\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\dZ)\\.db$`);
 
 export interface BackupFile {
   name: string;

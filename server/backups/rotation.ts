@@ -40,8 +40,8 @@ function newestPerPeriod<T extends { at: Date }>(
  * ones replace them.
  */
 export function backupsToRemove<T extends { at: Date }>(backups: readonly T[], policy: RetentionPolicy): T[] {
-  // Every backup of the last day before the newest stays too (restic's --keep-within 1d): a backup made
-  // by hand before a risky import is not taken away by the scheduled one of the same day.
+  // Every backup of the last day before the newest stays too (restic's --keep-within 1d): with a schedule
+  // of hours (AGENCY_DESK_BACKUP_EVERY_MINUTES) the day's are all kept. Manual ones never reach this rule.
   const newest = Math.max(...backups.map((backup) => backup.at.getTime()));
   const kept = new Set([
     ...backups.filter((backup) => newest - backup.at.getTime() < DAY_MS),

@@ -8,7 +8,7 @@ import { errors } from '../http/schemas.js';
 import type { Backups } from './backups.js';
 import { Backup, BackupFile, BackupParams } from './schemas.js';
 
-/** Issue 11 §3: the automatic backups, for Admins (README: "Automatic backups"). */
+/** Issue 11 §3: the automatic and manual backups, for Admins (README: "Automatic backups"). */
 export const backupRoutes: FastifyPluginAsyncTypebox<AppContext & { backups: Backups }> = async (app, { backups }) => {
   // A backup holds every client, location and user: the whole organization's data.
   const admin = { onRequest: requireAccess(NEEDS.admin) };
@@ -32,7 +32,8 @@ export const backupRoutes: FastifyPluginAsyncTypebox<AppContext & { backups: Bac
       ...admin,
       schema: {
         tags: ['backups'],
-        summary: 'Back up now: an encrypted, consistent copy made while the server keeps answering (Admin)',
+        summary:
+          'Back up now: a manual backup (manual-<UTC time>.db), an encrypted, consistent copy made while the server keeps answering, never removed by the rotation (Admin)',
         response: { 201: Backup, ...errors(401, 403) },
       },
     },

@@ -18,7 +18,7 @@ test.afterAll(async () => {
   await server.stop();
 });
 
-test('an Admin sees the automatic backup, backs up now and downloads the encrypted file', async ({
+test('an Admin sees the automatic backup, backs up now (a manual backup) and downloads the encrypted file', async ({
   page,
 }, testInfo) => {
   await signIn(page, server.url, ADMIN.email, ADMIN.password);
@@ -29,8 +29,10 @@ test('an Admin sees the automatic backup, backs up now and downloads the encrypt
   await expect(page.getByTestId('backup-row').first()).toContainText('Automatic');
 
   await page.getByRole('button', { name: 'Back up now' }).click();
-  await expect(page.getByRole('status')).toContainText(/Backup made: auto-.*\.db/);
+  await expect(page.getByRole('status')).toContainText(/Backup made: manual-.*\.db/);
   const newest = page.getByTestId('backup-row').first();
+  // Asked for by a person: manual, never removed by the rotation of the automatic ones.
+  await expect(newest.getByRole('cell').nth(1)).toHaveText('Manual');
   // Made after the client was created: it holds one client and no location.
   await expect(newest.getByRole('cell').nth(3)).toHaveText('1');
   await expect(newest.getByRole('cell').nth(4)).toHaveText('0');
@@ -39,7 +41,7 @@ test('an Admin sees the automatic backup, backs up now and downloads the encrypt
   const download = page.waitForEvent('download');
   await newest.getByRole('button', { name: /^Download/ }).click();
   const file = await download;
-  expect(file.suggestedFilename()).toMatch(/^auto-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.db$/);
+  expect(file.suggestedFilename()).toMatch(/^manual-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.db$/);
   // Screen readers hear which backup the button downloads, once.
   await expect(newest.getByRole('button', { name: /^Download/ })).toHaveAccessibleName(
     `Download ${file.suggestedFilename()}`,

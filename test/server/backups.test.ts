@@ -37,8 +37,7 @@ describe('the retention policy (7 daily, 4 weekly by default)', () => {
         '2026-02-08T12:00',
         '2026-02-15T12:00',
         '2026-02-22T12:00',
-        // The last seven days; the last one keeps both of its own: a backup made by hand before a change
-        // is not taken away by the day's scheduled one.
+        // The last seven days; the last one keeps both of its own (every backup of the last day).
         '2026-02-23T12:00',
         '2026-02-24T12:00',
         '2026-02-25T12:00',
@@ -115,27 +114,36 @@ describe('the schedule', () => {
     store.close();
   });
 
-  it('applies the retention to automatic backups only, and clears leftovers of backups killed halfway', async () => {
+  it('applies the retention to automatic backups only, never to manual ones, and clears leftovers of backups killed halfway', async () => {
     const store = openStore(databaseFileIn(dataDir), key);
     const dir = backupsDirIn(dataDir);
     const sample = listBackupFiles(dataDir)[0]!.file;
-    for (let day = 1; day <= 40; day += 1) {
-      fs.copyFileSync(sample, path.join(dir, backupFileName(new Date(Date.now() - day * DAY), 'auto')));
-    }
-    const beforeRestore = path.join(dir, backupFileName(new Date(Date.now() - 300 * DAY), 'before-restore'));
-    fs.copyFileSync(sample, beforeRestore);
+    const copyAs = (kind: string, daysAgo: number) => {
+      const file = path.join(dir, backupFileName(new Date(Date.now() - daysAgo * DAY), kind));
+      fs.copyFileSync(sample, file);
+      return file;
+    };
+    for (let day = 1; day <= 40; day += 1) copyAs('auto', day);
+    const beforeRestore = copyAs('before-restore', 300);
+    // Manual backups of days the rotation thins out, and of a day long past every period it keeps.
+    const manual = [copyAs('manual', 20), copyAs('manual', 21), copyAs('manual', 300)];
     const stale = path.join(dir, 'auto-x.db.partial-999999999');
     fs.writeFileSync(stale, 'half');
     const backups = new Backups(store, { keepDaily: 7, keepWeekly: 4, everyMs: DAY }, silent);
-    await backups.backUpNow();
+    const made = await backups.backUpNow();
     await backups.close();
     store.close();
-    const automatic = listBackupFiles(dataDir).filter((backup) => backup.kind === 'auto');
-    // Today's three (the two of the test before and this one: every backup of the last day), six more
-    // days, then the newest of three earlier weeks.
-    expect(automatic.filter((backup) => Date.now() - backup.at.getTime() < DAY)).toHaveLength(3);
-    expect(automatic.length).toBeGreaterThanOrEqual(11);
-    expect(automatic.length).toBeLessThanOrEqual(12);
+    expect(made.kind).toBe('manual');
+    const listed = listBackupFiles(dataDir);
+    const automatic = listed.filter((backup) => backup.kind === 'auto');
+    // Today's two (the schedule's of the test before: every backup of the last day), six more days, then
+    // the newest of two or three earlier weeks.
+    expect(automatic.filter((backup) => Date.now() - backup.at.getTime() < DAY)).toHaveLength(2);
+    expect(automatic.length).toBeGreaterThanOrEqual(10);
+    expect(automatic.length).toBeLessThanOrEqual(11);
+    expect(listed.filter((backup) => backup.kind === 'manual').map((backup) => backup.file)).toEqual(
+      [path.join(dir, made.name), ...manual].sort().reverse(),
+    );
     expect(fs.existsSync(beforeRestore)).toBe(true);
     expect(fs.existsSync(stale)).toBe(false);
   });
@@ -162,14 +170,14 @@ describe('/api/backups', () => {
   const get = (url: string, token?: string) => s.t.request({ method: 'GET', url, token });
   const backUpNow = (token?: string) => s.t.request({ method: 'POST', url: '/api/backups', token });
 
-  it('POST makes an encrypted backup with its counts, with no plaintext, that opens with the key only', async () => {
+  it('POST makes a manual, encrypted backup with its counts, with no plaintext, that opens with the key only', async () => {
     expect((await get('/api/backups', s.tokens.admin)).json()).toEqual([]);
     const made = await backUpNow(s.tokens.admin);
     expect(made.statusCode, made.body).toBe(201);
     const backup = made.json<{ name: string; size: number }>();
     expect(backup).toEqual({
-      name: expect.stringMatching(/^auto-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.db$/),
-      kind: 'auto',
+      name: expect.stringMatching(/^manual-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.db$/),
+      kind: 'manual',
       created_at: expect.stringMatching(/Z$/),
       size: expect.any(Number),
       clients: 1,
@@ -203,11 +211,23 @@ describe('/api/backups', () => {
     expect(response.rawPayload.equals(fs.readFileSync(path.join(backupsDirIn(s.t.dataDir), backup!.name)))).toBe(true);
   });
 
+  it('an automatic backup, and one named before manual backups were, download as before', async () => {
+    const dir = backupsDirIn(s.t.dataDir);
+    const [made] = (await get('/api/backups', s.tokens.admin)).json<{ name: string }[]>();
+    const older = backupFileName(new Date(Date.parse('2026-01-02T03:04:05Z')), 'auto');
+    fs.copyFileSync(path.join(dir, made!.name), path.join(dir, older));
+    const listed = (await get('/api/backups', s.tokens.admin)).json<{ name: string; kind: string }[]>();
+    expect(listed.find((backup) => backup.name === older)?.kind).toBe('auto');
+    const response = await get(`/api/backups/${older}/download`, s.tokens.admin);
+    expect(response.statusCode).toBe(200);
+    expect(response.rawPayload.equals(fs.readFileSync(path.join(dir, older)))).toBe(true);
+  });
+
   it.each([
     ['an unknown backup', 'manual-2001-01-01T00-00-00Z.db'],
     ['a name that is no backup', 'not-a-backup'],
     ['a path', '../agency-desk.db'],
-    ['a path to a backup', '../backups/auto-2001-01-01T00-00-00Z.db'],
+    ['a path to a backup', '../backups/auto-2026-01-02T03-04-05Z.db'],
     ['a partial file', 'auto-2001-01-01T00-00-00Z.db.partial-1'],
     ['the live database', 'agency-desk.db'],
     ['a long name', 'x'.repeat(150)],

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { listBackupFiles } from '../../server/backups/folder.js';
+import { Backups, DEFAULT_SCHEDULE } from '../../server/backups/backups.js';
+import { backupsDirIn, listBackupFiles } from '../../server/backups/folder.js';
 import { insertClient } from '../../server/clients/queries.js';
 import { parseKey } from '../../server/db/key.js';
 import { openDatabase } from '../../server/db/open.js';
@@ -127,6 +128,20 @@ describe('restore of a good backup', () => {
     const result = await cli(['restore', foreign, '--key-file', keyFile]);
     expect(result.code, result.stderr).toBe(0);
     expect(clientNames(liveFile, key)).toEqual(['From Another Machine']);
+  });
+
+  it('restores a manual backup ("Back up now") from the backups folder, which stays there, listed as manual', async () => {
+    const store = openStore(liveFile, key);
+    const backups = new Backups(store, DEFAULT_SCHEDULE, { error: () => undefined });
+    const made = await backups.backUpNow();
+    await backups.close();
+    store.close();
+    const inTheBackup = clientNames();
+    addClient('Added After The Manual Backup');
+    const result = await cli(['restore', path.join(backupsDirIn(dataDir), made.name)]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(clientNames()).toEqual(inTheBackup);
+    expect(listBackupFiles(dataDir).find((backup) => backup.name === made.name)?.kind).toBe('manual');
   });
 
   it('takes the backup’s key from standard input with --ask-key', async () => {

@@ -30,9 +30,10 @@ export function BackupsPage() {
         <BackUpNowButton />
       </div>
       <p className="muted">
-        Agency Desk makes an encrypted backup every day and keeps the last 7 days and 4 weeks. Each opens only with this
-        database’s key. To restore one, stop Agency Desk and run <code>agency-desk restore FILE</code>, or use “Restore
-        from backup…” in the desktop app’s File menu.
+        Agency Desk makes an encrypted backup every day and keeps the last 7 days and 4 weeks. A backup made with “Back
+        up now” is manual: it is kept until you delete it from the backups folder. Each opens only with this database’s
+        key. To restore one, stop Agency Desk and run <code>agency-desk restore FILE</code>, or use “Restore from
+        backup…” in the desktop app’s File menu.
       </p>
       {backups.isPending && <p>Loading…</p>}
       {backups.isError && <ErrorNotice error={backups.error} />}

@@ -8,6 +8,7 @@ const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeS
 
 const KIND_LABELS: Record<BackupRow['kind'], string> = {
   auto: 'Automatic',
+  manual: 'Manual',
   'before-restore': 'Before a restore',
 };
 
