@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Role, Uuid } from '../http/schemas.js';
+import { PlainText, Role, Uuid } from '../http/schemas.js';
 
 export const Email = Type.String({ format: 'email', maxLength: 320, description: 'E-mail address (case-insensitive)' });
 // OWASP ASVS 2.1.1 / NIST 800-63B: at least 8 characters, no composition rules; a cap keeps hashing bounded.
@@ -48,7 +48,7 @@ export const SetupStatus = Type.Object({
 
 export const SetupBody = Type.Object(
   {
-    organization_name: Type.String({ minLength: 1, maxLength: 200 }),
+    organization_name: PlainText({ minLength: 1, maxLength: 200 }),
     email: Email,
     password: NewPassword,
   },

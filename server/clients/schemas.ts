@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Timestamp, Uuid } from '../http/schemas.js';
+import { PlainText, Timestamp, Uuid } from '../http/schemas.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -15,11 +15,9 @@ export type Client = Static<typeof Client>;
 
 export const CreateClientBody = Type.Object(
   {
-    name: Type.String({ maxLength: 200, description: 'Client or brand name; not blank' }),
-    industry: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
-    website: Type.Optional(
-      Nullable(Type.String({ maxLength: 2048, description: 'Primary domain or http(s) address' })),
-    ),
+    name: PlainText({ maxLength: 200, description: 'Client or brand name; not blank' }),
+    industry: Type.Optional(Nullable(PlainText({ maxLength: 100 }))),
+    website: Type.Optional(Nullable(PlainText({ maxLength: 2048, description: 'Primary domain or http(s) address' }))),
   },
   { additionalProperties: false },
 );

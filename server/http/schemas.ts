@@ -1,4 +1,5 @@
-import { FormatRegistry, Type, type Static } from '@sinclair/typebox';
+import { FormatRegistry, Type, type Static, type StringOptions } from '@sinclair/typebox';
+import { controlCharacterWords } from './control-characters.js';
 
 /** Shapes every feature shares. Each is the single source of truth for validation, serialization and the OpenAPI document. */
 
@@ -12,6 +13,14 @@ if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', isDateTime
 const EMAIL_PATTERN =
   /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 if (!FormatRegistry.Has('email')) FormatRegistry.Set('email', (value) => EMAIL_PATTERN.test(value));
+/**
+ * A name or a short text a person types (a client's name, a token's, a mapping's): no control character,
+ * refused in the words of a location's fields (http/validation.ts words the error by the same rule).
+ */
+export const PLAIN_TEXT = 'plain-text';
+if (!FormatRegistry.Has(PLAIN_TEXT))
+  FormatRegistry.Set(PLAIN_TEXT, (value) => controlCharacterWords(value) === undefined);
+export const PlainText = (options: StringOptions = {}) => Type.String({ ...options, format: PLAIN_TEXT });
 type Six = [number, number, number, number, number, number];
 
 /** RFC 3339 date-time, a real day and time of it (what ajv-formats' "full" mode checked): not 2026-02-30. */

@@ -3,9 +3,10 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyRouteSchemaDef, FastifySchemaCompiler } from 'fastify/types/schema.js';
+import { controlCharacterWords } from './control-characters.js';
 import { Invalid, type ErrorDetail } from './errors.js';
-// The formats (uuid, date-time, email) are registered with TypeBox where the shared schemas are defined.
-import './schemas.js';
+// The formats (uuid, date-time, email, plain-text) are registered with TypeBox where the shared schemas are defined.
+import { PLAIN_TEXT } from './schemas.js';
 
 /**
  * The one validator: TypeBox's compiled checker, for HTTP requests, the CLI and the import's rows alike.
@@ -175,6 +176,8 @@ function textInWords(error: ValueError): string | undefined {
     case ValueErrorType.StringPattern:
       return `must match pattern "${String(schema.pattern)}"`;
     case ValueErrorType.StringFormat:
+      if (schema.format === PLAIN_TEXT) return controlCharacterWords(String(error.value));
+      return `must match format "${String(schema.format)}"`;
     case ValueErrorType.StringFormatUnknown:
       return `must match format "${String(schema.format)}"`;
     default:

@@ -1,6 +1,7 @@
 import { parsePhoneNumberWithError, ParseError, type CountryCode } from 'libphonenumber-js';
 import { isPlaceholder } from '../imports/placeholders.js';
 import { hasLoneSurrogate, LONE_SURROGATE_WORDS, textOrNull } from '../http/body.js';
+import { controlCharacterWords } from '../http/control-characters.js';
 import { countryCode } from './country.js';
 import { HOURS_FORMS, HoursError, dayIntervals, orderedHours, weekHours, DAYS, type Hours } from './hours.js';
 
@@ -182,9 +183,6 @@ function intervalsOf(day: string[][]): Hours[keyof Hours] {
   return day.length === 0 ? [] : dayIntervals(day.map((interval) => interval.join('-')).join(','));
 }
 
-// C0 controls and DEL but tab and line breaks (a sheet's cell may hold those), never meant in a listing.
-// eslint-disable-next-line no-control-regex -- finding control characters is this expression's purpose
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 // Nothing a person could see: spaces, and format characters such as U+200B ZERO WIDTH SPACE.
 const INVISIBLE = /^[\p{Z}\p{Cf}\s]*$/u;
 const PRINTABLE_ASCII = /^[\u0020-\u007E]*$/;
@@ -199,11 +197,8 @@ function invisibleOrRefused(value: string, field: string): boolean {
   // Printable ASCII (nearly every cell of an import) holds none of them: one test instead of four.
   if (PRINTABLE_ASCII.test(value)) return false;
   if (hasLoneSurrogate(value)) throw new FieldError(LONE_SURROGATE_WORDS);
-  const control = CONTROL.exec(value)?.[0];
-  if (control !== undefined)
-    throw new FieldError(
-      `holds the control character U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
-    );
+  const control = controlCharacterWords(value);
+  if (control !== undefined) throw new FieldError(control);
   if (INVISIBLE.test(value)) return true;
   if (ONE_LINE.has(field) && /[\t\r\n]/.test(value.trim()))
     throw new FieldError('holds a tab or a line break; it is one line');

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Timestamp, Uuid } from '../http/schemas.js';
+import { PlainText, Timestamp, Uuid } from '../http/schemas.js';
 import { TARGETS } from '../imports/targets.js';
 
 /** A field a saved mapping may send a column to (server/imports/targets.ts), or null: left out. */
@@ -29,6 +29,7 @@ export const MappingOptions = Type.Object(
 export type MappingOptions = Static<typeof MappingOptions>;
 
 const Columns = Type.Array(MappingColumn, { minItems: 1, maxItems: 500 });
+const MappingName = PlainText({ minLength: 1, maxLength: 200 });
 
 export const Mapping = Type.Object({
   id: Uuid,
@@ -46,7 +47,7 @@ export type Mapping = Static<typeof Mapping>;
 export const CreateMappingBody = Type.Object(
   {
     client_id: Type.Union([Uuid, Type.Null()], { description: 'The client it is for; null: shared by every client' }),
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: MappingName,
     columns: Columns,
     options: Type.Optional(MappingOptions),
   },
@@ -56,7 +57,7 @@ export type CreateMappingBody = Static<typeof CreateMappingBody>;
 
 export const UpdateMappingBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(MappingName),
     columns: Type.Optional(Columns),
     options: Type.Optional(MappingOptions),
   },

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Timestamp, Uuid } from '../http/schemas.js';
+import { PlainText, Timestamp, Uuid } from '../http/schemas.js';
 import { Scope } from './scopes.js';
 
 export const ApiToken = Type.Object({
@@ -27,7 +27,7 @@ export type CreatedApiToken = Static<typeof CreatedApiToken>;
 
 export const CreateApiTokenBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
+    name: PlainText({ minLength: 1, maxLength: 100 }),
     scopes: Type.Array(Scope, { minItems: 1, maxItems: 4, uniqueItems: true }),
     clientId: Type.Optional(Type.Union([Uuid, Type.Null()], { description: 'Limit the token to this client' })),
     expiresInDays: Type.Optional(

@@ -34,6 +34,16 @@ describe('fieldProblems: the server schema, checked in the browser, in words', (
     expect(problems).toEqual({ industry: 'Use at most 100 characters; this has 101.' });
   });
 
+  it("a control character pasted into a name, a nullable industry or a token name: the server's words, before sending", () => {
+    expect(fieldProblems(CreateClientBody, { name: 'a\u0000b', industry: 'Food\u001b', website: null })).toEqual({
+      name: 'This holds the control character U+0000: remove it.',
+      industry: 'This holds the control character U+001B: remove it.',
+    });
+    expect(fieldProblems(CreateApiTokenBody, { name: 'Sync\u007f', scopes: ['read'] })).toEqual({
+      name: 'This holds the control character U+007F: remove it.',
+    });
+  });
+
   it('an empty name and no scope on a token', () => {
     expect(fieldProblems(CreateApiTokenBody, { name: '', scopes: [] })).toEqual({
       name: 'Fill this in.',

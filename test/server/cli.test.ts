@@ -282,6 +282,8 @@ describe('clients', () => {
     [['--name', '   '], /--name must not be blank/],
     [['--name', 'Acme', '--website', 'not a website'], /--website must be a domain/],
     [['--name', 'x'.repeat(201)], /name must NOT have more than 200 characters/],
+    [['--name', 'Bell\u0007 Co'], /: name holds the control character U\+0007$/],
+    [['--name', 'Acme', '--industry', '\u001b[31mRed'], /: industry holds the control character U\+001B$/],
   ])('client add %j is refused like POST /api/clients', async (args, message) => {
     const before = inDatabase((db) => db.prepare('SELECT count(*) FROM clients').pluck().get());
     const result = await cli(['client', 'add', ...args]);

@@ -211,3 +211,91 @@ describe('bytes that are not UTF-8 -> 400, never read as U+FFFD', () => {
     expect(counts()).toEqual(before);
   });
 });
+
+describe('a control character in a name -> 400 in the words of a location field; nothing is written', () => {
+  let mappingId: string;
+  beforeAll(async () => {
+    const mapping = await t.request({ method: 'POST', url: '/api/mappings', token: admin, body: mappingBody() });
+    expect(mapping.statusCode, mapping.body).toBe(201);
+    mappingId = mapping.json<{ id: string }>().id;
+  });
+  const mappingBody = () => ({ client_id: null, name: 'Sheet', columns: [{ header: 'Name', field: 'name' }] });
+
+  // The names and short texts a person types, by route (a location's own fields have their rules in
+  // locations/fields.ts, and test/server/import-modes.test.ts).
+  const NAMED: Record<string, BodyRoute & { fields: string[] }> = {
+    'POST /api/clients': { ...ROUTES['POST /api/clients']!, fields: ['name', 'industry', 'website'] },
+    'PATCH /api/clients/:id': {
+      method: 'PATCH',
+      url: () => `/api/clients/${clientId}`,
+      body: () => ({ name: 'Unicode Client', industry: 'Food', website: 'example.com' }),
+      token: true,
+      fields: ['name', 'industry', 'website'],
+    },
+    'POST /api/tokens': {
+      method: 'POST',
+      url: () => '/api/tokens',
+      body: () => ({ name: 'Nightly sync', scopes: ['read'] }),
+      token: true,
+      fields: ['name'],
+    },
+    'POST /api/mappings': {
+      method: 'POST',
+      url: () => '/api/mappings',
+      body: mappingBody,
+      token: true,
+      fields: ['name'],
+    },
+    'PATCH /api/mappings/:id': {
+      method: 'PATCH',
+      url: () => `/api/mappings/${mappingId}`,
+      body: () => ({ name: 'Sheet' }),
+      token: true,
+      fields: ['name'],
+    },
+    'POST /auth/setup': { ...ROUTES['POST /auth/setup']!, fields: ['organization_name'] },
+  };
+  const CASES = Object.entries(NAMED).flatMap(([route, spec]) =>
+    spec.fields.flatMap((field) =>
+      [
+        ['U+0000', 'a\u0000b'],
+        ['U+001B', '\u001b[31mred'],
+        ['U+007F', 'ok\u007f'],
+      ].map(([code, value]) => [route, field, code!, value!] as const),
+    ),
+  );
+
+  function names() {
+    return t.store.db
+      .prepare(
+        `SELECT (SELECT group_concat(name || coalesce(industry, '') || coalesce(website, '')) FROM clients) AS clients,
+                (SELECT group_concat(name) FROM api_tokens) AS tokens,
+                (SELECT group_concat(name) FROM mappings) AS mappings,
+                (SELECT group_concat(name) FROM organizations) AS organizations`,
+      )
+      .get();
+  }
+
+  it.each(CASES)('%s, field %s holding %s', async (route, field, code, value) => {
+    const spec = NAMED[route]!;
+    const before = names();
+    const error = expectErrorBody(await send(spec, { ...spec.body(), [field]: value }), 400);
+    const words = `holds the control character ${code}`;
+    // The message names the field as every schema error of a body does ("body/name must NOT have ...").
+    expect(error.message).toBe(`body/${field} ${words}`);
+    expect(error.details).toEqual([{ path: `/body/${field}`, message: words }]);
+    expect(names()).toEqual(before);
+  });
+
+  it('a tab or a line break in a client name is no control character: kept out by trimming at the ends only', async () => {
+    const created = await send(ROUTES['POST /api/clients']!, { name: '\tTabbed Client\n' });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json<{ name: string }>().name).toBe('Tabbed Client');
+  });
+
+  it('an e-mail address with a control character was already refused, by its format', async () => {
+    const spec = ROUTES['POST /api/users']!;
+    const error = expectErrorBody(await send(spec, { ...spec.body(), email: 'a\u0000b@example.com' }), 400);
+    expect(error.details).toEqual([{ path: '/body/email', message: 'must match format "email"' }]);
+  });
+});

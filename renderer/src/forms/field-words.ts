@@ -3,6 +3,8 @@ import { Value } from '@sinclair/typebox/value';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { ApiError } from '../api/http.js';
 import { NewPassword } from '../../../server/auth/schemas.js';
+import { controlCharacterWords } from '../../../server/http/control-characters.js';
+import { PLAIN_TEXT } from '../../../server/http/schemas.js';
 
 /** A form's problems, one sentence per field, in the words a person reads next to that field. */
 export type FieldProblems<Field extends string> = Partial<Record<Field, string>>;
@@ -17,6 +19,13 @@ function lengthWords(min: number | undefined, max: number | undefined, length: n
   return `Use at most ${max ?? 0} characters; this has ${length}.`;
 }
 
+function formatWords(format: string, value: string): string {
+  if (format === 'email') return EMAIL;
+  // A pasted name may carry one; the server's rule, said before sending.
+  if (format === PLAIN_TEXT) return `This ${controlCharacterWords(value) ?? 'holds a control character'}: remove it.`;
+  return 'Choose one of the options.';
+}
+
 /** One of TypeBox's errors, for a person. The numbers come from the schema, never from here. */
 function wordsOf(error: ValueError): string {
   const { schema, value } = error;
@@ -25,7 +34,7 @@ function wordsOf(error: ValueError): string {
     case ValueErrorType.StringMaxLength:
       return lengthWords(schema.minLength as number, schema.maxLength as number, String(value).length);
     case ValueErrorType.StringFormat:
-      return schema.format === 'email' ? EMAIL : 'Choose one of the options.';
+      return formatWords(schema.format as string, String(value));
     case ValueErrorType.ObjectRequiredProperty:
       return 'Fill this in.';
     case ValueErrorType.ArrayMinItems:

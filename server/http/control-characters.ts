@@ -1,0 +1,16 @@
+// C0 controls and DEL but tab and line breaks (a sheet's cell may hold those), never meant in a name or a listing.
+// eslint-disable-next-line no-control-regex -- finding control characters is this expression's purpose
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/**
+ * The one rule on control characters, and its words everywhere: a location's fields (locations/fields.ts)
+ * and the names of the 'plain-text' format (http/schemas.ts), in the API, the CLI and the dashboard's forms.
+ * "holds the control character U+0000" for the first one of the text, or undefined when it holds none.
+ * A module of its own, importing nothing: the dashboard bundles it.
+ */
+export function controlCharacterWords(text: string): string | undefined {
+  const control = CONTROL.exec(text)?.[0];
+  return control === undefined
+    ? undefined
+    : `holds the control character U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
