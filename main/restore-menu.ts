@@ -1,5 +1,6 @@
 import { type BackupInfo } from '../server/backups/backups.js';
 import { BEFORE_RESTORE, newBackupFile, parseBackupName } from '../server/backups/folder.js';
+import { countWords } from '../server/cli/count-words.js';
 import { restoreDatabase } from '../server/db/restore.js';
 import type { DesktopShell } from './desktop.js';
 
@@ -20,8 +21,8 @@ export function backupLabel(backup: BackupInfo): string {
   const when = dateTime.format(new Date(backup.created_at));
   const kind = KIND_WORDS[backup.kind];
   if (backup.clients === null || backup.locations === null) return `${when}${kind} · another key`;
-  const plural = (count: number, word: string) => `${numbers.format(count)} ${word}${count === 1 ? '' : 's'}`;
-  return `${when}${kind} · ${plural(backup.clients, 'client')} · ${plural(backup.locations, 'location')}`;
+  const counted = (count: number, one: string) => countWords(count, one, undefined, (n) => numbers.format(n));
+  return `${when}${kind} · ${counted(backup.clients, 'client')} · ${counted(backup.locations, 'location')}`;
 }
 
 async function chooseBackup(shell: DesktopShell, backups: BackupInfo[]): Promise<BackupInfo | null> {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { flushToDisk } from '../db/backup.js';
 import type { Db } from '../db/open.js';
 import type { Command } from './command.js';
+import { countWords } from './count-words.js';
 import { CliError, UsageError } from './errors.js';
 import { fileErrorInWords } from './backup.js';
 import { theOrganization, withStore } from './store.js';
@@ -129,7 +130,7 @@ export const exportData: Command = {
       console.error(
         `WARNING: ${file} is NOT encrypted. Anyone who can read it sees every client and location: delete it once you no longer need it.`,
       );
-      console.log(`Exported ${count} locations to ${file}`);
+      console.log(`Exported ${countWords(count, 'location')} to ${file}`);
     });
   },
 };

@@ -5,6 +5,7 @@ import { restoreDatabase, RestoreError } from '../db/restore.js';
 import { databaseFileIn } from '../start.js';
 import fs from 'node:fs';
 import type { Command } from './command.js';
+import { countWords } from './count-words.js';
 import { CliError, UsageError } from './errors.js';
 import { askHidden } from './password.js';
 import { keyFor } from './store.js';
@@ -68,7 +69,7 @@ export const restore: Command = {
         keepPreviousAs: newBackupFile(config.dataDir, BEFORE_RESTORE, new Date()),
       });
       console.log(
-        `Restored ${args[0]} (${result.counts.clients} clients, ${result.counts.locations} locations).` +
+        `Restored ${args[0]} (${countWords(result.counts.clients, 'client')}, ${countWords(result.counts.locations, 'location')}).` +
           (result.previous ? ` The previous database is kept in ${result.previous}.` : ''),
       );
     } catch (error) {

@@ -4,6 +4,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../server/auth/passwords.js';
 import { createSession } from '../../server/auth/queries.js';
+import { countWords } from '../../server/cli/count-words.js';
 import { insertApiToken } from '../../server/tokens/queries.js';
 import { parseKey } from '../../server/db/key.js';
 import { openDatabase } from '../../server/db/open.js';
@@ -390,6 +391,17 @@ describe('backup', () => {
     expectOneLineError(result, /Cannot write the backup to .*copy\.db: its folder does not exist/);
     expect(fs.readdirSync(folder)).toEqual([]);
     fs.rmSync(folder, { recursive: true });
+  });
+});
+
+describe('counts in the words the CLI prints ("Restored … (1 client, 15 locations)", "Exported 1 location")', () => {
+  it.each([
+    [0, 'client', '0 clients'],
+    [1, 'client', '1 client'],
+    [1, 'location', '1 location'],
+    [15, 'location', '15 locations'],
+  ])('%i %s -> %s', (count, one, words) => {
+    expect(countWords(count, one)).toBe(words);
   });
 });
 

@@ -103,7 +103,8 @@ describe('restore of a good backup', () => {
     expect(replaced.length).toBeGreaterThan(1);
     const result = await cli(['restore', goodBackup]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/Restored .*good\.db \(1 clients, 0 locations\)/);
+    // One client, in the singular.
+    expect(result.stdout).toMatch(/Restored .*good\.db \(1 client, 0 locations\)\./);
     expect(fs.existsSync(`${liveFile}-wal`)).toBe(false);
     expect(clientNames()).toEqual(['In The Backup']);
     const kept = listBackupFiles(dataDir).find((backup) => backup.kind === 'before-restore')!;
