@@ -89,6 +89,27 @@ describe('the history in words', () => {
     expect(phoneText('call us')).toBe('call us');
   });
 
+  it('names the client or user first, then the changes, so that the subject never trails a long list', () => {
+    const client = (changes: HistoryEntry['changes']) => ({
+      ...base,
+      action: 'client.updated',
+      target: { type: 'client', id: null, name: 'Bluebird' },
+      changes,
+    });
+    expect(
+      entryInWords(client({ name: { from: 'Bluebird Coffee', to: 'Bluebird' }, industry: { from: null, to: 'Food' } })),
+    ).toBe(
+      'maria@agency.example changed the client Bluebird: the name from Bluebird Coffee to Bluebird, the industry from — to Food',
+    );
+    expect(entryInWords(client({ website: { from: null, to: 'https://bluebird.example' } }))).toBe(
+      'maria@agency.example changed the website of the client Bluebird from — to https://bluebird.example',
+    );
+    const role = { ...base, action: 'user.updated', target: { type: 'user', id: null, name: 'sam@agency.example' } };
+    expect(entryInWords({ ...role, changes: { role: { from: 'Viewer', to: 'Admin' } } })).toBe(
+      'maria@agency.example changed the role of the user sam@agency.example from Viewer to Admin',
+    );
+  });
+
   it('says a bulk change that changed nothing, and offers no undo for it', () => {
     const bulk = (count: number) => ({
       ...base,

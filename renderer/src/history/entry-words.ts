@@ -75,17 +75,27 @@ function undoneWords(entry: HistoryEntry, undone: HistoryEntry | undefined): str
   return OPERATION_WORDS[entry.target.name ?? ''] ?? 'a change';
 }
 
+/**
+ * A change to one record, its subject first: "changed the phone of Boston Downtown from … to …", and
+ * for several fields "changed the client Bluebird: the name from …, the industry from … to …" (the
+ * subject no longer trails a long list).
+ */
+const changed =
+  (kind: string): Words =>
+  (entry, _summary, target) => {
+    const subject = `${kind}${target}`;
+    const changes = Object.entries(entry.changes ?? {});
+    if (changes.length !== 1) return `changed ${subject}: ${changesInWords(entry)}`;
+    const [[field, change]] = changes as [[string, Change]];
+    if (field === 'password') return `changed the password of ${subject}`;
+    return `changed the ${fieldWords(field)} of ${subject} ${fromTo(field, change)}`;
+  };
+
 /** What each action says, after who did it. */
 const SENTENCES: Record<string, Words> = {
   'locations.imported': (_entry, summary) =>
     `imported ${(summary.file_name as string | null) ?? 'a file'}: ${counts(summary, ['created', 'updated', 'unchanged', 'skipped']) || 'nothing changed'}`,
-  // "changed the phone of Boston Downtown from … to …"; several changes after the location's name.
-  'location.updated': (entry, _summary, target) => {
-    const changes = Object.entries(entry.changes ?? {});
-    if (changes.length !== 1) return `changed ${target}: ${changesInWords(entry)}`;
-    const [[field, change]] = changes as [[string, Change]];
-    return `changed the ${fieldWords(field)} of ${target} ${fromTo(field, change)}`;
-  },
+  'location.updated': changed(''),
   'location.deleted': (_entry, _summary, target) => `deleted ${target}`,
   'locations.edited': (_entry, summary) => {
     const set = Object.entries((summary.set as Record<string, unknown>) ?? {})
@@ -101,10 +111,10 @@ const SENTENCES: Record<string, Words> = {
   'operation.undone': (entry, summary, _target, undone) =>
     `undid ${undoneWords(entry, undone)}: ${counts(summary, ['removed', 'restored', 'recreated', 'conflicts']) || 'nothing to undo'}`,
   'client.created': (_entry, _summary, target) => `created the client ${target}`,
-  'client.updated': (entry) => `changed ${changesInWords(entry)} of the client`,
+  'client.updated': changed('the client '),
   'client.deleted': (_entry, _summary, target) => `deleted the client ${target}`,
   'user.created': (_entry, _summary, target) => `added the user ${target}`,
-  'user.updated': (entry, _summary, target) => `changed ${changesInWords(entry)} of the user ${target}`,
+  'user.updated': changed('the user '),
   'user.deleted': (_entry, _summary, target) => `removed the user ${target}`,
   'user.password_changed': () => 'changed their password',
   'user.signed_in': () => 'signed in',
