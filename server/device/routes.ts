@@ -129,7 +129,9 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
       if (request.body.grant_type !== DEVICE_GRANT_TYPE) {
         return oauthError(reply, 'unsupported_grant_type', `grant_type must be ${DEVICE_GRANT_TYPE}`);
       }
-      const outcome = requests.poll(request.body.device_code);
+      const code = request.body.device_code;
+      if (code === undefined) return oauthError(reply, 'invalid_request', 'device_code is required');
+      const outcome = requests.poll(code);
       if (outcome.kind !== 'approved') {
         const words = POLL_WORDS[outcome.kind];
         if (words === undefined) return oauthError(reply, 'invalid_grant', 'This device code is not valid');

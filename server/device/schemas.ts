@@ -24,14 +24,14 @@ export const DeviceAuthorization = Type.Object({
   interval: Type.Integer({ description: 'Seconds to wait between polls (5)' }),
 });
 
-export const DeviceTokenBody = Type.Object(
-  {
-    grant_type: Type.String({ maxLength: 100, description: DEVICE_GRANT_TYPE }),
-    device_code: Type.String({ maxLength: 100 }),
-    client_id: Type.Optional(Type.String({ maxLength: 100, description: 'Accepted and ignored (RFC 8628 §3.4)' })),
-  },
-  { additionalProperties: false },
-);
+// Other parameters are ignored, as RFC 6749 §3.2 requires ("MUST ignore unrecognized request parameters"):
+// a password grant's username and password are not the reason it is refused; its grant_type is. The
+// device code is checked once the grant type is known to be the device's (the route).
+export const DeviceTokenBody = Type.Object({
+  grant_type: Type.String({ maxLength: 100, description: DEVICE_GRANT_TYPE }),
+  device_code: Type.Optional(Type.String({ maxLength: 100, description: 'Required with the device grant' })),
+  client_id: Type.Optional(Type.String({ maxLength: 100, description: 'Accepted and ignored (RFC 8628 §3.4)' })),
+});
 export type DeviceTokenBody = Static<typeof DeviceTokenBody>;
 
 /** RFC 6749 §5.1. */

@@ -173,6 +173,15 @@ describe('POST /auth/token: every answer of RFC 8628 §3.5', () => {
 
   it('another grant_type -> unsupported_grant_type; a missing device_code or a JSON error -> invalid_request', async () => {
     await expectOAuthError(await poll('x', 'password'), 'unsupported_grant_type');
+    // A real password grant (a walk's curl): refused for its grant type, its other parameters ignored
+    // as RFC 6749 §3.2 says, not "body/device_code is required".
+    const password = await t.request({
+      method: 'POST',
+      url: '/auth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=password&username=admin%40example.com&password=secret',
+    });
+    await expectOAuthError(password, 'unsupported_grant_type');
     await expectOAuthError(
       await t.request({ method: 'POST', url: '/auth/token', body: { grant_type: DEVICE_GRANT_TYPE } }),
       'invalid_request',
