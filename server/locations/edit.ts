@@ -41,7 +41,11 @@ export function readPatch(
   const withCountry = body.country === undefined && body.phone !== undefined ? { ...body, country } : body;
   const { input } = readFields(withCountry, (field, message) => errors.push(detail(field, message)), false);
   if (body.country === undefined) delete input.country;
-  if (input.name === null) errors.push(detail('name', 'cannot be blank'));
+  if (input.name === null) {
+    // readFields words a blank name as an import row's ("is required"); an edit gave one, blank: one error.
+    const others = errors.filter((error) => error.path !== `${where}/name`);
+    errors.splice(0, errors.length, detail('name', 'cannot be blank'), ...others);
+  }
   if (errors.length > 0) throw invalid(errors);
   return input;
 }

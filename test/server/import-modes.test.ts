@@ -657,6 +657,12 @@ describe('one location: GET, PATCH, DELETE', () => {
     expect(dataSnapshot(t.store.db)).toEqual(before);
   });
 
+  it('PATCH a blank name -> one error for it, not "is required" and "cannot be blank" both', async () => {
+    const error = expectErrorBody(await patch({ name: '  ', phone: 'abc' }), 400);
+    expect(error.message).toBe('name cannot be blank');
+    expect(error.details?.map((detail) => detail.path)).toEqual(['/body/name', '/body/phone']);
+  });
+
   it("PATCH to another location's store code -> 409", async () => {
     expectErrorBody(await patch({ store_code: 'BB-002' }), 409);
   });
