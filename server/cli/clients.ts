@@ -1,5 +1,5 @@
 import { listClients, insertClient } from '../clients/queries.js';
-import { isWebsite } from '../locations/fields.js';
+import { isWebsite, WEBSITE_WORDS } from '../locations/website.js';
 import { CreateClientBody } from '../clients/schemas.js';
 import { write } from '../db/write.js';
 import { textOrNull } from '../http/body.js';
@@ -21,7 +21,7 @@ function newClient(options: Record<string, string | boolean | undefined>) {
   if (name === '') throw new UsageError('--name must not be blank');
   const website = textOrNull(options.website as string | undefined);
   if (website !== null && !isWebsite(website)) {
-    throw new UsageError('--website must be a domain such as example.com or an http(s) address');
+    throw new UsageError(`--website ${WEBSITE_WORDS}`);
   }
   return { name, industry: textOrNull(options.industry as string | undefined), website };
 }

@@ -5,7 +5,7 @@ import { Invalid, NotFound } from '../http/errors.js';
 import { textOrNull } from '../http/body.js';
 import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Page, Success } from '../http/schemas.js';
-import { isWebsite } from '../locations/fields.js';
+import { isWebsite, WEBSITE_WORDS } from '../locations/website.js';
 import { Client, ClientParams, CreateClientBody, CreatedClient, UpdateClientBody } from './schemas.js';
 
 /** Spec 4.2-4.4: list, create and delete the organization's clients. */
@@ -114,9 +114,7 @@ function clientFields(body: { name?: string; industry?: string | null; website?:
   if (body.website !== undefined) {
     fields.website = textOrNull(body.website);
     if (fields.website !== null && !isWebsite(fields.website)) {
-      throw Invalid('website must be a domain such as example.com or an http(s) address', [
-        { path: '/body/website', message: 'must be a domain such as example.com or an http(s) address' },
-      ]);
+      throw Invalid(`website ${WEBSITE_WORDS}`, [{ path: '/body/website', message: WEBSITE_WORDS }]);
     }
   }
   if (body.industry !== undefined) fields.industry = textOrNull(body.industry);

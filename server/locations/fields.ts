@@ -3,6 +3,7 @@ import { isPlaceholder } from '../imports/placeholders.js';
 import { hasLoneSurrogate, LONE_SURROGATE_WORDS, textOrNull } from '../http/body.js';
 import { controlCharacterWords } from '../http/control-characters.js';
 import { countryCode } from './country.js';
+import { isWebsite, WEBSITE_WORDS } from './website.js';
 import { HOURS_FORMS, HoursError, dayIntervals, orderedHours, weekHours, DAYS, type Hours } from './hours.js';
 
 /**
@@ -102,16 +103,9 @@ function phoneReason(text: string, reason: string, country: string | null): stri
 }
 
 // A bare domain (example.com) or an http(s) address (https://www.example.com/shop).
-const WEBSITE = /^(https?:\/\/)?([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}(?::(\d{1,5}))?([/?#]\S*)?$/i;
-
-export function isWebsite(value: string): boolean {
-  const match = WEBSITE.exec(value);
-  return match !== null && (match[4] === undefined || Number(match[4]) <= 65535);
-}
-
 /** A website as a URL: a bare domain gets https://. */
 function website(text: string): string {
-  if (!isWebsite(text)) throw new FieldError('must be a domain such as example.com or an http(s) address');
+  if (!isWebsite(text)) throw new FieldError(WEBSITE_WORDS);
   return new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`).href;
 }
 

@@ -27,8 +27,13 @@ test('an Admin signs in, creates a client, imports 1,000 rows, fixes one bad row
   // Create: the form says what is missing before anything is sent.
   await page.getByRole('button', { name: 'New client' }).click();
   const dialog = page.getByRole('dialog', { name: 'New client' });
+  // Every field's problem at once (a walk saw the website's only after the name's, from the server).
+  await dialog.getByLabel('Website').fill('not a website!');
   await dialog.getByRole('button', { name: 'Create client' }).click();
   await expect(dialog.getByText('Enter the client’s name.')).toBeVisible();
+  await expect(dialog.getByLabel('Website')).toHaveAccessibleDescription(
+    /Enter a domain such as example\.com, or an address that starts with http:\/\/ or https:\/\/\./,
+  );
   await dialog.getByLabel('Name').fill(CLIENT);
   await dialog.getByLabel('Industry').fill('Dental clinics');
   await dialog.getByLabel('Website').fill('brightsmile.example');

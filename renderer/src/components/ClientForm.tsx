@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { CreateClientBody } from '../../../server/clients/schemas.js';
+import { isWebsite } from '../../../server/locations/website.js';
 import type { ClientRow, NewClient } from '../api/types.js';
 import { useFieldCheck } from '../forms/use-field-check.js';
 import { ErrorNotice } from './ErrorNotice.js';
@@ -41,9 +42,14 @@ export function ClientForm({
     industry: values.industry.trim() || null,
     website: values.website.trim() || null,
   };
-  // Lengths are the schema's; "not blank" is the server's rule too, said here before sending.
+  // Lengths are the schema's; "not blank" and the website's form (server/locations/website.ts) are the
+  // server's rules too, said here before sending, each field's problem found at once.
   const fields = useFieldCheck(CreateClientBody, body, error, FIELDS, {
     name: body.name === '' ? 'Enter the client’s name.' : null,
+    website:
+      body.website !== null && !isWebsite(body.website)
+        ? 'Enter a domain such as example.com, or an address that starts with http:// or https://.'
+        : null,
   });
 
   const submit = (event: FormEvent) => {
