@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, startServer, type RunningServer } from './server.js';
-import { signIn } from './dashboard.js';
+import { signIn, snap } from './dashboard.js';
 
 /**
  * The client page's locations table (issue 9 §2b): natural sort, a filter that starts from the top,
@@ -22,6 +22,7 @@ test.beforeAll(async () => {
   clientUrl = `${server.url}/clients/${id}`;
   const stores = ['Store 102', 'Store 15', 'Store 2', 'Store 10', 'Store 1'].map((name) => ({
     name,
+    store_code: `OAK-${name.slice(6)}`,
     address: `${name.slice(6)} Oak Street`,
     city: 'Springfield',
     state: 'IL',
@@ -65,6 +66,21 @@ test('names sort naturally (Store 2 before Store 10 before Store 102), both ways
   // The health reasons are the server's words, the same as the import preview's.
   await expect(rows(page).first()).toContainText('To improve:');
   await expect(rows(page).first()).toContainText('No phone number');
+});
+
+test('the store code has its column, sorted naturally (OAK-2 before OAK-10); a row without one sorts last', async ({
+  page,
+}, testInfo) => {
+  await openClient(page);
+  await page.getByRole('button', { name: 'Store code' }).click();
+  await expect(page.getByRole('columnheader', { name: 'Store code' })).toHaveAttribute('aria-sort', 'ascending');
+  const codes = () =>
+    rows(page).evaluateAll((elements) =>
+      elements.slice(0, 6).map((row) => row.querySelectorAll('[role="gridcell"]')[1]!.textContent),
+    );
+  await expect.poll(codes).toEqual(['OAK-1', 'OAK-2', 'OAK-10', 'OAK-15', 'OAK-102', '—']);
+  await expect(page).toHaveURL(/sort=store_code/);
+  await snap(page, testInfo, 'locations-by-store-code');
 });
 
 test('a changed filter shows its results from the top', async ({ page }) => {

@@ -6,7 +6,7 @@ import { LocationHealth } from './HealthBadge.js';
 export const ROW_HEIGHT = 36;
 
 // The plain-text columns between the name and the health badge, in LOCATION_COLUMNS's order.
-const TEXT_COLUMNS = ['address', 'city', 'state', 'zip', 'country'] as const;
+const TEXT_COLUMNS = ['store_code', 'address', 'city', 'state', 'zip', 'country'] as const;
 
 function Text({ value }: { value: string | null }) {
   return value === null ? <span className="muted">—</span> : <>{value}</>;

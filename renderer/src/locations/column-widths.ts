@@ -3,6 +3,8 @@ import type { LocationColumn } from './order.js';
 
 export const LOCATION_COLUMNS: readonly { key: LocationColumn; label: string; width: number }[] = [
   { key: 'name', label: 'Name', width: 240 },
+  // The agency's own id for each location: what its people search and sort by.
+  { key: 'store_code', label: 'Store code', width: 110 },
   { key: 'address', label: 'Address', width: 220 },
   { key: 'city', label: 'City', width: 120 },
   { key: 'state', label: 'State', width: 72 },

@@ -1,7 +1,8 @@
 import type { Health, LocationRow } from '../api/types.js';
 
 /** The table's columns, each sortable. */
-export type LocationColumn = 'name' | 'address' | 'city' | 'state' | 'zip' | 'country' | 'health_score' | 'created_at';
+export type LocationColumn =
+  'name' | 'store_code' | 'address' | 'city' | 'state' | 'zip' | 'country' | 'health_score' | 'created_at';
 
 export interface LocationSort {
   key: LocationColumn;
