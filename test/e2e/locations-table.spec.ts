@@ -23,6 +23,7 @@ test.beforeAll(async () => {
   const stores = ['Store 102', 'Store 15', 'Store 2', 'Store 10', 'Store 1'].map((name) => ({
     name,
     store_code: `OAK-${name.slice(6)}`,
+    ...(name === 'Store 15' ? { hours: 'Mon-Fri 9-5, Sat closed' } : {}),
     address: `${name.slice(6)} Oak Street`,
     city: 'Springfield',
     state: 'IL',
@@ -81,6 +82,24 @@ test('the store code has its column, sorted naturally (OAK-2 before OAK-10); a r
   await expect.poll(codes).toEqual(['OAK-1', 'OAK-2', 'OAK-10', 'OAK-15', 'OAK-102', '—']);
   await expect(page).toHaveURL(/sort=store_code/);
   await snap(page, testInfo, 'locations-by-store-code');
+});
+
+test('the panel gives every day of the week: closed is closed, a day the hours leave out is "Not given"', async ({
+  page,
+}) => {
+  await openClient(page);
+  await page.getByRole('searchbox').fill('store 15');
+  await rows(page).filter({ hasText: 'Store 15' }).click();
+  const hours = page.getByTestId('location-panel').locator('.panel-hours li');
+  await expect(hours).toHaveText([
+    'Mon 09:00–17:00',
+    'Tue 09:00–17:00',
+    'Wed 09:00–17:00',
+    'Thu 09:00–17:00',
+    'Fri 09:00–17:00',
+    'Sat Closed',
+    'Sun Not given',
+  ]);
 });
 
 test('a changed filter shows its results from the top', async ({ page }) => {

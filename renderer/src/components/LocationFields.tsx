@@ -24,21 +24,25 @@ const DAYS = [
   ['sun', 'Sun'],
 ] as const;
 
-/** "Mon 09:00–17:00" per known day; an empty day is closed. */
+/** The day's intervals in words: "09:00–17:00", "Closed" (an empty day), or not given (a day left out). */
+function dayWords(intervals: readonly (readonly string[])[] | undefined) {
+  if (intervals === undefined) return <span className="muted">Not given</span>;
+  return intervals.length === 0 ? 'Closed' : intervals.map(([from, to]) => `${from}–${to}`).join(', ');
+}
+
+/**
+ * "Mon 09:00–17:00" for each day of the week. A day the hours leave out is unknown, not closed, and
+ * says so (Google shows such a day without hours): a walk could not tell it from a day forgotten.
+ */
 function Hours({ hours }: { hours: LocationRow['hours'] }) {
   if (!hours) return null;
-  const days = DAYS.filter(([key]) => hours[key] !== undefined);
   return (
     <ul className="panel-hours">
-      {days.map(([key, label]) => {
-        const intervals = hours[key] ?? [];
-        return (
-          <li key={key}>
-            <span>{label}</span>{' '}
-            {intervals.length === 0 ? 'Closed' : intervals.map(([from, to]) => `${from}–${to}`).join(', ')}
-          </li>
-        );
-      })}
+      {DAYS.map(([key, label]) => (
+        <li key={key}>
+          <span>{label}</span> {dayWords(hours[key])}
+        </li>
+      ))}
     </ul>
   );
 }

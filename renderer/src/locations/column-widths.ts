@@ -8,8 +8,8 @@ export const LOCATION_COLUMNS: readonly { key: LocationColumn; label: string; wi
   { key: 'address', label: 'Address', width: 220 },
   { key: 'city', label: 'City', width: 120 },
   { key: 'state', label: 'State', width: 72 },
-  { key: 'zip', label: 'Postal code', width: 104 },
-  { key: 'country', label: 'Country', width: 84 },
+  { key: 'zip', label: 'Postal code', width: 120 },
+  { key: 'country', label: 'Country', width: 96 },
   { key: 'health_score', label: 'Health', width: 230 },
   { key: 'created_at', label: 'Created', width: 120 },
 ];
