@@ -95,7 +95,7 @@ test('bulk edit: set the status of every location shown, in one request', async 
   expect((await new AxeBuilder({ page }).include('.locations-table').analyze()).violations).toEqual([]);
 });
 
-test('choose rows: Ctrl-click one, Shift-click a range, Space to leave one out; change then delete just those', async ({
+test('choose rows: Ctrl-click one, Shift-click a range, Space to leave one out; change then delete just those, each ending the choice', async ({
   page,
 }) => {
   await server.api('POST', '/api/locations/upload', {
@@ -131,7 +131,17 @@ test('choose rows: Ctrl-click one, Shift-click a range, Space to leave one out; 
   const bakeries = (await listed()).filter((location) => location.primary_category === 'Bakery');
   expect(bakeries.map((location) => location.name)).toEqual(['Harbor 1', 'Harbor 3']);
 
-  // The choice stays for another change; deleting its locations ends it.
+  // A change done ends the choice, in the table and on the button: rows chosen next start a new one.
+  await expect(page.getByRole('button', { name: 'Change the 6 locations shown…' })).toBeVisible();
+  await expect(page.locator('[data-testid="location-row"][aria-selected="true"]')).toHaveCount(0);
+  await row('Harbor 4').click({ modifiers: ['ControlOrMeta'] });
+  await expect(page.getByRole('button', { name: 'Change the location chosen…' })).toBeVisible();
+  await expect(page.locator('[data-testid="location-row"][aria-selected="true"]')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Clear the choice' }).click();
+
+  // Deleting the chosen locations ends the choice too.
+  await row('Harbor 1').click({ modifiers: ['ControlOrMeta'] });
+  await row('Harbor 3').click({ modifiers: ['ControlOrMeta'] });
   await page.getByRole('button', { name: 'Change the 2 locations chosen…' }).click();
   await dialog.getByLabel('What to do').selectOption({ label: 'Delete them' });
   await expect(dialog).toContainText('They can be brought back with Undo');
@@ -139,6 +149,7 @@ test('choose rows: Ctrl-click one, Shift-click a range, Space to leave one out; 
   await expect(dialog.getByRole('status')).toHaveText('2 locations deleted.');
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('button', { name: 'Change the 4 locations shown…' })).toBeVisible();
+  await expect(page.locator('[data-testid="location-row"][aria-selected="true"]')).toHaveCount(0);
   expect((await listed()).map((location) => location.name).sort()).toEqual([
     'Bluebird Airport',
     'Bluebird Downtown',

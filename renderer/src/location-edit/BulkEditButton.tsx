@@ -38,9 +38,9 @@ export function BulkEditButton({
       ) : (
         <span className="muted">or choose rows: Ctrl-click (⌘ on a Mac) or Space, Shift for a range</span>
       )}
-      {/* Deleting the chosen locations ends the choice; with none chosen, clearing it changes nothing. */}
+      {/* A change or deletion done ends the choice, so the next rows chosen start anew (none chosen: nothing to clear). */}
       {ids && (
-        <BulkEditDialog clientId={list.clientId} ids={ids} onClose={() => setIds(null)} onDeleted={selection.clear} />
+        <BulkEditDialog clientId={list.clientId} ids={ids} onClose={() => setIds(null)} onDone={selection.clear} />
       )}
     </div>
   );

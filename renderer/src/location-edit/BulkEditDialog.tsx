@@ -26,13 +26,13 @@ export function BulkEditDialog({
   clientId,
   ids,
   onClose,
-  onDeleted,
+  onDone,
 }: {
   clientId: string;
   ids: string[];
   onClose: () => void;
-  /** Called once the locations are deleted (a choice of rows then has nothing left in it). */
-  onDeleted?: () => void;
+  /** Called once the locations are changed or deleted (a choice of rows for it is then used up). */
+  onDone?: () => void;
 }) {
   const [action, setAction] = useState<Action>('status');
   const [value, setValue] = useState('open');
@@ -45,18 +45,21 @@ export function BulkEditDialog({
     event.preventDefault();
     const answer =
       action === 'delete'
-        ? remove.mutateAsync(ids).then(({ count }) => {
-            onDeleted?.();
-            return `${plural(count, 'location')} deleted.`;
-          })
+        ? remove.mutateAsync(ids).then(({ count }) => `${plural(count, 'location')} deleted.`)
         : edit
             .mutateAsync({ ids, set: { [action]: value.trim() === '' ? null : value } as BulkChange['set'] })
             .then(
               ({ count }) =>
                 `${plural(count, 'location')} changed${count < ids.length ? `; ${ids.length - count} already had it` : ''}.`,
             );
-    // A refusal shows in the dialog (ErrorNotice); nothing was changed then.
-    answer.then(setDone, () => undefined);
+    // A refusal shows in the dialog (ErrorNotice); nothing was changed then, and the choice stays.
+    answer.then(
+      (message) => {
+        onDone?.();
+        setDone(message);
+      },
+      () => undefined,
+    );
   }
 
   return (
