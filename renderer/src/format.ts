@@ -23,6 +23,10 @@ export const formatCount = (count: number): string => numberFormat.format(count)
 export const plural = (count: number, one: string, many = `${one}s`): string =>
   `${formatCount(count)} ${count === 1 ? one : many}`;
 
+/** "the flagged row", "all 2 flagged rows": every one of `count`, worded for one as for many. */
+export const everyOne = (count: number, one: string, many = `${one}s`): string =>
+  count === 1 ? `the ${one}` : `all ${plural(count, one, many)}`;
+
 /** "line 3", or "lines 2, 5, 9, …": the first `lines` of `count` rows, the dots when there are more. */
 export const linesWords = (lines: readonly number[], count: number): string =>
   `line${lines.length > 1 ? 's' : ''} ${lines.map(formatCount).join(', ')}${count > lines.length ? ', …' : ''}`;

@@ -66,3 +66,27 @@ test('a "Total" row and a "TOTAL LOCATIONS: 46" row start left out with their re
     'Total Wine & More',
   ]);
 });
+
+test('one flagged row and one row shown: the bar words them for one ("Keep the flagged row")', async ({
+  page,
+}, testInfo) => {
+  const { dialog } = await fixture.openImport(page, 'Corner Bakeries');
+  const csv = ['Name,Address,City,Postcode,Country', 'Bakery One,1 High Street,London,SW1A 1AA,GB', 'Total,,,,', ''];
+  await dialog
+    .getByTestId('file-input')
+    .setInputFiles({ name: 'one-total.csv', mimeType: 'text/csv', buffer: Buffer.from(csv.join('\n')) });
+  await dialog.getByRole('button', { name: 'Check 2 rows' }).click();
+  await expect(dialog.getByTestId('left-out')).toHaveText('1');
+  await expect(dialog.getByRole('button', { name: 'Keep the flagged row' })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: /Keep all/ })).toHaveCount(0);
+
+  // The rows found, selected and counted for the one row shown.
+  await dialog.getByRole('searchbox', { name: 'Find rows' }).fill('Bakery One');
+  await expect(dialog.getByText('1 row shown', { exact: true })).toBeAttached();
+  await dialog.getByRole('button', { name: 'Select the row shown' }).click();
+  await expect(dialog.getByTestId('selection-count')).toHaveText('The row shown is selected');
+  await page.screenshot({ path: testInfo.outputPath('preview-one-flagged-row.png') });
+
+  await dialog.getByRole('button', { name: 'Keep the flagged row' }).click();
+  await expect(dialog.getByTestId('left-out')).toHaveText('0');
+});

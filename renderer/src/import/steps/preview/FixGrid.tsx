@@ -1,5 +1,5 @@
 import type { RowField } from '../../../../../server/locations/schemas.js';
-import { formatCount, plural } from '../../../format.js';
+import { everyOne, formatCount, plural } from '../../../format.js';
 import type { ImportJobView } from '../../use-import.js';
 import type { CheckReport, GridFilter } from '../../protocol.js';
 import { BulkSet } from './BulkSet.js';
@@ -29,7 +29,7 @@ function GridTools({
         </button>
         {report.flagged > 0 && (
           <button type="button" className="button" disabled={busy} onClick={() => job.leave('flagged', false)}>
-            Keep all {plural(report.flagged, 'flagged row')}
+            Keep {everyOne(report.flagged, 'flagged row')}
           </button>
         )}
         <button type="button" className="button" disabled={returned === 0} onClick={job.downloadProblems}>
@@ -38,6 +38,15 @@ function GridTools({
       </div>
     </header>
   );
+}
+
+/** What the selection holds, beside "Find rows": "The row shown is selected", "2 rows selected". */
+function selectionWords(selection: Selection, shown: number): string {
+  if (selection.kind === 'shown') {
+    return shown === 1 ? 'The row shown is selected' : `All ${formatCount(shown)} rows shown are selected`;
+  }
+  if (selection.rows.size > 0) return `${plural(selection.rows.size, 'row')} selected`;
+  return `No row selected: changes go to the ${plural(shown, 'row')} shown`;
 }
 
 /**
@@ -78,14 +87,10 @@ export function FixGrid({
           <input type="search" value={text} onChange={(event) => onText(event.target.value)} />
         </label>
         <span className="muted" data-testid="selection-count">
-          {selection.kind === 'shown'
-            ? `All ${formatCount(shown)} rows shown are selected`
-            : selection.rows.size > 0
-              ? `${plural(selection.rows.size, 'row')} selected`
-              : `No row selected: changes go to the ${plural(shown, 'row')} shown`}
+          {selectionWords(selection, shown)}
         </span>
         <button type="button" className="button" disabled={shown === 0} onClick={() => onSelection({ kind: 'shown' })}>
-          Select all {formatCount(shown)} shown
+          {shown === 1 ? 'Select the row shown' : `Select all ${formatCount(shown)} shown`}
         </button>
         <button type="button" className="button" onClick={() => onSelection(NOTHING)}>
           Clear the selection

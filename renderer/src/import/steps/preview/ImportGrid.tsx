@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import type { RowField } from '../../../../../server/locations/schemas.js';
-import { formatCount } from '../../../format.js';
+import { plural } from '../../../format.js';
 import { ROW_FIELD_LABELS } from '../../header-mapping.js';
 import type { CheckReport, GridFilter, GridRow, GridWindow } from '../../protocol.js';
 import { GridRowView, ROW_HEIGHT } from './GridRowView.js';
@@ -109,7 +109,7 @@ export function ImportGrid({
       </table>
       {grid && total === 0 && <p className="muted grid-empty">No row matches.</p>}
       <p className="sr-only" aria-live="polite">
-        {grid ? `${formatCount(total)} rows shown` : ''}
+        {grid ? `${plural(total, 'row')} shown` : ''}
       </p>
     </div>
   );
