@@ -80,11 +80,11 @@ test('create a token in the dashboard, use it from Node, revoke it in the dashbo
 
   const row = page.getByRole('row').filter({ hasText: 'nightly import' });
   await expect(row).toContainText('read, import');
-  await expect(row.getByRole('cell').nth(2)).toHaveText('Never');
+  await expect(row.getByRole('cell').nth(3)).toHaveText('Never');
 
   expect(await listClients(secret)).toBe(200);
   await page.reload();
-  await expect(page.getByRole('row').filter({ hasText: 'nightly import' }).getByRole('cell').nth(2)).not.toHaveText(
+  await expect(page.getByRole('row').filter({ hasText: 'nightly import' }).getByRole('cell').nth(3)).not.toHaveText(
     'Never',
   );
 
@@ -139,4 +139,35 @@ test("a script's verification_uri_complete opens its request; Deny gives the scr
     token: await server.signIn(ADMIN.email, ADMIN.password),
     body: { user_code: other.user_code },
   });
+});
+
+test('the token list says which client each token is limited to, by name, or "All clients"', async ({
+  page,
+}, testInfo) => {
+  const admin = await server.signIn(ADMIN.email, ADMIN.password);
+  const { id: bluebird } = await server.api<{ id: string }>('POST', '/api/clients', {
+    token: admin,
+    body: { name: 'Bluebird Coffee' },
+  });
+  await server.api('POST', '/api/tokens', {
+    token: admin,
+    body: { name: 'bluebird sync', scopes: ['read'], clientId: bluebird },
+  });
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.getByRole('link', { name: 'Scripts & API tokens' }).click();
+
+  await page.getByRole('button', { name: 'Create a token' }).click();
+  const create = page.getByRole('dialog', { name: 'Create an API token' });
+  await create.getByLabel('Name').fill('everywhere report');
+  await create.getByRole('button', { name: 'Create token' }).click();
+  await page
+    .getByRole('dialog', { name: 'Token everywhere report created' })
+    .getByRole('button', { name: 'Done' })
+    .click();
+
+  await expect(page.getByRole('columnheader', { name: 'Client' })).toBeVisible();
+  const clientCell = (name: string) => page.getByRole('row').filter({ hasText: name }).getByRole('cell').nth(2);
+  await expect(clientCell('bluebird sync')).toHaveText('Bluebird Coffee');
+  await expect(clientCell('everywhere report')).toHaveText('All clients');
+  await snap(page, testInfo, 'tokens-with-client');
 });

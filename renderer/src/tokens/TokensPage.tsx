@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import type { RoleName } from '../api/types.js';
+import { useClients } from '../api/queries.js';
+import type { ClientRow, RoleName } from '../api/types.js';
 import { Dialog } from '../components/Dialog.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { FormActions } from '../components/FormActions.js';
@@ -11,14 +12,34 @@ import { CreateTokenDialog } from './CreateTokenDialog.js';
 import { useApiTokens, useRevokeToken, type ApiTokenRow, type CreatedToken } from './queries.js';
 
 // The columns after the name and, when every token of the organization shows, its owner.
-const TOKEN_COLUMNS = ['Scopes', 'Last used', 'Expires'];
+const TOKEN_COLUMNS = ['Scopes', 'Client', 'Last used', 'Expires'];
 
-function TokenRow({ token, showOwner, onRevoke }: { token: ApiTokenRow; showOwner: boolean; onRevoke(): void }) {
+/** The client a token is limited to, by the name the clients list gives its id; null: every client. */
+function TokenClient({ clientId, clients }: { clientId: string | null; clients: ClientRow[] | undefined }) {
+  if (clientId === null) return <>All clients</>;
+  if (clients === undefined) return <span className="muted">…</span>;
+  return <>{clients.find((client) => client.id === clientId)?.name ?? <span className="muted">Another client</span>}</>;
+}
+
+function TokenRow({
+  token,
+  showOwner,
+  clients,
+  onRevoke,
+}: {
+  token: ApiTokenRow;
+  showOwner: boolean;
+  clients: ClientRow[] | undefined;
+  onRevoke(): void;
+}) {
   return (
     <tr>
       <td>{token.name}</td>
       {showOwner && <td>{token.user_email}</td>}
       <td>{token.scopes.join(', ')}</td>
+      <td>
+        <TokenClient clientId={token.client_id} clients={clients} />
+      </td>
       <td>{token.last_used_at ? formatDate(token.last_used_at) : <span className="muted">Never</span>}</td>
       <td>{token.expires_at ? formatDate(token.expires_at) : <span className="muted">Never</span>}</td>
       <td className="actions">
@@ -57,6 +78,7 @@ type Action =
 export function TokensPage({ role, userCode }: { role: RoleName; userCode?: string | null }) {
   const [all, setAll] = useState(false);
   const tokens = useApiTokens(all);
+  const clients = useClients();
   const [action, setAction] = useState<Action>(null);
   const close = () => setAction(null);
   return (
@@ -88,6 +110,7 @@ export function TokensPage({ role, userCode }: { role: RoleName; userCode?: stri
                 key={token.id}
                 token={token}
                 showOwner={all}
+                clients={clients.data}
                 onRevoke={() => setAction({ kind: 'revoke', token })}
               />
             ))}
