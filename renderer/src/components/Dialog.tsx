@@ -24,6 +24,9 @@ export function Dialog({
     const dialog = ref.current;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     dialog?.showModal();
+    // React's autoFocus ran while the dialog was still closed, so not focusable: showModal then focused
+    // its first button (the ×). A confirmation marks the button it should start on.
+    dialog?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => {
       dialog?.close();
       opener?.focus();
@@ -37,6 +40,10 @@ export function Dialog({
       onCancel={(event) => {
         event.preventDefault();
         onClose();
+      }}
+      // Escape closes this dialog only, not also what holds it (the location panel closes on Escape).
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') event.stopPropagation();
       }}
     >
       <header className="dialog-header">

@@ -23,7 +23,13 @@ export function FormActions({
   const [idle, working] = typeof action === 'string' ? [action, action] : action;
   return (
     <div className="form-actions">
-      <button type="button" className="button" autoFocus={focusCancel} onClick={onCancel}>
+      <button
+        type="button"
+        className="button"
+        autoFocus={focusCancel}
+        data-autofocus={focusCancel || undefined}
+        onClick={onCancel}
+      >
         Cancel
       </button>
       <button
