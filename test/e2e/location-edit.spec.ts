@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './dashboard.js';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { signIn, snap } from './dashboard.js';
 import { ADMIN, startServer, type RunningServer } from './server.js';
 
 /** Issue 9 §2: an Admin opens a location from the table, edits it with the import's rules shown inline. */
@@ -49,6 +49,14 @@ async function openLocation(page: Page, name: string): Promise<void> {
   await page.goto(clientUrl);
   await page.getByTestId('location-row').filter({ hasText: name }).first().click();
   await expect(page.getByTestId('location-panel')).toBeVisible();
+}
+
+/** The client's table as the Admin, once it shows `count` rows; then a row by its name. */
+async function openTable(page: Page, count: number): Promise<(name: string) => Locator> {
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(clientUrl);
+  await expect(page.getByTestId('location-row')).toHaveCount(count);
+  return (name) => page.getByTestId('location-row').filter({ hasText: name });
 }
 
 test('edit a location: a wrong phone is explained under its field; a right one is saved as E.164', async ({ page }) => {
@@ -102,10 +110,7 @@ test('choose rows: Ctrl-click one, Shift-click a range, Space to leave one out; 
     token,
     body: { clientId, rows: [1, 2, 3, 4].map((n) => ({ name: `Harbor ${n}`, city: 'Boston', country: 'US' })) },
   });
-  await signIn(page, server.url, ADMIN.email, ADMIN.password);
-  await page.goto(clientUrl);
-  const row = (name: string) => page.getByTestId('location-row').filter({ hasText: name });
-  await expect(page.getByTestId('location-row')).toHaveCount(6);
+  const row = await openTable(page, 6);
 
   // In name order: Bluebird Airport, Bluebird Downtown, Harbor 1 … Harbor 4.
   await row('Harbor 1').click({ modifiers: ['ControlOrMeta'] });
@@ -156,4 +161,52 @@ test('choose rows: Ctrl-click one, Shift-click a range, Space to leave one out; 
     'Harbor 2',
     'Harbor 4',
   ]);
+});
+
+test('delete one location from its panel, by keyboard: the confirmation names it; the panel closes and the table and the choice lose it', async ({
+  page,
+}, testInfo) => {
+  const row = await openTable(page, 4);
+  await row('Harbor 2').click({ modifiers: ['ControlOrMeta'] });
+  await row('Harbor 4').click({ modifiers: ['ControlOrMeta'] });
+  await expect(page.getByRole('button', { name: 'Change the 2 locations chosen…' })).toBeVisible();
+
+  await row('Harbor 4').focus();
+  await page.keyboard.press('Enter');
+  const panel = page.getByTestId('location-panel');
+  await expect(panel.getByRole('heading', { name: 'Harbor 4' })).toBeFocused();
+  const deleteButton = panel.getByRole('button', { name: 'Delete location' });
+  const focused = () => page.evaluate(() => document.activeElement?.textContent);
+  for (let tab = 0; tab < 5 && (await focused()) !== 'Delete location…'; tab++) await page.keyboard.press('Tab');
+  await expect(deleteButton).toBeFocused();
+  await page.keyboard.press('Enter');
+  const confirm = page.getByRole('dialog', { name: 'Delete Harbor 4?' });
+  await expect(confirm).toContainText('This deletes the location Harbor 4');
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await snap(page, testInfo, 'delete-location-confirm');
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  // Escape leaves the confirmation, not the panel.
+  await page.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await expect(panel).toBeVisible();
+  await expect(deleteButton).toBeFocused();
+
+  await page.keyboard.press('Enter');
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(confirm.getByRole('button', { name: 'Delete Harbor 4' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(panel).toHaveCount(0);
+  await expect(page).not.toHaveURL(/location=/);
+  await expect(row('Harbor 4')).toHaveCount(0);
+  await expect(page.getByTestId('location-row')).toHaveCount(3);
+  await expect(page.getByRole('button', { name: 'Change the location chosen…' })).toBeVisible();
+  await expect(row('Harbor 2')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator(':focus')).toHaveAttribute('data-testid', 'location-row');
+  const names = (await server.api<{ name: string }[]>('GET', `/api/locations?clientId=${clientId}`, { token })).map(
+    (location) => location.name,
+  );
+  expect(names.sort()).toEqual(['Bluebird Airport', 'Bluebird Downtown', 'Harbor 2']);
+  await snap(page, testInfo, 'after-delete-location');
 });

@@ -64,6 +64,10 @@ test('a Viewer sees every client and its locations, and no control that writes',
   await expect(page.getByRole('button', { name: /Delete this client/ })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Export all to CSV' })).toBeVisible();
   await snap(page, testInfo, 'viewer-locations');
+  // A location's panel shows its fields, with nothing to edit or delete.
+  await page.getByTestId('location-row').first().click();
+  await expect(page.getByTestId('location-panel')).toBeVisible();
+  await expect(page.getByTestId('location-panel').getByRole('button', { name: /Delete|Edit/ })).toHaveCount(0);
 
   // The Users page is an Admin's: a Viewer who types its address gets no user list.
   await page.goto(`${server.url}/users`);

@@ -4,6 +4,7 @@ import type { BulkEditBody, CountResponse, LocationPatch, LocationRecord } from 
 import type { Client, UpdateClientBody } from '../../../server/clients/schemas.js';
 import { keys } from './queries.js';
 import { authorized } from './session.js';
+import type { SuccessBody } from './types.js';
 
 /** Issue 9 §2: one location read and edited, many deleted or edited at once, a client edited. */
 
@@ -39,6 +40,22 @@ export function useUpdateLocation(id: string) {
     mutationFn: async (change: LocationChange) =>
       (await authorized<LocationWhole>(path(id), { method: 'PATCH', json: change })).data,
     onSuccess: (location) => refresh(location.client_id),
+  });
+}
+
+/**
+ * One location deleted, from its panel. `onDeleted` runs before the lists are read again: the list
+ * read again no longer holds the location, which unmounts the panel, and with it a callback given to
+ * `mutate`, which then never runs.
+ */
+export function useDeleteLocation(clientId: string | undefined, onDeleted: (id: string) => void) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: async (id: string) => (await authorized<SuccessBody>(path(id), { method: 'DELETE' })).data,
+    onSuccess: (_, id) => {
+      onDeleted(id);
+      return refresh(clientId);
+    },
   });
 }
 

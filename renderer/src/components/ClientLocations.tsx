@@ -10,6 +10,7 @@ import { LocationsTable } from './LocationsTable.js';
 import { LocationPanel } from './LocationPanel.js';
 import { BulkEditButton } from '../location-edit/BulkEditButton.js';
 import { useSelection } from '../locations/use-selection.js';
+import { useDeleteFromPanel } from '../locations/use-delete-from-panel.js';
 
 /**
  * A client's locations once it has some: the toolbar, the table and the open location. What shows
@@ -45,6 +46,7 @@ export function ClientLocations({
     onAddress({ location: null });
     if (id) document.querySelector<HTMLElement>(`[data-location-id="${CSS.escape(id)}"]`)?.focus();
   }, [address.location, onAddress]);
+  const onDeleted = useDeleteFromPanel(state, selection.forget, onAddress);
 
   const exportShown = (format: ExportFormat) => {
     setExportError(null);
@@ -91,7 +93,7 @@ export function ClientLocations({
           busy={!state.loaded || state.shown !== state.requested}
         />
       )}
-      {address.location && <LocationPanel locationId={address.location} onClose={closePanel} />}
+      {address.location && <LocationPanel locationId={address.location} onClose={closePanel} onDeleted={onDeleted} />}
     </>
   );
 }

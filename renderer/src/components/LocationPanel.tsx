@@ -27,7 +27,16 @@ function useLocationRecord(locationId: string): { location: LocationRow | undefi
  * One location's fields beside the table, read-only for now. It takes focus when it opens or shows
  * another location; Escape or Close closes it, and the table stays usable meanwhile.
  */
-export function LocationPanel({ locationId, onClose }: { locationId: string; onClose: () => void }) {
+export function LocationPanel({
+  locationId,
+  onClose,
+  onDeleted,
+}: {
+  locationId: string;
+  onClose: () => void;
+  /** An Admin deleted the location from the panel. */
+  onDeleted: (locationId: string) => void;
+}) {
   const { location, loading } = useLocationRecord(locationId);
   const heading = useRef<HTMLHeadingElement>(null);
   const found = location !== undefined;
@@ -53,7 +62,7 @@ export function LocationPanel({ locationId, onClose }: { locationId: string; onC
         </button>
       </header>
       {location ? (
-        <LocationEditing locationId={location.id}>
+        <LocationEditing locationId={location.id} onDeleted={onDeleted}>
           <LocationFields location={location} />
         </LocationEditing>
       ) : (

@@ -2,13 +2,22 @@ import { useState } from 'react';
 import { useLocation } from '../api/location-queries.js';
 import { sessionState } from '../api/session.js';
 import { LocationHistory } from '../history/LocationHistory.js';
+import { DeleteLocation } from './DeleteLocation.js';
 import { LocationEditor } from './LocationEditor.js';
 
 /**
  * In a location's panel: "Edit" for an Admin, which opens the location's whole record (its place id
- * included) as a form; the panel's read-only fields show otherwise.
+ * included) as a form, and "Delete"; the panel's read-only fields show otherwise.
  */
-export function LocationEditing({ locationId, children }: { locationId: string; children: React.ReactNode }) {
+export function LocationEditing({
+  locationId,
+  onDeleted,
+  children,
+}: {
+  locationId: string;
+  onDeleted: (locationId: string) => void;
+  children: React.ReactNode;
+}) {
   const [editing, setEditing] = useState(false);
   const isAdmin = sessionState().session?.user.role === 'admin';
   const record = useLocation(locationId);
@@ -23,14 +32,12 @@ export function LocationEditing({ locationId, children }: { locationId: string; 
   if (!editing) {
     return (
       <>
-        <button
-          type="button"
-          className="button edit-location-button"
-          onClick={() => setEditing(true)}
-          disabled={!record.data}
-        >
-          Edit location
-        </button>
+        <div className="location-actions">
+          <button type="button" className="button" onClick={() => setEditing(true)} disabled={!record.data}>
+            Edit location
+          </button>
+          <DeleteLocation location={record.data} onDeleted={onDeleted} />
+        </div>
         {children}
         <LocationHistory locationId={locationId} />
       </>

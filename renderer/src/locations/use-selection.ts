@@ -9,6 +9,8 @@ export interface Selection {
   ids: ReadonlySet<string>;
   select: (index: number, how: SelectHow) => void;
   clear: () => void;
+  /** Leaves out a location deleted meanwhile (its panel's Delete): a bulk change would not find it. */
+  forget: (id: string) => void;
 }
 
 /**
@@ -59,5 +61,16 @@ export function useSelection(
     setAnchor(null);
   }, []);
 
-  return { ids, select, clear };
+  const forget = useCallback((id: string) => {
+    setIds((before) => {
+      if (!before.has(id)) return before;
+      const next = new Set(before);
+      next.delete(id);
+      return next;
+    });
+    // The rows after it moved up one: a Shift range from the old place would be off by one.
+    setAnchor(null);
+  }, []);
+
+  return { ids, select, clear, forget };
 }
