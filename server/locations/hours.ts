@@ -217,13 +217,15 @@ export function orderedHours(hours: Hours): Hours | null {
   return known ? ordered : null;
 }
 
+/** "Mon" for mon: how a day is written back, in the export's line and the dashboard's. */
+export const dayLabel = (day: Day): string => day[0]!.toUpperCase() + day.slice(1);
+
 /** Hours as one line, the form weekHours reads back: "Mon 09:00-17:00; Tue 09:00-17:00; Sun closed". */
 export function hoursText(hours: Hours): string {
-  const label = (day: Day) => day[0]!.toUpperCase() + day.slice(1);
   return DAYS.filter((day) => hours[day] !== undefined)
     .map((day) => {
       const intervals = hours[day]!;
-      return `${label(day)} ${intervals.length === 0 ? 'closed' : intervals.map(([a, b]) => `${a}-${b}`).join(',')}`;
+      return `${dayLabel(day)} ${intervals.length === 0 ? 'closed' : intervals.map(([a, b]) => `${a}-${b}`).join(',')}`;
     })
     .join('; ');
 }

@@ -59,6 +59,12 @@ test('a re-imported GBP sheet updates the changed phone, adds the new row and le
   await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
   await expect(dialog.getByTestId('created-count')).toHaveText('4');
   await expect(dialog.getByTestId('samples')).toContainText('+1 206 555 0101');
+  // The hours as read from the per-day columns, before anything is saved.
+  await expect(dialog.getByTestId('samples')).toContainText(
+    'Mon–Thu 07:00–19:00 · Fri 07:00–21:00 · Sat 08:00–12:00, 13:00–17:00 · Sun closed',
+  );
+  await dialog.getByTestId('samples').scrollIntoViewIfNeeded();
+  await snap(page, testInfo, 'created-rows-with-hours');
   await dialog.getByRole('button', { name: 'Import 4 locations' }).click();
   await expect(dialog.getByTestId('imported-count')).toHaveText('4');
   const first = await listed(clientId);

@@ -2,10 +2,14 @@ import type { SampleRow } from '../import/protocol.js';
 import { formatCount } from '../format.js';
 import { LocationHealth } from './HealthBadge.js';
 import { usePhoneText } from '../phone-text.js';
+import type { Hours } from '../../../server/locations/hours.js';
+import { weekWords } from '../hours-words.js';
 
 /** The first rows the import adds, as the server will save them (normalized country, phone ...). */
 export function CreatedRows({ samples }: { samples: SampleRow[] }) {
   const phoneText = usePhoneText();
+  // The hours as the server read them, when the file has any: "9-5" is seen as 09:00-17:00 before it is saved.
+  const withHours = samples.some(({ location }) => location.hours !== null);
   return (
     <section aria-labelledby="samples-title" className="preview-section">
       <h3 id="samples-title">First new locations, as they will be saved</h3>
@@ -20,6 +24,7 @@ export function CreatedRows({ samples }: { samples: SampleRow[] }) {
             <th scope="col">Postal code</th>
             <th scope="col">Country</th>
             <th scope="col">Phone</th>
+            {withHours && <th scope="col">Hours</th>}
             <th scope="col">Health</th>
           </tr>
         </thead>
@@ -33,7 +38,8 @@ export function CreatedRows({ samples }: { samples: SampleRow[] }) {
               <td>{location.state}</td>
               <td>{location.zip}</td>
               <td>{location.country}</td>
-              <td>{location.phone && phoneText(location.phone)}</td>
+              <td className="created-phone">{location.phone && phoneText(location.phone)}</td>
+              {withHours && <td className="created-hours">{location.hours && weekWords(location.hours as Hours)}</td>}
               <td>
                 <LocationHealth location={location} />
               </td>

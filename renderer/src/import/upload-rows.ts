@@ -2,6 +2,7 @@ import type { BlankCells, RowField, UploadRow } from '../../../server/locations/
 import { cellValue } from '../../../server/imports/cells.js';
 import { placeholderSet } from '../../../server/imports/placeholders.js';
 import { cleanedCells, sheetValues, uploadRowOfValues } from '../../../server/imports/sheet-row.js';
+import { dayLabel, DAYS, type Day } from '../../../server/locations/hours.js';
 import { DEFAULT_OPTIONS, type ColumnOptions } from './columns/column-options.js';
 import type { ColumnMapping } from './header-mapping.js';
 
@@ -83,16 +84,6 @@ export function planRequests(rowJson: readonly string[], clientId: string, limit
   return ranges;
 }
 
-const DAY_LABELS: Record<string, string> = {
-  mon: 'Mon',
-  tue: 'Tue',
-  wed: 'Wed',
-  thu: 'Thu',
-  fri: 'Fri',
-  sat: 'Sat',
-  sun: 'Sun',
-};
-
 /**
  * A value of an upload row as the text a user edits: per-day hours as one week line ("Mon 09:00-17:00;
  * Sat x"), which the server reads like a "Hours" column.
@@ -103,6 +94,6 @@ export function rowValueText(value: UploadRow[keyof UploadRow]): string {
   if (Array.isArray(value)) return value.join(', ');
   return Object.entries(value)
     .filter((entry): entry is [string, string] => typeof entry[1] === 'string')
-    .map(([day, text]) => `${DAY_LABELS[day] ?? day} ${text}`)
+    .map(([day, text]) => `${DAYS.includes(day as Day) ? dayLabel(day as Day) : day} ${text}`)
     .join('; ');
 }
