@@ -4,6 +4,7 @@ import { formatDate } from '../format.js';
 import { LocationHealth } from './HealthBadge.js';
 import { STATUS_WORDS } from '../locations/status-words.js';
 import { usePhoneText } from '../phone-text.js';
+import { dayLabel, DAYS } from '../../../server/locations/hours.js';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -13,16 +14,6 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
     </div>
   );
 }
-
-const DAYS = [
-  ['mon', 'Mon'],
-  ['tue', 'Tue'],
-  ['wed', 'Wed'],
-  ['thu', 'Thu'],
-  ['fri', 'Fri'],
-  ['sat', 'Sat'],
-  ['sun', 'Sun'],
-] as const;
 
 /** The day's intervals in words: "09:00–17:00", "Closed" (an empty day), or not given (a day left out). */
 function dayWords(intervals: readonly (readonly string[])[] | undefined) {
@@ -38,9 +29,9 @@ function Hours({ hours }: { hours: LocationRow['hours'] }) {
   if (!hours) return null;
   return (
     <ul className="panel-hours">
-      {DAYS.map(([key, label]) => (
-        <li key={key}>
-          <span>{label}</span> {dayWords(hours[key])}
+      {DAYS.map((day) => (
+        <li key={day}>
+          <span>{dayLabel(day)}</span> {dayWords(hours[day])}
         </li>
       ))}
     </ul>
