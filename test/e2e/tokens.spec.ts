@@ -61,7 +61,7 @@ test('create a token in the dashboard, use it from Node, revoke it in the dashbo
   await signIn(page, server.url, ADMIN.email, ADMIN.password);
   await page.getByRole('link', { name: 'Scripts & API tokens' }).click();
   await expect(page.getByRole('heading', { name: 'Scripts & API tokens', level: 1 })).toBeVisible();
-  await expect(page.getByText('No API tokens yet.')).toBeVisible();
+  await expect(page.getByText('No active API tokens.')).toBeVisible();
 
   await page.getByRole('button', { name: 'Create a token' }).click();
   const create = page.getByRole('dialog', { name: 'Create an API token' });
@@ -93,7 +93,7 @@ test('create a token in the dashboard, use it from Node, revoke it in the dashbo
     .getByRole('dialog', { name: 'Revoke nightly import?' })
     .getByRole('button', { name: 'Revoke token' })
     .click();
-  await expect(page.getByText('No API tokens yet.')).toBeVisible();
+  await expect(page.getByText('No active API tokens.')).toBeVisible();
   expect(await listClients(secret)).toBe(401);
 });
 

@@ -100,7 +100,7 @@ export function TokensPage({ role, userCode }: { role: RoleName; userCode?: stri
         </label>
       )}
       {tokens.isError && <ErrorNotice error={tokens.error} />}
-      {tokens.data && tokens.data.length === 0 && <p className="muted">No API tokens yet.</p>}
+      {tokens.data && tokens.data.length === 0 && <p className="muted">No active API tokens.</p>}
       {tokens.data && tokens.data.length > 0 && (
         <table className="simple-table tokens-table">
           <SimpleTableHead columns={all ? ['Name', 'Owner', ...TOKEN_COLUMNS] : ['Name', ...TOKEN_COLUMNS]} />
