@@ -100,6 +100,14 @@ interface Decision {
   samePlaceAs?: string;
 }
 
+/** The indexed column each key kind is matched on in SQL (locationsByKey). */
+const KEY_COLUMNS = {
+  store_code: 'store_code',
+  google_place_id: 'google_place_id',
+  name_and_address: 'match_key',
+} as const;
+type KeyColumn = keyof typeof KEY_COLUMNS;
+
 /** A dry run's word on a row whose id names none of the client's locations (upsert and update). */
 function foreignIdNote(id: string): string {
   return (
@@ -274,14 +282,9 @@ class ImportPlan {
       if (row.id !== null && found.id.has(row.id)) continue;
       for (const key of this.keysOf(row)) if (key.kind !== 'id') wanted[key.kind].push(key.value);
     }
-    const columns = {
-      store_code: 'store_code',
-      google_place_id: 'google_place_id',
-      name_and_address: 'match_key',
-    } as const;
-    for (const kind of Object.keys(columns) as (keyof typeof columns)[]) {
+    for (const kind of Object.keys(KEY_COLUMNS) as KeyColumn[]) {
       if (wanted[kind].length > 0)
-        found[kind] = locationsByKey(this.db, this.clientId, columns[kind], JSON.stringify(wanted[kind]));
+        found[kind] = locationsByKey(this.db, this.clientId, KEY_COLUMNS[kind], JSON.stringify(wanted[kind]));
     }
     return found;
   }
@@ -302,12 +305,12 @@ class ImportPlan {
       if (others.length > 0) wanted.set(decision, others);
     }
     const found: Partial<Record<Key['kind'], Map<string, string>>> = {};
-    const columns = { google_place_id: 'google_place_id', name_and_address: 'match_key' } as const;
-    for (const kind of Object.keys(columns) as (keyof typeof columns)[]) {
+    // A store code is always a row's first key: only the place id and the name and address come after it.
+    for (const kind of ['google_place_id', 'name_and_address'] as const) {
       const values = [...wanted.values()].flatMap((keys) => keys.filter((key) => key.kind === kind));
       if (values.length === 0) continue;
       const json = JSON.stringify([...new Set(values.map((key) => key.value))]);
-      found[kind] = locationsByKey(this.db, this.clientId, columns[kind], json);
+      found[kind] = locationsByKey(this.db, this.clientId, KEY_COLUMNS[kind], json);
     }
     for (const [decision, keys] of wanted) {
       decision.samePlaceAs = keys.map((key) => found[key.kind]?.get(key.value)).find((id) => id !== undefined);
