@@ -1,9 +1,13 @@
 import { dayLabel, DAYS, type Day, type Hours } from '../../server/locations/hours.js';
 
-/** One day's hours in words: "07:00–19:00", "08:00–12:00, 13:00–17:00", "closed"; null when unknown. */
+/** An open day's intervals as the dashboard writes them: "07:00–19:00", "08:00–12:00, 13:00–17:00". */
+export const intervalsWords = (intervals: readonly (readonly string[])[]): string =>
+  intervals.map(([from, to]) => `${from}–${to}`).join(', ');
+
+/** One day's hours in words: intervalsWords, or "closed"; null when unknown. */
 function dayText(intervals: Hours[Day]): string | null {
   if (intervals === undefined) return null;
-  return intervals.length === 0 ? 'closed' : intervals.map(([from, to]) => `${from}–${to}`).join(', ');
+  return intervals.length === 0 ? 'closed' : intervalsWords(intervals);
 }
 
 /**

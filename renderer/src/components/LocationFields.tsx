@@ -5,6 +5,7 @@ import { LocationHealth } from './HealthBadge.js';
 import { STATUS_WORDS } from '../locations/status-words.js';
 import { usePhoneText } from '../phone-text.js';
 import { dayLabel, DAYS } from '../../../server/locations/hours.js';
+import { intervalsWords } from '../hours-words.js';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -18,7 +19,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 /** The day's intervals in words: "09:00–17:00", "Closed" (an empty day), or not given (a day left out). */
 function dayWords(intervals: readonly (readonly string[])[] | undefined) {
   if (intervals === undefined) return <span className="muted">Not given</span>;
-  return intervals.length === 0 ? 'Closed' : intervals.map(([from, to]) => `${from}–${to}`).join(', ');
+  return intervals.length === 0 ? 'Closed' : intervalsWords(intervals);
 }
 
 /**
