@@ -393,7 +393,7 @@ export class ImportJob {
     const partners = partnerRows(rows, new Set([...before, ...after]), { ...verdicts, storeCode }, fresh);
     const own = all || partners.length > 0 ? rows : rows.filter((row) => this.actions[row] === 0);
     const check = [...new Set([...own, ...partners])].filter((row) => !this.leftOut.has(row));
-    if (check.length === 0) return this.ports.send({ type: 'checked', report: this.report(this.requestCount()) });
+    if (check.length === 0) return this.sendReport();
     await this.recheck(check.sort((a, b) => a - b));
   }
 
@@ -566,7 +566,7 @@ export class ImportJob {
 
   /** One fix over many rows: remembered for "Undo", then the changed rows alone are checked again. */
   private async applyFix(field: RowField, changes: readonly [number, string][]): Promise<void> {
-    if (changes.length === 0) return this.ports.send({ type: 'checked', report: this.report(this.requestCount()) });
+    if (changes.length === 0) return this.sendReport();
     const before = new Map<number, RowEdits | undefined>();
     const change = () => {
       for (const [row, value] of changes) {
@@ -583,12 +583,17 @@ export class ImportJob {
     );
   }
 
+  /** The preview's report as the rows stand now, counted in the requests the import would need. */
+  private sendReport(): void {
+    this.ports.send({ type: 'checked', report: this.report(this.requestCount()) });
+  }
+
   /** The dry run of some rows again (in as many requests as the limits need), then the new report. */
   private async recheck(rows: readonly number[]): Promise<void> {
     if (!this.clientId) return;
     for (const row of rows) this.forgetChecks(row);
     if ((await this.dryRun(this.clientId, rows)) === null) return;
-    this.ports.send({ type: 'checked', report: this.report(this.requestCount()) });
+    this.sendReport();
   }
 
   private targetRows(target: RowSelection): number[] {
@@ -680,7 +685,7 @@ export class ImportJob {
       if (stage === 'importing' && failure.status === 400 && sentRows) {
         // The server found rows it will not take: show them in the preview like the dry run would.
         this.absorbErrors(failure.details, sentRows);
-        this.ports.send({ type: 'checked', report: this.report(this.requestCount()) });
+        this.sendReport();
       }
       this.reportFailure(stage, toErrorInfo(failure), batch, partial);
       return undefined;
