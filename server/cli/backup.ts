@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { backupDatabase, backupFileName } from '../db/backup.js';
+import { backupDatabase, backupFileName, freeBackupFile } from '../db/backup.js';
 import type { Command } from './command.js';
 import { CliError } from './errors.js';
 import { withStore } from './store.js';
@@ -21,18 +21,21 @@ export function fileErrorInWords(error: unknown): string {
   return (code !== undefined && REASONS[code]) || (error as Error).message.split('\n')[0]!;
 }
 
-/** A folder that exists gets a file named after the time; anything else is the file itself. */
+/**
+ * A folder that exists gets a file named after the time (`-2`, `-3`... after another of that second);
+ * anything else is the file itself.
+ */
 export function backupTarget(target: string, now: Date): string {
   const resolved = path.resolve(target);
   const isFolder = fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory() ?? false;
-  return isFolder ? path.join(resolved, backupFileName(now)) : resolved;
+  return isFolder ? freeBackupFile(resolved, backupFileName(now)) : resolved;
 }
 
 export const backup: Command = {
   name: 'backup',
   summary: 'write an encrypted copy of the database (same key) to a file, or into a folder',
   details:
-    'The copy is consistent even while the server runs (VACUUM INTO), written under a temporary name, flushed to disk and then renamed: it is complete or absent. Into a folder, the file is named agency-desk-<UTC time>.db.',
+    'The copy is consistent even while the server runs (VACUUM INTO), written under a temporary name, flushed to disk and then renamed: it is complete or absent. Into a folder, the file is named agency-desk-<UTC time>.db (-2, -3... for another made in the same second).',
   args: [{ name: 'TARGET', description: 'a file (replaced if it exists), or an existing folder' }],
   async run({ args, config }) {
     await withStore(config(), (store) => {

@@ -52,6 +52,17 @@ export function backupFileName(at: Date, prefix = 'agency-desk'): string {
 }
 
 /**
+ * `name` in `dir`, or the first free `<name>-2.db`, `-3`...: two backups made within one second are two
+ * files, never one replacing the other.
+ */
+export function freeBackupFile(dir: string, name: string): string {
+  let file = path.join(dir, name);
+  for (let sequence = 2; fs.existsSync(file); sequence++)
+    file = path.join(dir, name.replace(/\.db$/, `-${sequence}.db`));
+  return file;
+}
+
+/**
  * The copy is 0600 before SQLite writes a byte into it, never readable by others even for a moment:
  * created exclusively ('wx', which also refuses a symlink planted there), then set to exactly 0600
  * whatever the umask.

@@ -147,6 +147,38 @@ describe('the schedule', () => {
     expect(fs.existsSync(beforeRestore)).toBe(true);
     expect(fs.existsSync(stale)).toBe(false);
   });
+
+  it('two backups within one second are two files, listed newest first: the second never replaces the first', async () => {
+    const store = openStore(databaseFileIn(dataDir), key);
+    // An hour ahead, so that the names are new; the retention keeps every backup of the last day.
+    const second = Math.floor(Date.now() / 1000) * 1000 + 3_600_000 + 100;
+    let now = second;
+    const backups = new Backups(store, { keepDaily: 7, keepWeekly: 4, everyMs: DAY }, silent, () => now);
+    const first = await backups.backUpNow();
+    insertOrganization(store.db, 'Made between the two', Date.now());
+    now = second + 300;
+    const next = await backups.backUpNow();
+    now = second + 600;
+    const third = await backups.backUpNow();
+    const listed = (await backups.list()).filter((backup) => Date.parse(backup.created_at) > Date.now());
+    await backups.close();
+    store.close();
+    const name = backupFileName(new Date(second), 'manual');
+    expect(name).toMatch(/^manual-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.db$/);
+    expect([first.name, next.name, third.name]).toEqual([
+      name,
+      name.replace(/\.db$/, '-2.db'),
+      name.replace(/\.db$/, '-3.db'),
+    ]);
+    expect(listed.map((backup) => backup.name)).toEqual([third.name, next.name, first.name]);
+    const organizations = (name: string) => {
+      const copy = openDatabase(path.join(backupsDirIn(dataDir), name), key, { readOnly: true });
+      const count = copy.prepare('SELECT count(*) FROM organizations').pluck().get();
+      copy.close();
+      return count;
+    };
+    expect(organizations(next.name)).toBe((organizations(first.name) as number) + 1);
+  });
 });
 
 describe('/api/backups', () => {

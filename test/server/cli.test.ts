@@ -4,6 +4,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../server/auth/passwords.js';
 import { createSession } from '../../server/auth/queries.js';
+import { backupTarget } from '../../server/cli/backup.js';
 import { countWords } from '../../server/cli/count-words.js';
 import { insertApiToken } from '../../server/tokens/queries.js';
 import { parseKey } from '../../server/db/key.js';
@@ -381,6 +382,20 @@ describe('backup', () => {
     expect(copy.prepare('SELECT name FROM organizations').pluck().get()).toBe('CLI Agency');
     copy.close();
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    fs.rmSync(folder, { recursive: true });
+  });
+
+  it('into a folder that holds a backup of the same second takes the next free name, never replacing it', () => {
+    const folder = tempDir('agency-desk-cli-backups-');
+    const now = new Date('2026-03-04T05:06:07.800Z');
+    const first = path.join(folder, 'agency-desk-2026-03-04T05-06-07Z.db');
+    expect(backupTarget(folder, now)).toBe(first);
+    fs.writeFileSync(first, 'the first');
+    expect(backupTarget(folder, now)).toBe(path.join(folder, 'agency-desk-2026-03-04T05-06-07Z-2.db'));
+    fs.writeFileSync(path.join(folder, 'agency-desk-2026-03-04T05-06-07Z-2.db'), 'the second');
+    expect(backupTarget(folder, now)).toBe(path.join(folder, 'agency-desk-2026-03-04T05-06-07Z-3.db'));
+    // A file named as the target is the target: it is replaced, as `backup TARGET` says.
+    expect(backupTarget(first, now)).toBe(first);
     fs.rmSync(folder, { recursive: true });
   });
 
