@@ -30,7 +30,7 @@ const BLANKS: Option<BlankCells>[] = [
   { value: 'clear', label: 'Clear the stored value' },
 ];
 
-/** One question answered by radio buttons. */
+/** One question answered by radio buttons, side by side where the width allows (the preview's grid needs the height). */
 function RadioGroup<T extends string>({
   legend,
   name,
@@ -49,21 +49,23 @@ function RadioGroup<T extends string>({
   return (
     <fieldset disabled={disabled}>
       <legend>{legend}</legend>
-      {options.map((option) => (
-        <label key={option.value} className="radio">
-          <input
-            type="radio"
-            name={name}
-            value={option.value}
-            checked={value === option.value}
-            onChange={() => onChange(option.value)}
-          />
-          <span>
-            {option.label}
-            {option.detail && <small className="muted block">{option.detail}</small>}
-          </span>
-        </label>
-      ))}
+      <div className="radio-row">
+        {options.map((option) => (
+          <label key={option.value} className="radio">
+            <input
+              type="radio"
+              name={name}
+              value={option.value}
+              checked={value === option.value}
+              onChange={() => onChange(option.value)}
+            />
+            <span>
+              {option.label}
+              {option.detail && <small className="muted block">{option.detail}</small>}
+            </span>
+          </label>
+        ))}
+      </div>
     </fieldset>
   );
 }
