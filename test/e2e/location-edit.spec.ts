@@ -210,3 +210,39 @@ test('delete one location from its panel, by keyboard: the confirmation names it
   expect(names.sort()).toEqual(['Bluebird Airport', 'Bluebird Downtown', 'Harbor 2']);
   await snap(page, testInfo, 'after-delete-location');
 });
+
+test('the rows chosen stay in the address: a reload keeps them, less any deleted meanwhile; a new search ends the choice', async ({
+  page,
+}) => {
+  await server.api('POST', '/api/locations/upload', {
+    token,
+    body: { clientId, rows: [5, 6, 7].map((n) => ({ name: `Harbor ${n}`, city: 'Boston', country: 'US' })) },
+  });
+  const row = await openTable(page, 6);
+  await row('Harbor 5').click({ modifiers: ['ControlOrMeta'] });
+  await row('Harbor 7').click({ modifiers: ['ControlOrMeta'] });
+  await expect(page.getByRole('button', { name: 'Change the 2 locations chosen…' })).toBeVisible();
+  const idOf = async (name: string) => (await row(name).getAttribute('data-location-id'))!;
+  const [five, seven] = [await idOf('Harbor 5'), await idOf('Harbor 7')];
+  await expect(page).toHaveURL(new RegExp(`[?&]selected=${five}\\.${seven}$`));
+
+  await page.reload();
+  await expect(page.getByTestId('location-row')).toHaveCount(6);
+  await expect(page.getByRole('button', { name: 'Change the 2 locations chosen…' })).toBeVisible();
+  await expect(page.locator('[data-testid="location-row"][aria-selected="true"]')).toHaveCount(2);
+
+  // Another user deletes one of them: the reloaded choice loses it, and so does the address.
+  await server.api('DELETE', `/api/locations/${five}`, { token });
+  await page.reload();
+  await expect(page.getByTestId('location-row')).toHaveCount(5);
+  await expect(page.getByRole('button', { name: 'Change the location chosen…' })).toBeVisible();
+  await expect(row('Harbor 7')).toHaveAttribute('aria-selected', 'true');
+  await expect(page).toHaveURL(new RegExp(`[?&]selected=${seven}$`));
+
+  // A new search starts again with none: what is chosen is always among what shows.
+  await page.getByRole('searchbox').fill('Harbor 6');
+  await expect(page.getByTestId('location-row')).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Change the location shown…' })).toBeVisible();
+  await expect(page).not.toHaveURL(/selected=/);
+  await server.api('POST', '/api/locations/delete', { token, body: { ids: [seven, await idOf('Harbor 6')] } });
+});

@@ -40,7 +40,8 @@ export function ClientLocations({
   const onOpen = useCallback((id: string) => onAddress({ location: id }), [onAddress]);
   const onRange = useCallback((start: number, end: number) => list.need(start, end), [list]);
   const idAt = useCallback((index: number) => state.rows.get(index)?.id, [state.rows]);
-  const selection = useSelection(list, idAt, `${query}\u0000${health}`);
+  const onSelected = useCallback((selected: string[]) => onAddress({ selected }), [onAddress]);
+  const selection = useSelection(list, idAt, `${query}\u0000${health}`, address.selected, onSelected);
   const closePanel = useCallback(() => {
     const id = address.location;
     onAddress({ location: null });

@@ -98,6 +98,8 @@ export class LocationList {
   // Answers views from the first page until the worker has answered once.
   private firstPage: LocationIndex | null = new LocationIndex();
   private exporting: { rows: LocationRow[]; resolve: (rows: LocationRow[]) => void } | null = null;
+  /** The answers to shownOf, in the order asked (the worker answers in order). */
+  private readonly shownAnswers: ((ids: string[]) => void)[] = [];
   private readonly whenLoaded: Promise<void>;
   private settle!: { resolve: () => void; reject: (error: unknown) => void };
 
@@ -179,8 +181,21 @@ export class LocationList {
     });
   }
 
+  /**
+   * Those of `ids` that the current view shows, in its order, once every row has arrived: a selection
+   * read from the address loses the locations deleted since, or filtered out.
+   */
+  async shownOf(ids: readonly string[]): Promise<string[]> {
+    await this.whenLoaded;
+    return new Promise((resolve) => {
+      this.shownAnswers.push(resolve);
+      post({ type: 'shown', listId: this.id, ids: [...ids] });
+    });
+  }
+
   receive(message: FromListWorker): void {
     if (message.type === 'window') this.receiveWindow(message);
+    else if (message.type === 'shown') this.shownAnswers.shift()?.(message.ids);
     else if (message.type === 'found') {
       this.update({ found: new Map(this.state.found).set(message.locationId, message.location) });
     } else if (message.type === 'export' && this.exporting) {

@@ -143,6 +143,12 @@ function handle(message: ToListWorker): void {
     }
     case 'export':
       return exportRows(message.listId, list, message.start, message.end);
+    case 'shown': {
+      const wanted = new Set(message.ids);
+      const ids: string[] = [];
+      for (const row of list.order) if (wanted.has(list.index.rows[row]!.id)) ids.push(list.index.rows[row]!.id);
+      return send({ type: 'shown', listId: message.listId, ids });
+    }
     case 'drop':
       list.dropped = true;
       lists.delete(message.listId);

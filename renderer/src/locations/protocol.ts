@@ -17,6 +17,8 @@ export type ToListWorker =
   | { type: 'find'; listId: number; locationId: string }
   /** The rows the current view shows, for the CSV export: all, or those at places [start, end). */
   | { type: 'export'; listId: number; start?: number; end?: number }
+  /** Which of these ids the current view shows (a selection read from the address): answered by `shown`. */
+  | { type: 'shown'; listId: number; ids: string[] }
   | { type: 'drop'; listId: number }
   | { type: 'token'; token: string | null };
 
@@ -44,5 +46,6 @@ export type FromListWorker =
     } & ListProgress)
   | { type: 'found'; listId: number; locationId: string; location: LocationRow | null }
   | { type: 'export'; listId: number; rows: LocationRow[]; done: boolean }
+  | { type: 'shown'; listId: number; ids: string[] }
   | { type: 'failed'; listId: number; error: ApiErrorInfo | { status: 0; message: string } }
   | { type: 'need-token'; renew: boolean };

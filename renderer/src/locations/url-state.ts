@@ -5,7 +5,8 @@ import { LOCATION_COLUMNS } from './column-widths.js';
 
 /**
  * What the client page shows, kept in its address so that a reload or a shared link opens the same
- * view: `?q=oak&health=red&sort=-city&location=<id>` ("-" sorts descending; defaults are left out).
+ * view: `?q=oak&health=red&sort=-city&location=<id>&selected=<id>.<id>` ("-" sorts descending; defaults
+ * are left out).
  */
 export interface TableAddress {
   /** The search text as typed. */
@@ -14,6 +15,21 @@ export interface TableAddress {
   sort: LocationSort;
   /** The location open in the side panel. */
   location: string | null;
+  /** The locations chosen for a bulk change, in the order chosen (none when more than MAX_SELECTED_IN_ADDRESS). */
+  selected: readonly string[];
+}
+
+/**
+ * A choice of more rows than this (a Shift-click over thousands) stays in the page but not in its address:
+ * each id is 37 characters of it.
+ */
+export const MAX_SELECTED_IN_ADDRESS = 1_000;
+
+const LOCATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function selectedOf(text: string | null): string[] {
+  const ids = (text ?? '').split('.').filter((id) => LOCATION_ID.test(id));
+  return [...new Set(ids)].slice(0, MAX_SELECTED_IN_ADDRESS);
 }
 
 export const DEFAULT_SORT: LocationSort = { key: 'name', direction: 'ascending' };
@@ -37,6 +53,7 @@ export function tableAddressOf(search: string): TableAddress {
     health: health !== null && HEALTHS.includes(health) ? health : 'all',
     sort: sortOf(params.get('sort')),
     location: params.get('location') || null,
+    selected: selectedOf(params.get('selected')),
   };
 }
 
@@ -49,6 +66,9 @@ export function searchOf(address: TableAddress): string {
     params.set('sort', `${direction === 'descending' ? '-' : ''}${key}`);
   }
   if (address.location) params.set('location', address.location);
+  if (address.selected.length > 0 && address.selected.length <= MAX_SELECTED_IN_ADDRESS) {
+    params.set('selected', address.selected.join('.'));
+  }
   const text = params.toString();
   return text ? `?${text}` : '';
 }
@@ -62,16 +82,20 @@ export function useViewRequest({ search, health, sort }: TableAddress): ViewRequ
 /**
  * The client page's view from the address, and a setter. A filter, a sort or a location opened or closed
  * is a step of the browser's history (Back undoes it); the search text replaces the address as it is
- * typed (no history entry per keystroke).
+ * typed (no history entry per keystroke), and so does the choice of rows. A new search or health filter
+ * starts the choice again with none: what is chosen is always among what shows.
  */
 export function useTableAddress(): [TableAddress, (change: Partial<TableAddress>) => void] {
   const search = useSearch();
   const address = useMemo(() => tableAddressOf(search), [search]);
   const change = useCallback((next: Partial<TableAddress>) => {
     const current = tableAddressOf(window.location.search);
-    const target = searchOf({ ...current, ...next });
+    const filtered =
+      (next.search !== undefined && next.search.trim().toLowerCase() !== current.search.trim().toLowerCase()) ||
+      (next.health !== undefined && next.health !== current.health);
+    const target = searchOf({ ...current, ...(filtered ? { selected: [] } : {}), ...next });
     if (target === searchOf(current)) return;
-    const typing = Object.keys(next).every((key) => key === 'search');
+    const typing = Object.keys(next).every((key) => key === 'search' || key === 'selected');
     navigate(`${window.location.pathname}${target}`, { replace: typing });
   }, []);
   return [address, change];

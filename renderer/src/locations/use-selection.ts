@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LocationList } from './list.js';
 
 /** How a click or a key chooses rows: one more or less (Ctrl, ⌘ or Space), or all from the last one (Shift). */
@@ -16,22 +16,45 @@ export interface Selection {
 /**
  * The locations chosen in the table for a bulk change (issue 9 §2): Ctrl/⌘-click or Space adds or
  * removes a row, Shift-click or Shift+Space adds every row from the last one chosen to this one, in the
- * order shown. A new search or health filter (`scope`) starts again with none: what is chosen is always
- * among what shows.
+ * order shown. The choice is kept in the address (`addressed`, written back through `onAddressed`), so a
+ * reload keeps it; a new search or health filter (`scope`) takes the address's, which a change of filter
+ * empties (url-state.ts) and Back brings back. A choice read from the address keeps only the locations
+ * the view shows once every row has arrived: none deleted since, none filtered out.
  */
 export function useSelection(
   list: LocationList,
   idAt: (index: number) => string | undefined,
   scope: string,
+  addressed: readonly string[],
+  onAddressed: (ids: string[]) => void,
 ): Selection {
-  const [ids, setIds] = useState<ReadonlySet<string>>(new Set());
+  const [ids, setIds] = useState<ReadonlySet<string>>(() => new Set(addressed));
   const [anchor, setAnchor] = useState<number | null>(null);
   const [selectionScope, setSelectionScope] = useState(scope);
+  const restoring = useRef(0);
   if (selectionScope !== scope) {
     setSelectionScope(scope);
-    setIds(new Set());
+    setIds(new Set(addressed));
     setAnchor(null);
   }
+  useEffect(() => {
+    if (addressed.length === 0) return;
+    const turn = ++restoring.current;
+    // A list that failed to load says so itself (its error notice): the choice then stays as read.
+    list.shownOf(addressed).then(
+      (shownIds) => {
+        if (turn !== restoring.current || shownIds.length === addressed.length) return;
+        // Only the address's ids go: a row chosen meanwhile by a click stays.
+        const shown = new Set(shownIds);
+        const gone = new Set(addressed.filter((id) => !shown.has(id)));
+        setIds((before) => new Set([...before].filter((id) => !gone.has(id))));
+      },
+      () => undefined,
+    );
+    // Read once a scope: the address follows the choice from then on.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [list, scope]);
+  useEffect(() => onAddressed([...ids]), [ids, onAddressed]);
 
   const select = useCallback(
     (index: number, how: SelectHow) => {
