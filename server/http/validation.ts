@@ -64,7 +64,7 @@ export const compileValidator: FastifySchemaCompiler<unknown> = ({
     if (!checker.Check(value)) {
       const details = errorDetails(checker.Errors(value), part);
       const first = details[0];
-      return { error: Invalid(first ? `${first.path.slice(1)} ${first.message}` : 'Invalid request', details) };
+      return { error: Invalid(first ? detailInWords(first) : 'Invalid request', details) };
     }
     for (const field of uuidFields) {
       const record = value as Record<string, unknown>;
@@ -107,9 +107,26 @@ export function bodyErrors(schema: TSchema, value: unknown): ErrorDetail[] {
   return checker.Check(value) ? [] : errorDetails(checker.Errors(value), 'body');
 }
 
+const PARTS: Record<string, string> = {
+  querystring: 'the query parameter ',
+  params: 'the path parameter ',
+  headers: 'the header ',
+};
+
+/**
+ * A detail as the words of a 400's message, naming the field as the routes' own messages do ("name must
+ * not be blank"): "name must be a string", "rows/3/city must be a string", "the query parameter limit must
+ * be >= 1", "the body must be an object".
+ */
+export function detailInWords({ path, message }: ErrorDetail): string {
+  const [, part = '', ...field] = path.split('/');
+  if (field.length === 0) return `the ${part === 'querystring' ? 'query string' : part} ${message}`;
+  return `${PARTS[part] ?? ''}${field.join('/')} ${message}`;
+}
+
 /** Details as one sentence for a person at a terminal: "email must match format "email"; password ...". */
 export function detailsInWords(details: readonly ErrorDetail[]): string {
-  return details.map((detail) => `${detail.path.replace(/^\/body\//, '')} ${detail.message}`).join('; ');
+  return details.map(detailInWords).join('; ');
 }
 
 /** TypeBox's errors as the API's details: one JSON pointer and one plain sentence for each wrong value. */
@@ -126,13 +143,13 @@ export function errorDetails(errors: Iterable<ValueError>, part: string): ErrorD
 }
 
 const TYPE_ERRORS: Partial<Record<ValueErrorType, string>> = {
-  [ValueErrorType.String]: 'string',
-  [ValueErrorType.Number]: 'number',
-  [ValueErrorType.Integer]: 'integer',
-  [ValueErrorType.Boolean]: 'boolean',
+  [ValueErrorType.String]: 'a string',
+  [ValueErrorType.Number]: 'a number',
+  [ValueErrorType.Integer]: 'an integer',
+  [ValueErrorType.Boolean]: 'true or false',
   [ValueErrorType.Null]: 'null',
-  [ValueErrorType.Object]: 'object',
-  [ValueErrorType.Array]: 'array',
+  [ValueErrorType.Object]: 'an object',
+  [ValueErrorType.Array]: 'an array',
 };
 
 /**

@@ -73,7 +73,7 @@ describe('the e-mail rule is the one the routes apply', () => {
 
 describe('serverFieldProblems: an error that still arrives, at its field', () => {
   it('words the validator details that name a field of the form and ignores the others', () => {
-    const error = new ApiError(400, 'body/email must match format "email"', [
+    const error = new ApiError(400, 'email must match format "email"', [
       { path: '/body/email', message: 'must match format "email"' },
       { path: '/body/password', message: 'must NOT have fewer than 8 characters' },
       { path: '/body/other', message: 'is not a known field' },

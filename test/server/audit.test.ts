@@ -172,7 +172,7 @@ describe('each change leaves exactly its entries', () => {
     'GET /api/audit?since=%s -> 400 naming since',
     async (since) => {
       const response = await t.request({ method: 'GET', url: `/api/audit?since=${since}`, token: admin });
-      expect(expectErrorBody(response, 400).message).toBe('querystring/since must match format "date-time"');
+      expect(expectErrorBody(response, 400).message).toBe('the query parameter since must match format "date-time"');
     },
   );
 
