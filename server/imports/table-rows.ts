@@ -2,6 +2,7 @@ import { MAX_IMPORT_ROWS, type BlankCells } from '../locations/schemas.js';
 import { DEFAULT_ADDRESS_SEPARATOR } from './address.js';
 import { headerKey, matchHeaders, type ColumnMatch } from './columns.js';
 import type { Cells } from './csv-text.js';
+import { HEADER_SEARCH_ROWS, headerRowOf } from './header-row.js';
 import { junkReason, type JunkContext } from './junk-rows.js';
 import { PLACEHOLDERS, placeholderSet } from './placeholders.js';
 import type { ColumnReport, LeftOutRow } from './schemas.js';
@@ -63,12 +64,33 @@ function isEmpty(row: readonly string[]): boolean {
 }
 
 /**
- * The import rows of a sheet's cells (README: "Import a CSV or Excel file"): the first non-empty row is
- * the header; placeholders are blanked; rows that are not locations are left out (unless kept); each row
- * carries `line`, its number in the sheet, which the import's errors echo.
+ * The index of the sheet's header row, -1 when every row is empty: the first non-empty row, unless a
+ * title or a note sits above the header (imports/header-row.ts). With a saved mapping, the header is the
+ * row holding the mapping's headers.
+ */
+function headerIndexOf(cells: Cells, mapping: SavedMapping | undefined): number {
+  const top: number[] = [];
+  for (let index = 0; index < cells.length && top.length < HEADER_SEARCH_ROWS; index++) {
+    if (!isEmpty(cells[index]!)) top.push(index);
+  }
+  if (top.length === 0) return -1;
+  const isHeader = mapping && ((row: readonly string[]) => Array.isArray(savedMatches(row, mapping)));
+  return top[
+    headerRowOf(
+      top.map((index) => cells[index]!),
+      isHeader,
+    ) ?? 0
+  ]!;
+}
+
+/**
+ * The import rows of a sheet's cells (README: "Import a CSV or Excel file"): the header is the first
+ * non-empty row, or the first naming the name column below a title; placeholders are blanked; rows that
+ * are not locations are left out (unless kept); each row carries `line`, its number in the sheet, which
+ * the import's errors echo.
  */
 export function tableRows(cells: Cells, options: TableOptions): TableRows | TableRefusal {
-  const headerIndex = cells.findIndex((row) => !isEmpty(row));
+  const headerIndex = headerIndexOf(cells, options.mapping);
   if (headerIndex < 0) {
     return { statusCode: 400, message: 'The file is empty: it needs a header row and one row per location' };
   }

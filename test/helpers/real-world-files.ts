@@ -53,6 +53,19 @@ export const REAL_WORLD_FILES: RealWorldFile[] = [
     locations: 2,
   },
   {
+    // German Excel: a title and a blank line above the header, a totals row under the locations.
+    name: 'filialliste.csv',
+    bytes: windows1252(
+      'Filialliste Bluebird GmbH - Stand 01.11.2026;;;;;;\r\n' +
+        ';;;;;;\r\n' +
+        'Filiale;Straße;Hausnummer;PLZ;Ort;Land;Telefon\r\n' +
+        'Bluebird Mitte;Friedrichstraße;123;10117;Berlin;Deutschland;030 1234567\r\n' +
+        'Bluebird München;Kaufingerstraße;9;80331;München;Deutschland;089 2323230\r\n' +
+        'Gesamt: 2 Filialen;;;;;;\r\n',
+    ),
+    locations: 2,
+  },
+  {
     name: 'brightlocal.csv',
     bytes: utf8(
       'Location Name,Location Reference,Address 1,Address 2,City,State/County,Postcode/ZIP,Country,Telephone,Website URL\n' +

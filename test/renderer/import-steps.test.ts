@@ -14,6 +14,7 @@ const FILE: FileSummary = {
   delimiter: ',',
   sheet: 'Stores',
   headers: ['Name', 'Postcode'],
+  headerLine: 1,
   mapping: ['name', 'zip'],
   samples: [['Fjord Bakery Leeds', 'LS1 6HD']],
   looks: [null, 'zip'],

@@ -181,3 +181,35 @@ describe('parseCsvText', () => {
     );
   });
 });
+
+describe('parseCsvText: the header below a title', () => {
+  it('a title, a date and a blank line above the header are left out; lines stay the file’s', () => {
+    const table = parseCsvText(
+      'Store list Bluebird Coffee;;;\r\n;Stand: 01.11.2026;;\r\n;;;\r\nStore code;Location name;City;Phone\r\n' +
+        'B-1;Bluebird Mitte;Berlin;030 1234567\r\nB-2;"Bluebird\nMünchen";München;089 2323230\r\n',
+    );
+    expect(table.headers).toEqual(['Store code', 'Location name', 'City', 'Phone']);
+    expect([table.headerLine, table.rowsAboveHeader]).toEqual([4, 2]);
+    expect(rowsOf(table)).toEqual([
+      ['B-1', 'Bluebird Mitte', 'Berlin', '030 1234567'],
+      ['B-2', 'Bluebird\nMünchen', 'München', '089 2323230'],
+    ]);
+    expect(table.lines).toEqual([5, 6]);
+  });
+
+  it('a title is found however the text comes in pieces', () => {
+    const text = 'Locations Q4\n\nName,City,Phone\n' + 'Bluebird,Springfield,217 555 0142\n'.repeat(3000);
+    const whole = parseCsvText(text);
+    const parser = new CsvParser();
+    for (let at = 0; at < text.length; at += 7_001) parser.write(text.slice(at, at + 7_001));
+    expect(readingOf(parser.end())).toEqual(readingOf(whole));
+    expect([whole.headers, whole.headerLine, rowsOf(whole).length]).toEqual([['Name', 'City', 'Phone'], 3, 3000]);
+  });
+
+  it('a first row that names no name column stays the header: one column, two columns, or a full row', () => {
+    expect(parseCsvText('Store\nBluebird\nName\n').headers).toEqual(['Store']);
+    expect(parseCsvText('Shop,Town\nBluebird,Springfield\nName,City\n').headers).toEqual(['Shop', 'Town']);
+    expect(parseCsvText('Shop,Street,Town\nA,B,C\nName,Street,City\n').headers).toEqual(['Shop', 'Street', 'Town']);
+    expect(parseCsvText('Shop,Town\nBluebird,Springfield\n').headerLine).toBe(1);
+  });
+});

@@ -75,6 +75,22 @@ describe('Excel workbooks (.xlsx) in the import worker', () => {
     expect(table.lines).toEqual([2, 4]);
   });
 
+  it('a title (a merged cell) and a blank row above the header: left out, rows still the sheet’s', async () => {
+    const buffer = await writeXlsxFile([
+      [{ value: 'Harbor Books: store list', columnSpan: 3 }, null, null],
+      [null, null, null],
+      ['Store code', 'Name', 'Phone'],
+      ['00123', 'Harbor Books\nSeattle', '+1 206 555 0100'],
+      ['00456', 'Harbor Books Portland', '+1 503 555 0101'],
+    ]).toBuffer();
+    const read = await readWorkbook(bufferSource(new Uint8Array(buffer)));
+    if (!read.ok) throw new Error(read.message);
+    const table = sheetTable(read.sheets[0]!);
+    expect(table.headers).toEqual(['Store code', 'Name', 'Phone']);
+    expect(valuesOf(table, 1)).toEqual(['00456', 'Harbor Books Portland', '+1 503 555 0101']);
+    expect([table.headerLine, ...table.lines]).toEqual([3, 4, 5]);
+  });
+
   it('asks which sheet when several hold rows, then reads the chosen one', async () => {
     const bytes = await workbook();
     const { job, messages } = jobMessages();

@@ -247,6 +247,23 @@ describe('POST /api/locations/upload with an .xlsx workbook', () => {
     expect(response.json().columns[4]).toEqual({ header: 'Opening date', field: null, matched_by: null, score: 0 });
   });
 
+  it('a title (a merged cell) and a blank row above the header are left out; lines stay the sheet rows', async () => {
+    const clientId = await t.createClient(admin, 'Titled workbook client');
+    const file = (await writeXlsxFile([
+      [{ value: 'Bluebird Coffee: store list (Q4 2026)', columnSpan: 3 }, null, null],
+      [null, null, null],
+      ['Store code', 'Business name', 'Phone'],
+      ['B-1', 'Bluebird Back Bay', '+1 617 555 0101'],
+      ['B-2', 'Bluebird Cambridge', '+1 617'],
+    ]).toBuffer()) as Buffer;
+    const body = expectErrorBody(await upload(clientId, file, XLSX), 400);
+    expect(body.details).toEqual([expect.objectContaining({ line: 5, field: 'phone' })]);
+    const csv = 'Store list\n\nStore code,Business name\nB-1,Bluebird Back Bay\n';
+    const response = await upload(clientId, csv, 'text/csv', '&dryRun=true');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().columns.map((column: { field: string }) => column.field)).toEqual(['store_code', 'name']);
+  });
+
   it('a wrong sheet is a 400 naming the sheets; an .xls is a 415 saying what to do', async () => {
     const clientId = await t.createClient(admin, 'Excel client 2');
     const wrong = expectErrorBody(await upload(clientId, await workbook(), XLSX, '&sheet=Nope'), 400);

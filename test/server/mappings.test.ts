@@ -183,6 +183,16 @@ describe('POST /api/locations/upload?mapping=', () => {
     expect(used.json().find((each: { id: string }) => each.id === mapping.id).last_used_at).not.toBeNull();
   });
 
+  it('a title above the header: the header is the row holding the mapping’s headers', async () => {
+    const mapping = (await create({ client_id: clientId, name: 'Titled sheet', columns: COLUMNS })).json();
+    const csv = `Filialen Stand 11/2026\n\n${SHEET_HEADERS.join(',')}\nBäckerei Nord,Nordstraße,7,N-7,\n`;
+    const response = await upload(csv, `&mapping=${mapping.id}&dryRun=true`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().rows).toEqual([
+      expect.objectContaining({ name: 'Bäckerei Nord', address: 'Nordstraße 7', store_code: 'N-7' }),
+    ]);
+  });
+
   it("an unknown mapping, or another client's -> 404; one that does not fit the file -> 400", async () => {
     expectErrorBody(await upload('Filiale\nA\n', `&mapping=${crypto.randomUUID()}`), 404);
     const foreign = (await create({ client_id: otherClientId, name: 'Theirs', columns: COLUMNS })).json();

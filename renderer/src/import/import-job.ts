@@ -221,6 +221,7 @@ export class ImportJob {
         ...facts,
         delimiter: table.delimiter,
         headers: table.headers,
+        headerLine: table.headerLine,
         mapping: this.mapping,
         samples: [0, 1, 2].filter((row) => row < rowCount).map((row) => valuesOf(table, row)),
         looks: looksOf(table, rowCount),

@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { headerRowOf } from '../../../server/imports/header-row.js';
 import { SNIFF_CHARS, sniffCsv } from '../../../server/imports/sniff.js';
 
 /** A problem papaparse (or the shape of a row) reveals, at the line a text editor shows for it. */
@@ -28,6 +29,10 @@ export interface TextPiece {
  */
 export interface CsvTable {
   headers: string[];
+  /** The line the header starts on: 1, or lower when a title or a note sits above it (left out). */
+  headerLine: number;
+  /** The non-empty rows above the header, left out. */
+  rowsAboveHeader: number;
   /** The text the rows lie in, in the pieces it was parsed in. */
   texts: TextPiece[];
   /**
@@ -88,6 +93,8 @@ type RowStep = Papa.ParseStepResult<string[][]>;
 export class CsvParser {
   readonly table: CsvTable = {
     headers: [],
+    headerLine: 1,
+    rowsAboveHeader: 0,
     texts: [],
     rowStarts: [],
     rowEnds: [],
@@ -109,6 +116,8 @@ export class CsvParser {
   private nextCr = -1;
   private line = 1;
   private headerSeen = false;
+  /** The non-empty rows read before the header is known (server/imports/header-row.ts decides). */
+  private top: { row: string[]; line: number; start: number; end: number }[] = [];
 
   write(text: string): void {
     if (!this.parser) {
@@ -135,6 +144,7 @@ export class CsvParser {
   end(): CsvTable {
     if (!this.parser) this.start();
     this.parse(true);
+    if (!this.headerSeen && this.top.length > 0) this.takeHeader(0);
     this.table.problems.sort((a, b) => a.line - b.line);
     return this.table;
   }
@@ -160,7 +170,10 @@ export class CsvParser {
     // (and so do the problems found in it so far: they are found again with the rest of the row).
     const rows = this.table.rowStarts.length;
     const { meta } = (this.parser as Papa.Parser).parse(this.input, this.base, !final);
-    if (this.table.rowStarts.length > rows) this.table.texts.push({ start: this.base, text: this.input });
+    // Rows held while the header is not known yet lie in this text too.
+    if (this.table.rowStarts.length > rows || this.top.length > 0) {
+      this.table.texts.push({ start: this.base, text: this.input });
+    }
     const consumed = meta.cursor - this.base;
     this.pending = this.input.substring(consumed);
     this.input = '';
@@ -194,13 +207,27 @@ export class CsvParser {
     return count;
   }
 
+  /** The header found among the rows read so far: the rows above it are left out, those below are data. */
+  private takeHeader(index: number): void {
+    const { table } = this;
+    const header = this.top[index]!;
+    const below = this.top.slice(index + 1);
+    this.top = [];
+    this.headerSeen = true;
+    table.headers = header.row.map((cell) => cell.trim());
+    table.headerLine = header.line;
+    table.rowsAboveHeader = index;
+    table.blanks = table.headers.map(() => ({ rows: 0, firstLines: [] }));
+    for (const { row, line, start, end } of below) this.take(row, line, start, end);
+  }
+
   private take(row: string[], line: number, start: number, end: number): void {
     const { table } = this;
     if (!this.headerSeen) {
       if (isEmptyRow(row)) return;
-      this.headerSeen = true;
-      table.headers = row.map((header) => header.replace(/^\uFEFF/, '').trim());
-      table.blanks = table.headers.map(() => ({ rows: 0, firstLines: [] }));
+      this.top.push({ row: row.map((cell) => cell.replace(/^\uFEFF/, '')), line, start, end });
+      const header = headerRowOf(this.top.map((each) => each.row));
+      if (header !== undefined) this.takeHeader(header);
       return;
     }
     // One pass over the header's columns: the blanks each column has (the mapping screen's check,

@@ -19,6 +19,8 @@ export interface FileSummary {
   /** The sheet the rows come from, for a workbook. */
   sheet?: string;
   headers: string[];
+  /** The header's line (a sheet's row): above 1 when a title or a note above it was left out. */
+  headerLine: number;
   /** The mapping the headers suggest. */
   mapping: ColumnMapping;
   /** The first rows, to show what each column holds. */

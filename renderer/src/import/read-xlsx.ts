@@ -74,12 +74,14 @@ export function sheetTable(sheet: WorkbookSheet): CsvTable {
   const width = Math.max(0, ...sheet.rows.map((row) => row.length));
   const rows = sheet.rows.map((row) => Array.from({ length: width }, (_, column) => row[column] ?? ''));
   const table = parseCsvText(Papa.unparse(rows, { quotes: true, newline: '\n', escapeFormulae: false }));
-  // The CSV's lines, one per row, turned back into the sheet's row numbers.
+  // The CSV's lines, one per row, turned back into the sheet's row numbers (a title above the header
+  // is a row of the sheet, left out).
   const rowOfLine = new Map<number, number>();
-  const header = sheet.lines[0] ?? 1;
-  rowOfLine.set(1, header);
-  table.lines.forEach((line, index) => rowOfLine.set(line, sheet.lines[index + 1] ?? line));
+  const above = table.rowsAboveHeader;
+  rowOfLine.set(table.headerLine, sheet.lines[above] ?? table.headerLine);
+  table.lines.forEach((line, index) => rowOfLine.set(line, sheet.lines[above + index + 1] ?? line));
   const toRow = (line: number) => rowOfLine.get(line) ?? line;
+  table.headerLine = toRow(table.headerLine);
   table.lines = table.lines.map(toRow);
   table.problems = table.problems.map((problem) => ({ ...problem, line: toRow(problem.line) }));
   for (const blanks of table.blanks) blanks.firstLines = blanks.firstLines.map(toRow);

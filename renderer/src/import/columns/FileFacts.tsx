@@ -21,6 +21,8 @@ export function FileFacts({
           {sheet !== undefined
             ? `sheet “${sheet}”`
             : `${DELIMITER_NAMES[file.delimiter] ?? `“${file.delimiter}”`}-separated`}
+          {file.headerLine > 1 &&
+            ` · header on ${sheet !== undefined ? 'row' : 'line'} ${formatCount(file.headerLine)}, the ${sheet !== undefined ? 'rows' : 'lines'} above it left out`}
         </span>
         {sheet === undefined && (
           <label className="field field-inline">
