@@ -158,7 +158,11 @@ export function weekHours(text: string): Hours {
   const value = text
     .trim()
     .replace(/\s+/g, ' ')
-    .replace(/^(daily|every ?day|all week|7 days)\b:?/i, 'Mon-Sun');
+    .replace(/^(daily|every ?day|all week|7 days)\b:?/i, 'Mon-Sun')
+    // US sheets' shorthands: "M-F 9-5", "Weekdays 9-5; Weekends closed" (single letters are no day
+    // names anywhere else: the "m" of "p.m." would read as Monday).
+    .replace(/\b(?:weekdays?|m ?- ?f)\b/gi, 'Mon-Fri')
+    .replace(/\bweekends?\b/gi, 'Sat-Sun');
   if (value === '') return hours;
   // "24/7", "Open 24 hours": every day, all day.
   if (ALL_DAY.test(value)) return Object.fromEntries(DAYS.map((day) => [day, [['00:00', '24:00']]]));

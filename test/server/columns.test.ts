@@ -271,6 +271,18 @@ describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
     expect(() => weekHours('Mon 9-17, Tue noon-18, Wed 24 hours')).not.toThrow();
   });
 
+  it('reads US sheets’ shorthands for days: M-F, Weekdays, Weekends; a.m. and p.m. stay times', () => {
+    // Found by a walk: "M-F 9-5", the commonest hours a US client writes, was refused as starting with no day.
+    const nine = [['09:00', '17:00']];
+    expect(weekHours('M-F 9-5')).toEqual({ mon: nine, tue: nine, wed: nine, thu: nine, fri: nine });
+    expect(weekHours('M - F 9am-5pm, Sat 10-2')).toMatchObject({ fri: nine, sat: [['10:00', '14:00']] });
+    expect(weekHours('Weekdays 9-5; Weekends closed')).toMatchObject({ mon: nine, fri: nine, sat: [], sun: [] });
+    expect(weekHours('Weekdays: 9 a.m. - 5 p.m., Weekend: 10 a.m. - 2 p.m.')).toMatchObject({
+      wed: nine,
+      sun: [['10:00', '14:00']],
+    });
+  });
+
   it("reads US sheets' short afternoon (9-5 is 09:00-17:00), and keeps what runs past midnight", () => {
     const read = (text: string) => dayIntervals(text)[0];
     // Found by a walk through the dashboard: "Mon-Fri 9-5" was saved as open 20 hours, all night.

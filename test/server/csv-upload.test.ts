@@ -199,6 +199,19 @@ describe('POST /api/locations/upload with Content-Type: text/csv, other sources'
     });
   });
 
+  it('a US sheet’s hours: "M-F 9-5" and "Weekdays … Weekends closed" are read, not refused', async () => {
+    const csv =
+      'Store Code,Location Name,Hours\nNY 001,Bluebird SoHo,M-F 9-5\nNY 003,Bluebird Tribeca,Weekdays 8-6; Weekends closed\n';
+    const clientId = await t.createClient(admin, 'US hours client');
+    const response = await upload(clientId, csv, 'text/csv');
+    expect(response.statusCode, response.body).toBe(201);
+    const [soho, tribeca] = await locationsOf(clientId);
+    expect(soho!.hours).toEqual(
+      Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:00']]])),
+    );
+    expect(tribeca!.hours).toMatchObject({ fri: [['08:00', '18:00']], sat: [], sun: [] });
+  });
+
   it('an invalid row answers 400 naming its sheet row', async () => {
     const clientId = await t.createClient(admin, 'Bad row client');
     const csv = 'Name,Latitude\nGood,10\nBad,"91\n"\nAlso bad,200\n';
