@@ -3,6 +3,7 @@ import { isPlaceholder } from '../imports/placeholders.js';
 import { hasLoneSurrogate, LONE_SURROGATE_WORDS, textOrNull } from '../http/body.js';
 import { controlCharacterWords } from '../http/control-characters.js';
 import { countryCode } from './country.js';
+import { zipFitsCountry } from './health.js';
 import { isWebsite, WEBSITE_WORDS } from './website.js';
 import { HOURS_FORMS, HoursError, dayIntervals, orderedHours, weekHours, DAYS, type Hours } from './hours.js';
 
@@ -259,6 +260,17 @@ function wellFormed(value: string): string {
   return value;
 }
 
+/**
+ * A postal code as Excel leaves it: a number cell drops the leading zeros of Boston's 02116, Dresden's
+ * 01069 or Bourg-en-Bresse's 01000, and the CSV saved from it keeps 2116. Digits only that do not fit the
+ * country's format but fit it with one or two zeros put back (Puerto Rico's 00601) get them back.
+ */
+function zipWithZeros(value: string, country: string): string {
+  if (!/^\d{3,}$/.test(value) || zipFitsCountry(value, country)) return value;
+  for (const padded of [`0${value}`, `00${value}`]) if (zipFitsCountry(padded, country)) return padded;
+  return value;
+}
+
 function fromText(field: LocationField, value: string, country: string | null): unknown {
   switch (field) {
     case 'country': {
@@ -266,6 +278,8 @@ function fromText(field: LocationField, value: string, country: string | null): 
       if (code === null) throw new FieldError(`"${value}" is not a country name or ISO code`);
       return code;
     }
+    case 'zip':
+      return country === null ? value : zipWithZeros(value, country);
     case 'store_code':
       return storeCode(value);
     case 'phone':

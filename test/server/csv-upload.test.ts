@@ -277,6 +277,31 @@ describe('POST /api/locations/upload with an .xlsx workbook', () => {
     expect(response.json().columns.map((column: { field: string }) => column.field)).toEqual(['store_code', 'name']);
   });
 
+  it('postal codes Excel stored as numbers get their leading zeros back, by the country’s format', async () => {
+    const clientId = await t.createClient(admin, 'Number zips client');
+    const file = (await writeXlsxFile([
+      ['Business name', 'Postal code', 'Country'],
+      ['Bluebird Back Bay', 2116, 'US'],
+      ['Bluebird San Juan', 901, 'US'],
+      ['Bäckerei Prag', 1069, 'DE'],
+      ['Acme Wien', 1070, 'AT'],
+      ['Acme Leeds', 'LS1 6HD', 'GB'],
+      ['Bluebird Typo', 21, 'US'],
+      ['Bluebird Nowhere', 2116, null],
+    ]).toBuffer()) as Buffer;
+    const response = await upload(clientId, file, XLSX);
+    expect(response.statusCode, response.body).toBe(201);
+    expect((await locationsOf(clientId)).map((location) => location.zip)).toEqual([
+      '02116',
+      '00901',
+      '01069',
+      '1070',
+      'LS1 6HD',
+      '21',
+      '2116',
+    ]);
+  });
+
   it('a wrong sheet is a 400 naming the sheets; an .xls is a 415 saying what to do', async () => {
     const clientId = await t.createClient(admin, 'Excel client 2');
     const wrong = expectErrorBody(await upload(clientId, await workbook(), XLSX, '&sheet=Nope'), 400);
