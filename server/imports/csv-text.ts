@@ -73,6 +73,10 @@ function decoderOf(label: string, options: { fatal?: boolean } = {}): { decode(b
 
 /** The body's text, or why it has none. */
 export function decodeCsv(bytes: Uint8Array, charset: string | undefined): { text: string } | { message: string } {
+  // A byte order mark says the encoding over any label, as the WHATWG Encoding Standard's decode does:
+  // Excel's "Unicode Text" sent by a script that labels every body charset=utf-8 is UTF-16 all the same.
+  const bom = bomOf(bytes);
+  if (bom !== null) return { text: new TextDecoder(bom.encoding).decode(bytes.subarray(bom.length)) };
   if (charset !== undefined) {
     let decoder: { decode(bytes: Uint8Array): string };
     try {
@@ -86,8 +90,6 @@ export function decodeCsv(bytes: Uint8Array, charset: string | undefined): { tex
       return { message: `The body is not valid ${charset}: some bytes are not valid in that character set` };
     }
   }
-  const bom = bomOf(bytes);
-  if (bom !== null) return { text: new TextDecoder(bom.encoding).decode(bytes.subarray(bom.length)) };
   const reason = notTextReason(bytes);
   if (reason !== null) return { message: reason };
   try {

@@ -167,6 +167,15 @@ describe('POST /api/locations/upload with Content-Type: text/csv, other sources'
     expect(location).toMatchObject({ name: 'Zürich Café', city: 'Zürich' });
   });
 
+  it('a byte order mark wins over the charset named: Excel’s "Unicode Text" sent as charset=utf-8', async () => {
+    const unicodeText = utf16le('Name\tCity\r\nZürich Café\tZürich\r\n');
+    const location = await importedAs('UTF-16 labelled UTF-8', unicodeText, 'text/csv; charset=utf-8');
+    expect(location).toMatchObject({ name: 'Zürich Café', city: 'Zürich' });
+    const utf8WithBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Name,City\nKöln Café,Köln\n')]);
+    const labelledLatin = await importedAs('UTF-8 labelled Latin-1', utf8WithBom, 'text/csv; charset=windows-1252');
+    expect(labelledLatin).toMatchObject({ name: 'Köln Café', city: 'Köln' });
+  });
+
   it('Windows-1252 is read by its code page, declared or not: € “ ” – Œ are not control characters', async () => {
     const body = windows1252('Name,City\n“Œuvre” Café – 5 € Deals™,Köln\n');
     for (const type of ['text/csv; charset=windows-1252', 'text/csv; charset=iso-8859-1', 'text/csv']) {
