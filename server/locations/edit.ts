@@ -7,7 +7,7 @@ import { Conflict, Invalid, NotFound, type ErrorDetail } from '../http/errors.js
 import { NEEDS, type Principal } from '../http/guards.js';
 import { LOCATION_FIELDS, type LocationField, type LocationValues } from './fields.js';
 import { deleteLocations, storedLocations, updateLocation, type StoredLocation } from './queries.js';
-import { derived, sameValue } from './record.js';
+import { changesBetween, derived } from './record.js';
 import { readFields, schemaErrors, type RowInput } from './rows.js';
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
@@ -69,11 +69,7 @@ export function patched(location: LocationValues, input: RowInput): LocationValu
 }
 
 export function changesOf(before: LocationValues, after: LocationValues): Changes {
-  const changes: Changes = {};
-  for (const field of LOCATION_FIELDS) {
-    if (!sameValue(before[field], after[field])) changes[field] = { from: before[field], to: after[field] };
-  }
-  return changes;
+  return changesBetween(before, after) ?? {};
 }
 
 /** Writes a location's new values, health recomputed; a store code already used in its client is a 409. */

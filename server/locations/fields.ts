@@ -72,7 +72,16 @@ function storeCode(text: string): string {
   return text;
 }
 
+// What Excel shows of a long number in a General cell (2.12555E+09): its last digits are gone for good.
+const SCIENTIFIC = /^\d(?:[.,]\d+)?E\+?\d+$/i;
+
 function phone(text: string, country: string | null): string {
+  if (SCIENTIFIC.test(text)) {
+    throw new FieldError(
+      `"${text}" is a number Excel shortened (scientific notation), its last digits lost: ` +
+        'format the phone column as Text in Excel, enter the numbers again and save the file again',
+    );
+  }
   try {
     const number = parsePhoneNumberWithError(text, { defaultCountry: (country ?? undefined) as CountryCode });
     if (!number.isPossible())

@@ -21,7 +21,7 @@ import {
   updateLocation,
   type LocationToUpdate,
 } from './queries.js';
-import { derived, emptyValues, matchKey, sameValue, type LocationRow } from './record.js';
+import { changesBetween, derived, emptyValues, matchKey, type LocationRow } from './record.js';
 import { normalizeRow, readableInput, rowError, type NormalizedRow, type RowInput } from './rows.js';
 import { useSavedMapping } from '../mappings/apply.js';
 import { NO_PLACEHOLDERS } from '../imports/placeholders.js';
@@ -628,17 +628,6 @@ function codeChanges(decisions: Decision[]): CodeChange[] {
       ? [{ index: row.index, line: row.line, locationId: location!.id, to: changes.store_code.to as string | null }]
       : [],
   );
-}
-
-/** Each field the row changes: {field: {from, to}}, or null when it changes none. */
-function changesBetween(stored: LocationValues, values: LocationValues): Changes | null {
-  let changes: Changes | null = null;
-  for (const field of LOCATION_FIELDS) {
-    if (sameValue(stored[field], values[field])) continue;
-    changes ??= {};
-    changes[field] = { from: stored[field], to: values[field] };
-  }
-  return changes;
 }
 
 function preview(decision: Decision, locationId: string | null): PreviewRow {

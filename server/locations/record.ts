@@ -1,6 +1,6 @@
-import type { LocationValues } from './fields.js';
+import { LOCATION_FIELDS, type LocationField, type LocationValues } from './fields.js';
 import { healthOf } from './health.js';
-import type { HealthStatus } from './schemas.js';
+import type { Changes, HealthStatus } from './schemas.js';
 
 /**
  * The version of the rules whose results are stored with each location: the health score and notes,
@@ -69,9 +69,26 @@ export function emptyValues(name: string): LocationValues {
   };
 }
 
-/** Two values of a field are the same (labels and hours compare as JSON). */
-export function sameValue(a: unknown, b: unknown): boolean {
+/**
+ * Two values of a field are the same: hours compare as JSON, and labels in any order (a listing's labels
+ * are a set: Google keeps no order, and a client's sheet may list them another way each month).
+ */
+export function sameValue(field: LocationField, a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (field === 'labels' && Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+  }
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Each field that differs: {field: {from, to}}, or null when none does (an edit's and an import's diff). */
+export function changesBetween(before: LocationValues, after: LocationValues): Changes | null {
+  let changes: Changes | null = null;
+  for (const field of LOCATION_FIELDS) {
+    if (sameValue(field, before[field], after[field])) continue;
+    changes ??= {};
+    changes[field] = { from: before[field], to: after[field] };
+  }
+  return changes;
 }

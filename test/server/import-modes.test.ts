@@ -158,6 +158,13 @@ describe('the listing fields', () => {
     ['phone', '12', /wrong number of digits for US/],
     ['phone', 'call us', /not a phone number/],
     ['phone', '(217) 055-0142', /not a number that US's numbering plan allows/],
+    // A General cell of Excel's: the digits after the sixth are gone, and the message says how to get them back.
+    [
+      'phone',
+      '2.12555E+09',
+      /Excel shortened \(scientific notation\), its last digits lost: format the phone column as Text/,
+    ],
+    ['phone', '4,98912E+11', /Excel shortened/],
     ['website', 'not a site', /domain/],
     ['latitude', '91', /-90 to 90/],
     ['longitude', 'east', /not a number/],
@@ -554,6 +561,35 @@ describe('import modes', () => {
         ],
       });
     }
+  });
+
+  it('labels in another order are no change: the upsert leaves the location unchanged, a PATCH too', async () => {
+    const clientId = await t.createClient(admin, 'Label order');
+    const row = { name: 'Labelled', store_code: 'L1', labels: 'Downtown, Flagship, Drive-thru' };
+    await imported(clientId, [row]);
+    const reordered = { ...row, labels: 'Flagship, Drive-thru, Downtown' };
+    expect(await imported(clientId, [reordered], '?mode=upsert')).toMatchObject({ unchanged: 1, updated: 0 });
+    expect((await list(clientId))[0]!.labels).toEqual(['Downtown', 'Flagship', 'Drive-thru']);
+    // One label fewer, or another one, is a change.
+    const fewer = await dryRun(clientId, [{ ...row, labels: 'Flagship, Downtown' }], '?mode=upsert');
+    expect(fewer.rows[0]!.changes).toEqual({
+      labels: { from: ['Downtown', 'Flagship', 'Drive-thru'], to: ['Flagship', 'Downtown'] },
+    });
+    const [stored] = await list(clientId);
+    const patched = await t.request({
+      method: 'PATCH',
+      url: `/api/locations/${stored!.id as string}`,
+      token: admin,
+      body: { labels: ['Drive-thru', 'Downtown', 'Flagship'] },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    // Saved as sent, and no change in the history.
+    expect(patched.json<{ labels: string[] }>().labels).toEqual(['Drive-thru', 'Downtown', 'Flagship']);
+    const updates = t.store.db
+      .prepare("SELECT count(*) FROM audit_entries WHERE action = 'location.updated' AND location_id = ?")
+      .pluck()
+      .get(stored!.id);
+    expect(updates).toBe(0);
   });
 
   it('coordinates of 17 digits read back exactly: the same row again is unchanged, by id and by key', async () => {
