@@ -25,7 +25,8 @@ export function Dialog({
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     dialog?.showModal();
     // React's autoFocus ran while the dialog was still closed, so not focusable: showModal then focused
-    // its first button (the ×). A confirmation marks the button it should start on.
+    // its first button (the ×). A confirmation marks the button it should start on, a form its field
+    // (TextField marks itself when given autoFocus).
     dialog?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => {
       dialog?.close();

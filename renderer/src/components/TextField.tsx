@@ -19,6 +19,9 @@ export function TextField({ label, value, onValue, hint, error, ...input }: Text
       <span>{label}</span>
       <input
         {...input}
+        // React's autoFocus runs before a <dialog> opens, when nothing in it can take focus: Dialog
+        // focuses what is marked so once it is open (else showModal would start on its ×).
+        data-autofocus={input.autoFocus || undefined}
         value={value}
         onChange={(event) => onValue(event.target.value)}
         aria-invalid={error ? true : undefined}

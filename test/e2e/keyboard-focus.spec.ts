@@ -1,0 +1,47 @@
+import { expect, test } from '@playwright/test';
+import { signIn } from './dashboard.js';
+import { ADMIN, startServer, type RunningServer } from './server.js';
+
+/** Keyboard only: where the focus lands when a dialog or a form opens, and where it goes back. */
+
+let server: RunningServer;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  server = await startServer();
+  const token = await server.signIn(ADMIN.email, ADMIN.password);
+  const { id } = await server.api<{ id: string }>('POST', '/api/clients', { token, body: { name: 'Bluebird Coffee' } });
+  await server.api('POST', '/api/locations/upload', {
+    token,
+    body: { clientId: id, rows: [{ name: 'Bluebird Downtown', city: 'Springfield', country: 'US' }] },
+  });
+});
+test.afterAll(async () => {
+  await server.stop();
+});
+
+test('a dialog with a form starts in its first field, not on its × (Enter there closed it)', async ({ page }) => {
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.getByRole('button', { name: 'New client' }).focus();
+  await page.keyboard.press('Enter');
+  const newClient = page.getByRole('dialog', { name: 'New client' });
+  await expect(newClient.getByRole('textbox', { name: /^Name/ })).toBeFocused();
+  await page.keyboard.type('Acme Hardware');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Acme Hardware', level: 1 })).toBeVisible();
+
+  await page.getByRole('link', { name: 'Clients', exact: true }).first().click();
+  await page.getByRole('button', { name: 'Delete Bluebird Coffee' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(
+    page.getByRole('dialog', { name: 'Delete Bluebird Coffee?' }).getByRole('textbox', { name: /to confirm/ }),
+  ).toBeFocused();
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('link', { name: 'Scripts & API tokens' }).click();
+  await page.getByRole('button', { name: 'Create a token' }).first().click();
+  await expect(
+    page.getByRole('dialog', { name: 'Create an API token' }).getByRole('textbox', { name: /^Name/ }),
+  ).toBeFocused();
+});
