@@ -5,6 +5,7 @@ import { ADMIN, startServer, type RunningServer } from './server.js';
 /** Keyboard only: where the focus lands when a dialog or a form opens, and where it goes back. */
 
 let server: RunningServer;
+let clientUrl: string;
 
 test.describe.configure({ mode: 'serial' });
 
@@ -12,6 +13,7 @@ test.beforeAll(async () => {
   server = await startServer();
   const token = await server.signIn(ADMIN.email, ADMIN.password);
   const { id } = await server.api<{ id: string }>('POST', '/api/clients', { token, body: { name: 'Bluebird Coffee' } });
+  clientUrl = `${server.url}/clients/${id}`;
   await server.api('POST', '/api/locations/upload', {
     token,
     body: { clientId: id, rows: [{ name: 'Bluebird Downtown', city: 'Springfield', country: 'US' }] },
@@ -44,4 +46,30 @@ test('a dialog with a form starts in its first field, not on its × (Enter there
   await expect(
     page.getByRole('dialog', { name: 'Create an API token' }).getByRole('textbox', { name: /^Name/ }),
   ).toBeFocused();
+});
+
+test('Edit location starts in the Name field; Save and Cancel give the focus back to Edit location', async ({
+  page,
+}) => {
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(clientUrl);
+  await page.getByTestId('location-row').first().focus();
+  await page.keyboard.press('Enter');
+  const panel = page.getByTestId('location-panel');
+  const edit = panel.getByRole('button', { name: 'Edit location' });
+  await expect(edit).toBeEnabled();
+  await edit.focus();
+  await page.keyboard.press('Enter');
+  const name = panel.getByRole('textbox', { name: /^Name/ });
+  await expect(name).toBeFocused();
+  await page.keyboard.type(' Station');
+  await page.keyboard.press('Enter');
+  await expect(panel.getByRole('heading', { name: 'Bluebird Downtown Station' })).toBeVisible();
+  await expect(edit).toBeFocused();
+
+  await page.keyboard.press('Enter');
+  await expect(name).toBeFocused();
+  await panel.getByRole('button', { name: 'Cancel' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(edit).toBeFocused();
 });

@@ -19,6 +19,8 @@ export function LocationEditing({
   children: React.ReactNode;
 }) {
   const [editing, setEditing] = useState(false);
+  // Save and Cancel unmount the form that held the focus: the keyboard goes on from Edit location.
+  const [edited, setEdited] = useState(false);
   const isAdmin = sessionState().session?.user.role === 'admin';
   const record = useLocation(locationId);
   if (!isAdmin) {
@@ -33,7 +35,13 @@ export function LocationEditing({
     return (
       <>
         <div className="location-actions">
-          <button type="button" className="button" onClick={() => setEditing(true)} disabled={!record.data}>
+          <button
+            type="button"
+            className="button"
+            autoFocus={edited}
+            onClick={() => setEditing(true)}
+            disabled={!record.data}
+          >
             Edit location
           </button>
           <DeleteLocation location={record.data} onDeleted={onDeleted} />
@@ -44,7 +52,14 @@ export function LocationEditing({
     );
   }
   return record.data ? (
-    <LocationEditor key={record.data.updated_at} location={record.data} onDone={() => setEditing(false)} />
+    <LocationEditor
+      key={record.data.updated_at}
+      location={record.data}
+      onDone={() => {
+        setEditing(false);
+        setEdited(true);
+      }}
+    />
   ) : (
     <p className="muted">Loading the location…</p>
   );

@@ -49,6 +49,7 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
           hint={HINTS[field]}
           error={errors[field]}
           required={field === 'name'}
+          autoFocus={field === 'name'}
         />
       ))}
       <label className="field">
