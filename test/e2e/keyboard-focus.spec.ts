@@ -73,3 +73,15 @@ test('Edit location starts in the Name field; Save and Cancel give the focus bac
   await page.keyboard.press('Enter');
   await expect(edit).toBeFocused();
 });
+
+test('the new token’s secret dialog starts on Copy, so that Enter copies the secret rather than closing it for good', async ({
+  page,
+}) => {
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.getByRole('link', { name: 'Scripts & API tokens' }).click();
+  await page.getByRole('button', { name: 'Create a token' }).first().click();
+  await page.keyboard.type('nightly sync');
+  await page.keyboard.press('Enter');
+  const secret = page.getByRole('dialog', { name: 'Token nightly sync created' });
+  await expect(secret.getByRole('button', { name: 'Copy' })).toBeFocused();
+});

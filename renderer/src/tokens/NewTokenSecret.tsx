@@ -35,7 +35,8 @@ export function NewTokenSecret({ token, onClose }: { token: CreatedToken; onClos
         </p>
         <div className="token-secret">
           <code data-testid="token-secret">{token.token}</code>
-          <button type="button" className="button" onClick={copy}>
+          {/* The secret is shown once: the dialog starts here, not on its ×, where Enter would lose it. */}
+          <button type="button" className="button" data-autofocus onClick={copy}>
             {copied ? 'Copied' : 'Copy'}
           </button>
         </div>
