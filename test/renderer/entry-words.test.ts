@@ -126,6 +126,17 @@ describe('the history in words', () => {
     expect([undoable(bulk(3)), undoable(bulk(0))]).toEqual([true, false]);
   });
 
+  it('counts as the rest of the dashboard does: "1 location", "2,255 created" (in the user’s locale)', () => {
+    const many = (1204).toLocaleString();
+    const deleted = (count: number) => ({ ...base, action: 'locations.deleted', summary: { count } });
+    expect(entryInWords(deleted(1))).toBe('maria@agency.example deleted 1 location');
+    expect(entryInWords(deleted(1204))).toBe(`maria@agency.example deleted ${many} locations`);
+    const edited = { ...base, action: 'locations.edited', summary: { count: 1, of: 1, set: { labels: ['wifi'] } } };
+    expect(entryInWords(edited)).toBe('maria@agency.example set the labels to wifi on 1 location at once');
+    const imported = { ...base, action: 'locations.imported', summary: { file_name: null, created: 1204 } };
+    expect(entryInWords(imported)).toBe(`maria@agency.example imported a file: ${many} created`);
+  });
+
   it('names what an undo reverted, and offers no Undo for what was undone', () => {
     const imported = {
       ...base,

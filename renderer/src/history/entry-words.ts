@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { AuditEntry } from '../../../server/audit/schemas.js';
 import { hoursText, type Hours } from '../../../server/locations/hours.js';
+import { formatCount, plural } from '../format.js';
 import { phoneText } from '../phone-text.js';
 
 export type HistoryEntry = Static<typeof AuditEntry>;
@@ -55,7 +56,7 @@ function changesInWords(entry: HistoryEntry): string {
 function counts(summary: Record<string, unknown>, keys: readonly string[]): string {
   return keys
     .filter((key) => typeof summary[key] === 'number' && (summary[key] as number) > 0)
-    .map((key) => `${summary[key] as number} ${key}`)
+    .map((key) => `${formatCount(summary[key] as number)} ${key}`)
     .join(', ');
 }
 
@@ -104,10 +105,10 @@ const SENTENCES: Record<string, Words> = {
     const count = summary.count as number;
     // A bulk change whose locations all had the values already changed nothing: it says so.
     return count === 0
-      ? `set ${set} on ${summary.of as number} locations, which had it already: nothing changed`
-      : `set ${set} on ${count} locations at once`;
+      ? `set ${set} on ${plural(summary.of as number, 'location')}, which had it already: nothing changed`
+      : `set ${set} on ${plural(count, 'location')} at once`;
   },
-  'locations.deleted': (_entry, summary) => `deleted ${summary.count as number} locations`,
+  'locations.deleted': (_entry, summary) => `deleted ${plural(summary.count as number, 'location')}`,
   'operation.undone': (entry, summary, _target, undone) =>
     `undid ${undoneWords(entry, undone)}: ${counts(summary, ['removed', 'restored', 'recreated', 'conflicts']) || 'nothing to undo'}`,
   'client.created': (_entry, _summary, target) => `created the client ${target}`,

@@ -3,6 +3,7 @@ import { sessionState } from '../api/session.js';
 import type { LocationList } from '../locations/list.js';
 import type { Selection } from '../locations/use-selection.js';
 import { BulkEditDialog } from './BulkEditDialog.js';
+import { plural } from '../format.js';
 
 /**
  * "Change these…" beside the table (Admin): one change, through the bulk edit or delete of the API, to
@@ -29,7 +30,7 @@ export function BulkEditButton({
   return (
     <div className="bulk-actions">
       <button type="button" className="button" disabled={chosen === 0 && (!loaded || shown === 0)} onClick={choose}>
-        Change the {count === 1 ? 'location' : `${count} locations`} {chosen > 0 ? 'chosen' : 'shown'}…
+        Change the {count === 1 ? 'location' : plural(count, 'location')} {chosen > 0 ? 'chosen' : 'shown'}…
       </button>
       {chosen > 0 ? (
         <button type="button" className="button-link" onClick={selection.clear}>
