@@ -1,7 +1,8 @@
 import { useCallback, useLayoutEffect, useMemo, useState, type RefObject } from 'react';
 import type { LocationColumn } from './order.js';
 
-export const LOCATION_COLUMNS: readonly { key: LocationColumn; label: string; width: number }[] = [
+/** `keeps`: a column of set-width values (a date) never narrows below its usual width when the table fits a small window. */
+export const LOCATION_COLUMNS: readonly { key: LocationColumn; label: string; width: number; keeps?: true }[] = [
   { key: 'name', label: 'Name', width: 240 },
   // The agency's own id for each location: what its people search and sort by.
   { key: 'store_code', label: 'Store code', width: 110 },
@@ -11,7 +12,7 @@ export const LOCATION_COLUMNS: readonly { key: LocationColumn; label: string; wi
   { key: 'zip', label: 'Postal code', width: 120 },
   { key: 'country', label: 'Country', width: 96 },
   { key: 'health_score', label: 'Health', width: 230 },
-  { key: 'created_at', label: 'Created', width: 120 },
+  { key: 'created_at', label: 'Created', width: 120, keeps: true },
 ];
 
 export const MIN_COLUMN_WIDTH = 56;
@@ -40,15 +41,22 @@ function saved(): Partial<ColumnWidths> {
 }
 
 const DEFAULT_TOTAL = LOCATION_COLUMNS.reduce((sum, column) => sum + column.width, 0);
+const KEPT_TOTAL = LOCATION_COLUMNS.reduce((sum, column) => sum + (column.keeps ? column.width : 0), 0);
 
 /**
  * The usual widths, scaled so that the columns fill `available` pixels (within 80% and 200% of
- * their size): every column shows in a 1024-pixel window, and a wide one leaves no gap.
+ * their size): every column shows in a 1024-pixel window, and a wide one leaves no gap. Narrowing,
+ * the columns that `keep` their width stay whole ("Nov 24, 2026" was cut at 1280 pixels) and the
+ * others narrow for them.
  */
-function fitted(available: number): ColumnWidths {
+export function fittedWidths(available: number): ColumnWidths {
   const factor = available > 0 ? Math.min(2, Math.max(0.8, available / DEFAULT_TOTAL)) : 1;
+  const narrowing = factor < 1 ? Math.max(0.8, (available - KEPT_TOTAL) / (DEFAULT_TOTAL - KEPT_TOTAL)) : factor;
   return Object.fromEntries(
-    LOCATION_COLUMNS.map((column) => [column.key, clampWidth(Math.floor(column.width * factor))]),
+    LOCATION_COLUMNS.map((column) => [
+      column.key,
+      clampWidth(Math.floor(column.width * (factor < 1 && column.keeps ? 1 : narrowing))),
+    ]),
   ) as ColumnWidths;
 }
 
@@ -73,7 +81,7 @@ export function useColumnWidths(
       return next;
     });
   }, []);
-  const widths = useMemo(() => ({ ...fitted(available), ...set }), [available, set]);
+  const widths = useMemo(() => ({ ...fittedWidths(available), ...set }), [available, set]);
   return [widths, resize];
 }
 
