@@ -69,9 +69,13 @@ test('a Viewer sees every client and its locations, and no control that writes',
   await expect(page.getByTestId('location-panel')).toBeVisible();
   await expect(page.getByTestId('location-panel').getByRole('button', { name: /Delete|Edit/ })).toHaveCount(0);
 
-  // The Users page is an Admin's: a Viewer who types its address gets no user list.
-  await page.goto(`${server.url}/users`);
-  await expect(page.getByRole('heading', { name: 'This page does not exist' })).toBeVisible();
+  // The Users and Backups pages are an Admin's: a Viewer who types their address (or signs in where an
+  // Admin signed out) gets no list, and is told why rather than that the page does not exist.
+  for (const path of ['/users', '/backups']) {
+    await page.goto(`${server.url}${path}`);
+    await expect(page.getByRole('heading', { name: 'Only an Admin can see this page' })).toBeVisible();
+    await expect(page.getByRole('table')).toHaveCount(0);
+  }
 });
 
 test('a Client Viewer lands straight on its client and cannot reach the others', async ({ page }, testInfo) => {

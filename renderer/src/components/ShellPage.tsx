@@ -17,6 +17,18 @@ function NotFound() {
   );
 }
 
+/** An Admin's page (users, backups) opened by someone else: from a link, or where an Admin signed out. */
+function AdminOnly() {
+  return (
+    <div className="empty-state">
+      <h1>Only an Admin can see this page</h1>
+      <p>
+        <Link to={paths.clients}>Go to the clients</Link>
+      </p>
+    </div>
+  );
+}
+
 /** The page the address names, as far as the user's role may see it. */
 export function ShellPage({ route, user }: { route: Route; user: SignedInUser }) {
   const search = useSearch();
@@ -30,9 +42,9 @@ export function ShellPage({ route, user }: { route: Route; user: SignedInUser })
     case 'clients':
       return user.role === 'client_viewer' ? null : <ClientsPage role={user.role} />;
     case 'users':
-      return isAdmin ? <UsersPage currentUserId={user.id} /> : <NotFound />;
+      return isAdmin ? <UsersPage currentUserId={user.id} /> : <AdminOnly />;
     case 'backups':
-      return isAdmin ? <BackupsPage /> : <NotFound />;
+      return isAdmin ? <BackupsPage /> : <AdminOnly />;
     default:
       return <NotFound />;
   }
