@@ -85,3 +85,36 @@ test('the new token’s secret dialog starts on Copy, so that Enter copies the s
   const secret = page.getByRole('dialog', { name: 'Token nightly sync created' });
   await expect(secret.getByRole('button', { name: 'Copy' })).toBeFocused();
 });
+
+test('after an undo or a revoke, whose button is gone, the focus goes on from History or Create a token, not from the page’s top', async ({
+  page,
+}) => {
+  const token = await server.signIn(ADMIN.email, ADMIN.password);
+  await server.api('POST', '/api/tokens', { token, body: { name: 'old script', scopes: ['read'] } });
+  const clientId = clientUrl.split('/').pop()!;
+  await server.api('POST', '/api/locations/upload', {
+    token,
+    body: { clientId, rows: [{ name: 'Bluebird Airport', city: 'Springfield', country: 'US' }] },
+  });
+
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(clientUrl);
+  const history = page.getByText('History', { exact: true });
+  await history.focus();
+  await page.keyboard.press('Enter');
+  const undo = page.getByRole('button', { name: /^Undo: .*imported/ }).first();
+  await undo.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Undo this change?' });
+  await dialog.getByRole('button', { name: 'Undo', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Done' }).press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(history).toBeFocused();
+
+  await page.getByRole('link', { name: 'Scripts & API tokens' }).click();
+  await page.getByRole('button', { name: 'Revoke old script' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog', { name: 'Revoke old script?' }).getByRole('button', { name: 'Revoke token' }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'old script' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Create a token' })).toBeFocused();
+});

@@ -10,12 +10,15 @@ export function Dialog({
   children,
   wide = false,
   className,
+  returnFocusTo,
 }: {
   title: string;
   onClose: () => void;
   children: ReactNode;
   wide?: boolean;
   className?: string;
+  /** Where the focus goes back when what opened the dialog is gone (the entry undone, the token revoked). */
+  returnFocusTo?: () => HTMLElement | null | undefined;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   // Two dialogs can be open at once (signing in again over an import): each names itself.
@@ -30,9 +33,12 @@ export function Dialog({
     dialog?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => {
       dialog?.close();
-      opener?.focus();
+      // Focus left on a removed element falls to <body>: the keyboard would start again from the top.
+      if (opener?.isConnected) opener.focus();
+      else returnFocusTo?.()?.focus();
     };
-  }, []);
+    // The dialog opens once, with the ways back it was given then.
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <dialog
       ref={ref}

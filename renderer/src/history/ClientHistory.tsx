@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { authorized } from '../api/session.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { formatDateTime } from '../format.js';
@@ -21,6 +21,7 @@ export function ClientHistory({ clientId, isAdmin }: { clientId: string; isAdmin
   const [open, setOpen] = useState(false);
   usePhoneText(); // the entries' words group phones once it has loaded
   const [undoing, setUndoing] = useState<HistoryEntry | null>(null);
+  const summary = useRef<HTMLElement>(null);
   const history = useQuery({
     queryKey: historyKey(clientId),
     queryFn: async () =>
@@ -30,7 +31,7 @@ export function ClientHistory({ clientId, isAdmin }: { clientId: string; isAdmin
   });
   return (
     <details className="client-history" onToggle={(event) => setOpen((event.target as HTMLDetailsElement).open)}>
-      <summary>History</summary>
+      <summary ref={summary}>History</summary>
       <ErrorNotice error={history.error} />
       {history.isPending && open && <p className="loading">Loading the history…</p>}
       <ol className="history-list">
@@ -55,7 +56,14 @@ export function ClientHistory({ clientId, isAdmin }: { clientId: string; isAdmin
         ))}
       </ol>
       {history.data?.length === 0 && <p className="muted">Nothing has changed yet.</p>}
-      {undoing && <UndoDialog clientId={clientId} entry={undoing} onClose={() => setUndoing(null)} />}
+      {undoing && (
+        <UndoDialog
+          clientId={clientId}
+          entry={undoing}
+          onClose={() => setUndoing(null)}
+          returnFocusTo={() => summary.current}
+        />
+      )}
     </details>
   );
 }

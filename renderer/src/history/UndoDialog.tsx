@@ -26,10 +26,13 @@ export function UndoDialog({
   clientId,
   entry,
   onClose,
+  returnFocusTo,
 }: {
   clientId: string;
   entry: HistoryEntry;
   onClose: () => void;
+  /** Where the focus goes once the undone entry has lost its Undo button. */
+  returnFocusTo: () => HTMLElement | null;
 }) {
   const cache = useQueryClient();
   const path = `/api/operations/${encodeURIComponent(entry.operation_id!)}/undo`;
@@ -50,7 +53,7 @@ export function UndoDialog({
   });
   const done = undo.data;
   return (
-    <Dialog title="Undo this change?" onClose={onClose}>
+    <Dialog title="Undo this change?" onClose={onClose} returnFocusTo={returnFocusTo}>
       <p>{entryInWords(entry)}</p>
       <ErrorNotice
         error={preview.error ?? undo.error}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useClients } from '../api/queries.js';
 import type { ClientRow, RoleName } from '../api/types.js';
 import { Dialog } from '../components/Dialog.js';
@@ -51,10 +51,19 @@ function TokenRow({
   );
 }
 
-function RevokeDialog({ token, onClose }: { token: ApiTokenRow; onClose(): void }) {
+function RevokeDialog({
+  token,
+  onClose,
+  returnFocusTo,
+}: {
+  token: ApiTokenRow;
+  onClose(): void;
+  /** The revoked token's row, and its Revoke button, are gone: the focus goes here instead. */
+  returnFocusTo(): HTMLElement | null;
+}) {
   const revoke = useRevokeToken();
   return (
-    <Dialog title={`Revoke ${token.name}?`} onClose={onClose}>
+    <Dialog title={`Revoke ${token.name}?`} onClose={onClose} returnFocusTo={returnFocusTo}>
       <div className="form">
         <p>Scripts using this token get 401 from their very next request.</p>
         <ErrorNotice error={revoke.error} />
@@ -81,6 +90,7 @@ export function TokensPage({ role, userCode }: { role: RoleName; userCode?: stri
   const clients = useClients();
   const [action, setAction] = useState<Action>(null);
   const close = () => setAction(null);
+  const createButton = useRef<HTMLButtonElement>(null);
   return (
     <section className="page" aria-labelledby="tokens-title">
       <header className="page-header">
@@ -88,7 +98,12 @@ export function TokensPage({ role, userCode }: { role: RoleName; userCode?: stri
           <h1 id="tokens-title">Scripts &amp; API tokens</h1>
           <p className="muted">A script sends its own token instead of your password; revoke it here at any time.</p>
         </div>
-        <button type="button" className="button button-primary" onClick={() => setAction({ kind: 'create' })}>
+        <button
+          ref={createButton}
+          type="button"
+          className="button button-primary"
+          onClick={() => setAction({ kind: 'create' })}
+        >
           Create a token
         </button>
       </header>
@@ -121,7 +136,9 @@ export function TokensPage({ role, userCode }: { role: RoleName; userCode?: stri
         <CreateTokenDialog role={role} onClose={close} onCreated={(token) => setAction({ kind: 'created', token })} />
       )}
       {action?.kind === 'created' && <NewTokenSecret token={action.token} onClose={close} />}
-      {action?.kind === 'revoke' && <RevokeDialog token={action.token} onClose={close} />}
+      {action?.kind === 'revoke' && (
+        <RevokeDialog token={action.token} onClose={close} returnFocusTo={() => createButton.current} />
+      )}
     </section>
   );
 }
