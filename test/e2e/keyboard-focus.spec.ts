@@ -118,3 +118,26 @@ test('after an undo or a revoke, whose button is gone, the focus goes on from Hi
   await expect(page.getByRole('row').filter({ hasText: 'old script' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Create a token' })).toBeFocused();
 });
+
+test('a location saved with a wrong value takes the focus to that field, scrolled into view, with its words', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(clientUrl);
+  await page.getByTestId('location-row').first().click();
+  const panel = page.getByTestId('location-panel');
+  await panel.getByRole('button', { name: 'Edit location' }).click();
+  const hours = panel.getByRole('textbox', { name: /^Hours/ });
+  await hours.fill('Mon-Fri 25:00-17:00');
+  // Save, at the panel's bottom: the Hours field stands just above it, partly under the sticky buttons.
+  await panel.getByRole('button', { name: 'Save 1 change' }).click();
+  await expect(hours).toBeFocused();
+  await expect(hours).toHaveAccessibleDescription(/"25:00" is not a time/);
+  // In view, and not under the editor's buttons, which stick to the panel's bottom: its words neither.
+  const words = panel.getByText(/"25:00" is not a time/);
+  await expect(words).toBeInViewport();
+  const buttonsTop = (await panel.locator('.form-actions').boundingBox())!.y;
+  const wordsBox = (await words.boundingBox())!;
+  expect(wordsBox.y + wordsBox.height).toBeLessThanOrEqual(buttonsTop);
+});

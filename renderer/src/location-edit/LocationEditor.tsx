@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../api/http.js';
 import { useUpdateLocation, type LocationWhole } from '../api/location-queries.js';
 import { TextField } from '../components/TextField.js';
@@ -15,6 +15,16 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
   const [errors, setErrors] = useState<Partial<Record<EditableField, string>>>({});
   const [notice, setNotice] = useState<string | null>(null);
   const update = useUpdateLocation(location.id);
+  // A refused save takes the focus to the first field the server named: it may be far down the
+  // panel, out of view, and the button alone says nothing.
+  const form = useRef<HTMLFormElement>(null);
+  const [refusals, setRefusals] = useState(0);
+  useEffect(() => {
+    const refused = refusals > 0 ? form.current?.querySelector<HTMLElement>('[aria-invalid="true"]') : null;
+    refused?.focus();
+    // The server's words can take three lines under the field: show them whole too.
+    refused?.closest('.field')?.scrollIntoView({ block: 'nearest' });
+  }, [refusals]);
   const change = changeOf(draft, initial);
   const changed = Object.keys(change).length;
 
@@ -34,12 +44,13 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
       const byField = fieldErrors(error.details);
       if (error.status === 409) byField.store_code = error.message;
       setErrors(byField);
+      setRefusals((count) => count + 1);
       setNotice(Object.keys(byField).length > 0 ? 'Some fields need a fix before saving.' : error.message);
     }
   }
 
   return (
-    <form className="location-editor" onSubmit={save} aria-label={`Edit ${location.name}`} noValidate>
+    <form ref={form} className="location-editor" onSubmit={save} aria-label={`Edit ${location.name}`} noValidate>
       {EDITABLE.map(([field, label]) => (
         <TextField
           key={field}
