@@ -246,3 +246,55 @@ test('the rows chosen stay in the address: a reload keeps them, less any deleted
   await expect(page).not.toHaveURL(/selected=/);
   await server.api('POST', '/api/locations/delete', { token, body: { ids: [seven, await idOf('Harbor 6')] } });
 });
+
+test('unsaved edits are never dropped without a word: opening another location or closing the panel asks first', async ({
+  page,
+}) => {
+  const row = await openTable(page, 3);
+  await row('Bluebird Airport').click();
+  const panel = page.getByTestId('location-panel');
+  await panel.getByRole('button', { name: 'Edit location' }).click();
+  const form = panel.getByRole('form', { name: 'Edit Bluebird Airport' });
+  await form.getByLabel('Primary category').fill('Airport café');
+
+  // Another row: asked first; Cancel keeps the editor and what it holds.
+  await row('Harbor 2').click();
+  const question = page.getByRole('dialog', { name: 'Discard your changes to Bluebird Airport?' });
+  await expect(question).toContainText('The editor holds 1 change not saved yet');
+  await expect(question.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await question.getByRole('button', { name: 'Cancel' }).click();
+  await expect(question).toBeHidden();
+  await expect(form.getByLabel('Primary category')).toHaveValue('Airport café');
+  await expect(page).toHaveURL(
+    new RegExp(`location=${await row('Bluebird Airport').getAttribute('data-location-id')}`),
+  );
+
+  // Escape in the form would close the panel: asked too, and Escape leaves the question only.
+  await form.getByLabel('Primary category').press('Escape');
+  await expect(question).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(question).toBeHidden();
+  await expect(form).toBeVisible();
+
+  // Discard: the other location opens, read-only, and nothing was saved.
+  await row('Harbor 2').click();
+  await question.getByRole('button', { name: 'Discard changes' }).click();
+  await expect(panel.getByRole('heading', { name: 'Harbor 2' })).toBeFocused();
+  await expect(panel.getByRole('button', { name: 'Edit location' })).toBeVisible();
+  const airport = (
+    await server.api<{ name: string; primary_category: string | null }[]>(
+      'GET',
+      `/api/locations?clientId=${clientId}`,
+      {
+        token,
+      },
+    )
+  ).find((location) => location.name === 'Bluebird Airport');
+  expect(airport?.primary_category).toBeNull();
+
+  // With nothing unsaved, nothing is asked.
+  await panel.getByRole('button', { name: 'Edit location' }).click();
+  await row('Bluebird Airport').click();
+  await expect(panel.getByRole('heading', { name: 'Bluebird Airport' })).toBeFocused();
+  await expect(question).toHaveCount(0);
+});

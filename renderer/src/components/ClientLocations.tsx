@@ -11,6 +11,7 @@ import { LocationPanel } from './LocationPanel.js';
 import { BulkEditButton } from '../location-edit/BulkEditButton.js';
 import { useSelection } from '../locations/use-selection.js';
 import { useDeleteFromPanel } from '../locations/use-delete-from-panel.js';
+import { UnsavedEditsProvider, useUnsavedGuard } from '../location-edit/unsaved-edits.js';
 
 /**
  * A client's locations once it has some: the toolbar, the table and the open location. What shows
@@ -37,16 +38,11 @@ export function ClientLocations({
   useLayoutEffect(() => list.show(request), [list, request]);
 
   const onSort = useCallback((next: LocationSort) => onAddress({ sort: next }), [onAddress]);
-  const onOpen = useCallback((id: string) => onAddress({ location: id }), [onAddress]);
+  const { onOpen, closePanel, report, question } = usePanelMoves(address.location, onAddress);
   const onRange = useCallback((start: number, end: number) => list.need(start, end), [list]);
   const idAt = useCallback((index: number) => state.rows.get(index)?.id, [state.rows]);
   const onSelected = useCallback((selected: string[]) => onAddress({ selected }), [onAddress]);
   const selection = useSelection(list, idAt, `${query}\u0000${health}`, address.selected, onSelected);
-  const closePanel = useCallback(() => {
-    const id = address.location;
-    onAddress({ location: null });
-    if (id) document.querySelector<HTMLElement>(`[data-location-id="${CSS.escape(id)}"]`)?.focus();
-  }, [address.location, onAddress]);
   const onDeleted = useDeleteFromPanel(state, selection.forget, onAddress);
 
   const exportShown = (format: ExportFormat) => {
@@ -94,7 +90,28 @@ export function ClientLocations({
           busy={!state.loaded || state.shown !== state.requested}
         />
       )}
-      {address.location && <LocationPanel locationId={address.location} onClose={closePanel} onDeleted={onDeleted} />}
+      {address.location && (
+        <UnsavedEditsProvider value={report}>
+          <LocationPanel locationId={address.location} onClose={closePanel} onDeleted={onDeleted} />
+        </UnsavedEditsProvider>
+      )}
+      {question}
     </>
   );
+}
+
+/**
+ * Opening a location and closing its panel. While the editor holds unsaved changes either is asked
+ * first (unsaved-edits.tsx); closing gives the focus back to the location's row.
+ */
+function usePanelMoves(openId: string | null, onAddress: (change: Partial<TableAddress>) => void) {
+  const { report, guard, question } = useUnsavedGuard();
+  const onOpen = useCallback((id: string) => guard(() => onAddress({ location: id })), [guard, onAddress]);
+  const closePanel = useCallback(() => {
+    guard(() => {
+      onAddress({ location: null });
+      if (openId) document.querySelector<HTMLElement>(`[data-location-id="${CSS.escape(openId)}"]`)?.focus();
+    });
+  }, [openId, guard, onAddress]);
+  return { onOpen, closePanel, report, question };
 }

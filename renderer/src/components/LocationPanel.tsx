@@ -50,7 +50,11 @@ export function LocationPanel({
       aria-labelledby="location-panel-title"
       data-testid="location-panel"
       onKeyDown={(event) => {
-        if (event.key === 'Escape') onClose();
+        if (event.key !== 'Escape') return;
+        // Handled: the key's own close request must not reach a dialog opened meanwhile (the question
+        // about unsaved changes), which it would close at once.
+        event.preventDefault();
+        onClose();
       }}
     >
       <header className="side-panel-header">
@@ -62,7 +66,8 @@ export function LocationPanel({
         </button>
       </header>
       {location ? (
-        <LocationEditing locationId={location.id} onDeleted={onDeleted}>
+        // Each location opens read-only: an editor never carries over to the next one.
+        <LocationEditing key={location.id} locationId={location.id} onDeleted={onDeleted}>
           <LocationFields location={location} />
         </LocationEditing>
       ) : (

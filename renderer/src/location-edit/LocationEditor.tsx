@@ -4,6 +4,7 @@ import { useUpdateLocation, type LocationWhole } from '../api/location-queries.j
 import { TextField } from '../components/TextField.js';
 import { changeOf, draftOf, EDITABLE, fieldErrors, HINTS, type Draft, type EditableField } from './draft.js';
 import { STATUS_CHOICES } from '../locations/status-words.js';
+import { useReportUnsaved } from './unsaved-edits.js';
 
 /**
  * A location's fields as a form (Admin). Only what the person changed is sent; the server checks each
@@ -27,6 +28,7 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
   }, [refusals]);
   const change = changeOf(draft, initial);
   const changed = Object.keys(change).length;
+  useReportUnsaved(changed > 0 ? { name: location.name, changes: changed } : null);
 
   const set = (field: EditableField) => (value: string) => {
     setDraft((current) => ({ ...current, [field]: value }));
