@@ -22,12 +22,15 @@ export function useLocation(id: string) {
   });
 }
 
-/** After a change, the record and the client's list (and its counts) are read again. */
+/**
+ * After a change, the records and the client's list (and its counts) are read again; never the record of
+ * a location just deleted (`gone`), whose panel is closing: asked again, it would be a 404.
+ */
 function useRefresh() {
   const cache = useQueryClient();
-  return (clientId: string | undefined) =>
+  return (clientId: string | undefined, gone?: string) =>
     Promise.all([
-      cache.invalidateQueries({ queryKey: ['location'] }),
+      cache.invalidateQueries({ queryKey: ['location'], predicate: (query) => query.queryKey[1] !== gone }),
       cache.invalidateQueries({ queryKey: clientId ? keys.locations(clientId) : ['locations'] }),
       cache.invalidateQueries({ queryKey: keys.clients }),
       cache.invalidateQueries({ queryKey: ['history'] }),
@@ -54,7 +57,7 @@ export function useDeleteLocation(clientId: string | undefined, onDeleted: (id: 
     mutationFn: async (id: string) => (await authorized<SuccessBody>(path(id), { method: 'DELETE' })).data,
     onSuccess: (_, id) => {
       onDeleted(id);
-      return refresh(clientId);
+      return refresh(clientId, id);
     },
   });
 }
