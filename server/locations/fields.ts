@@ -97,6 +97,22 @@ function phone(text: string, country: string | null): string {
   }
 }
 
+// "ext. 3", "x12", "#4", "extension 7" after the number: what libphonenumber reads as an extension.
+const EXTENSION = /\d\s*(?:e?xt\.?|extension|x|#)\s*\d+\s*$/i;
+
+/**
+ * The extension a phone text carries ("ext. 3" of "+1 217-555-0100 ext. 3"), which the stored E.164
+ * number cannot keep; null when it has none or is no number.
+ */
+export function phoneExtension(text: unknown, country: string | null): string | null {
+  if (typeof text !== 'string' || !EXTENSION.test(text)) return null;
+  try {
+    return parsePhoneNumberWithError(text, { defaultCountry: (country ?? undefined) as CountryCode }).ext ?? null;
+  } catch {
+    return null;
+  }
+}
+
 function phoneReason(text: string, reason: string, country: string | null): string {
   switch (reason) {
     case 'INVALID_COUNTRY':

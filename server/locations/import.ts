@@ -647,6 +647,7 @@ function preview(decision: Decision, locationId: string | null): PreviewRow {
     skip_reason: decision.skipReason,
     note: decision.note ?? null,
     same_place_as: decision.samePlaceAs ?? null,
+    phone_extension: decision.row.phoneExtension,
   };
 }
 
@@ -687,5 +688,6 @@ function errorPreview(index: number, values: LocationValues): PreviewRow {
     skip_reason: null,
     note: null,
     same_place_as: null,
+    phone_extension: null,
   };
 }

@@ -3,7 +3,14 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { ErrorDetail } from '../http/errors.js';
 import { errorInWords } from '../http/validation.js';
-import { fieldValue, FieldError, LOCATION_FIELDS, type LocationField, type LocationValues } from './fields.js';
+import {
+  fieldValue,
+  FieldError,
+  LOCATION_FIELDS,
+  phoneExtension,
+  type LocationField,
+  type LocationValues,
+} from './fields.js';
 import { UploadRow } from './schemas.js';
 
 /**
@@ -22,6 +29,8 @@ export interface NormalizedRow {
   input: RowInput;
   /** A national phone number on a row without a country: read with the matched location's country. */
   phoneText: string | null;
+  /** The extension its phone carried ("3" of "ext. 3"): E.164 has none, so it is not kept (a dry run says so). */
+  phoneExtension: string | null;
 }
 
 const rowChecker = TypeCompiler.Compile(UploadRow);
@@ -152,7 +161,9 @@ export function normalizeRow(
   const onError = (field: string, message: string) => errors.push(detail(field, message));
   const { input, phoneText } = readFields(raw, onError, deferPhone, placeholders);
   if (errors.length > 0) return errors;
-  return { index, id: typeof raw.id === 'string' ? raw.id.toLowerCase() : null, line, input, phoneText };
+  const extension = input.phone == null ? null : phoneExtension(raw.phone, input.country ?? null);
+  const id = typeof raw.id === 'string' ? raw.id.toLowerCase() : null;
+  return { index, id, line, input, phoneText, phoneExtension: extension };
 }
 
 /**

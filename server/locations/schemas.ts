@@ -299,6 +299,11 @@ export const PreviewRow = Type.Object({
       'would add a second location there, update skips it. Most often the store code was changed in the sheet ' +
       'or in the app.',
   }),
+  phone_extension: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The extension the row\'s phone carried ("3" of "+1 217-555-0100 ext. 3"): the stored E.164 number has none, ' +
+      'so it is not kept',
+  }),
 });
 export type PreviewRow = Static<typeof PreviewRow>;
 

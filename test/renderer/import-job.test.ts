@@ -101,6 +101,14 @@ describe('ImportJob over the real server', () => {
     expect(report().foreignIds).toEqual({ count: 0, lines: [] });
   });
 
+  it("rows whose phone carries an extension are counted for the preview's warning: the number is kept, not the extension", async () => {
+    const { job, report } = jobOverServer();
+    await job.read(file('gbp-hours.csv', (text) => text.replace('(206) 555-0102', '(206) 555-0102 ext. 4')));
+    await job.check(clientId, { mode: 'create', blanks: 'keep' });
+    expect(report().totals).toMatchObject({ error: 0 });
+    expect(report().phoneExtensions).toEqual({ count: 1, lines: [3] });
+  });
+
   it('update with blanks=clear: an emptied cell clears the stored value; rows that match nothing are skipped', async () => {
     const { job, report, summary } = jobOverServer();
     const emptied = (text: string) =>

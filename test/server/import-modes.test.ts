@@ -563,6 +563,27 @@ describe('import modes', () => {
     }
   });
 
+  it("a phone's extension is not kept (E.164 has none), and the dry run gives it on the row", async () => {
+    const clientId = await t.createClient(admin, 'Extensions');
+    const rows = [
+      { name: 'Main office', country: 'US', phone: '+1 217-555-0100 ext. 3' },
+      { name: 'Branch', country: 'US', phone: '(217) 555-0101 x12' },
+      { name: 'Plain', country: 'US', phone: '(217) 555-0102' },
+    ];
+    const preview = await dryRun(clientId, rows);
+    expect(preview.rows.map((row) => [row.phone, row.phone_extension, row.note])).toEqual([
+      ['+12175550100', '3', null],
+      ['+12175550101', '12', null],
+      ['+12175550102', null, null],
+    ]);
+    await imported(clientId, rows);
+    expect((await list(clientId)).map((location) => location.phone).sort()).toEqual([
+      '+12175550100',
+      '+12175550101',
+      '+12175550102',
+    ]);
+  });
+
   it('labels in another order are no change: the upsert leaves the location unchanged, a PATCH too', async () => {
     const clientId = await t.createClient(admin, 'Label order');
     const row = { name: 'Labelled', store_code: 'L1', labels: 'Downtown, Flagship, Drive-thru' };

@@ -135,6 +135,8 @@ export class ImportJob {
   private readonly skipReasons = new Map<number, string>();
   /** Rows the server noted (a location id that is not the client's). */
   private readonly notes = new Set<number>();
+  /** Rows whose phone carried an extension the stored number does not keep (the server's phone_extension). */
+  private readonly extensions = new Set<number>();
   /** Rows whose key matched nothing while their place id or name and address are a stored location's. */
   private readonly samePlace = new Set<number>();
   private readonly changes = new Map<number, Changes>();
@@ -269,7 +271,15 @@ export class ImportJob {
     this.filtered = null;
     if (row === null) this.searchable = [];
     else this.searchable[row] = undefined;
-    for (const marks of [this.errors, this.duplicates, this.skipReasons, this.changes, this.notes, this.samePlace]) {
+    for (const marks of [
+      this.errors,
+      this.duplicates,
+      this.skipReasons,
+      this.changes,
+      this.notes,
+      this.samePlace,
+      this.extensions,
+    ]) {
       if (row === null) marks.clear();
       else marks.delete(row);
     }
@@ -337,6 +347,7 @@ export class ImportJob {
     if (preview.skip_reason !== null) this.skipReasons.set(row, preview.skip_reason);
     if (preview.note !== null) this.notes.add(row);
     if (preview.same_place_as !== null) this.samePlace.add(row);
+    if (preview.phone_extension !== null) this.extensions.add(row);
     if (preview.action === 'updated' && preview.changes) this.changes.set(row, preview.changes);
     if (preview.action === 'created' && this.samples.length < SAMPLE_ROWS) {
       this.samples.push({ row, line: this.lineOf(row), location: preview });
@@ -770,6 +781,7 @@ export class ImportJob {
     const unchanged = this.rowsWith('unchanged', UNCHANGED_LISTED);
     const foreign = included(this.notes);
     const samePlace = included(this.samePlace);
+    const extensions = included(this.extensions);
     return {
       rowCount: this.rowCount(),
       requests,
@@ -792,6 +804,7 @@ export class ImportJob {
       samples: this.samples.filter((sample) => !this.leftOut.has(sample.row)),
       foreignIds: { count: foreign.length, lines: listed(foreign).map((row) => this.lineOf(row)) },
       samePlace: { count: samePlace.length, lines: listed(samePlace).map((row) => this.lineOf(row)) },
+      phoneExtensions: { count: extensions.length, lines: listed(extensions).map((row) => this.lineOf(row)) },
     };
   }
 

@@ -122,6 +122,8 @@ export interface CheckReport {
   foreignIds: { count: number; lines: number[] };
   /** Rows whose key matched nothing while their place id or name and address are a stored location's. */
   samePlace: { count: number; lines: number[] };
+  /** Rows whose phone carried an extension ("ext. 3"), which the stored number does not keep. */
+  phoneExtensions: { count: number; lines: number[] };
 }
 
 export interface ImportSummary {

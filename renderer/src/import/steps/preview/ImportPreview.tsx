@@ -7,7 +7,7 @@ import { SkippedRows } from '../../../components/SkippedRows.js';
 import { UnchangedRows } from '../../../components/UnchangedRows.js';
 import { formatBytes, formatCount, plural } from '../../../format.js';
 import type { CheckReport, ImportChoice } from '../../protocol.js';
-import { ForeignIdsNotice, SamePlaceNotice } from './RowNotices.js';
+import { ForeignIdsNotice, PhoneExtensionsNotice, SamePlaceNotice } from './RowNotices.js';
 import { PreviewTotals, type PreviewFilter } from './PreviewTotals.js';
 
 /** How many rows the import writes: those it creates or updates, and the duplicates the user keeps. */
@@ -79,6 +79,7 @@ export function ImportPreview({
       <PreviewTotals totals={totals} leftOut={report.leftOut} filter={filter} onFilter={onFilter} />
       <ReadyLine report={report} ready={rowsToWrite(report, keepDuplicates)} />
       <ForeignIdsNotice foreignIds={report.foreignIds} />
+      <PhoneExtensionsNotice phoneExtensions={report.phoneExtensions} />
       <SamePlaceNotice samePlace={report.samePlace} mode={report.choice.mode} />
       {busy && (
         <p className="muted" role="status">

@@ -75,3 +75,21 @@ export function SamePlaceNotice({ samePlace, mode }: { samePlace: CountedRows; m
     </RowsWarning>
   );
 }
+
+/**
+ * Rows whose phone carried an extension (the server's phone_extension): a listing's phone is one number
+ * in E.164, which has no extension, so the extension is not kept.
+ */
+export function PhoneExtensionsNotice({ phoneExtensions }: { phoneExtensions: CountedRows }) {
+  const one = phoneExtensions.count === 1;
+  return (
+    <RowsWarning
+      rows={phoneExtensions}
+      testId="phone-extensions"
+      says={['has a phone with an extension', 'have phones with an extension']}
+    >
+      A listing’s phone is one number, without an extension (“ext. 3”): {one ? 'its number is' : 'their numbers are'}{' '}
+      kept, {one ? 'its extension' : 'their extensions'} not. To list another number, change the cell.
+    </RowsWarning>
+  );
+}
