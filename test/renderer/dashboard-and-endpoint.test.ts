@@ -63,3 +63,41 @@ describe('the dashboard and the text/csv endpoint store the same locations', () 
     expect(fromDashboard).toEqual(await stored(viaEndpoint));
   });
 });
+
+describe('the dashboard and the text/csv endpoint name the same lines', () => {
+  it('a spreadsheet’s rows: a line break inside a quoted address does not move them, an empty line does', async () => {
+    const csv = [
+      'Name,Address,City,Country,Phone',
+      '"Northwind Capitol Hill","1530 Broadway\r\nSuite 200\r\nBuilding B",Seattle,US,(206) 555-0101',
+      '',
+      'Northwind Alberta,"2200 NE Alberta St\nUnit 4",Portland,US,(503) 555-0102',
+      'Northwind Fremont,3500 Fremont Ave N,Seattle,US,not a phone',
+    ].join('\r\n');
+    const bytes = new TextEncoder().encode(`${csv}\r\n`);
+    const clientId = await t().createClient(admin(), 'Lines');
+    const endpoint = await t().app.inject({
+      method: 'POST',
+      url: `/api/locations/upload?clientId=${clientId}&dryRun=true`,
+      headers: { host: '127.0.0.1:4870', authorization: `Bearer ${admin()}`, 'content-type': 'text/csv' },
+      payload: Buffer.from(bytes),
+    });
+    expect(endpoint.statusCode, endpoint.body).toBe(200);
+    const endpointLines = endpoint.json<{ errors: { line: number }[] }>().errors.map((error) => error.line);
+
+    const messages: FromWorker[] = [];
+    const job = new ImportJob({
+      send: (message) => messages.push(message),
+      token: async () => admin(),
+      post: async <T>(path: string, body: string, token: string) =>
+        (await t().request({ method: 'POST', url: path, token, body })).json<T>(),
+    });
+    await job.read({ ...bufferSource(bytes), name: 'lines.csv' });
+    await job.check(clientId);
+    const report = messages.filter((message) => message.type === 'checked').at(-1);
+    const dashboardLines = report?.type === 'checked' ? report.report.problems.map((problem) => problem.line) : [];
+
+    // Excel shows the Fremont row as row 5: header 1, Capitol Hill 2, the empty row 3, Alberta 4.
+    expect(endpointLines).toEqual([5]);
+    expect(dashboardLines).toEqual([5]);
+  });
+});

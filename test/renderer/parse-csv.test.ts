@@ -55,13 +55,14 @@ describe('parseCsvText', () => {
       ['C\nD', 'E'],
       ['F', 'G'],
     ]);
-    expect(table.lines).toEqual([4, 6, 8]);
+    // A spreadsheet's rows: the quoted "C⏎D" is one row (6), so F,G is row 7.
+    expect(table.lines).toEqual([4, 6, 7]);
   });
 
-  it('counts lines across quoted line breaks in CRLF files', () => {
-    const table = parseCsvText('name,note\r\n"A","one\r\ntwo\r\nthree"\r\nB,x\r\n');
+  it('counts a spreadsheet’s rows in CRLF files: line breaks inside quoted values do not move them', () => {
+    const table = parseCsvText('name,note\r\n"A","one\r\ntwo\r\nthree"\r\n\r\nB,x\r\n');
     expect(rowsOf(table).map((row) => row[0])).toEqual(['A', 'B']);
-    expect(table.lines).toEqual([2, 5]);
+    expect(table.lines).toEqual([2, 4]);
   });
 
   it('counts each column’s blank values, with the lines of the first five', () => {
@@ -101,8 +102,8 @@ describe('parseCsvText', () => {
     const whole = parseCsvText(text);
     expect(whole.rowStarts).toHaveLength(40_000);
     expect(rowsOf(whole)[39_999]).toEqual(['Store 39999, Inc.', '39999 Main St', 'City 1']);
-    // Line 1 is the header, line 2 empty; each "Annex" row spans two lines.
-    expect(whole.lines[39_999]).toBe(3 + 39_999 + Math.ceil(40_000 / 997));
+    // Line 1 is the header, line 2 empty; an "Annex" row spans two lines of text, one row of the sheet.
+    expect(whole.lines[39_999]).toBe(3 + 39_999);
     const pieces = new CsvParser();
     for (let start = 0; start < text.length; start += 100_003) pieces.write(text.slice(start, start + 100_003));
     const fed = pieces.end();

@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import { headerRowOf } from '../../../server/imports/header-row.js';
 import { SNIFF_CHARS, sniffCsv } from '../../../server/imports/sniff.js';
 
-/** A problem papaparse (or the shape of a row) reveals, at the line a text editor shows for it. */
+/** A problem papaparse (or the shape of a row) reveals, at its line: the row a spreadsheet shows it on. */
 export interface LineProblem {
   line: number;
   message: string;
@@ -184,8 +184,10 @@ export class CsvParser {
   private row({ data, errors, meta }: RowStep): void {
     const end = meta.cursor - this.base;
     const line = this.line;
-    // The row's own line break counts, and any inside its quoted values.
-    this.line += Math.max(1, this.lineBreaksBefore(end));
+    // Lines are a spreadsheet's rows, as the server counts them: the row's own line break counts, and
+    // empty lines, but not a line break inside a quoted value ("Suite 200⏎Building B" is one row).
+    const breaks = this.lineBreaksBefore(end);
+    this.line += Math.max(1, breaks > 1 ? breaks - lineBreaksIn(data[0] ?? []) : breaks);
     for (const error of errors) this.table.problems.push({ line, message: describeParseError(error) });
     const start = this.rowStart;
     this.rowStart = end;
@@ -305,4 +307,11 @@ export function valuesOf(table: CsvTable, row: number): string[] {
   const text = piece.text.substring(start - piece.start, end - piece.start);
   // A row that ends with its line break parses as the row and an empty one after it.
   return (splitter.parse(text, 0, false).data as string[][])[0] ?? [];
+}
+
+/** The line breaks inside a row's values ("\r\n" counts once, as in lineBreaksBefore). */
+function lineBreaksIn(cells: readonly string[]): number {
+  let count = 0;
+  for (const cell of cells) if (cell.includes('\n') || cell.includes('\r')) count += cell.match(/\r\n|\r|\n/g)!.length;
+  return count;
 }
