@@ -98,24 +98,36 @@ function holdersOf(db: Db, codes: CodeAfter[]): Map<string, Map<string, string>>
 /**
  * A restore or recreation that would give a location a store code another location holds now, which the
  * undo neither removes nor gives another code, is a conflict: codes are unique within a client. (A swap
- * the operation made is undone whole: both codes move back.)
+ * the operation made is undone whole: both codes move back.) A location left as a conflict keeps its code,
+ * which may in turn be the one another step meant to give back: so again, until no step changes.
  */
 function withCodeClashes(db: Db, steps: Step[]): Step[] {
   const codes = steps.map(codeAfter);
   const known = codes.filter((code) => code !== undefined);
   const removed = new Set(steps.flatMap((step) => (step.kind === 'remove' ? [step.now.id] : [])));
-  const after = new Map(known.map((code) => [code.id, code.code]));
   const holders = holdersOf(db, known);
-  return steps.map((step, at) => {
-    const code = codes[at];
-    if (code === undefined || code.code === null) return step;
-    const holder = holders.get(code.clientId)?.get(code.code);
-    if (holder === undefined || holder === code.id || removed.has(holder)) return step;
-    const holderCode = after.get(holder);
-    if (holderCode !== undefined && holderCode !== code.code) return step;
-    const reason = `its store code "${code.code}" is now used by ${locationName(db, holder)} (${holder})`;
-    return { kind: 'conflict', location_id: code.id, name: code.name, reason };
-  });
+  let planned = steps;
+  for (;;) {
+    const after = new Map(
+      planned.flatMap((step, at) => {
+        const code = codes[at];
+        return step.kind === 'conflict' || code === undefined ? [] : [[code.id, code.code] as const];
+      }),
+    );
+    let changed = false;
+    planned = planned.map((step, at) => {
+      const code = codes[at];
+      if (step.kind === 'conflict' || code === undefined || code.code === null) return step;
+      const holder = holders.get(code.clientId)?.get(code.code);
+      if (holder === undefined || holder === code.id || removed.has(holder)) return step;
+      const holderCode = after.get(holder);
+      if (holderCode !== undefined && holderCode !== code.code) return step;
+      changed = true;
+      const reason = `its store code "${code.code}" is now used by ${locationName(db, holder)} (${holder})`;
+      return { kind: 'conflict', location_id: code.id, name: code.name, reason };
+    });
+    if (!changed) return planned;
+  }
 }
 
 /** Carries out the steps as the undo's own operation, so that the undo can be undone in turn. */

@@ -584,6 +584,46 @@ describe('import modes', () => {
     ]);
   });
 
+  it('an undo whose code restore waits on a location left as a conflict lists both, not a 500', async () => {
+    // The import gives A a new code and B the code A had (and renames D); C takes B's old code since.
+    // B cannot get its code back, so it keeps A's old one, and A cannot get that back either.
+    const { clientId, ids } = await clientWithCodes('Code chain', { A: 'X', B: 'Y', C: 'Z', D: 'V' });
+    const renumbered = await t.request({
+      method: 'POST',
+      url: '/api/locations/upload?mode=update',
+      token: admin,
+      body: {
+        clientId,
+        rows: [
+          { id: ids.A, name: 'A', store_code: 'W' },
+          { id: ids.B, name: 'B', store_code: 'X' },
+          { id: ids.D, name: 'D renamed', store_code: 'V' },
+        ],
+      },
+    });
+    const operationId = renumbered.json<{ operation_id: string }>().operation_id;
+    const patched = await t.request({
+      method: 'PATCH',
+      url: `/api/locations/${ids.C}`,
+      token: admin,
+      body: { store_code: 'Y' },
+    });
+    expect(patched.statusCode).toBe(200);
+    for (const query of ['?dryRun=true', '']) {
+      const undo = await t.request({
+        method: 'POST',
+        url: `/api/operations/${operationId}/undo${query}`,
+        token: admin,
+      });
+      expect(undo.statusCode, undo.body).toBe(200);
+      const answer = undo.json<{ restored: number; conflicts: { location_id: string }[] }>();
+      expect(answer.restored).toBe(1);
+      expect(answer.conflicts.map((conflict) => conflict.location_id).sort()).toEqual([ids.A, ids.B].sort());
+    }
+    const codes = Object.fromEntries((await list(clientId)).map((row) => [row.name, row.store_code]));
+    expect(codes).toEqual({ A: 'W', B: 'X', C: 'Y', D: 'V' });
+  });
+
   it('labels in another order are no change: the upsert leaves the location unchanged, a PATCH too', async () => {
     const clientId = await t.createClient(admin, 'Label order');
     const row = { name: 'Labelled', store_code: 'L1', labels: 'Downtown, Flagship, Drive-thru' };
