@@ -71,7 +71,10 @@ export const UndoQuery = Type.Object(
 );
 export const UndoResponse = Type.Object({
   dry_run: Type.Boolean(),
-  operation_id: Type.Union([Uuid, Type.Null()], { description: "The undo's own operation (null for a dry run)" }),
+  operation_id: Type.Union([Uuid, Type.Null()], {
+    description:
+      "The undo's own operation; null for a dry run, and when every location is a conflict: then nothing is written and the operation can still be undone later",
+  }),
   removed: Type.Integer({ description: 'Locations the operation had created, removed' }),
   restored: Type.Integer({ description: 'Locations put back to their values before' }),
   recreated: Type.Integer({ description: 'Locations the operation had deleted, back with their ids' }),

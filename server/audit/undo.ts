@@ -192,7 +192,9 @@ export function undoOperation(
       recreated: count('recreate'),
       conflicts: conflicts.map(({ location_id, name, reason }) => ({ location_id, name, reason })),
     });
-    if (request.dryRun) return answer(null);
+    // An undo that would change nothing writes nothing, not even its entry: marked undone, the operation
+    // could never be undone once its conflicts are gone (the location that took a deleted one's code removed).
+    if (request.dryRun || steps.length === conflicts.length) return answer(null);
     const undoId = startOperation(
       db,
       { organizationId: principal.organizationId, clientId: operation.client_id, kind: 'undo', undoes: operation.id },

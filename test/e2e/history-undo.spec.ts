@@ -46,3 +46,47 @@ test('undo an import from the client history', async ({ page }) => {
   const locations = await server.api<unknown[]>('GET', `/api/locations?clientId=${clientId}`, { token });
   expect(locations).toEqual([]);
 });
+
+test('a delete whose store code another location took since: nothing to undo yet, then undone once it is free', async ({
+  page,
+}) => {
+  const token = await server.signIn(ADMIN.email, ADMIN.password);
+  const { id: clientId } = await server.api<{ id: string }>('POST', '/api/clients', {
+    token,
+    body: { name: 'Quay Bakery' },
+  });
+  await server.api('POST', '/api/locations/upload', {
+    token,
+    body: {
+      clientId,
+      rows: [
+        { name: 'Quay Bakery East', store_code: 'Q-1' },
+        { name: 'Quay Bakery West', store_code: 'Q-2' },
+      ],
+    },
+  });
+  const [east, west] = await server.api<{ id: string }[]>('GET', `/api/locations?clientId=${clientId}`, { token });
+  await server.api('DELETE', `/api/locations/${east!.id}`, { token });
+  await server.api('PATCH', `/api/locations/${west!.id}`, { token, body: { store_code: 'Q-1' } });
+
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server.url}/clients/${clientId}`);
+  await page.getByText('History', { exact: true }).click();
+  const deletion = page.getByTestId('history-entry').filter({ hasText: 'deleted Quay Bakery East' });
+  await deletion.getByRole('button', { name: /^Undo/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Undo this change?' });
+  await expect(dialog.getByText(/^Nothing can be undone now/)).toBeVisible();
+  await expect(dialog.getByText(/"Q-1" is now used by Quay Bakery West/)).toBeVisible();
+  // No Undo to click: one that changed nothing would mark the delete undone for good.
+  await expect(dialog.getByRole('button', { name: 'Undo', exact: true })).toHaveCount(0);
+  await dialog.getByText('Close', { exact: true }).click();
+  await expect(deletion).not.toContainText('(undone)');
+
+  await server.api('PATCH', `/api/locations/${west!.id}`, { token, body: { store_code: 'Q-2' } });
+  await deletion.getByRole('button', { name: /^Undo/ }).click();
+  await expect(dialog.getByText('This will bring back 1 deleted location.')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Undo', exact: true }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Undone.');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByTestId('location-row')).toHaveCount(2);
+});

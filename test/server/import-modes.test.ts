@@ -531,7 +531,7 @@ describe('import modes', () => {
     expect(dataSnapshot(t.store.db)).toEqual(before);
   });
 
-  it('undoing a delete whose store code another location took since lists it as a conflict (not a 500)', async () => {
+  it('undoing a delete whose store code another location took since lists it as a conflict, and stays undoable', async () => {
     const { ids } = await clientWithCodes('Code retaken', { Gone: 'G-1', Taker: 'G-2' });
     const deleted = await t.request({
       method: 'POST',
@@ -540,27 +540,29 @@ describe('import modes', () => {
       body: { ids: [ids.Gone] },
     });
     const operationId = deleted.json<{ operation_id: string }>().operation_id;
-    const patched = await t.request({
-      method: 'PATCH',
-      url: `/api/locations/${ids.Taker}`,
-      token: admin,
-      body: { store_code: 'G-1' },
+    const patch = (code: string) =>
+      t.request({ method: 'PATCH', url: `/api/locations/${ids.Taker}`, token: admin, body: { store_code: code } });
+    expect((await patch('G-1')).statusCode).toBe(200);
+    const undo = (query = '') =>
+      t.request({ method: 'POST', url: `/api/operations/${operationId}/undo${query}`, token: admin });
+    const dry = await undo('?dryRun=true');
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(dry.json()).toMatchObject({
+      recreated: 0,
+      conflicts: [
+        { location_id: ids.Gone, name: 'Gone', reason: expect.stringContaining('"G-1" is now used by Taker') },
+      ],
     });
-    expect(patched.statusCode).toBe(200);
-    for (const query of ['?dryRun=true', '']) {
-      const undo = await t.request({
-        method: 'POST',
-        url: `/api/operations/${operationId}/undo${query}`,
-        token: admin,
-      });
-      expect(undo.statusCode, undo.body).toBe(200);
-      expect(undo.json()).toMatchObject({
-        recreated: 0,
-        conflicts: [
-          { location_id: ids.Gone, name: 'Gone', reason: expect.stringContaining('"G-1" is now used by Taker') },
-        ],
-      });
-    }
+    // An undo that would change nothing writes nothing: no undo in the trail, the delete not marked undone...
+    const nothing = await undo();
+    expect(nothing.statusCode, nothing.body).toBe(200);
+    expect(nothing.json()).toMatchObject({ dry_run: false, operation_id: null, recreated: 0, conflicts: [{}] });
+    // ...so that once the code is free again, the deleted location comes back.
+    expect((await patch('G-2')).statusCode).toBe(200);
+    const done = await undo();
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ recreated: 1, conflicts: [] });
+    expect((await record(ids.Gone!)).json<{ store_code: string }>().store_code).toBe('G-1');
   });
 
   it("a phone's extension is not kept (E.164 has none), and the dry run gives it on the row", async () => {

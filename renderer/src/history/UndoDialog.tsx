@@ -7,12 +7,21 @@ import { Dialog } from '../components/Dialog.js';
 import { DialogDone } from '../components/DialogDone.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { FormActions } from '../components/FormActions.js';
-import { plural } from '../format.js';
+import { formatCount, plural } from '../format.js';
 import { entryInWords, historyKey, type HistoryEntry } from './entry-words.js';
 
 type Undo = Static<typeof UndoResponse>;
 
+/** The conflicts listed by name; the rest are counted. */
+const SHOWN_CONFLICTS = 20;
+
+/** Whether the undo would change no location: every one it touched changed since, or none is left. */
+const changesNothing = (undo: Undo) => undo.removed + undo.restored + undo.recreated === 0;
+
 function what(undo: Undo): string {
+  // The server writes nothing for such an undo, so the change stays in the history, to undo later.
+  if (changesNothing(undo) && undo.conflicts.length > 0)
+    return 'Nothing can be undone now: every location it touched changed since. It can be undone once they are resolved.';
   const parts = [
     undo.removed > 0 && `remove ${plural(undo.removed, 'location')} it created`,
     undo.restored > 0 && `put back the values of ${plural(undo.restored, 'location')}`,
@@ -65,16 +74,25 @@ export function UndoDialog({
         <div className="notice">
           <p>{plural(preview.data.conflicts.length, 'location')} changed since, and will be left as they are:</p>
           <ul>
-            {preview.data.conflicts.slice(0, 20).map((conflict) => (
+            {preview.data.conflicts.slice(0, SHOWN_CONFLICTS).map((conflict) => (
               <li key={conflict.location_id}>
                 {conflict.name}: {conflict.reason}
               </li>
             ))}
           </ul>
+          {preview.data.conflicts.length > SHOWN_CONFLICTS && (
+            <p>…and {formatCount(preview.data.conflicts.length - SHOWN_CONFLICTS)} more.</p>
+          )}
         </div>
       )}
       {done ? (
         <DialogDone message="Undone." onClose={onClose} />
+      ) : preview.data && changesNothing(preview.data) ? (
+        <div className="form-actions">
+          <button type="button" className="button button-primary" onClick={onClose} autoFocus>
+            Close
+          </button>
+        </div>
       ) : (
         <FormActions
           action={['Undo', 'Undoing…']}
