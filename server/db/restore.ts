@@ -78,9 +78,10 @@ function checkCandidate(file: string, key: DatabaseKey): DatabaseCounts {
 function checkOpened(db: Db): DatabaseCounts {
   const problems = db.pragma('integrity_check', { simple: false }) as { integrity_check: string }[];
   if (problems[0]?.integrity_check !== 'ok') {
-    throw new RestoreError(
-      `The backup is damaged (integrity check: ${problems[0]?.integrity_check}): it was not restored`,
-    );
+    // SQLite's report opens with a "*** in database main ***" line and runs on for many: the CLI says one line.
+    const lines = problems.flatMap((problem) => problem.integrity_check.split('\n'));
+    const first = lines.find((line) => line.trim() !== '' && !line.startsWith('***')) ?? lines[0];
+    throw new RestoreError(`The backup is damaged (integrity check: ${first?.trim()}): it was not restored`);
   }
   const version = db.pragma('user_version', { simple: true }) as number;
   const latest = migrations.at(-1)!.version;

@@ -177,6 +177,24 @@ describe('restore refuses, and the live database stays byte for byte', () => {
     expectNoLeftovers();
   });
 
+  it('a backup damaged inside: the integrity check’s first problem, in one line', async () => {
+    const big = path.join(root, 'big.db');
+    const store = openStore(big, key);
+    const org = insertOrganization(store.db, 'Big Agency', Date.now());
+    for (let i = 0; i < 3000; i += 1)
+      insertClient(store.db, org, { name: `Client ${i}`, industry: 'Retail', website: null }, Date.now());
+    store.db.prepare('VACUUM INTO ?').run(`${big}.copy`);
+    store.close();
+    const bytes = fs.readFileSync(`${big}.copy`);
+    // A page of the clients table (page 51 of about 245): the schema opens, the integrity check fails on it.
+    bytes.fill(0x55, 50 * 4096 + 100, 50 * 4096 + 140);
+    const result = await cli(['restore', write('damaged.db', bytes)]);
+    expect(result.code).toBe(1);
+    expectOneLine(result.stderr, /The backup is damaged \(integrity check: [^*]+\): it was not restored/);
+    expect(sha256(liveFile)).toBe(before);
+    expectNoLeftovers();
+  });
+
   it('a backup under another key, restored without it', async () => {
     const result = await cli(['restore', goodBackup], { key: randomHexKey() });
     expect(result.code).toBe(1);
