@@ -30,6 +30,10 @@ function isUuid(schema: TSchema): boolean {
   return schema.format === 'uuid' || ((schema.anyOf as TSchema[] | undefined)?.some(isUuid) ?? false);
 }
 
+function isUuidList(schema: TSchema): boolean {
+  return schema.type === 'array' && isUuid(schema.items as TSchema);
+}
+
 function isBoolean(schema: TSchema): boolean {
   return schema.type === 'boolean' || ((schema.anyOf as TSchema[] | undefined)?.some(isBoolean) ?? false);
 }
@@ -45,8 +49,9 @@ function fieldsWhere(schema: TSchema, test: (property: TSchema) => boolean): str
 
 /**
  * Fastify's validator for every route: checks the part against its TypeBox schema and answers a 400 in
- * the API's words. Once valid, UUIDs are written in lower case: ids are stored that way, and RFC 9562
- * says UUIDs are case-insensitive on input, so `A553502C-...` names the same client as `a553502c-...`.
+ * the API's words. UUIDs are written in lower case: ids are stored that way, and RFC 9562 says UUIDs are
+ * case-insensitive on input, so `A553502C-...` names the same client as `a553502c-...`. A list of ids is
+ * lowered before the check, so that `uniqueItems` sees one id written in two cases as a repeat.
  * A boolean in a query string may be written true/false/1/0 in any case (Python's requests sends `True`).
  */
 export const compileValidator: FastifySchemaCompiler<unknown> = ({
@@ -58,9 +63,15 @@ export const compileValidator: FastifySchemaCompiler<unknown> = ({
   const part = (httpPart ?? 'body') as Part;
   const checker = checkerOf(typed);
   const uuidFields = fieldsWhere(typed, isUuid);
+  const uuidListFields = fieldsWhere(typed, isUuidList);
   const booleanFields = part === 'querystring' ? fieldsWhere(typed, isBoolean) : [];
   return (data: unknown) => {
     const value = part === 'body' ? data : converted(typed, data, booleanFields);
+    for (const field of uuidListFields) {
+      const list = (value as Record<string, unknown> | null)?.[field];
+      if (Array.isArray(list))
+        list.forEach((id: unknown, index) => typeof id === 'string' && (list[index] = id.toLowerCase()));
+    }
     if (!checker.Check(value)) {
       const details = errorDetails(checker.Errors(value), part);
       const first = details[0];

@@ -810,6 +810,30 @@ describe('one location: GET, PATCH, DELETE', () => {
     >();
     expect(clients.find((client) => client.id === other)?.locations_count).toBe(0);
   });
+
+  it('bulk edit and delete take ids in upper case, as PATCH and DELETE of one do (RFC 9562 section 4)', async () => {
+    const other = await t.createClient(admin, 'Upper-case ids');
+    await imported(other, [{ name: 'A' }, { name: 'B' }]);
+    const [a, b] = (await list(other)).map((row) => row.id as string);
+    const edit = await t.request({
+      method: 'PATCH',
+      url: '/api/locations',
+      token: admin,
+      body: { ids: [a!.toUpperCase(), b!], set: { city: 'Springfield' } },
+    });
+    expect(edit.json()).toEqual({ success: true, count: 2, operation_id: expect.any(String) });
+    const twice = (ids: string[]) =>
+      t.request({ method: 'POST', url: '/api/locations/delete', token: admin, body: { ids } });
+    // The same id in two cases is one id named twice, refused as any repeated id is.
+    const repeated = expectErrorBody(await twice([a!, a!.toUpperCase()]), 400);
+    expect(repeated.details?.[0]?.path).toBe('/body/ids');
+    expect((await twice([a!.toUpperCase(), b!.toUpperCase()])).json()).toEqual({
+      success: true,
+      count: 2,
+      operation_id: expect.any(String),
+    });
+    expect(await list(other)).toEqual([]);
+  });
 });
 
 describe('one client: GET and PATCH', () => {
