@@ -261,8 +261,10 @@ export function parseImportBody(body: Uint8Array, format?: TableFormat): ImportB
     const table = readTableBody(body, format);
     return 'statusCode' in table ? table : { ...table, rows: rowsOfArray(table.rows) };
   }
-  // As every JSON body of the API (http/body.ts): bytes that are not UTF-8 are refused, never read as U+FFFD.
+  // As every JSON body of the API (http/body.ts): bytes that are not UTF-8 are refused, never read as U+FFFD,
+  // and a leading byte order mark is skipped (secure-json-parse does so for the others; RFC 8259 §8.1 allows it).
   if (!isUtf8(body)) return { statusCode: 400, message: 'The body is not valid UTF-8' };
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return parseImportBody(body.subarray(3));
   const scan = new BodyScan(body).run();
   if (scan.finding === 'too many values') return tooComplex;
   if (scan.finding !== null) return tooLong(scan.finding);

@@ -84,10 +84,17 @@ describe('a JSON import body read a piece at a time', () => {
     ['text after the body', `{"clientId":"${CLIENT}","rows":[{"name":"a"}]} x`],
     ['a second body', `{"clientId":"${CLIENT}","rows":[{"name":"a"}]}{}`],
     ['an unclosed rows array', `{"clientId":"${CLIENT}","rows":[{"name":"a"}`],
-    ['a byte order mark', `\uFEFF{"clientId":"${CLIENT}","rows":[{"name":"a"}]}`],
+    ['a byte order mark after a space', ` \uFEFF{"clientId":"${CLIENT}","rows":[{"name":"a"}]}`],
     ['a bad literal in a row', `{"clientId":"${CLIENT}","rows":[{"name":tru}]}`],
   ])('%s: refused in JSON.parse words', (_, text) => {
     expect(parsed(text, 1)).toEqual({ statusCode: 400, message: jsonParseMessage(text) });
+  });
+
+  it('a byte order mark at the start is skipped, as for every JSON body of the API', () => {
+    expect(parsed(`\uFEFF{"clientId":"${CLIENT}","rows":[{"name":"a"},{"name":"b"}]}`, 1)).toEqual({
+      clientId: CLIENT,
+      rows: [{ name: 'a' }, { name: 'b' }],
+    });
   });
 
   it('a piece holds only its own rows: each is parsed once, in order', () => {

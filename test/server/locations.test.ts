@@ -565,6 +565,20 @@ describe('POST /api/locations/upload', () => {
       expectErrorBody(await upload(`{"clientId": "${clientId}", "rows": [{"name": "A"}`), 400);
     });
 
+    it('a body starting with a byte order mark (PowerShell 5.1, Notepad) is read as every JSON body of the API reads it', async () => {
+      const text = `\uFEFF{"clientId": "${clientId}", "rows": [{"name": "With a BOM"}]}`;
+      const response = await upload(text);
+      expect(response.statusCode, response.body).toBe(201);
+      expect((await locationsOf(clientId)).map((row) => row.name)).toEqual(['With a BOM']);
+      const client = await t.request({
+        method: 'POST',
+        url: '/api/clients',
+        token: admin,
+        body: '\uFEFF{"name": "BOM client"}',
+      });
+      expect(client.statusCode).toBe(201);
+    });
+
     it('an empty body -> 400', async () => {
       expectErrorBody(
         await t.request({
