@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app.js';
 import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { Forbidden } from '../http/errors.js';
-import { errors } from '../http/schemas.js';
+import { errors, utcTimestamp } from '../http/schemas.js';
 import { AuditPage, AuditQuery, OperationParams, UndoQuery, UndoResponse } from './schemas.js';
 
 /** Issue 11: the audit trail and the change feed; undo of an operation. */
@@ -27,7 +27,9 @@ export const auditRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
       const asked = request.query.clientId;
       if (asked !== undefined && !canSeeClient(principal, asked.toLowerCase()))
         throw Forbidden('You can only see the history of your own client');
-      return data.audit.list(principal.organizationId, request.query, {
+      const { since } = request.query;
+      const query = since === undefined ? request.query : { ...request.query, since: utcTimestamp(since) };
+      return data.audit.list(principal.organizationId, query, {
         userId: principal.userId,
         clientId: principal.clientId,
       });

@@ -43,7 +43,13 @@ export const AuditQuery = Type.Object(
     locationId: Type.Optional(Uuid),
     actor: Type.Optional(Uuid),
     action: Type.Optional(Type.String({ maxLength: 60 })),
-    since: Type.Optional(Timestamp),
+    since: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description:
+          'Entries at or after this time: RFC 3339, any offset (2026-11-24T09:00:00Z, 2026-11-24T10:00:00+01:00)',
+      }),
+    ),
     cursor: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Default 100' })),
     order: Type.Optional(

@@ -34,6 +34,18 @@ function isDateTime(value: string): boolean {
   return dayValid && hour < 24 && minute < 60 && second <= 60 && offsetValid;
 }
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC timestamp ending in Z' });
+
+const [FIRST_INSTANT, LAST_INSTANT] = [Date.parse('0000-01-01T00:00:00Z'), Date.parse('9999-12-31T23:59:59.999Z')];
+
+/**
+ * A valid date-time (any offset, `t` and `z` in any case, a leap second) as the API writes its own: UTC,
+ * milliseconds, ending in Z, within years 0000 to 9999. Stored timestamps compare as text, which is time
+ * order only in that form.
+ */
+export function utcTimestamp(value: string): string {
+  const instant = Date.parse(value.toUpperCase().replace(/(T\d{2}:\d{2}:)60(\.\d+)?/, '$159.999'));
+  return new Date(Math.min(Math.max(instant, FIRST_INSTANT), LAST_INSTANT)).toISOString();
+}
 export const Role = Type.Union([Type.Literal('admin'), Type.Literal('viewer'), Type.Literal('client_viewer')], {
   description: 'admin (Admin), viewer (Viewer) or client_viewer (Client Viewer)',
 });

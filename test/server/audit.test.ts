@@ -13,6 +13,7 @@ import { buildSignedInApp } from '../helpers/users.js';
 
 interface Entry {
   id: string;
+  at: string;
   action: string;
   actor: { type: string; id: string | null; email: string | null; name: string | null };
   target: { type: string; id: string | null; name: string | null };
@@ -179,6 +180,23 @@ describe('each change leaves exactly its entries', () => {
   it('GET /api/audit?since=<a real time with an offset> -> 200', async () => {
     const since = encodeURIComponent('2024-02-29T23:59:60+01:00');
     expect((await t.request({ method: 'GET', url: `/api/audit?since=${since}`, token: admin })).statusCode).toBe(200);
+  });
+
+  it('GET /api/audit?since= compares instants: an offset or a lower-case t and z name the same time as Z', async () => {
+    const newest = Date.parse((await audit('?limit=1')).entries[0]!.at);
+    const isoHoursAway = (ms: number, hours: number) => {
+      const sign = hours < 0 ? '-' : '+';
+      const local = new Date(ms + hours * 3_600_000).toISOString().slice(0, 19);
+      return `${local}${sign}${String(Math.abs(hours)).padStart(2, '0')}:00`;
+    };
+    const count = async (since: string) => (await audit(`?since=${encodeURIComponent(since)}`)).entries.length;
+    // A minute before the newest entry, written in Paris's and in the Azores' time: it is in both.
+    expect(await count(isoHoursAway(newest - 60_000, 1))).toBeGreaterThan(0);
+    expect(await count(isoHoursAway(newest - 60_000, -1))).toBeGreaterThan(0);
+    // A minute after it: nothing, whatever the offset.
+    expect(await count(isoHoursAway(newest + 60_000, 1))).toBe(0);
+    expect(await count(isoHoursAway(newest + 60_000, -1))).toBe(0);
+    expect(await count(new Date(newest - 60_000).toISOString().replace('T', 't').replace('Z', 'z'))).toBeGreaterThan(0);
   });
 });
 
