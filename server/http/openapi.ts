@@ -115,10 +115,12 @@ export const openApi = fp(async (app: FastifyInstance) => {
       const key = `${methods[0]} ${url}`;
       const own = schema as Schema;
       const declared = own.response as Record<string, Schema> | undefined;
-      // A JSON body of another type is a 415 everywhere but on the OAuth token endpoint (400 there, RFC 6749).
+      // Every body may be too large (413), find the server holding its budget of bodies (503), or be of
+      // another type (415); on the OAuth token endpoint these are its 400 (RFC 6749 §5.2).
+      const error = ErrorResponse as unknown as Schema;
       const responses =
-        declared && own.body && key !== 'POST /auth/token' && !('415' in declared)
-          ? { ...declared, 415: ErrorResponse as unknown as Schema }
+        declared && own.body && key !== 'POST /auth/token'
+          ? { ...declared, 413: error, 415: error, 503: error }
           : declared;
       return {
         url,

@@ -89,6 +89,14 @@ describe('/api/openapi.json', () => {
     }
   });
 
+  it('every operation with a body lists 413 (its size limit) and 503 with Retry-After (the body budget)', () => {
+    for (const [key, operation] of operations) {
+      if (operation.requestBody === undefined || key === 'POST /auth/token') continue;
+      expect(Object.keys(operation.responses), key).toEqual(expect.arrayContaining(['413', '503']));
+      expect(Object.keys(operation.responses['503']!.headers ?? {}), key).toEqual(['Retry-After']);
+    }
+  });
+
   it('names a server', () => {
     expect(document.servers?.[0]?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
