@@ -23,6 +23,8 @@ import {
 
 // The two OAuth endpoints take small bodies only (issue 13: unauthenticated routes hold little memory).
 const OAUTH_BODY_LIMIT = 4096;
+// ... in JSON or in OAuth's form encoding (the parser below), as the OpenAPI document says.
+const OAUTH_BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'];
 
 function oauthError(reply: FastifyReply, error: OAuthError['error'], description: string): OAuthError {
   reply.code(400);
@@ -89,6 +91,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
         tags: ['device'],
         summary: 'A script asks for an API token; a signed-in person approves it in the dashboard (RFC 8628)',
         body: DeviceAuthorizationBody,
+        consumes: OAUTH_BODY_TYPES,
         response: { 200: DeviceAuthorization, ...errors(400, 415, 429) },
       },
     },
@@ -122,6 +125,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
         tags: ['device'],
         summary: 'Poll for the token of a device request (RFC 8628 §3.4, answers as §3.5 and RFC 6749 §5)',
         body: DeviceTokenBody,
+        consumes: OAUTH_BODY_TYPES,
         response: { 200: DeviceAccessToken, 400: OAuthError },
       },
     },

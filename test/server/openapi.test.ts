@@ -97,6 +97,13 @@ describe('/api/openapi.json', () => {
     }
   });
 
+  it("the device flow's two endpoints take JSON and OAuth's form encoding (RFC 8628 §3.1, §3.4), as they answer", () => {
+    for (const path of ['/auth/device', '/auth/token']) {
+      const body = document.paths[path]!.post!.requestBody as { content: Record<string, unknown> };
+      expect(Object.keys(body.content), path).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    }
+  });
+
   it('names a server', () => {
     expect(document.servers?.[0]?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
