@@ -66,6 +66,8 @@ export const compileValidator: FastifySchemaCompiler<unknown> = ({
   const uuidListFields = fieldsWhere(typed, isUuidList);
   const booleanFields = part === 'querystring' ? fieldsWhere(typed, isBoolean) : [];
   return (data: unknown) => {
+    const repeated = part === 'querystring' ? repeatedParameters(typed, data) : [];
+    if (repeated.length > 0) return { error: Invalid(detailInWords(repeated[0]!), repeated) };
     const value = part === 'body' ? data : converted(typed, data, booleanFields);
     for (const field of uuidListFields) {
       const list = (value as Record<string, unknown> | null)?.[field];
@@ -84,6 +86,18 @@ export const compileValidator: FastifySchemaCompiler<unknown> = ({
     return { value };
   };
 };
+
+/**
+ * A known query parameter given twice (`?limit=10&limit=20`, Python's `doseq`): said so, where the check
+ * of the list the query string makes of it would say "must be an integer". No query parameter is a list.
+ */
+function repeatedParameters(schema: TSchema, data: unknown): ErrorDetail[] {
+  if (typeof data !== 'object' || data === null) return [];
+  const known = (schema.properties ?? {}) as Record<string, TSchema>;
+  return Object.entries(data)
+    .filter(([name, value]) => Array.isArray(value) && Object.hasOwn(known, name) && known[name]!.type !== 'array')
+    .map(([name]) => ({ path: `/querystring/${name}`, message: 'is given more than once' }));
+}
 
 function isInteger(schema: TSchema): boolean {
   return schema.type === 'integer' || ((schema.anyOf as TSchema[] | undefined)?.some(isInteger) ?? false);

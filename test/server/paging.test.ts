@@ -130,6 +130,17 @@ describe('no query parameter reaches SQLite unchecked', () => {
     expectErrorBody(await t.request({ method: 'GET', url: '/api/clients?order=1;DROP', token: admin }), 400);
   });
 
+  it.each([
+    ['/api/clients?limit=10&limit=20', 'limit'],
+    [`/api/locations?clientId=CLIENT&clientId=CLIENT`, 'clientId'],
+    ['/api/audit?since=2026-01-01T00:00:00Z&since=2026-02-01T00:00:00Z', 'since'],
+  ])('%s -> 400 saying the parameter is given twice (not "must be an integer")', async (url, name) => {
+    const response = await t.request({ method: 'GET', url: url.replaceAll('CLIENT', clientId), token: admin });
+    const error = expectErrorBody(response, 400);
+    expect(error.message).toBe(`the query parameter ${name} is given more than once`);
+    expect(error.details).toEqual([{ path: `/querystring/${name}`, message: 'is given more than once' }]);
+  });
+
   it('the tables are intact afterwards', async () => {
     const response = await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin });
     expect(response.json<{ name: string }[]>().map((row) => row.name)).toEqual(['One', 'Two', 'Three']);
