@@ -135,6 +135,7 @@ describe('normalizeRow', () => {
       id: null,
       input: { name: 'Downtown', address: null, city: 'Springfield', country: 'US', zip: null },
       phoneText: null,
+      phoneExtension: null,
     });
   });
 
