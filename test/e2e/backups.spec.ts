@@ -56,5 +56,5 @@ test('a Viewer has no Backups page', async ({ page }) => {
   await signIn(page, server.url, VIEWER.email, VIEWER.password);
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Backups' })).toHaveCount(0);
   await page.goto(`${server.url}/backups`);
-  await expect(page.getByRole('heading', { name: 'This page does not exist' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Only an Admin can see this page' })).toBeVisible();
 });

@@ -182,6 +182,8 @@ test('delete one location from its panel, by keyboard: the confirmation names it
   await expect(panel.getByRole('heading', { name: 'Harbor 4' })).toBeFocused();
   const deleteButton = panel.getByRole('button', { name: 'Delete location' });
   const focused = () => page.evaluate(() => document.activeElement?.textContent);
+  // Edit and Delete wait for the location's whole record (GET /api/locations/:id): Tab skips them before.
+  await expect(deleteButton).toBeEnabled();
   for (let tab = 0; tab < 5 && (await focused()) !== 'Delete location…'; tab++) await page.keyboard.press('Tab');
   await expect(deleteButton).toBeFocused();
   await page.keyboard.press('Enter');
