@@ -9,13 +9,14 @@ import { CSV_TYPE, XLS_TYPE, XLSX_TYPE } from '../imports/schemas.js';
 import { TABLE_TYPES, tableFormatOf, XLS_REFUSAL } from '../imports/table-request.js';
 import { Forbidden, HttpError, Invalid, NotFound } from '../http/errors.js';
 import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.js';
-import { errors, Success } from '../http/schemas.js';
+import { errors } from '../http/schemas.js';
 import { compileValidator } from '../http/validation.js';
 import type { DataStore } from '../store/store.js';
 import { readPatch } from './edit.js';
 import {
   BulkEditBody,
   CountResponse,
+  DeleteResponse,
   DeleteLocationsBody,
   DryRunResponse,
   Location,
@@ -150,13 +151,15 @@ const deleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, 
         tags: ['locations'],
         summary: 'Delete a location, permanently (Admin)',
         params: LocationParams,
-        response: { 200: Success, ...errors(400, 401, 403, 404) },
+        response: { 200: DeleteResponse, ...errors(400, 401, 403, 404) },
       },
     },
     async (request) => {
       const ids = [request.params.id];
-      await data.locations.delete({ principal: principalOf(request), ids, now: clock.now() }).catch(oneLocation);
-      return { success: true as const };
+      const { operation_id } = await data.locations
+        .delete({ principal: principalOf(request), ids, now: clock.now() })
+        .catch(oneLocation);
+      return { success: true as const, operation_id };
     },
   );
 

@@ -348,6 +348,15 @@ export const BulkEditBody = Type.Object(
 );
 export type BulkEditBody = Static<typeof BulkEditBody>;
 
+/** DELETE /api/locations/:id: the spec's `{success: true}`, and the deletion's operation for its undo. */
+export const DeleteResponse = Type.Object({
+  success: Type.Literal(true),
+  operation_id: Type.String({
+    format: 'uuid',
+    description: 'The deletion in the audit trail: POST /api/operations/:id/undo brings the location back',
+  }),
+});
+
 export const CountResponse = Type.Object({
   success: Type.Literal(true),
   count: Type.Integer(),

@@ -795,10 +795,18 @@ describe('one location: GET, PATCH, DELETE', () => {
     const other = await t.createClient(admin, 'Deleting');
     await imported(other, [{ name: 'A' }, { name: 'B' }, { name: 'C' }]);
     const [a, b, c] = (await list(other)).map((row) => row.id as string);
-    expect((await t.request({ method: 'DELETE', url: `/api/locations/${a}`, token: admin })).json()).toEqual({
-      success: true,
-    });
+    const deleted = await t.request({ method: 'DELETE', url: `/api/locations/${a}`, token: admin });
+    expect(deleted.json()).toEqual({ success: true, operation_id: expect.any(String) });
     expectErrorBody(await t.request({ method: 'DELETE', url: `/api/locations/${a}`, token: admin }), 404);
+    // Its operation id is what a script undoes it with: the location comes back.
+    const undo = await t.request({
+      method: 'POST',
+      url: `/api/operations/${deleted.json<{ operation_id: string }>().operation_id}/undo`,
+      token: admin,
+    });
+    expect(undo.json()).toMatchObject({ recreated: 1, conflicts: [] });
+    expect((await list(other)).map((row) => row.id)).toContain(a);
+    expect((await t.request({ method: 'DELETE', url: `/api/locations/${a}`, token: admin })).statusCode).toBe(200);
     const many = (ids: string[], token = admin) =>
       t.request({ method: 'POST', url: '/api/locations/delete', token, body: { ids } });
     expectErrorBody(await many([b!, c!], viewer), 403);
