@@ -59,6 +59,8 @@ export interface ImportRequest {
   placeholders?: 'default' | 'none';
   /** The saved mapping the rows were read with (?mapping=): checked for the client, marked used, in the transaction. */
   mappingId?: string;
+  /** A JSON import's ?clientId=, when the URL gave one too: it must be the body's. */
+  queryClientId?: string;
 }
 
 /**
@@ -126,6 +128,12 @@ function foreignIdNote(id: string): string {
 export function importLocations(db: Db, request: ImportRequest): ImportOutcome {
   const parsed = parseImportBody(request.body, request.format);
   if ('statusCode' in parsed) return parsed;
+  if (request.queryClientId !== undefined && request.queryClientId !== parsed.clientId) {
+    return {
+      statusCode: 400,
+      message: `The URL's ?clientId=${request.queryClientId} is not the body's clientId ${parsed.clientId}: name one client, in the body (or in both alike). Nothing was imported.`,
+    };
+  }
   const plan = new ImportPlan(db, request, parsed);
   const run = () => plan.run();
   try {

@@ -7,6 +7,7 @@ import type { AppContext } from '../app.js';
 import { BodyPieces, readBody } from '../http/body.js';
 import { CSV_TYPE, XLS_TYPE, XLSX_TYPE } from '../imports/schemas.js';
 import { TABLE_TYPES, tableFormatOf, XLS_REFUSAL } from '../imports/table-request.js';
+import type { TableFormat } from '../imports/table-body.js';
 import { Forbidden, HttpError, Invalid, NotFound } from '../http/errors.js';
 import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors } from '../http/schemas.js';
@@ -299,11 +300,30 @@ async function runUpload(
     now,
     cancel: cancelOnClose(response),
     placeholders,
-    ...(format !== undefined ? { format } : {}),
-    ...(mappingId !== undefined ? { mappingId } : {}),
+    ...bodyOptions(format, mappingId, query),
   });
   if (!('bytes' in outcome)) throw new HttpError(outcome.statusCode, outcome.message, outcome.details);
   return outcome;
+}
+
+/** The table format (CSV, .xlsx) and its saved mapping; or what the query says of JSON rows. */
+function bodyOptions(
+  format: TableFormat | undefined,
+  mappingId: string | undefined,
+  query: Static<typeof UploadQuery>,
+) {
+  const options = format !== undefined ? { format } : jsonQuery(query);
+  return mappingId !== undefined ? { ...options, mappingId } : options;
+}
+
+/**
+ * What the query says of a JSON import, whose body names its client itself: a ?clientId= beside it must
+ * agree (import.ts); a CSV's or workbook's options are refused rather than ignored.
+ */
+function jsonQuery(query: Static<typeof UploadQuery>): { queryClientId?: string } {
+  if (query.sheet !== undefined || query.keep_flagged !== undefined)
+    throw Invalid('?sheet= and ?keep_flagged= are for a CSV or .xlsx upload; JSON rows are imported as sent');
+  return query.clientId === undefined ? {} : { queryClientId: query.clientId.toLowerCase() };
 }
 
 /**

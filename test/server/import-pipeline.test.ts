@@ -326,3 +326,31 @@ describe('bodies of legal size that would cost too much to parse', () => {
     expect(response.json<Answer>().count).toBe(PIECE_ROWS + 1);
   });
 });
+
+describe("a JSON import's query", () => {
+  it('?clientId= beside the body names the same client (in any case) or the import is refused, nothing written', async () => {
+    const clientId = await t().createClient(admin(), 'Query and body');
+    const other = await t().createClient(admin(), 'Another client');
+    const before = dataSnapshot(t().store.db);
+    const refused = await upload({ clientId, rows: rows(2) }, `?clientId=${other}`);
+    expect(expectErrorBody(refused, 400).message).toBe(
+      `The URL's ?clientId=${other} is not the body's clientId ${clientId}: name one client, in the body (or in both alike). Nothing was imported.`,
+    );
+    expect(dataSnapshot(t().store.db)).toEqual(before);
+    const same = await upload({ clientId, rows: rows(2) }, `?clientId=${clientId.toUpperCase()}`);
+    expect(same.statusCode, same.body).toBe(201);
+    expect(await listNames(clientId)).toHaveLength(2);
+  });
+
+  it.each(['?sheet=Locations', '?keep_flagged=true'])(
+    '%s on JSON rows -> 400: a CSV or workbook option',
+    async (query) => {
+      const clientId = await t().createClient(admin(), `JSON with ${query}`);
+      const refused = await upload({ clientId, rows: rows(1) }, query);
+      expect(expectErrorBody(refused, 400).message).toBe(
+        '?sheet= and ?keep_flagged= are for a CSV or .xlsx upload; JSON rows are imported as sent',
+      );
+      expect(await listNames(clientId)).toEqual([]);
+    },
+  );
+});
