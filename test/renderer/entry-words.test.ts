@@ -155,6 +155,10 @@ describe('the history in words', () => {
     expect(entryInWords(undo)).toBe('maria@agency.example undid an import: 2 removed');
     expect(undoable(imported)).toBe(true);
     expect(undoable({ ...imported, undone_by: '00000000-0000-4000-8000-00000000000b' })).toBe(false);
+    // An import that created and updated nothing (a sheet synced again unchanged) has nothing to undo.
+    const nothing = { ...imported, summary: { file_name: 'boston.csv', created: 0, updated: 0, unchanged: 2 } };
+    expect(undoable(nothing)).toBe(false);
+    expect(undoable({ ...nothing, summary: { ...nothing.summary, updated: 1 } })).toBe(true);
   });
 
   it('words the saved column mappings', () => {

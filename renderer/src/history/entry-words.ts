@@ -153,8 +153,14 @@ const UNDOABLE = new Set([
   'operation.undone',
 ]);
 
-/** Whether the history offers Undo for the entry: an operation that changed something, not undone yet. */
+/**
+ * Whether the history offers Undo for the entry: an operation that changed something, not undone yet. A
+ * bulk change of none, or an import that created and updated nothing (every row unchanged or skipped),
+ * has nothing to undo.
+ */
 export function undoable(entry: HistoryEntry): boolean {
   if (entry.operation_id === null || entry.undone_by !== null || !UNDOABLE.has(entry.action)) return false;
-  return !(entry.action === 'locations.edited' && entry.summary?.count === 0);
+  if (entry.action === 'locations.edited') return entry.summary?.count !== 0;
+  if (entry.action === 'locations.imported') return entry.summary?.created !== 0 || entry.summary?.updated !== 0;
+  return true;
 }
