@@ -32,7 +32,65 @@ export function routeOf(pathname: string): Route {
 
 const NAVIGATED = 'agency-desk:navigated';
 
+/**
+ * A move the page would lose work by (the location editor's unsaved changes): `holds` says which moves
+ * wait, `ask` asks the person and calls `proceed` if they go on. One at a time.
+ */
+export interface NavigationBlocker {
+  holds: (from: URL, to: URL) => boolean;
+  ask: (proceed: () => void) => void;
+}
+
+let blocker: NavigationBlocker | null = null;
+
+/** Holds the dashboard's own moves, and Back and Forward, while set; returns its removal. */
+export function blockNavigation(next: NavigationBlocker): () => void {
+  blocker = next;
+  return () => {
+    if (blocker === next) blocker = null;
+  };
+}
+
+// Each history entry of the dashboard carries its place, so that a Back or Forward that must wait can be
+// undone by as many steps (history.go) and replayed once the person agrees.
+let place = 0;
+let committed: URL | null = null;
+let reverting = false;
+
+/** Starts following the history, once: before any page listens to it (subscribe), and at the first move. */
+function tracked(): URL {
+  if (committed !== null) return committed;
+  committed = new URL(window.location.href);
+  const state = window.history.state as { place?: unknown } | null;
+  if (typeof state?.place === 'number') place = state.place;
+  else window.history.replaceState({ place }, '');
+  // Registered before any page's listener: a held Back or Forward never reaches the pages.
+  window.addEventListener('popstate', heldOrFollowed);
+  return committed;
+}
+
+function heldOrFollowed(event: PopStateEvent): void {
+  const to = new URL(window.location.href);
+  const next = (window.history.state as { place?: number } | null)?.place ?? 0;
+  if (reverting) {
+    reverting = false;
+    event.stopImmediatePropagation();
+    return;
+  }
+  const steps = next - place;
+  if (blocker !== null && steps !== 0 && blocker.holds(tracked(), to)) {
+    event.stopImmediatePropagation();
+    reverting = true;
+    window.history.go(-steps);
+    blocker.ask(() => window.history.go(steps));
+    return;
+  }
+  place = next;
+  committed = to;
+}
+
 function subscribe(listener: () => void): () => void {
+  tracked();
   window.addEventListener('popstate', listener);
   window.addEventListener(NAVIGATED, listener);
   return () => {
@@ -51,9 +109,15 @@ export function useSearch(): string {
 }
 
 export function navigate(path: string, options: { replace?: boolean } = {}): void {
-  if (options.replace) window.history.replaceState(null, '', path);
-  else window.history.pushState(null, '', path);
-  window.dispatchEvent(new Event(NAVIGATED));
+  const from = tracked();
+  const go = () => {
+    if (options.replace) window.history.replaceState({ place }, '', path);
+    else window.history.pushState({ place: ++place }, '', path);
+    committed = new URL(window.location.href);
+    window.dispatchEvent(new Event(NAVIGATED));
+  };
+  if (blocker !== null && blocker.holds(from, new URL(path, window.location.href))) blocker.ask(go);
+  else go();
 }
 
 /** An ordinary link (keyboard, middle click, copy address) that moves inside the dashboard without a reload. */

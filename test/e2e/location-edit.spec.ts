@@ -284,6 +284,19 @@ test('unsaved edits are never dropped without a word: opening another location o
   await expect(question).toBeHidden();
   await expect(form).toBeVisible();
 
+  // A link of the menu, and Back, would leave the editor too: asked, and Cancel stays.
+  const here = page.url();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clients' }).click();
+  await expect(question).toBeVisible();
+  await question.getByRole('button', { name: 'Cancel' }).click();
+  expect(page.url()).toBe(here);
+  await page.evaluate(() => window.history.back());
+  await expect(question).toBeVisible();
+  await expect(page).toHaveURL(here);
+  await question.getByRole('button', { name: 'Cancel' }).click();
+  await expect(form.getByLabel('Primary category')).toHaveValue('Airport café');
+  expect(page.url()).toBe(here);
+
   // Discard: the other location opens, read-only, and nothing was saved.
   await row('Harbor 2').click();
   await question.getByRole('button', { name: 'Discard changes' }).click();
@@ -305,4 +318,18 @@ test('unsaved edits are never dropped without a word: opening another location o
   await row('Bluebird Airport').click();
   await expect(panel.getByRole('heading', { name: 'Bluebird Airport' })).toBeFocused();
   await expect(question).toHaveCount(0);
+
+  // Back with unsaved changes, then Discard: the step back happens (to Harbor 2), nothing saved.
+  await panel.getByRole('button', { name: 'Edit location' }).click();
+  await form.getByLabel('Primary category').fill('Lounge');
+  await page.evaluate(() => window.history.back());
+  await question.getByRole('button', { name: 'Discard changes' }).click();
+  await expect(panel.getByRole('heading', { name: 'Harbor 2' })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`location=${await row('Harbor 2').getAttribute('data-location-id')}`));
+  const stored = await server.api<{ name: string; primary_category: string | null }[]>(
+    'GET',
+    `/api/locations?clientId=${clientId}`,
+    { token },
+  );
+  expect(stored.find((location) => location.name === 'Bluebird Airport')?.primary_category).toBeNull();
 });

@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { Dialog } from '../components/Dialog.js';
+import { blockNavigation } from '../router.js';
 import { FormActions } from '../components/FormActions.js';
 import { plural } from '../format.js';
 
@@ -35,8 +36,9 @@ export function useReportUnsaved(edit: UnsavedEdit | null): void {
 }
 
 /**
- * Opening another location or closing the panel while its editor holds unsaved changes: the move waits
- * for "Discard changes" (or is dropped by "Keep editing"), instead of losing them without a word.
+ * Opening another location, closing the panel, a link of the menu, Back or Forward while the editor holds
+ * unsaved changes: the move waits for "Discard changes" (or is dropped by Cancel), instead of losing them
+ * without a word.
  */
 export function useUnsavedGuard(): {
   report: Report;
@@ -51,6 +53,17 @@ export function useUnsavedGuard(): {
     if (edit === null) move();
     else setPending({ move, edit });
   }, []);
+  // Any other move that leaves the open location (a link of the menu, Back, Forward) asks the same.
+  useEffect(
+    () =>
+      blockNavigation({
+        holds: (from, to) =>
+          unsaved.current !== null &&
+          (from.pathname !== to.pathname || from.searchParams.get('location') !== to.searchParams.get('location')),
+        ask: (proceed) => guard(proceed),
+      }),
+    [guard],
+  );
   const question = pending && (
     <Dialog title={`Discard your changes to ${pending.edit.name}?`} onClose={() => setPending(null)}>
       <div className="form">
