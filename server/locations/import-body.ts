@@ -69,6 +69,9 @@ class BodyScan {
   private inRows = false;
   private commas = 0;
   private readonly bounds: Int32Array;
+  /** The body's own keys, and the first written twice (JSON.parse would keep only its last value). */
+  private readonly topKeys = new Set<string>();
+  repeatedKey: string | null = null;
 
   constructor(private readonly bytes: Uint8Array) {
     this.bounds = new Int32Array(Math.min(MAX_IMPORT_ROWS, bytes.length) + 2);
@@ -115,14 +118,21 @@ class BodyScan {
     return ++this.containers <= MAX_CONTAINERS && ++this.values <= MAX_VALUES;
   }
 
+  private topKey(key: string): void {
+    if (this.topKeys.has(key)) this.repeatedKey ??= key;
+    this.topKeys.add(key);
+  }
+
   private closeRows(at: number): void {
     this.inRows = false;
     if (this.commas <= MAX_IMPORT_ROWS) this.bounds[this.commas + 1] = at;
   }
 
   private separator(at: number, byte: number): boolean {
-    if (byte === 0x3a) this.key = this.last;
-    else if (this.depth === 2 && this.inRows && ++this.commas <= MAX_IMPORT_ROWS) this.bounds[this.commas] = at;
+    if (byte === 0x3a) {
+      this.key = this.last;
+      if (this.depth === 1) this.topKey(keyText(this.bytes, this.key));
+    } else if (this.depth === 2 && this.inRows && ++this.commas <= MAX_IMPORT_ROWS) this.bounds[this.commas] = at;
     return ++this.values <= MAX_VALUES;
   }
 }
@@ -250,6 +260,17 @@ export interface ImportBody {
   answerMembers?: string;
 }
 
+/** What the scan of the bytes refuses before anything is parsed: too much, too long, or a key given twice. */
+function scanRefusal(finding: ScanFinding | null, repeatedKey: string | null): Refusal | null {
+  if (finding === 'too many values') return tooComplex;
+  if (finding !== null) return tooLong(finding);
+  if (repeatedKey === null) return null;
+  return {
+    statusCode: 400,
+    message: `The body gives "${repeatedKey}" more than once (JSON would keep only the last): give it once. Nothing was imported.`,
+  };
+}
+
 /**
  * The body's envelope checked and its rows to read: the client and the rows, or why not. JSON.parse
  * only ever makes `__proto__` an own property (it never sets a prototype), and the checks refuse every
@@ -265,9 +286,10 @@ export function parseImportBody(body: Uint8Array, format?: TableFormat): ImportB
   // and a leading byte order mark is skipped (secure-json-parse does so for the others; RFC 8259 §8.1 allows it).
   if (!isUtf8(body)) return { statusCode: 400, message: 'The body is not valid UTF-8' };
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return parseImportBody(body.subarray(3));
-  const scan = new BodyScan(body).run();
-  if (scan.finding === 'too many values') return tooComplex;
-  if (scan.finding !== null) return tooLong(scan.finding);
+  const scanner = new BodyScan(body);
+  const scan = scanner.run();
+  const refusal = scanRefusal(scan.finding, scanner.repeatedKey);
+  if (refusal !== null) return refusal;
   const pieces = scan.layout && piecewise(body, scan.layout);
   const read = pieces ? { value: pieces.envelope } : parseWhole(body);
   if ('statusCode' in read) return read;

@@ -145,9 +145,10 @@ describe('an import of several pieces', () => {
     expect(kept.json<Answer>().count).toBe(SPAN);
   });
 
-  it('a body whose rows come before clientId, with a repeated rows key, reads as JSON.parse reads it', async () => {
+  it('a body whose rows come before clientId, spaced and broken oddly, reads as JSON.parse reads it', async () => {
     const clientId = await t().createClient(admin());
-    const text = `{"rows": [{"name": "Dropped"}], "rows" : [ ${JSON.stringify(rows(3))
+    // (A repeated "rows" key is refused: "a JSON import whose body gives a key twice" below.)
+    const text = `{"rows" : [ ${JSON.stringify(rows(3))
       .slice(1, -1)
       .replace(/,/g, ' ,\n')} ] , "clientId":"${clientId.toUpperCase()}"}`;
     const response = await uploadText(text);
@@ -353,4 +354,31 @@ describe("a JSON import's query", () => {
       expect(await listNames(clientId)).toEqual([]);
     },
   );
+});
+
+describe('a JSON import whose body gives a key twice', () => {
+  it.each([
+    ['rows', (clientId: string) => `{"clientId":"${clientId}","rows":[{"name":"Kept"}],"rows":[]}`],
+    [
+      'clientId',
+      (clientId: string) =>
+        `{"clientId":"00000000-0000-4000-8000-000000000000","rows":[{"name":"A"}],"clientId":"${clientId}"}`,
+    ],
+    ['rows', (clientId: string) => `{"clientId":"${clientId}","rows":[],"\\u0072ows":[{"name":"Escaped"}]}`],
+  ])('"%s" twice -> 400 naming it, nothing written (JSON.parse would keep the last)', async (key, body) => {
+    const clientId = await t().createClient(admin(), `Twice ${key} ${Math.random()}`);
+    const before = dataSnapshot(t().store.db);
+    const refused = await uploadText(body(clientId));
+    expect(expectErrorBody(refused, 400).message).toBe(
+      `The body gives "${key}" more than once (JSON would keep only the last): give it once. Nothing was imported.`,
+    );
+    expect(dataSnapshot(t().store.db)).toEqual(before);
+  });
+
+  it('a key given twice inside a row is not the body’s: the row is read as JSON.parse reads it', async () => {
+    const clientId = await t().createClient(admin(), 'Twice in a row');
+    const response = await uploadText(`{"clientId":"${clientId}","rows":[{"name":"First","name":"Last"}]}`);
+    expect(response.statusCode, response.body).toBe(201);
+    expect(await listNames(clientId)).toEqual(['Last']);
+  });
 });
