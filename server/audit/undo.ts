@@ -39,7 +39,12 @@ function planUndo(db: Db, operation: Operation): Step[] {
   const steps: Step[] = createdBy(db, operation.client_id, operation.id).map((now) =>
     now.revision === 0
       ? { kind: 'remove', now }
-      : { kind: 'conflict', location_id: now.id, name: now.name, reason: 'changed since it was imported' },
+      : {
+          kind: 'conflict',
+          location_id: now.id,
+          name: now.name,
+          reason: changedSince(db, now.id, operation.id, 'changed since it was imported'),
+        },
   );
   for (const row of rows) {
     const now = current.get(row.location_id);
@@ -52,7 +57,8 @@ function planUndo(db: Db, operation: Operation): Step[] {
     } else if (now === undefined) {
       steps.push({ kind: 'conflict', location_id: row.location_id, name, reason: 'deleted since' });
     } else if (now.revision !== row.left_revision) {
-      steps.push({ kind: 'conflict', location_id: row.location_id, name, reason: 'changed since' });
+      const reason = changedSince(db, row.location_id, operation.id, 'changed since');
+      steps.push({ kind: 'conflict', location_id: row.location_id, name, reason });
     } else if (row.action === 'created') {
       steps.push({ kind: 'remove', now });
     } else {
@@ -60,6 +66,31 @@ function planUndo(db: Db, operation: Operation): Step[] {
     }
   }
   return withCodeClashes(db, steps);
+}
+
+/**
+ * "changed since", with who changed what when the change was an edit of that location alone (its entry
+ * names the fields): "changed since: maria@agency.example edited its phone and primary category". A later
+ * import or bulk change keeps its values per operation, not per location: the words stay plain then.
+ */
+function changedSince(db: Db, locationId: string, operationId: string, words: string): string {
+  // After the operation's own entry, in the trail's order (two writes may share a millisecond).
+  const edit = statement<
+    [string, string],
+    { actor_name: string | null; actor_email: string | null; changes: string | null }
+  >(
+    db,
+    `SELECT actor_name, actor_email, changes FROM audit_entries
+     WHERE location_id = ? AND action = 'location.updated'
+       AND seq > (SELECT coalesce(max(seq), 0) FROM audit_entries WHERE operation_id = ?)
+     ORDER BY seq DESC LIMIT 1`,
+  ).get(locationId, operationId);
+  if (edit === undefined || edit.changes === null) return words;
+  const fields = Object.keys(JSON.parse(edit.changes) as object).map((field) => field.replaceAll('_', ' '));
+  if (fields.length === 0) return words;
+  const who = edit.actor_email ?? edit.actor_name ?? 'someone';
+  const list = fields.length === 1 ? fields[0]! : `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)!}`;
+  return `${words}: ${who} edited its ${list}`;
 }
 
 /** A location's store code after the undo, as a restore or a recreation writes it. */

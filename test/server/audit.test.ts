@@ -377,10 +377,11 @@ describe('undo', () => {
       removed: number;
       conflicts: { location_id: string; reason: string }[];
     }>();
+    // The edit since is named: who, and which fields.
     expect(answer).toMatchObject({
       restored: 1,
       removed: 1,
-      conflicts: [{ location_id: b!.id, reason: 'changed since' }],
+      conflicts: [{ location_id: b!.id, reason: expect.stringMatching(/^changed since: \S+@\S+ edited its city$/) }],
     });
     expect((await listOf(clientId)).map((row) => [row.name, row.phone])).toEqual([
       ['A', '+12175550100'],
@@ -484,6 +485,22 @@ describe('undo', () => {
     expect((await undo(third.operation_id)).json()).toMatchObject({ restored: 1, conflicts: [] });
     // A change by hand after the undo: the second import's undo leaves it and says so.
     await t.request({ method: 'PATCH', url: `/api/locations/${a!.id}`, token: admin, body: { city: 'By hand' } });
+    expect((await undo(second.operation_id)).json()).toMatchObject({
+      restored: 0,
+      conflicts: [{ location_id: a!.id, reason: expect.stringMatching(/^changed since: \S+ edited its city$/) }],
+    });
+  });
+
+  it('names no editor when the change since was a later import (it keeps its values per operation)', async () => {
+    const clientId = await t.createClient(admin, 'Changed by an import');
+    await importRows(clientId, [{ name: 'A', store_code: 'A', city: 'One' }]);
+    const [a] = await listOf(clientId);
+    const second = await importRows(clientId, [{ name: 'A', store_code: 'A', city: 'Two' }], '?mode=upsert');
+    await importRows(
+      clientId,
+      [{ name: 'A', store_code: 'A', city: 'Three', primary_category: 'Cafe' }],
+      '?mode=upsert',
+    );
     expect((await undo(second.operation_id)).json()).toMatchObject({
       restored: 0,
       conflicts: [{ location_id: a!.id, reason: 'changed since' }],
