@@ -14,3 +14,10 @@ export function controlCharacterWords(text: string): string | undefined {
     ? undefined
     : `holds the control character U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
+
+const CONTROLS = new RegExp(CONTROL.source, 'g');
+
+/** The text with each character the rule above refuses made a space: a dropped file's name, for the trail. */
+export function withoutControlCharacters(text: string): string {
+  return text.replace(CONTROLS, ' ');
+}

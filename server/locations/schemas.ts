@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TableAnswer, TableQuery } from '../imports/schemas.js';
-import { ErrorDetail, Page, Timestamp, Uuid } from '../http/schemas.js';
+import { ErrorDetail, Page, PlainText, Timestamp, Uuid } from '../http/schemas.js';
 
 export const HealthStatus = Type.Union(
   [Type.Literal('green'), Type.Literal('yellow'), Type.Literal('red'), Type.Literal('closed')],
@@ -212,7 +212,9 @@ export const UploadQuery = Type.Object(
     duplicates: Type.Optional(DuplicatePolicy),
     mode: Type.Optional(ImportMode),
     blanks: Type.Optional(BlankCells),
-    fileName: Type.Optional(Type.String({ maxLength: 260, description: "The file's name, for the audit trail" })),
+    fileName: Type.Optional(
+      PlainText({ maxLength: 260, description: "The file's name, for the audit trail (no control characters)" }),
+    ),
     ...TableQuery,
   },
   { additionalProperties: false },

@@ -101,6 +101,15 @@ describe('ImportJob over the real server', () => {
     expect(report().foreignIds).toEqual({ count: 0, lines: [] });
   });
 
+  it("a file's name with a control character (Linux allows them) is sent with a space instead, and imports", async () => {
+    const { job, paths, summary } = jobOverServer();
+    await job.read({ ...file('gbp-hours.csv'), name: 'stores\u0007 nov.csv' });
+    await job.check(clientId, { mode: 'create', blanks: 'keep' });
+    await job.import(clientId, 'skip');
+    expect(summary()).toMatchObject({ failure: null });
+    expect(paths.at(-1)).toContain('fileName=stores++nov.csv');
+  });
+
   it("rows whose phone carries an extension are counted for the preview's warning: the number is kept, not the extension", async () => {
     const { job, report } = jobOverServer();
     await job.read(file('gbp-hours.csv', (text) => text.replace('(206) 555-0102', '(206) 555-0102 ext. 4')));

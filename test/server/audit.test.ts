@@ -75,6 +75,26 @@ async function undo(operationId: string, query = '', token = admin) {
   return t.request({ method: 'POST', url: `/api/operations/${operationId}/undo${query}`, token });
 }
 
+describe("an import's fileName", () => {
+  it('holding a control character -> 400 naming it, nothing written; a tab or a line break is kept', async () => {
+    const clientId = await t.createClient(admin, 'File names');
+    const before = entriesCount();
+    const refused = await t.request({
+      method: 'POST',
+      url: '/api/locations/upload?fileName=boston%07.csv',
+      token: admin,
+      body: { clientId, rows: [{ name: 'A' }] },
+    });
+    expect(expectErrorBody(refused, 400).details).toEqual([
+      { path: '/querystring/fileName', message: 'holds the control character U+0007' },
+    ]);
+    expect(entriesCount()).toBe(before);
+    await importRows(clientId, [{ name: 'A' }], '?fileName=boston%0A2026.csv');
+    const { entries } = await audit(`?clientId=${clientId}`);
+    expect(entries[0]!.summary).toMatchObject({ file_name: 'boston\n2026.csv' });
+  });
+});
+
 describe('each change leaves exactly its entries', () => {
   it('clients, an import, one location, many locations: one entry each, with actor, target and changes', async () => {
     const before = entriesCount();

@@ -6,6 +6,7 @@ import {
   type RowField,
   UploadQuery,
 } from '../../../server/locations/schemas.js';
+import { withoutControlCharacters } from '../../../server/http/control-characters.js';
 import { ApiError, toErrorInfo, type ApiErrorInfo } from '../api/http.js';
 import type { DryRun, DryRunRow, DuplicateHandling, Health, Imported } from '../api/types.js';
 import { decodeInto, type ByteSource, type TextEncodingName } from './decode.js';
@@ -459,7 +460,8 @@ export class ImportJob {
     const path = uploadQuery(choice, {
       duplicates,
       ...(savedMapping !== null ? { mapping: savedMapping } : {}),
-      ...(this.fileName !== null ? { fileName: this.fileName.slice(0, MAX_FILE_NAME) } : {}),
+      // A file's name may hold a control character (Linux allows them): the server's rule refuses those.
+      ...(this.fileName !== null ? { fileName: withoutControlCharacters(this.fileName).slice(0, MAX_FILE_NAME) } : {}),
     });
     const written: Written = { imported: 0, updated: 0, unchanged: 0, skipped: 0, sent: 0, operations: [] };
     for (const [index, [start, end]] of ranges.entries()) {
