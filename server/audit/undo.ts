@@ -36,6 +36,8 @@ function planUndo(db: Db, operation: Operation): Step[] {
   const rows = operationRows(db, operation.id);
   const ids = rows.map((row) => row.location_id);
   const current = new Map(snapshotsOf(db, JSON.stringify(ids)).map((snapshot) => [snapshot.id, snapshot]));
+  // The trail's place of the operation's own entry, read once: edits after it are "changed since" (changedSince).
+  const since = entrySeq(db, operation.id);
   const steps: Step[] = createdBy(db, operation.client_id, operation.id).map((now) =>
     now.revision === 0
       ? { kind: 'remove', now }
@@ -43,7 +45,7 @@ function planUndo(db: Db, operation: Operation): Step[] {
           kind: 'conflict',
           location_id: now.id,
           name: now.name,
-          reason: changedSince(db, now.id, operation.id, 'changed since it was imported'),
+          reason: changedSince(db, now.id, since, 'changed since it was imported'),
         },
   );
   for (const row of rows) {
@@ -57,7 +59,7 @@ function planUndo(db: Db, operation: Operation): Step[] {
     } else if (now === undefined) {
       steps.push({ kind: 'conflict', location_id: row.location_id, name, reason: 'deleted since' });
     } else if (now.revision !== row.left_revision) {
-      const reason = changedSince(db, row.location_id, operation.id, 'changed since');
+      const reason = changedSince(db, row.location_id, since, 'changed since');
       steps.push({ kind: 'conflict', location_id: row.location_id, name, reason });
     } else if (row.action === 'created') {
       steps.push({ kind: 'remove', now });
@@ -68,23 +70,28 @@ function planUndo(db: Db, operation: Operation): Step[] {
   return withCodeClashes(db, steps);
 }
 
+/** The place in the trail of an operation's own entry (0 when it has none): later entries are in its order. */
+function entrySeq(db: Db, operationId: string): number {
+  return statement<[string], number>(db, 'SELECT coalesce(max(seq), 0) FROM audit_entries WHERE operation_id = ?')
+    .pluck()
+    .get(operationId)!;
+}
+
 /**
  * "changed since", with who changed what when the change was an edit of that location alone (its entry
  * names the fields): "changed since: maria@agency.example edited its phone and primary category". A later
  * import or bulk change keeps its values per operation, not per location: the words stay plain then.
  */
-function changedSince(db: Db, locationId: string, operationId: string, words: string): string {
-  // After the operation's own entry, in the trail's order (two writes may share a millisecond).
+function changedSince(db: Db, locationId: string, since: number, words: string): string {
   const edit = statement<
-    [string, string],
+    [string, number],
     { actor_name: string | null; actor_email: string | null; changes: string | null }
   >(
     db,
     `SELECT actor_name, actor_email, changes FROM audit_entries
-     WHERE location_id = ? AND action = 'location.updated'
-       AND seq > (SELECT coalesce(max(seq), 0) FROM audit_entries WHERE operation_id = ?)
+     WHERE location_id = ? AND action = 'location.updated' AND seq > ?
      ORDER BY seq DESC LIMIT 1`,
-  ).get(locationId, operationId);
+  ).get(locationId, since);
   if (edit === undefined || edit.changes === null) return words;
   const fields = Object.keys(JSON.parse(edit.changes) as object).map((field) => field.replaceAll('_', ' '));
   if (fields.length === 0) return words;
