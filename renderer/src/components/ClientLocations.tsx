@@ -101,12 +101,13 @@ export function ClientLocations({
 }
 
 /**
- * Opening a location and closing its panel. While the editor holds unsaved changes either is asked
- * first (unsaved-edits.tsx); closing gives the focus back to the location's row.
+ * Opening a location and closing its panel. While the editor holds unsaved changes either is asked first:
+ * opening by the router's blocker, as every move of the address (unsaved-edits.tsx); closing by the guard
+ * itself, since it gives the focus back to the location's row only once the panel really closes.
  */
 function usePanelMoves(openId: string | null, onAddress: (change: Partial<TableAddress>) => void) {
   const { report, guard, question } = useUnsavedGuard();
-  const onOpen = useCallback((id: string) => guard(() => onAddress({ location: id })), [guard, onAddress]);
+  const onOpen = useCallback((id: string) => onAddress({ location: id }), [onAddress]);
   const closePanel = useCallback(() => {
     guard(() => {
       onAddress({ location: null });

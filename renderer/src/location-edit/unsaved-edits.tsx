@@ -60,7 +60,7 @@ export function useUnsavedGuard(): {
         holds: (from, to) =>
           unsaved.current !== null &&
           (from.pathname !== to.pathname || from.searchParams.get('location') !== to.searchParams.get('location')),
-        ask: (proceed) => guard(proceed),
+        ask: guard,
       }),
     [guard],
   );
