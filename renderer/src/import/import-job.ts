@@ -781,9 +781,11 @@ export class ImportJob {
     const listed = (rows: Iterable<number>) => [...rows].sort((a, b) => a - b).slice(0, MAX_LISTED);
     const included = (rows: Iterable<number>) => [...rows].filter((row) => !this.leftOut.has(row));
     const unchanged = this.rowsWith('unchanged', UNCHANGED_LISTED);
-    const foreign = included(this.notes);
-    const samePlace = included(this.samePlace);
-    const extensions = included(this.extensions);
+    // A warning's rows (not left out): how many, and the lines of the first MAX_LISTED.
+    const counted = (marks: ReadonlySet<number>) => {
+      const rows = included(marks);
+      return { count: rows.length, lines: listed(rows).map((row) => this.lineOf(row)) };
+    };
     return {
       rowCount: this.rowCount(),
       requests,
@@ -804,9 +806,9 @@ export class ImportJob {
       })),
       unchanged: unchanged.map((row) => this.listedRow(row)),
       samples: this.samples.filter((sample) => !this.leftOut.has(sample.row)),
-      foreignIds: { count: foreign.length, lines: listed(foreign).map((row) => this.lineOf(row)) },
-      samePlace: { count: samePlace.length, lines: listed(samePlace).map((row) => this.lineOf(row)) },
-      phoneExtensions: { count: extensions.length, lines: listed(extensions).map((row) => this.lineOf(row)) },
+      foreignIds: counted(this.notes),
+      samePlace: counted(this.samePlace),
+      phoneExtensions: counted(this.extensions),
     };
   }
 
