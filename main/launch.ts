@@ -10,6 +10,7 @@ import {
   type DriverSetup,
   type Runner,
 } from './electron-driver.js';
+import { SERVER_NODE_FLAGS } from '../server/node-flags.js';
 
 /**
  * `npm start`, run by plain Node: the desktop app when Electron's binary is there (or can be fetched),
@@ -186,6 +187,12 @@ function runForwardingSignals(command: string, args: string[], env: NodeJS.Proce
   return child;
 }
 
+/** The headless server's arguments to Node: the flags every start of the server gives (server/node-flags.ts). */
+export const headlessArgs = (): string[] => [...SERVER_NODE_FLAGS, SERVER_CLI, 'serve'];
+
+/** Electron's arguments: the app's folder, and the server's Node flags for its main process, which hosts it. */
+export const electronArgs = (): string[] => [`--js-flags=${SERVER_NODE_FLAGS.join(' ')}`, ROOT];
+
 export function launch(): void {
   const packageDir = electronPackageDir();
   const lookup = locateElectron({ packageDir, env: process.env, fetch: fetchWithInstaller });
@@ -197,7 +204,7 @@ export function launch(): void {
       const env = { ...process.env };
       delete env[NATIVE_BINDING_ENV];
       if (driver.nativeBinding !== undefined) env[NATIVE_BINDING_ENV] = driver.nativeBinding;
-      runForwardingSignals(lookup.binary, [ROOT], env);
+      runForwardingSignals(lookup.binary, electronArgs(), env);
       return;
     }
     fallbackReason = nativeModuleParagraph(driver.reason);
@@ -205,7 +212,7 @@ export function launch(): void {
     fallbackReason = headlessParagraph(lookup.reason);
   }
   console.error(`\n${fallbackReason}\n`);
-  runForwardingSignals(process.execPath, [SERVER_CLI, 'serve']);
+  runForwardingSignals(process.execPath, headlessArgs());
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) launch();

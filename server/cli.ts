@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
 import { backup } from './cli/backup.js';
 import { clientAdd, clientList } from './cli/clients.js';
 import { exportData } from './cli/export.js';

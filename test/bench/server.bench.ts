@@ -7,6 +7,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { WRITER_CACHE_MIB } from '../../server/db/open.js';
 import { openDatabase } from '../../server/db/open.js';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags.js';
 import { databaseFileIn, startServer } from '../../server/start.js';
 import { processMemoryMb } from './process-memory.js';
 import { median, type Bench } from './report.js';
@@ -56,7 +57,8 @@ function spawnUntil(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Prom
 
 export const serve = (dataDir: string, key: string) =>
   spawnUntil(
-    [CLI, 'serve'],
+    // As `npm run serve` and the `agency-desk` binary start it (server/node-flags.ts).
+    [...SERVER_NODE_FLAGS, CLI, 'serve'],
     {
       AGENCY_DESK_DATA_DIR: dataDir,
       AGENCY_DESK_DB_KEY: key,

@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags.js';
 
 /** The repository root, from test/helpers/. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -82,7 +83,8 @@ interface Spawned {
 }
 
 function spawnCli(options: ServerProcessOptions): Spawned {
-  const child = spawn(process.execPath, [CLI, ...(options.args ?? ['serve'])], {
+  // Started as the `agency-desk` binary and `npm run serve` start it: with the server's Node flags.
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, CLI, ...(options.args ?? ['serve'])], {
     cwd: REPO_ROOT,
     env: environment(options),
     stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

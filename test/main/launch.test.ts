@@ -3,7 +3,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findInstalledElectron, headlessParagraph, locateElectron } from '../../main/launch.js';
+import {
+  electronArgs,
+  findInstalledElectron,
+  headlessArgs,
+  headlessParagraph,
+  locateElectron,
+} from '../../main/launch.js';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags.js';
 import { tempDir } from '../helpers/app.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -143,5 +150,26 @@ describe('npm start without Electron (node dist/main/launch.js)', () => {
     await expect(fetch(`${url}/health`)).rejects.toThrow();
     expect(fs.existsSync(path.join(dataDir, 'agency-desk.db'))).toBe(true);
     expect(fs.existsSync(path.join(dataDir, 'agency-desk.db-wal'))).toBe(false);
+  });
+});
+
+describe("the server's Node flags (server/node-flags.ts)", () => {
+  it('start the headless server and Electron, whose main process hosts the server', () => {
+    // Paths are the built launcher's (dist/main/launch.js); here the module is read from its source.
+    const [flag, cli, command, ...rest] = headlessArgs();
+    expect([flag, path.basename(cli!), command, rest]).toEqual(['--max-semi-space-size=4', 'cli.js', 'serve', []]);
+    expect(cli).toMatch(/dist[\\/]server[\\/]cli\.js$/);
+    expect(electronArgs()).toEqual(['--js-flags=--max-semi-space-size=4', path.resolve(cli!, '../../..')]);
+  });
+
+  it('are the ones npm run serve and the agency-desk binary start with, source and build alike (built by the block above)', () => {
+    const flags = SERVER_NODE_FLAGS.join(' ');
+    const scripts = (
+      JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
+    expect(scripts.serve).toMatch(new RegExp(`&& node ${flags} dist/server/cli\\.js serve$`));
+    const shebang = `#!/usr/bin/env -S node ${flags}`;
+    expect(fs.readFileSync(path.join(ROOT, 'server', 'cli.ts'), 'utf8').split('\n')[0]).toBe(shebang);
+    expect(fs.readFileSync(path.join(ROOT, 'dist', 'server', 'cli.js'), 'utf8').split('\n')[0]).toBe(shebang);
   });
 });
