@@ -84,8 +84,21 @@ export const UndoResponse = Type.Object({
   removed: Type.Integer({ description: 'Locations the operation had created, removed' }),
   restored: Type.Integer({ description: 'Locations put back to their values before' }),
   recreated: Type.Integer({ description: 'Locations the operation had deleted, back with their ids' }),
-  conflicts: Type.Array(Type.Object({ location_id: Uuid, name: Type.String(), reason: Type.String() }), {
-    description: 'Locations changed again since the operation: left as they are',
-  }),
+  conflicts: Type.Array(
+    Type.Object({
+      location_id: Uuid,
+      name: Type.String(),
+      reason: Type.String(),
+      held_by: Type.Optional(
+        Type.String({
+          format: 'uuid',
+          description: 'When the store code the location would get back is held by another location now: its id',
+        }),
+      ),
+    }),
+    {
+      description: 'Locations changed again since the operation: left as they are',
+    },
+  ),
 });
 export type UndoResponse = Static<typeof UndoResponse>;

@@ -29,7 +29,7 @@ type Step =
   | { kind: 'remove'; now: Snapshot }
   | { kind: 'restore'; now: Snapshot; before: string }
   | { kind: 'recreate'; before: string; id: string; clientId: string }
-  | { kind: 'conflict'; location_id: string; name: string; reason: string };
+  | { kind: 'conflict'; location_id: string; name: string; reason: string; held_by?: string };
 
 /** What undoing the operation would do, read inside the transaction. */
 function planUndo(db: Db, operation: Operation): Step[] {
@@ -161,8 +161,9 @@ function withCodeClashes(db: Db, steps: Step[]): Step[] {
       const holderCode = after.get(holder);
       if (holderCode !== undefined && holderCode !== code.code) return step;
       changed = true;
-      const reason = `its store code "${code.code}" is now used by ${locationName(db, holder)} (${holder})`;
-      return { kind: 'conflict', location_id: code.id, name: code.name, reason };
+      // The holder's id goes in held_by, for a script and a link: the words name it as a person would.
+      const reason = `its store code "${code.code}" is now used by ${locationName(db, holder)}`;
+      return { kind: 'conflict', location_id: code.id, name: code.name, reason, held_by: holder };
     });
     if (!changed) return planned;
   }
@@ -228,7 +229,9 @@ export function undoOperation(
       removed: count('remove'),
       restored: count('restore'),
       recreated: count('recreate'),
-      conflicts: conflicts.map(({ location_id, name, reason }) => ({ location_id, name, reason })),
+      conflicts: conflicts.map(({ location_id, name, reason, held_by }) =>
+        held_by === undefined ? { location_id, name, reason } : { location_id, name, reason, held_by },
+      ),
     });
     // An undo that would change nothing writes nothing, not even its entry: marked undone, the operation
     // could never be undone once its conflicts are gone (the location that took a deleted one's code removed).
