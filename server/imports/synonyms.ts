@@ -4,7 +4,7 @@ import type { ImportTarget } from './targets.js';
  * Header words per target, already in `headerKey` form (README: "Columns the import recognises"): the
  * Google Business Profile bulk-upload sheet ("Store code", "Business name", "Address line 1".."5",
  * "Locality", "Administrative area", "Postal code", "Country / Region", "Primary phone", "Sunday
- * hours" ...), Yext's entity export ("Entity ID", "Address > Line 1", "Main Phone", "Website URL > URL",
+ * hours" ...), Yext's entity export ("Entity ID", "Address > Line 1", "Main Phone", "Website URL > URL", "Closed",
  * "Display Coordinate > Latitude"), BrightLocal ("Location Reference", "Telephone", "Business Category"),
  * Uberall ("identifier", "streetAndNumber", "streetNo", "addressExtra", "zip", "province", "openingHours"),
  * Moz Local ("Business Name", "Address", "Address 2", "State", "ZIP", "Store ID"), BrightLocal's
@@ -432,6 +432,19 @@ export const SYNONYMS: Record<ImportTarget, string[]> = {
     'business status',
     'store status',
     'open status',
+  ],
+  // Yext's "Closed" (closed for good, yes or no). Not "Temporarily closed": its yes is not Closed's.
+  closed: [
+    'closed',
+    'is closed',
+    'closed yes no',
+    'permanently closed',
+    'closed permanently',
+    'is permanently closed',
+    'closed for good',
+    'location closed',
+    'store closed',
+    'business closed',
   ],
   hours: [
     'opening hours regular',

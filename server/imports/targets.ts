@@ -14,7 +14,8 @@ export type DayHoursTarget = keyof typeof DAY_HOURS;
 
 /**
  * What a file column becomes: one import field, one day of the hours, a house number joined to the
- * street, or nothing. Several columns may feed `address`.
+ * street, or nothing. Several columns may feed `address`. `closed` (Yext's Closed, yes or no) is a field
+ * of the import row that the server reads into the status (locations/fields.ts, statusWithClosed).
  */
 export type ImportTarget = RowField | DayHoursTarget | 'street_number';
 export type ColumnTarget = ImportTarget | null;
@@ -38,6 +39,7 @@ export const ROW_FIELD_LABELS: Record<RowField, string> = {
   primary_category: 'Primary category',
   labels: 'Labels',
   status: 'Status',
+  closed: 'Closed (yes/no)',
   hours: 'Hours',
 };
 export const FIELDS = Object.keys(ROW_FIELD_LABELS) as RowField[];
@@ -61,6 +63,7 @@ export const FIELD_LABELS: Record<ImportTarget, string> = {
   primary_category: ROW_FIELD_LABELS.primary_category,
   labels: ROW_FIELD_LABELS.labels,
   status: ROW_FIELD_LABELS.status,
+  closed: ROW_FIELD_LABELS.closed,
   hours: 'Hours (the whole week)',
   hours_mon: 'Monday hours',
   hours_tue: 'Tuesday hours',

@@ -174,11 +174,71 @@ const STATUS_WORDS: Record<string, LocationStatus> = {
   inactive: 'temporarily_closed',
 };
 
+/** The status a text names ("Temporarily closed", CLOSED_PERMANENTLY), or undefined. */
+function statusOfWord(text: string): LocationStatus | undefined {
+  return STATUS_WORDS[text.toLowerCase().replace(/[\s-]+/g, '_')];
+}
+
 function status(text: string): LocationStatus {
-  const word = text.toLowerCase().replace(/[\s-]+/g, '_');
-  const value = STATUS_WORDS[word];
+  const value = statusOfWord(text);
   if (value === undefined) throw new FieldError(`must be one of ${STATUSES.join(', ')}`);
   return value;
+}
+
+// Yext's `closed` (Knowledge Graph: true when the location is closed for good), as sheets write a yes
+// or a no; "closed" alone says yes here, where the Status column finds it ambiguous.
+const CLOSED_WORDS: Record<string, boolean> = {
+  yes: true,
+  y: true,
+  true: true,
+  '1': true,
+  x: true,
+  closed: true,
+  no: false,
+  n: false,
+  false: false,
+  '0': false,
+};
+const CLOSED_FORMS = 'yes, y, true, 1, x, closed or permanently closed; no, n, false, 0 or open';
+
+/** Whether a Closed value says closed for good: its yes and no words, or a status word of open or closed for good. */
+function closedForGood(text: string): boolean {
+  const yesOrNo = CLOSED_WORDS[text.toLowerCase()];
+  if (yesOrNo !== undefined) return yesOrNo;
+  const said = statusOfWord(text);
+  if (said === 'permanently_closed' || said === 'open') return said === 'permanently_closed';
+  const temporarily = said === 'temporarily_closed' ? ' (a temporary closure goes in Status)' : '';
+  throw new FieldError(`Closed "${text}" is not a yes or no${temporarily}: Closed takes ${CLOSED_FORMS}`);
+}
+
+/** A value as a message quotes it: text in quotes, true and false bare. */
+function quoted(value: string | boolean): string {
+  return typeof value === 'string' ? `"${value}"` : String(value);
+}
+
+/**
+ * A row's status with its Closed value (Yext's `closed`) read into it (README: "Closed"): yes is
+ * permanently_closed, no is open, when Status is blank or agrees; a Status that disagrees is refused,
+ * naming both, except that temporarily closed is not closed for good, so Closed no keeps it. A blank
+ * Closed says nothing: the status is Status's, or blank (null) by the import's blank-cell rule.
+ * `status` is what the row's Status read as (undefined when it has none), `statusText` its text.
+ */
+export function statusWithClosed(
+  status: LocationStatus | null | undefined,
+  statusText: unknown,
+  closed: string | boolean | null,
+  placeholders?: ReadonlySet<string>,
+): LocationStatus | null {
+  const closedText = typeof closed === 'string' ? text(closed, 40, 'closed', placeholders) : closed;
+  if (closedText === null) return status ?? null;
+  const forGood = typeof closedText === 'boolean' ? closedText : closedForGood(closedText);
+  if (status === undefined || status === null) return forGood ? 'permanently_closed' : 'open';
+  if (forGood === (status === 'permanently_closed')) return status;
+  const given = `Status "${String(statusText).trim()}" and Closed ${quoted(closedText)} disagree`;
+  const fix = forGood
+    ? 'Closed yes means closed for good; give Status "permanently closed"'
+    : 'Closed no means not closed for good; give Status "open" or "temporarily closed"';
+  throw new FieldError(`${given}: ${fix}, or leave one of them blank`);
 }
 
 /** Hours as a week in one text, or an object of days each with a text or intervals. */

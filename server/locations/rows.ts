@@ -8,6 +8,7 @@ import {
   FieldError,
   LOCATION_FIELDS,
   phoneExtension,
+  statusWithClosed,
   type LocationField,
   type LocationValues,
 } from './fields.js';
@@ -52,6 +53,7 @@ const TYPE_WORDS: Partial<Record<string, string>> = {
   labels: 'must be text separated by commas, or a list of texts',
   hours: 'must be text such as "Mon-Fri 9:00-17:00", or an object of days (mon ... sun)',
   id: "must be a location's id (a UUID, as the export writes it), or blank",
+  closed: 'must be yes or no: text such as "Yes" or "No", true or false, or blank',
 };
 
 function maxLengthOf(schema: TSchema, value: unknown): number | undefined {
@@ -131,8 +133,29 @@ export function readFields(
     if (field === 'country' || (field === 'phone' && phoneText !== null)) continue;
     read(field, raw[field], country);
   }
+  if (raw.closed !== undefined) readClosed(raw, input, onError, placeholders);
   if (input.name === null) onError('name', 'is required');
   return { input: input as RowInput, phoneText };
+}
+
+/**
+ * An import row's Closed (Yext's `closed`) read into its status, by fields.ts's rule; its problems are the
+ * status's. A Status refused on its own says so already.
+ */
+function readClosed(
+  raw: Record<string, unknown>,
+  input: Record<string, unknown>,
+  onError: (field: string, message: string) => void,
+  placeholders: ReadonlySet<string> | undefined,
+): void {
+  if (raw.status !== undefined && input.status === undefined) return;
+  try {
+    const status = input.status as RowInput['status'];
+    input.status = statusWithClosed(status, raw.status, raw.closed as string | boolean | null, placeholders);
+  } catch (error) {
+    if (!(error instanceof FieldError)) throw error;
+    onError('status', error.message);
+  }
 }
 
 /** A phone number written without its country code ("(415) 555-0100"), or null. */

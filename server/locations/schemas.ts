@@ -153,6 +153,14 @@ export const UploadRow = Type.Object(
     ),
     name: Type.String({ maxLength: 200 }),
     ...InputFields,
+    closed: Type.Optional(
+      Type.Union([Type.String({ maxLength: 40 }), Type.Boolean(), Type.Null()], {
+        description:
+          "Yext's closed, read into the status: yes (yes, y, true, 1, x, closed, permanently closed) is " +
+          'permanently_closed, no (no, n, false, 0, open) is open; a status that disagrees is refused, but no ' +
+          'keeps temporarily_closed. Blank: the status is left alone (README: "Closed")',
+      }),
+    ),
     line: Type.Optional(
       Type.Integer({
         minimum: 1,

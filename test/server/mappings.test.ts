@@ -183,6 +183,57 @@ describe('POST /api/locations/upload?mapping=', () => {
     expect(used.json().find((each: { id: string }) => each.id === mapping.id).last_used_at).not.toBeNull();
   });
 
+  it("a mapping sending a column to closed (Yext's Closed) saves, loads, and reads the column into the status", async () => {
+    const columns = [
+      { header: 'Filiale', field: 'name' },
+      { header: 'Kennung', field: 'store_code' },
+      { header: 'Dauerhaft geschlossen', field: 'closed' },
+    ];
+    const created = await create({ client_id: clientId, name: 'Closed sheet', columns });
+    expect(created.statusCode, created.body).toBe(201);
+    const headers = encodeURIComponent('Kennung|dauerhaft geschlossen|Filiale');
+    const found = await t.request({
+      method: 'GET',
+      url: `/api/mappings?clientId=${clientId}&headers=${headers}`,
+      token: admin,
+    });
+    expect(found.json()).toEqual([expect.objectContaining({ id: created.json().id, columns })]);
+
+    const csv = 'Filiale,Kennung,Dauerhaft geschlossen\nBäckerei Alt,G-1,ja\nBäckerei Neu,G-2,nein\n';
+    const refused = expectErrorBody(await upload(csv, `&mapping=${created.json().id}`), 400);
+    // Yes and no in English only: "ja" is named back with the words it takes.
+    expect(refused.details).toEqual([
+      expect.objectContaining({
+        line: 2,
+        field: 'status',
+        message: expect.stringMatching(/^Closed "ja" is not a yes or no/),
+      }),
+      expect.objectContaining({ line: 3, field: 'status', message: expect.stringMatching(/^Closed "nein"/) }),
+    ]);
+    const dry = await upload(
+      csv.replace(',ja', ',x').replace(',nein', ',0'),
+      `&mapping=${created.json().id}&dryRun=true`,
+    );
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(dry.json().columns[2]).toEqual({
+      header: 'Dauerhaft geschlossen',
+      field: 'closed',
+      matched_by: 'mapping',
+      score: 1,
+    });
+    expect(dry.json().rows.map((row: { status: string }) => row.status)).toEqual(['permanently_closed', 'open']);
+
+    const patched = await t.request({
+      method: 'PATCH',
+      url: `/api/mappings/${created.json().id}`,
+      token: admin,
+      body: { columns: [...columns, { header: 'Status', field: 'closed' }] },
+    });
+    expect(expectErrorBody(patched, 400).message).toBe(
+      'The columns "Dauerhaft geschlossen" and "Status" are both sent to closed; only address joins several columns',
+    );
+  });
+
   it('a title above the header: the header is the row holding the mapping’s headers', async () => {
     const mapping = (await create({ client_id: clientId, name: 'Titled sheet', columns: COLUMNS })).json();
     const csv = `Filialen Stand 11/2026\n\n${SHEET_HEADERS.join(',')}\nBäckerei Nord,Nordstraße,7,N-7,\n`;

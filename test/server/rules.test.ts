@@ -170,6 +170,88 @@ describe('normalizeRow', () => {
   });
 });
 
+describe("an import row's Closed read into its status (Yext's closed)", () => {
+  /** The status a row stores, or its errors as "field: message". */
+  const statusOf = (row: Record<string, unknown>) => {
+    const read = normalizeRow({ name: 'A', ...row }, 0, false);
+    return Array.isArray(read) ? read.map((error) => `${error.field}: ${error.message}`) : read.input.status;
+  };
+
+  it.each([
+    ['Yes', 'permanently_closed'],
+    ['y', 'permanently_closed'],
+    ['TRUE', 'permanently_closed'],
+    ['1', 'permanently_closed'],
+    ['x', 'permanently_closed'],
+    ['closed', 'permanently_closed'],
+    ['Permanently closed', 'permanently_closed'],
+    ['CLOSED_PERMANENTLY', 'permanently_closed'],
+    ['No', 'open'],
+    ['n', 'open'],
+    ['false', 'open'],
+    ['0', 'open'],
+    ['Open', 'open'],
+  ])('Closed %j alone -> %s', (closed, status) => {
+    expect(statusOf({ closed })).toBe(status);
+  });
+
+  it.each([
+    ['', null],
+    ['  ', null],
+    ['N/A', null],
+    ['-', null],
+  ])('a blank Closed (%j) says nothing: the status is blank, and a blank keeps the stored one', (closed, status) => {
+    expect(statusOf({ closed })).toBe(status);
+    expect(statusOf({ closed, status: 'temporarily closed' })).toBe('temporarily_closed');
+  });
+
+  it.each([
+    ['open', 'no', 'open'],
+    ['temporarily closed', 'no', 'temporarily_closed'],
+    ['permanently closed', 'yes', 'permanently_closed'],
+    ['', 'yes', 'permanently_closed'],
+    ['n/a', 'no', 'open'],
+  ])('Status %j with Closed %j agree -> %s', (status, closed, stored) => {
+    expect(statusOf({ status, closed })).toBe(stored);
+  });
+
+  it.each([
+    ['open', 'yes'],
+    ['temporarily closed', 'Yes'],
+    ['Inactive', '1'],
+    ['permanently closed', 'no'],
+    ['CLOSED_PERMANENTLY', 'open'],
+  ])('Status %j with Closed %j disagree -> one error on status naming both', (status, closed) => {
+    expect(statusOf({ status, closed })).toEqual([
+      expect.stringMatching(
+        new RegExp(`^status: Status "${status}" and Closed "${closed}" disagree: Closed (yes|no) means`),
+      ),
+    ]);
+  });
+
+  it.each(['maybe', 'temporarily closed', 'unknown yet', 'ja', '2'])(
+    'Closed %j, neither yes nor no -> an error on status naming the value and the words',
+    (closed) => {
+      expect(statusOf({ closed })).toEqual([
+        expect.stringMatching(
+          new RegExp(`^status: Closed "${closed}" is not a yes or no.*: Closed takes yes, y, true`),
+        ),
+      ]);
+    },
+  );
+
+  it("a Status refused on its own is one error, not two; a Closed of the wrong type is the schema's", () => {
+    expect(statusOf({ status: 'shut', closed: 'yes' })).toEqual([
+      'status: must be one of open, temporarily_closed, permanently_closed',
+    ]);
+    expect(statusOf({ closed: 1 })).toEqual([
+      'closed: must be yes or no: text such as "Yes" or "No", true or false, or blank',
+    ]);
+    expect(statusOf({ closed: 'x'.repeat(41) })).toEqual(['closed: is longer than 40 characters']);
+    expect(statusOf({ closed: 'ye\u0000s' })).toEqual([expect.stringMatching(/^status: .*control character/)]);
+  });
+});
+
 describe('SortedUuids', () => {
   const all = (count: number, piece: number) => {
     const ids = new SortedUuids(count);
