@@ -44,6 +44,9 @@ export const ROW_FIELD_LABELS: Record<RowField, string> = {
 };
 export const FIELDS = Object.keys(ROW_FIELD_LABELS) as RowField[];
 
+/** A row field the server reads into another (Closed into the status): the other's problems are about it too. */
+export const READ_INTO: Partial<Record<RowField, RowField>> = { closed: 'status' };
+
 /** Every choice of the mapping screen's "Import as", in its order. */
 export const FIELD_LABELS: Record<ImportTarget, string> = {
   id: ROW_FIELD_LABELS.id,

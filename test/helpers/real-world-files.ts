@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /**
  * Files shaped like the exports agencies are sent (issue 12), warts included: placeholders, a quoted line
  * break, a repeated header, totals rows, a country written "England", legacy encodings. Each is bytes as
@@ -34,6 +36,12 @@ const utf8 = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
 
 export const REAL_WORLD_FILES: RealWorldFile[] = [
   { name: 'yext-export.csv', bytes: utf8(YEXT_CSV), locations: 3 },
+  // A Yext export with its Closed column: Yes, No, blank, TRUE, 0, N/A, " yes ", false.
+  {
+    name: 'yext-closed.csv',
+    bytes: new Uint8Array(readFileSync(new URL('../fixtures/csv/yext-closed.csv', import.meta.url))),
+    locations: 8,
+  },
   {
     name: 'filialen-unicode.txt',
     bytes: utf16le(

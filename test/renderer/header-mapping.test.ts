@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeSource } from '../../renderer/src/import/decode.js';
 import { EXPORT_COLUMNS } from '../../renderer/src/export/locations-csv.js';
 import {
+  FIELD_LABELS,
+  TARGETS,
   fieldOfHeader,
   headerKey,
   isKnownButNotImported,
@@ -96,7 +98,7 @@ describe('mapHeaders: Yext and BrightLocal', () => {
       await mapped(
         'Entity ID,Entity Type,Name,Address > Line 1,Address > Line 2,Address > City,Address > Region,' +
           'Address > Postal Code,Address > Country Code,Main Phone,Website URL > URL,' +
-          'Display Coordinate > Latitude,Display Coordinate > Longitude,Categories,Hours,Labels',
+          'Display Coordinate > Latitude,Display Coordinate > Longitude,Categories,Hours,Labels,Closed',
       ),
     ).toEqual([
       ['Entity ID', 'store_code'],
@@ -115,7 +117,29 @@ describe('mapHeaders: Yext and BrightLocal', () => {
       ['Categories', 'primary_category'],
       ['Hours', 'hours'],
       ['Labels', 'labels'],
+      ['Closed', 'closed'],
     ]);
+  });
+
+  it('Closed and its variants go to "Closed (yes/no)", beside a Status column; "Temporarily closed" does not', async () => {
+    expect(await mapped('Name,Status,Is closed,Temporarily closed')).toEqual([
+      ['Name', 'name'],
+      ['Status', 'status'],
+      ['Is closed', 'closed'],
+      ['Temporarily closed', null],
+    ]);
+    for (const header of ['Closed', 'CLOSED?', 'Permanently closed', 'Closed (permanently)', 'isClosed']) {
+      expect(fieldOfHeader(header), header).toBe('closed');
+    }
+    // One Closed column: a second variant is left out, as for every single-valued field.
+    expect(await mapped('Name,Closed,Permanently closed')).toEqual([
+      ['Name', 'name'],
+      ['Closed', 'closed'],
+      ['Permanently closed', null],
+    ]);
+    // "Import as" offers it, after Status, with words that say what it takes.
+    expect(TARGETS.slice(TARGETS.indexOf('status'), TARGETS.indexOf('status') + 2)).toEqual(['status', 'closed']);
+    expect(FIELD_LABELS.closed).toBe('Closed (yes/no)');
   });
 
   it("maps a BrightLocal locations sheet's headers", async () => {

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PLACEHOLDERS } from '../../server/imports/placeholders.js';
 import { errorOf } from '../../renderer/src/api/http.js';
 import { ImportJob, type JobPorts } from '../../renderer/src/import/import-job.js';
+import { problemWith } from '../../renderer/src/import/steps/preview/flagged-cells.js';
 import type { CheckReport, FromWorker, ImportChoice, ImportSummary } from '../../renderer/src/import/protocol.js';
 import { appWithAdminPerFile } from '../helpers/users.js';
 import { bufferSource, fixtureBytes } from './csv-files.js';
@@ -158,6 +159,47 @@ describe('ImportJob over the real server', () => {
 const csv = (text: string, name = 'shops.csv') => ({
   ...bufferSource(new Uint8Array(Buffer.from(text, 'utf8'))),
   name,
+});
+
+describe("ImportJob: Yext's Closed column", () => {
+  it('the yes and no go to the server as the file says them; a Closed that disagrees flags its cell too; a fix in Closed clears it', async () => {
+    const clientId = await t().createClient(admin(), 'Closed shops');
+    const run = jobOverServer();
+    await run.job.read(
+      csv('Entity ID,Name,Status,Closed\nY-1,Pike,open,Yes\nY-2,Alberta,Temporarily closed,No\nY-3,Fremont,,Maybe\n'),
+    );
+    await run.job.check(clientId);
+    expect(run.report().problems.map(({ line, errors }) => ({ line, errors }))).toEqual([
+      {
+        line: 2,
+        errors: [{ field: 'status', message: expect.stringMatching(/^Status "open" and Closed "Yes" disagree/) }],
+      },
+      { line: 4, errors: [{ field: 'status', message: expect.stringMatching(/^Closed "Maybe" is not a yes or no/) }] },
+    ]);
+    run.job.grid(1, { show: 'error', text: '' }, 0, 50);
+    expect(run.grid().fields).toEqual(['name', 'store_code', 'status', 'closed']);
+    expect(run.grid().rows.map((row) => row.values)).toEqual([
+      { name: 'Pike', store_code: 'Y-1', status: 'open', closed: 'Yes' },
+      { name: 'Fremont', store_code: 'Y-3', closed: 'Maybe' },
+    ]);
+    const [pike] = run.grid().rows;
+    expect(['status', 'closed'].map((field) => problemWith(pike!.errors, field as 'status' | 'closed'))).toEqual([
+      pike!.errors[0]!.message,
+      pike!.errors[0]!.message,
+    ]);
+
+    await run.job.fix(0, 'closed', 'No');
+    await run.job.fix(2, 'closed', 'yes');
+    expect(run.report().problems).toEqual([]);
+    await run.job.import(clientId, 'skip');
+    expect(run.summary()).toMatchObject({ imported: 3, failure: null });
+    const stored = await t().request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin() });
+    expect(stored.json<{ name: string; status: string }[]>().map(({ name, status }) => [name, status])).toEqual([
+      ['Pike', 'open'],
+      ['Alberta', 'temporarily_closed'],
+      ['Fremont', 'permanently_closed'],
+    ]);
+  });
 });
 
 describe('ImportJob: the grid that fixes in bulk, and cancel', () => {

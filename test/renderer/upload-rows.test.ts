@@ -94,6 +94,31 @@ describe('uploadRowOf: the listing fields', () => {
     });
   });
 
+  it("sends Yext's Closed as the file says it, beside the Status, for the server to read into the status", () => {
+    const mapping: ColumnMapping = ['store_code', 'name', 'status', 'closed'];
+    expect(uploadRowOf(['Y-1', 'Pike', '', ' Yes '], mapping)).toEqual({
+      store_code: 'Y-1',
+      name: 'Pike',
+      closed: 'Yes',
+    });
+    expect(uploadRowOf(['Y-1', 'Pike', 'Temporarily closed', 'No'], mapping)).toEqual({
+      store_code: 'Y-1',
+      name: 'Pike',
+      status: 'Temporarily closed',
+      closed: 'No',
+    });
+    // Blank or a placeholder: left out (the stored status stays), or "" when blanks clear.
+    expect(uploadRowOf(['Y-1', 'Pike', '', 'N/A'], mapping)).toEqual({ store_code: 'Y-1', name: 'Pike' });
+    expect(uploadRowOf(['Y-1', 'Pike', '', ''], mapping, undefined, 'clear')).toEqual({
+      store_code: 'Y-1',
+      name: 'Pike',
+      status: '',
+      closed: '',
+    });
+    // A fix typed in the preview's Closed cell replaces the file's value.
+    expect(uploadRowOf(['Y-1', 'Pike', '', 'Maybe'], mapping, { closed: 'no' })).toMatchObject({ closed: 'no' });
+  });
+
   it('a fixed hours value replaces the per-day columns; the problem card shows them as one week line', () => {
     const cells = ['S', 'Pike', '', 'x', 'nine to five', '', ''];
     expect(rowValueText(uploadRowOf(cells, gbp).hours)).toBe('Sun x; Mon nine to five');

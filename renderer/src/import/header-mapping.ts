@@ -6,6 +6,7 @@ export {
   DAY_HOURS,
   FIELD_LABELS,
   FIELDS,
+  READ_INTO,
   ROW_FIELD_LABELS,
   TARGETS,
   type ColumnMapping,

@@ -1,6 +1,7 @@
 import type { RowField } from '../../../../../server/locations/schemas.js';
 import { ROW_FIELD_LABELS } from '../../header-mapping.js';
 import type { GridRow } from '../../protocol.js';
+import { problemWith } from './flagged-cells.js';
 
 export const ROW_HEIGHT = 38;
 
@@ -17,7 +18,7 @@ const STATUS_LABELS: Record<GridRow['status'], string> = {
 /** A flagged cell: typed over in place, checked again by the server on Enter or when focus leaves. */
 function FixCell({ row, field, onFix }: { row: GridRow; field: RowField; onFix: (value: string) => void }) {
   const current = row.values[field] ?? '';
-  const message = row.errors.find((error) => error.field === field)?.message;
+  const message = problemWith(row.errors, field);
   const commit = (value: string) => {
     if (value !== current) onFix(value);
   };
@@ -74,7 +75,7 @@ export function GridRowView({
   onFix: (row: number, field: RowField, value: string) => void;
   onLeave: (row: number, leftOut: boolean) => void;
 }) {
-  const flagged = new Set(row.errors.map((error) => error.field));
+  const flagged = new Set(fields.filter((field) => problemWith(row.errors, field) !== undefined));
   const name = row.values.name?.trim() || 'no name';
   return (
     <tr
