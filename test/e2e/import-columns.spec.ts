@@ -71,6 +71,33 @@ test('a Yext entity export maps every column without a touch and imports', async
   expect(seattle).toMatchObject({ address: '1912 Pike Place, Suite 4', city: 'Seattle', state: 'WA', zip: '98101' });
 });
 
+test('a Yext export’s Closed column maps to “Closed (yes/no)” by itself and imports each row’s status', async ({
+  page,
+}) => {
+  const { clientId, dialog } = await openImport(page, 'Closed Books', 'yext-closed.csv');
+  await expect(importAs(dialog, 'Closed')).toHaveText('Closed (yes/no)');
+  await expect(importAs(dialog, 'Entity ID')).toHaveText('Store code');
+  await dialog.getByRole('button', { name: /^Check \d+ rows$/ }).click();
+  await expect(dialog.getByTestId('ready-count')).toHaveText('8');
+  await dialog.getByRole('button', { name: 'Import 8 locations' }).click();
+  await expect(dialog.getByTestId('imported-count')).toHaveText('8');
+  const stored = await server().api<{ store_code: string; status: string }[]>(
+    'GET',
+    `/api/locations?clientId=${clientId}`,
+    { token: admin() },
+  );
+  expect(Object.fromEntries(stored.map((location) => [location.store_code, location.status]))).toEqual({
+    'Y-101': 'open',
+    'Y-102': 'permanently_closed',
+    'Y-103': 'open',
+    'Y-104': 'permanently_closed',
+    'Y-105': 'open',
+    'Y-106': 'open',
+    'Y-107': 'permanently_closed',
+    'Y-108': 'open',
+  });
+});
+
 test('the keyboard moves through the fields without changing any, and a taken field asks to swap', async ({
   page,
 }, testInfo) => {
