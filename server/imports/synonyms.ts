@@ -438,6 +438,7 @@ export const SYNONYMS: Record<ImportTarget, string[]> = {
     'closed',
     'is closed',
     'closed yes no',
+    'closed y n',
     'permanently closed',
     'closed permanently',
     'is permanently closed',

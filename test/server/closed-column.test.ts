@@ -218,6 +218,7 @@ describe('other headers and other files', () => {
       ['Is closed', 'synonym'],
       ['Permanently Closed', 'synonym'],
       ['CLOSED?', 'name'],
+      ['CLOSED (Y/N)', 'synonym'],
     ] as const) {
       const dry = await upload(clientId, `Name,${header}\nA,yes\n`, '&dryRun=true');
       expect(dry.statusCode, dry.body).toBe(200);
