@@ -1,34 +1,24 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
-import type { TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
-import { buildSignedInApp } from '../helpers/users.js';
+import { appWithAdminPerFile } from '../helpers/users.js';
 
 /**
  * Yext's Closed column (its Knowledge Graph field `closed`: closed for good) read into the location's
  * status (README: "Closed"), from a file shaped like a Yext export, an .xlsx and JSON rows, over the real
  * server and encrypted database: yes, no, blank, disagreements with a Status column, and words it refuses.
  */
-let t: TestApp;
-let admin: string;
-
-beforeAll(async () => {
-  ({
-    t,
-    tokens: { admin },
-  } = await buildSignedInApp({ admin: 'admin' }));
-});
-afterAll(() => t.close());
+const { t, admin } = appWithAdminPerFile();
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const YEXT_CLOSED = readFileSync(new URL('../fixtures/csv/yext-closed.csv', import.meta.url));
 
 function upload(clientId: string, body: Buffer | string, query = '', type = 'text/csv') {
-  return t.app.inject({
+  return t().app.inject({
     method: 'POST',
     url: `/api/locations/upload?clientId=${clientId}${query}`,
-    headers: { host: '127.0.0.1:4870', authorization: `Bearer ${admin}`, 'content-type': type },
+    headers: { host: '127.0.0.1:4870', authorization: `Bearer ${admin()}`, 'content-type': type },
     payload: body,
   });
 }
@@ -43,7 +33,7 @@ interface Stored {
 
 /** Each stored location's status, by store code. */
 async function statuses(clientId: string): Promise<Record<string, string>> {
-  const response = await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin });
+  const response = await t().request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin() });
   expect(response.statusCode).toBe(200);
   return Object.fromEntries(response.json<Stored[]>().map((location) => [location.store_code, location.status]));
 }
@@ -61,7 +51,7 @@ const CLOSED_WORDS = 'Closed takes yes, y, true, 1, x, closed or permanently clo
 
 describe('a Yext export with a Closed column (test/fixtures/csv/yext-closed.csv)', () => {
   it('maps Closed by itself, and stores each row’s yes as permanently_closed and no as open; blank and N/A say nothing', async () => {
-    const clientId = await t.createClient(admin, 'Harbor Books');
+    const clientId = await t().createClient(admin(), 'Harbor Books');
     const dry = await upload(clientId, YEXT_CLOSED, '&dryRun=true');
     expect(dry.statusCode, dry.body).toBe(200);
     expect(dry.json().columns.at(-1)).toEqual({ header: 'Closed', field: 'closed', matched_by: 'name', score: 1 });
@@ -86,21 +76,21 @@ describe('a Yext export with a Closed column (test/fixtures/csv/yext-closed.csv)
       'Y-107': 'permanently_closed', // " yes ", quoted with its spaces
       'Y-108': 'open', // false
     });
-    const list = await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin });
+    const list = await t().request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin() });
     const portland = list.json<Stored[]>().find((location) => location.store_code === 'Y-102')!;
     expect(portland.health_status).toBe('closed');
   });
 
   it('the next export as an upsert: a blank Closed leaves the stored status alone, yes and no change it', async () => {
-    const clientId = await t.createClient(admin, 'Harbor Books again');
+    const clientId = await t().createClient(admin(), 'Harbor Books again');
     expect((await upload(clientId, YEXT_CLOSED)).statusCode).toBe(201);
-    const austin = (await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin }))
+    const austin = (await t().request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin() }))
       .json<Stored[]>()
       .find((location) => location.store_code === 'Y-103')!;
-    const patched = await t.request({
+    const patched = await t().request({
       method: 'PATCH',
       url: `/api/locations/${austin.id}`,
-      token: admin,
+      token: admin(),
       body: { status: 'temporarily_closed' },
     });
     expect(patched.statusCode, patched.body).toBe(200);
@@ -155,7 +145,7 @@ describe('a Status column beside Closed', () => {
   ].join('\n');
 
   it('a row whose Status and Closed disagree is a 400 naming both; a Closed neither yes nor no names its value and the words', async () => {
-    const clientId = await t.createClient(admin, 'Disagreeing client');
+    const clientId = await t().createClient(admin(), 'Disagreeing client');
     const body = expectErrorBody(await upload(clientId, csv), 400);
     expect(body.details!.map(({ line, field, message }: Detail) => ({ line, field, message }))).toEqual([
       { line: 2, field: 'status', message: `Status "open" and Closed "Yes" disagree: ${DISAGREE_YES}` },
@@ -174,7 +164,7 @@ describe('a Status column beside Closed', () => {
   });
 
   it('the rows that agree: Closed no keeps temporarily closed, a blank Closed keeps the Status, closed alone is yes', async () => {
-    const clientId = await t.createClient(admin, 'Agreeing client');
+    const clientId = await t().createClient(admin(), 'Agreeing client');
     const agreeing = csv
       .split('\n')
       .filter((_, index) => ![1, 2, 4, 6, 9, 10].includes(index))
@@ -191,7 +181,7 @@ describe('a Status column beside Closed', () => {
   });
 
   it('the dry run shows the refused rows as errors and the others with their status', async () => {
-    const clientId = await t.createClient(admin, 'Dry run client');
+    const clientId = await t().createClient(admin(), 'Dry run client');
     const dry = await upload(clientId, csv, '&dryRun=true');
     expect(dry.statusCode, dry.body).toBe(200);
     const rows = dry.json<{ rows: { action: string; status: string }[] }>().rows;
@@ -213,7 +203,7 @@ describe('a Status column beside Closed', () => {
 
 describe('other headers and other files', () => {
   it('"Is closed" and "Permanently closed" are Closed; "Temporarily closed" is not (its yes is not closed for good)', async () => {
-    const clientId = await t.createClient(admin, 'Headers client');
+    const clientId = await t().createClient(admin(), 'Headers client');
     for (const [header, matchedBy] of [
       ['Is closed', 'synonym'],
       ['Permanently Closed', 'synonym'],
@@ -236,7 +226,7 @@ describe('other headers and other files', () => {
   });
 
   it('an .xlsx: TRUE and FALSE cells, the numbers 1 and 0, and text', async () => {
-    const clientId = await t.createClient(admin, 'Workbook client');
+    const clientId = await t().createClient(admin(), 'Workbook client');
     const file = (await writeXlsxFile([
       ['Entity ID', 'Name', 'Permanently closed'],
       ['X-1', 'True cell', true],
@@ -259,17 +249,17 @@ describe('other headers and other files', () => {
   });
 
   it('JSON rows carry closed as text or true/false; another type is a 400 on closed; PATCH takes status, not closed', async () => {
-    const clientId = await t.createClient(admin, 'JSON client');
+    const clientId = await t().createClient(admin(), 'JSON client');
     const rows = [
       { name: 'A', store_code: 'J-1', closed: true },
       { name: 'B', store_code: 'J-2', closed: false },
       { name: 'C', store_code: 'J-3', closed: 'Yes', status: 'CLOSED_PERMANENTLY' },
       { name: 'D', store_code: 'J-4', closed: null },
     ];
-    const response = await t.request({
+    const response = await t().request({
       method: 'POST',
       url: '/api/locations/upload',
-      token: admin,
+      token: admin(),
       body: { clientId, rows },
     });
     expect(response.statusCode, response.body).toBe(201);
@@ -280,10 +270,10 @@ describe('other headers and other files', () => {
       'J-4': 'open',
     });
 
-    const wrong = await t.request({
+    const wrong = await t().request({
       method: 'POST',
       url: '/api/locations/upload',
-      token: admin,
+      token: admin(),
       body: {
         clientId,
         rows: [
@@ -298,13 +288,13 @@ describe('other headers and other files', () => {
       { row: 1, field: 'status', message: `Status "open" and Closed true disagree: ${DISAGREE_YES}` },
     ]);
 
-    const stored = (await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin })).json<
-      Stored[]
-    >();
-    const patch = await t.request({
+    const stored = (
+      await t().request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin() })
+    ).json<Stored[]>();
+    const patch = await t().request({
       method: 'PATCH',
       url: `/api/locations/${stored[0]!.id}`,
-      token: admin,
+      token: admin(),
       body: { closed: 'no' },
     });
     expect(expectErrorBody(patch, 400).details).toEqual([{ path: '/body/closed', message: 'is not a known field' }]);
