@@ -348,9 +348,11 @@ function wellFormed(value: string): string {
 /**
  * A postal code as Excel leaves it: a number cell drops the leading zeros of Boston's 02116, Dresden's
  * 01069 or Bourg-en-Bresse's 01000, and the CSV saved from it keeps 2116. Digits only that do not fit the
- * country's format but fit it with one or two zeros put back (Puerto Rico's 00601) get them back.
+ * country's format but fit it with one or two zeros put back (Puerto Rico's 00601) get them back. For an
+ * import's rows only (rows.ts): a code typed into the editor is kept as typed, and health says when it
+ * does not fit the country (a user's 7870 for Austin's 78701 was saved as New Jersey's 07870).
  */
-function zipWithZeros(value: string, country: string): string {
+export function zipWithZeros(value: string, country: string): string {
   if (!/^\d{3,}$/.test(value) || zipFitsCountry(value, country)) return value;
   for (const padded of [`0${value}`, `00${value}`]) if (zipFitsCountry(padded, country)) return padded;
   return value;
@@ -363,8 +365,6 @@ function fromText(field: LocationField, value: string, country: string | null): 
       if (code === null) throw new FieldError(`"${value}" is not a country name or ISO code`);
       return code;
     }
-    case 'zip':
-      return country === null ? value : zipWithZeros(value, country);
     case 'store_code':
       return storeCode(value);
     case 'phone':

@@ -9,6 +9,7 @@ import {
   LOCATION_FIELDS,
   phoneExtension,
   statusWithClosed,
+  zipWithZeros,
   type LocationField,
   type LocationValues,
 } from './fields.js';
@@ -184,6 +185,7 @@ export function normalizeRow(
   const onError = (field: string, message: string) => errors.push(detail(field, message));
   const { input, phoneText } = readFields(raw, onError, deferPhone, placeholders);
   if (errors.length > 0) return errors;
+  withExcelZeros(input);
   const extension = input.phone == null ? null : phoneExtension(raw.phone, input.country ?? null);
   const id = typeof raw.id === 'string' ? raw.id.toLowerCase() : null;
   return { index, id, line, input, phoneText, phoneExtension: extension };
@@ -198,5 +200,14 @@ export function readableInput(
   deferPhone: boolean,
   placeholders?: ReadonlySet<string>,
 ): RowInput | undefined {
-  return rowChecker.Check(raw) ? readFields(raw, () => undefined, deferPhone, placeholders).input : undefined;
+  if (!rowChecker.Check(raw)) return undefined;
+  const { input } = readFields(raw, () => undefined, deferPhone, placeholders);
+  return withExcelZeros(input);
+}
+
+/** An imported row's postal code with the leading zeros a spreadsheet dropped (fields.ts, zipWithZeros). */
+function withExcelZeros(input: RowInput): RowInput {
+  if (typeof input.zip === 'string' && typeof input.country === 'string')
+    input.zip = zipWithZeros(input.zip, input.country);
+  return input;
 }

@@ -749,6 +749,21 @@ describe('one location: GET, PATCH, DELETE', () => {
     });
   });
 
+  it('PATCH keeps a postal code as typed: the zeros a spreadsheet drops are put back for imports only', async () => {
+    // 7870 for a US location: an import's row would be 07870 (Excel's 2116 for Boston's 02116), a typed
+    // value is kept, and health says it does not fit (a user's typo for 78701 was saved as New Jersey's).
+    const typed = await patch({ zip: '7870' });
+    expect(typed.statusCode, typed.body).toBe(200);
+    expect(typed.json()).toMatchObject({
+      zip: '7870',
+      health_hints: expect.arrayContaining(['Postal code does not fit US']),
+    });
+    const other = await t.createClient(admin, 'Zeros imported');
+    await imported(other, [{ name: 'Back Bay', country: 'US', zip: '2116' }]);
+    expect((await list(other))[0]).toMatchObject({ zip: '02116' });
+    expect((await patch({ zip: STORE.zip })).statusCode).toBe(200);
+  });
+
   it.each([
     [{ name: '' }, 'name'],
     [{ phone: 'abc' }, 'phone'],
