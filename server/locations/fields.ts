@@ -83,7 +83,9 @@ function phone(text: string, country: string | null): string {
     );
   }
   try {
-    const number = parsePhoneNumberWithError(text, { defaultCountry: (country ?? undefined) as CountryCode });
+    const number = parsePhoneNumberWithError(withExtensionMark(text), {
+      defaultCountry: (country ?? undefined) as CountryCode,
+    });
     if (!number.isPossible())
       throw new FieldError(`"${text}" has the wrong number of digits for ${number.country ?? 'its country'}`);
     // The right length is not enough ("030 12" is 4 digits of Berlin): the number must fit its country's plan.
@@ -100,14 +102,26 @@ function phone(text: string, country: string | null): string {
 // "ext. 3", "x12", "#4", "extension 7" after the number: what libphonenumber reads as an extension.
 const EXTENSION = /\d\s*(?:e?xt\.?|extension|x|#)\s*\d+\s*$/i;
 
+// The words for an extension that libphonenumber does not know, in the languages of the sheets agencies
+// get: French "poste" (Québec's "514 555 1104 poste 104"), German "Durchwahl" and Austria's "DW", Dutch
+// "toestel" ("tst."), Italian "interno" ("int."). Each is read as "ext.".
+const LOCAL_EXTENSION = /(\d)\s*,?\s*(?:poste|p\.|durchwahl|dw\.?|toestel|tst\.?|interno|int\.)\s*(\d+)\s*$/i;
+
+/** A phone text with its extension word, when it is one of LOCAL_EXTENSION's, written as "ext.". */
+function withExtensionMark(text: string): string {
+  return text.replace(LOCAL_EXTENSION, '$1 ext. $2');
+}
+
 /**
  * The extension a phone text carries ("ext. 3" of "+1 217-555-0100 ext. 3"), which the stored E.164
  * number cannot keep; null when it has none or is no number.
  */
 export function phoneExtension(text: unknown, country: string | null): string | null {
-  if (typeof text !== 'string' || !EXTENSION.test(text)) return null;
+  if (typeof text !== 'string') return null;
+  const marked = withExtensionMark(text);
+  if (!EXTENSION.test(marked)) return null;
   try {
-    return parsePhoneNumberWithError(text, { defaultCountry: (country ?? undefined) as CountryCode }).ext ?? null;
+    return parsePhoneNumberWithError(marked, { defaultCountry: (country ?? undefined) as CountryCode }).ext ?? null;
   } catch {
     return null;
   }

@@ -577,19 +577,40 @@ describe('import modes', () => {
       { name: 'Main office', country: 'US', phone: '+1 217-555-0100 ext. 3' },
       { name: 'Branch', country: 'US', phone: '(217) 555-0101 x12' },
       { name: 'Plain', country: 'US', phone: '(217) 555-0102' },
+      // The words of other languages' sheets: Québec's poste, Austria's DW, Dutch tst., Italian int.
+      { name: 'Montréal', country: 'CA', phone: '+1 514 555 1104 poste 104' },
+      { name: 'Wien', country: 'AT', phone: '+43 1 234 5678 DW 12' },
+      { name: 'Utrecht', country: 'NL', phone: '020 123 4567 tst. 8' },
+      { name: 'Roma', country: 'IT', phone: '06 1234 5678 int. 21' },
     ];
     const preview = await dryRun(clientId, rows);
     expect(preview.rows.map((row) => [row.phone, row.phone_extension, row.note])).toEqual([
       ['+12175550100', '3', null],
       ['+12175550101', '12', null],
       ['+12175550102', null, null],
+      ['+15145551104', '104', null],
+      ['+4312345678', '12', null],
+      ['+31201234567', '8', null],
+      ['+390612345678', '21', null],
     ]);
     await imported(clientId, rows);
     expect((await list(clientId)).map((location) => location.phone).sort()).toEqual([
       '+12175550100',
       '+12175550101',
       '+12175550102',
+      '+15145551104',
+      '+31201234567',
+      '+390612345678',
+      '+4312345678',
     ]);
+    // A word alone, with no number before it, is no phone.
+    const lone = await t.request({
+      method: 'POST',
+      url: '/api/locations/upload',
+      token: admin,
+      body: { clientId, rows: [{ name: 'Lone', country: 'CA', phone: 'poste 104' }] },
+    });
+    expect(expectErrorBody(lone, 400).details?.[0]).toMatchObject({ row: 0, field: 'phone' });
   });
 
   it('an undo whose code restore waits on a location left as a conflict lists both, not a 500', async () => {
