@@ -3,6 +3,7 @@ import { nowIso, statement } from '../db/sql.js';
 import { authorizeWrite } from '../auth/authorize.js';
 import { Conflict, NotFound } from '../http/errors.js';
 import { NEEDS, type Principal } from '../http/guards.js';
+import { fieldInWords } from '../locations/field-words.js';
 import { addToLocationsCount, locationName, locationsByKey, setStoreCode } from '../locations/queries.js';
 import {
   createdBy,
@@ -93,7 +94,7 @@ function changedSince(db: Db, locationId: string, since: number, words: string):
      ORDER BY seq DESC LIMIT 1`,
   ).get(locationId, since);
   if (edit === undefined || edit.changes === null) return words;
-  const fields = Object.keys(JSON.parse(edit.changes) as object).map((field) => field.replaceAll('_', ' '));
+  const fields = Object.keys(JSON.parse(edit.changes) as object).map(fieldInWords);
   if (fields.length === 0) return words;
   const who = edit.actor_email ?? edit.actor_name ?? 'someone';
   const list = fields.length === 1 ? fields[0]! : `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)!}`;

@@ -391,17 +391,23 @@ describe('undo', () => {
       '?mode=upsert',
     );
     const [, b] = await listOf(clientId);
-    await t.request({ method: 'PATCH', url: `/api/locations/${b!.id}`, token: admin, body: { city: 'Changed later' } });
+    const later = { city: 'Changed later', zip: '62701' };
+    await t.request({ method: 'PATCH', url: `/api/locations/${b!.id}`, token: admin, body: later });
     const answer = (await undo(operation_id)).json<{
       restored: number;
       removed: number;
       conflicts: { location_id: string; reason: string }[];
     }>();
-    // The edit since is named: who, and which fields.
+    // The edit since is named: who, and which fields, in the history's words (zip is the postal code).
     expect(answer).toMatchObject({
       restored: 1,
       removed: 1,
-      conflicts: [{ location_id: b!.id, reason: expect.stringMatching(/^changed since: \S+@\S+ edited its city$/) }],
+      conflicts: [
+        {
+          location_id: b!.id,
+          reason: expect.stringMatching(/^changed since: \S+@\S+ edited its city and postal code$/),
+        },
+      ],
     });
     // Only a store code held by another location names a holder (held_by).
     expect(answer.conflicts[0]).not.toHaveProperty('held_by');

@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { AuditEntry } from '../../../server/audit/schemas.js';
+import { fieldInWords } from '../../../server/locations/field-words.js';
 import { hoursText, type Hours } from '../../../server/locations/hours.js';
 import { formatCount, plural } from '../format.js';
 import { phoneText } from '../phone-text.js';
@@ -8,13 +9,6 @@ export type HistoryEntry = Static<typeof AuditEntry>;
 
 /** The query of a client's history, read again after an undo. */
 export const historyKey = (clientId: string) => ['history', clientId] as const;
-
-const FIELD_WORDS: Record<string, string> = {
-  store_code: 'store code',
-  google_place_id: 'Google place id',
-  primary_category: 'primary category',
-  zip: 'postal code',
-};
 
 function who(entry: HistoryEntry): string {
   if (entry.actor.type === 'token') return `Script “${entry.actor.name ?? 'unnamed'}”`;
@@ -36,8 +30,6 @@ function shown(field: string, value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-const fieldWords = (field: string) => FIELD_WORDS[field] ?? field.replace(/_/g, ' ');
-
 type Change = { from: unknown; to: unknown };
 
 /** "from +1 617 555 0100 to +1 617 555 0199". */
@@ -48,7 +40,7 @@ function changesInWords(entry: HistoryEntry): string {
   return changes
     .map(([field, change]) =>
       // A password is never shown, not even hidden: only that it changed.
-      field === 'password' ? 'the password' : `the ${fieldWords(field)} ${fromTo(field, change)}`,
+      field === 'password' ? 'the password' : `the ${fieldInWords(field)} ${fromTo(field, change)}`,
     )
     .join(', ');
 }
@@ -89,7 +81,7 @@ const changed =
     if (changes.length !== 1) return `changed ${subject}: ${changesInWords(entry)}`;
     const [[field, change]] = changes as [[string, Change]];
     if (field === 'password') return `changed the password of ${subject}`;
-    return `changed the ${fieldWords(field)} of ${subject} ${fromTo(field, change)}`;
+    return `changed the ${fieldInWords(field)} of ${subject} ${fromTo(field, change)}`;
   };
 
 /** What each action says, after who did it. */
@@ -100,7 +92,7 @@ const SENTENCES: Record<string, Words> = {
   'location.deleted': (_entry, _summary, target) => `deleted ${target}`,
   'locations.edited': (_entry, summary) => {
     const set = Object.entries((summary.set as Record<string, unknown>) ?? {})
-      .map(([field, value]) => `the ${fieldWords(field)} to ${shown(field, value)}`)
+      .map(([field, value]) => `the ${fieldInWords(field)} to ${shown(field, value)}`)
       .join(', ');
     const count = summary.count as number;
     // A bulk change whose locations all had the values already changed nothing: it says so.
