@@ -312,7 +312,10 @@ function envelopeRefusal(value: unknown): Refusal {
     message:
       field === 'clientId' && message === 'must be text or null' ? 'must be a UUID' : envelopeWords(field, message),
   }));
-  return { statusCode: 400, message: 'The import body is not valid', details };
+  // The first problem in words, as every other 400 words its first detail ("clientId must be a UUID").
+  const first = details[0];
+  const words = first === undefined ? '' : `: ${first.path === '/' ? 'it' : first.path.slice(1)} ${first.message}`;
+  return { statusCode: 400, message: `The import body is not valid${words}`, details };
 }
 
 function tooLong({ row, key, bytes }: { row: number; key: string; bytes: number }): Refusal {

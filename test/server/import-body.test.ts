@@ -66,7 +66,11 @@ describe('a JSON import body read a piece at a time', () => {
     const expected = JSON.parse(text) as { clientId: string; rows: unknown };
     const answer = parsed(text);
     if (Array.isArray(expected.rows)) expect(answer).toEqual({ clientId: CLIENT, rows: expected.rows });
-    else expect(answer).toMatchObject({ statusCode: 400, message: 'The import body is not valid' });
+    else
+      expect(answer).toMatchObject({
+        statusCode: 400,
+        message: 'The import body is not valid: rows must be an array of locations',
+      });
   });
 
   it('a repeated rows key is refused, where JSON.parse would keep the last one silently', () => {

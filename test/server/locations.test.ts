@@ -537,6 +537,18 @@ describe('POST /api/locations/upload', () => {
       expect(locationsCount(clientId)).toBe(0);
     });
 
+    it('a body of the wrong shape -> 400 whose message words its first problem', async () => {
+      const message = async (body: unknown) => expectErrorBody(await upload(body), 400).message;
+      expect(await message({ clientId: 42, rows: [] })).toBe('The import body is not valid: clientId must be a UUID');
+      expect(await message({ clientId, rows: { name: 'A' } })).toBe(
+        'The import body is not valid: rows must be an array of locations',
+      );
+      expect(await message([{ clientId, rows: [] }])).toBe(
+        'The import body is not valid: it must be an object with clientId and rows',
+      );
+      expect(locationsCount(clientId)).toBe(0);
+    });
+
     it('a non-JSON content type -> 415', async () => {
       const response = await t.request({
         method: 'POST',
