@@ -4,15 +4,27 @@ import { authorizeWrite } from '../auth/authorize.js';
 import { Conflict, NotFound } from '../http/errors.js';
 import { NEEDS, type Principal } from '../http/guards.js';
 import { fieldInWords } from '../locations/field-words.js';
-import { addToLocationsCount, locationName, locationsByKey, setStoreCode } from '../locations/queries.js';
+import { LOCATION_FIELDS, type LocationField, type LocationValues } from '../locations/fields.js';
+import {
+  addToLocationsCount,
+  fromColumns,
+  locationName,
+  locationsByKey,
+  setStoreCode,
+  updateLocation,
+  type StoredColumns,
+} from '../locations/queries.js';
+import { derived } from '../locations/record.js';
 import {
   createdBy,
   operationRows,
   reinsertSnapshot,
   rememberRow,
   restoreSnapshot,
+  snapshotOfFields,
   snapshotsOf,
   touchLocation,
+  type OperationRow,
   type Snapshot,
 } from '../locations/snapshots.js';
 import { actorOf, recordEntry, startOperation } from './queries.js';
@@ -28,7 +40,8 @@ interface Operation {
 /** One step of an undo: what it does to one location, from what, or why it leaves it. */
 type Step =
   | { kind: 'remove'; now: Snapshot }
-  | { kind: 'restore'; now: Snapshot; before: string }
+  // merge: the location changed since, but in other fields only: the operation's fields alone are put back.
+  | { kind: 'restore'; now: Snapshot; before: string; merge?: true }
   | { kind: 'recreate'; before: string; id: string; clientId: string }
   | { kind: 'conflict'; location_id: string; name: string; reason: string; held_by?: string };
 
@@ -60,6 +73,10 @@ function planUndo(db: Db, operation: Operation): Step[] {
     } else if (now === undefined) {
       steps.push({ kind: 'conflict', location_id: row.location_id, name, reason: 'deleted since' });
     } else if (now.revision !== row.left_revision) {
+      if (row.action === 'updated' && changedElsewhere(db, row, now, since)) {
+        steps.push({ kind: 'restore', now, before: row.before!, merge: true });
+        continue;
+      }
       const reason = changedSince(db, row.location_id, since, 'changed since');
       steps.push({ kind: 'conflict', location_id: row.location_id, name, reason });
     } else if (row.action === 'created') {
@@ -69,6 +86,63 @@ function planUndo(db: Db, operation: Operation): Step[] {
     }
   }
   return withCodeClashes(db, steps);
+}
+
+/** The location fields a snapshot of an operation's row holds: the fields that operation changed. */
+function fieldsOf(before: Record<string, unknown>): LocationField[] {
+  return LOCATION_FIELDS.filter((field) => field in before);
+}
+
+/**
+ * The fields of a location changed since an operation left it, when every change since is known: each
+ * edit of it alone (its entry names the fields) and each later operation of its client that changed it
+ * (its row keeps the fields it wrote and the revisions before and after). Their revisions must add up to
+ * the location's: anything else (a change over several clients, a snapshot of every field) is unknown, null.
+ */
+function fieldsChangedSince(db: Db, locationId: string, clientId: string, since: number, from: number, to: number) {
+  const fields = new Set<string>();
+  let revisions = 0;
+  for (const { changes } of editsSince(db, locationId, since)) {
+    if (changes === null) return null;
+    for (const field of Object.keys(JSON.parse(changes) as object)) fields.add(field);
+    revisions++;
+  }
+  for (const { before, left_revision } of laterOperationRows(db, locationId, clientId, since)) {
+    const snapshot = before === null ? null : (JSON.parse(before) as Record<string, unknown>);
+    if (snapshot === null || left_revision === null || typeof snapshot.revision !== 'number') return null;
+    for (const field of fieldsOf(snapshot)) fields.add(field);
+    revisions += left_revision - snapshot.revision;
+  }
+  return revisions === to - from ? fields : null;
+}
+
+/**
+ * Whether an updated location changed since the operation only in fields the operation left alone: then
+ * the undo puts the operation's fields back and keeps the later change (a bulk status change undone after
+ * some of its locations got new labels), where it would otherwise leave the location as a conflict.
+ */
+function changedElsewhere(db: Db, row: OperationRow, now: Snapshot, since: number): boolean {
+  if (row.before === null || row.left_revision === null) return false;
+  const mine = fieldsOf(JSON.parse(row.before) as Record<string, unknown>);
+  const later = fieldsChangedSince(db, row.location_id, now.client_id, since, row.left_revision, now.revision);
+  return later !== null && mine.length > 0 && mine.every((field) => !later.has(field));
+}
+
+function editsSince(db: Db, locationId: string, since: number): { changes: string | null }[] {
+  return statement<[string, number], { changes: string | null }>(
+    db,
+    `SELECT changes FROM audit_entries WHERE location_id = ? AND action = 'location.updated' AND seq > ?`,
+  ).all(locationId, since);
+}
+
+/** What the client's operations after the trail's place `since` kept of this location: by their rows' key. */
+function laterOperationRows(db: Db, locationId: string, clientId: string, since: number) {
+  return statement<[string, string, number], { before: string | null; left_revision: number | null }>(
+    db,
+    `SELECT before, left_revision FROM operation_rows
+     WHERE location_id = ? AND operation_id IN (
+       SELECT operation_id FROM audit_entries WHERE client_id = ? AND seq > ? AND operation_id IS NOT NULL)`,
+  ).all(locationId, clientId, since);
 }
 
 /** The place in the trail of an operation's own entry (0 when it has none): later entries are in its order. */
@@ -171,7 +245,7 @@ function withCodeClashes(db: Db, steps: Step[]): Step[] {
 }
 
 /** Carries out the steps as the undo's own operation, so that the undo can be undone in turn. */
-function applyUndo(db: Db, undoId: string, steps: Step[], at: string): void {
+function applyUndo(db: Db, undoId: string, steps: Step[], at: number): void {
   // Removals first; then every store code being given back is let go before any is written, since the
   // unique index checks each write and an operation may have swapped two locations' codes.
   const kinds = (kind: Step['kind']) => steps.filter((step) => step.kind === kind);
@@ -180,8 +254,26 @@ function applyUndo(db: Db, undoId: string, steps: Step[], at: string): void {
   for (const step of [...kinds('restore'), ...kinds('recreate')]) applyStep(db, undoId, step, at);
 }
 
-function applyStep(db: Db, undoId: string, step: Step, at: string): void {
-  if (step.kind === 'remove') {
+/**
+ * A merge: the operation's fields put back on the location as it is now, its other fields and their later
+ * changes kept, health and match key worked out again, the revision one up (it moves on, unlike a restore's).
+ * The undo keeps those fields' values now, so that it can be undone in turn, by a merge too.
+ */
+function applyMerge(db: Db, undoId: string, step: Extract<Step, { kind: 'restore' }>, now: number): void {
+  const before = JSON.parse(step.before) as Record<string, unknown>;
+  const fields = fieldsOf(before);
+  const current = JSON.parse(step.now.json) as Record<string, unknown>;
+  for (const field of fields) current[field] = before[field];
+  const values = fromColumns(current as unknown as StoredColumns) as unknown as LocationValues;
+  rememberRow(db, undoId, step.now.id, 'updated', snapshotOfFields(step.now.json, fields), step.now.revision + 1);
+  updateLocation(db, step.now.id, derived(values), now);
+}
+
+function applyStep(db: Db, undoId: string, step: Step, now: number): void {
+  const at = nowIso(now);
+  if (step.kind === 'restore' && step.merge) {
+    applyMerge(db, undoId, step, now);
+  } else if (step.kind === 'remove') {
     rememberRow(db, undoId, step.now.id, 'deleted', step.now.json, null);
     statement(db, 'DELETE FROM locations WHERE id = ?').run(step.now.id);
     addToLocationsCount(db, step.now.client_id, -1);
@@ -242,7 +334,7 @@ export function undoOperation(
       { organizationId: principal.organizationId, clientId: operation.client_id, kind: 'undo', undoes: operation.id },
       now,
     );
-    applyUndo(db, undoId, steps, nowIso(now));
+    applyUndo(db, undoId, steps, now);
     statement(db, 'UPDATE operations SET undone_by = ? WHERE id = ?').run(undoId, operation.id);
     const result = answer(undoId);
     const { removed, restored, recreated } = result;

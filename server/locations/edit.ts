@@ -1,7 +1,7 @@
 import { actorOf, recordEntry, startOperation } from '../audit/queries.js';
 import { authorizeWrite } from '../auth/authorize.js';
 import { clientName } from '../clients/queries.js';
-import { rememberRow, snapshotsOf } from './snapshots.js';
+import { rememberRow, snapshotOfFields, snapshotsOf } from './snapshots.js';
 import type { Db } from '../db/open.js';
 import { Conflict, Invalid, NotFound, type ErrorDetail } from '../http/errors.js';
 import { NEEDS, type Principal } from '../http/guards.js';
@@ -173,10 +173,13 @@ export function editLocationsOf(
       let count = 0;
       for (const location of found) {
         const values = patched(location, input);
-        if (Object.keys(changesOf(location, values)).length === 0) continue;
-        // Saved once below: its revision goes one up.
+        const changes = changesOf(location, values);
+        if (Object.keys(changes).length === 0) continue;
+        // Saved once below: its revision goes one up. Only the fields it changes are kept: an undo puts
+        // back those alone, and a later undo of another change sees which fields this one touched.
         const snapshot = before.get(location.id)!;
-        rememberRow(db, operationId, location.id, 'updated', snapshot.json, snapshot.revision + 1);
+        const kept = snapshotOfFields(snapshot.json, Object.keys(changes));
+        rememberRow(db, operationId, location.id, 'updated', kept, snapshot.revision + 1);
         saveLocation(db, location, values, now);
         count++;
       }
@@ -211,6 +214,7 @@ export function patchLocation(
   authorizeWrite(db, principal, { ...NEEDS.import, clientId: location.client_id }, now);
   const values = patched(location, readPatch(body, location.country));
   const changes = changesOf(location, values);
+  // Saved even when no field changed: labels in another order are kept as sent, though no change.
   saveLocation(db, location, values, now);
   if (Object.keys(changes).length === 0) return;
   recordEntry(

@@ -84,7 +84,7 @@ export interface StoredLocation extends LocationValues {
   health_status: HealthStatus;
 }
 
-interface StoredColumns extends Omit<StoredLocation, 'labels' | 'hours'> {
+export interface StoredColumns extends Omit<StoredLocation, 'labels' | 'hours'> {
   labels: string | null;
   hours: string | null;
 }
@@ -106,7 +106,7 @@ export const PARSED_COLUMNS = ['labels', 'hours'] as const;
 type Parsed<Row> = Omit<Row, (typeof PARSED_COLUMNS)[number]> & Pick<StoredLocation, 'labels' | 'hours'>;
 
 /** A stored row as the rules read it: its PARSED_COLUMNS parsed, in place. */
-function fromColumns<Row extends StoredColumns>(row: Row): Parsed<Row> {
+export function fromColumns<Row extends StoredColumns>(row: Row): Parsed<Row> {
   const columns = row as unknown as Record<string, unknown>;
   for (const column of PARSED_COLUMNS) {
     const text = columns[column];

@@ -391,7 +391,7 @@ describe('undo', () => {
       '?mode=upsert',
     );
     const [, b] = await listOf(clientId);
-    const later = { city: 'Changed later', zip: '62701' };
+    const later = { phone: '+1 217 555 0199', zip: '62701' };
     await t.request({ method: 'PATCH', url: `/api/locations/${b!.id}`, token: admin, body: later });
     const answer = (await undo(operation_id)).json<{
       restored: number;
@@ -405,7 +405,7 @@ describe('undo', () => {
       conflicts: [
         {
           location_id: b!.id,
-          reason: expect.stringMatching(/^changed since: \S+@\S+ edited its city and postal code$/),
+          reason: expect.stringMatching(/^changed since: \S+@\S+ edited its postal code and phone$/),
         },
       ],
     });
@@ -413,8 +413,98 @@ describe('undo', () => {
     expect(answer.conflicts[0]).not.toHaveProperty('held_by');
     expect((await listOf(clientId)).map((row) => [row.name, row.phone])).toEqual([
       ['A', '+12175550100'],
-      ['B', '+12175550111'],
+      ['B', '+12175550199'],
     ]);
+  });
+
+  it('puts back the fields an operation changed when a location changed since in other fields only', async () => {
+    // A user's months: a bulk status change on three, new labels on one of them, a phone typed on another;
+    // then the status change is undone: every status goes back, the later labels and phone stay.
+    const clientId = await t.createClient(admin, 'Undo merges');
+    await importRows(clientId, [
+      { name: 'A', store_code: 'A' },
+      { name: 'B', store_code: 'B', labels: 'old' },
+      { name: 'C', store_code: 'C', country: 'US', phone: '+1 217 555 0100' },
+    ]);
+    const [a, b, c] = await listOf(clientId);
+    const bulk = (ids: string[], set: object) =>
+      t.request({ method: 'PATCH', url: '/api/locations', token: admin, body: { ids, set } });
+    const closing = (await bulk([a!.id, b!.id, c!.id], { status: 'temporarily_closed' })).json<{
+      operation_id: string;
+    }>();
+    const labelling = (await bulk([b!.id], { labels: ['new'] })).json<{ operation_id: string }>();
+    await t.request({
+      method: 'PATCH',
+      url: `/api/locations/${c!.id}`,
+      token: admin,
+      body: { phone: '+1 217 555 0177' },
+    });
+    const state = async () =>
+      (await listOf(clientId)).map((row) => [row.name, row.status, (row as { labels?: string[] }).labels, row.phone]);
+
+    const dry = (await undo(closing.operation_id, '?dryRun=true')).json();
+    expect(dry).toMatchObject({ restored: 3, conflicts: [] });
+    const undone = (await undo(closing.operation_id)).json<{ operation_id: string }>();
+    expect(undone).toMatchObject({ restored: 3, conflicts: [] });
+    expect(await state()).toEqual([
+      ['A', 'open', null, null],
+      ['B', 'open', ['new'], null],
+      ['C', 'open', null, '+12175550177'],
+    ]);
+    // Out of order now: the labels' undo after the status's undo, which changed the status only.
+    expect((await undo(labelling.operation_id)).json()).toMatchObject({ restored: 1, conflicts: [] });
+    expect(await state()).toEqual([
+      ['A', 'open', null, null],
+      ['B', 'open', ['old'], null],
+      ['C', 'open', null, '+12175550177'],
+    ]);
+    // The status's undo undone in turn: the status closes again, the labels' undo and the phone stay.
+    expect((await undo(undone.operation_id)).json()).toMatchObject({ restored: 3, conflicts: [] });
+    expect(await state()).toEqual([
+      ['A', 'temporarily_closed', null, null],
+      ['B', 'temporarily_closed', ['old'], null],
+      ['C', 'temporarily_closed', null, '+12175550177'],
+    ]);
+    // Health follows the merged values: a location is scored as it now is.
+    const health = (await listOf(clientId)).map((row) => (row as { health_score?: number }).health_score);
+    const again = await Promise.all(
+      [a!, b!, c!].map(
+        async ({ id }) =>
+          (await t.request({ method: 'GET', url: `/api/locations/${id}`, token: admin })).json<{
+            health_score: number;
+          }>().health_score,
+      ),
+    );
+    expect(health).toEqual(again);
+  });
+
+  it('leaves as a conflict a location whose changed field was changed again since, by hand or by another operation', async () => {
+    const clientId = await t.createClient(admin, 'Undo no merge');
+    await importRows(clientId, [
+      { name: 'A', store_code: 'A' },
+      { name: 'B', store_code: 'B' },
+    ]);
+    const [a, b] = await listOf(clientId);
+    const bulk = (ids: string[], set: object) =>
+      t.request({ method: 'PATCH', url: '/api/locations', token: admin, body: { ids, set } });
+    const closing = (await bulk([a!.id, b!.id], { status: 'temporarily_closed' })).json<{ operation_id: string }>();
+    await t.request({
+      method: 'PATCH',
+      url: `/api/locations/${a!.id}`,
+      token: admin,
+      body: { status: 'open', city: 'X' },
+    });
+    await bulk([b!.id], { status: 'permanently_closed' });
+    const before = dataSnapshot(t.store.db);
+    expect((await undo(closing.operation_id)).json()).toMatchObject({
+      restored: 0,
+      conflicts: [
+        { location_id: a!.id, reason: expect.stringMatching(/edited its city and status$/) },
+        { location_id: b!.id, reason: 'changed since' },
+      ],
+    });
+    // Every location a conflict: nothing written, and the operation can still be undone later.
+    expect(dataSnapshot(t.store.db)).toEqual(before);
   });
 
   it('of an upsert that changes every kind of field gives back the whole record, keys included', async () => {

@@ -70,7 +70,15 @@ describe('the query plans of the app', () => {
     expect(importing('update', true).statusCode).toBe(200);
     const [first] = (await request('GET', `/api/locations?clientId=${clientId}`)).json<{ id: string }[]>();
     await request('GET', `/api/locations/${first!.id}`);
+    // A bulk edit, a later edit of another field, then the bulk edit's undo: it merges (audit/undo.ts).
+    const bulk = (
+      await request('PATCH', '/api/locations', { ids: [first!.id], set: { status: 'temporarily_closed' } })
+    ).json<{ operation_id: string }>();
     await request('PATCH', `/api/locations/${first!.id}`, { phone: '+1 415 555 0123' });
+    expect((await request('POST', `/api/operations/${bulk.operation_id}/undo`)).json()).toMatchObject({
+      restored: 1,
+      conflicts: [],
+    });
     deleteLocations(db, JSON.stringify([first!.id]));
     deleteClient(db, t.organizationId, clientId);
     await request('POST', '/auth/logout');
