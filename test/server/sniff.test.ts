@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { sniffCsv } from '../../server/imports/sniff.js';
+
+/** A file's lines, as Excel writes them (CRLF, a final line break). */
+const lines = (...rows: string[]) => `${rows.join('\r\n')}\r\n`;
+
+const GBP_HEADER =
+  'Store code;Business name;Address line 1;Locality;Country / Region;Latitude;Longitude;Wednesday hours';
+/** A GBP row as a French Excel writes it: two decimal commas, and split hours holding a comma, in every row. */
+const gbpRow = (n: number, point = ',') =>
+  `EU-${n};Maison Lumière ${n};${n} Rue de Rivoli;Paris;FR;48${point}85${n};2${point}35${n};09:00-12:00,14:00-18:00`;
+const gbpRows = Array.from({ length: 12 }, (_, index) => gbpRow(10 + index));
+
+/** A sheet exported by Agency Desk: commas, and the week's hours joined by semicolons in every row. */
+const exportRow = (n: number) =>
+  `ML-${n},Maison Lumière – Austin #${n},"10${n} Congress Ave, Suite ${n}",Austin,TX,US,30.28,-97.69,Mon 07:00-18:00; Tue 07:00-18:00; Wed 07:00-18:00; Thu 07:00-18:00; Fri 07:00-18:00; Sat 08:00-13:00`;
+const exportRows = Array.from({ length: 12 }, (_, index) => exportRow(10 + index));
+
+describe('sniffCsv: the delimiter the most rows agree on', () => {
+  it.each([
+    [
+      'a GBP sheet from Excel "CSV (semicolon)": a title above the header, decimal commas in every row -> semicolons',
+      lines('Google Business Profile – bulk upload', GBP_HEADER, ...gbpRows),
+      ';',
+    ],
+    ['the same without the title -> semicolons', lines(GBP_HEADER, ...gbpRows), ';'],
+    [
+      'the title with decimal points -> semicolons',
+      lines(
+        'Google Business Profile – bulk upload',
+        GBP_HEADER,
+        ...Array.from({ length: 12 }, (_, index) => gbpRow(10 + index, '.')),
+      ),
+      ';',
+    ],
+    [
+      'a title and a note, then a blank line, above the header -> semicolons',
+      lines('Filialliste Bluebird GmbH', 'Stand: 24.11.2026, 12 Filialen', '', GBP_HEADER, ...gbpRows),
+      ';',
+    ],
+    [
+      'a German Excel title padded to the sheet’s width, and a blank row of semicolons -> semicolons',
+      lines('Filialliste – Stand 01.11.2026;;;;;;;', ';;;;;;;', GBP_HEADER, ...gbpRows),
+      ';',
+    ],
+    [
+      'a semicolon file whose addresses hold a bare comma ("Suite 4, Floor 2") -> semicolons',
+      lines(
+        'Nom;Adresse;Complément;Ville;Latitude;Longitude',
+        ...Array.from(
+          { length: 8 },
+          (_, n) => `Café ${n};${n} rue de Rivoli;Suite ${n}, Floor 2;Paris;48,85${n};2,35${n}`,
+        ),
+      ),
+      ';',
+    ],
+    [
+      'an Agency Desk export: hours joined by semicolons in every row -> commas',
+      lines('Store code,Name,Address,City,State,Country,Latitude,Longitude,Hours', ...exportRows),
+      ',',
+    ],
+    [
+      'a comma file where one address holds a semicolon -> commas',
+      lines(
+        'Name,Address,City,Country',
+        'Acme Leeds,1 Briggate,Leeds,GB',
+        'Acme York,5 Stonegate; rear entrance,York,GB',
+        'Acme Hull,2 Whitefriargate,Hull,GB',
+      ),
+      ',',
+    ],
+    [
+      'a comma file with a title above its header -> commas',
+      lines('Store list – November', 'Name,Street,City', 'Acme Leeds,1 Briggate,Leeds', 'Acme York,5 Stonegate,York'),
+      ',',
+    ],
+    [
+      'Excel "Unicode Text": tabs, a title and decimal commas -> tabs',
+      lines('Filialliste', 'Filiale\tOrt\tBreitengrad\tLängengrad', 'Bluebird Mitte\tBerlin\t52,52\t13,405'),
+      '\t',
+    ],
+    ['name|city -> pipes', lines('name|city', 'A|B', 'C|D'), '|'],
+    [
+      'a trailing empty line and a French file of 48,8556;2,3522 -> semicolons',
+      'Nom;Lat;Long\n\nCafé;48,8556;2,3522\n\n\n',
+      ';',
+    ],
+    ['one column -> a comma, as when no delimiter splits a row', lines('Name', 'Acme Leeds', 'Acme York'), ','],
+  ])('%s', (_, text, delimiter) => {
+    expect(sniffCsv(text).delimiter).toBe(delimiter);
+  });
+
+  it('gives the line ending the file uses', () => {
+    expect(sniffCsv(lines(GBP_HEADER, gbpRow(1)))).toEqual({ delimiter: ';', linebreak: '\r\n' });
+    expect(sniffCsv('name,city\nA,B\n').linebreak).toBe('\n');
+  });
+});
