@@ -42,6 +42,13 @@ export const REAL_WORLD_FILES: RealWorldFile[] = [
     bytes: new Uint8Array(readFileSync(new URL('../fixtures/csv/yext-closed.csv', import.meta.url))),
     locations: 8,
   },
+  // A GBP bulk sheet from Excel's "CSV (semicolon)": Windows-1252, a title above the header, decimal commas
+  // in every row, a quoted semicolon, a bare comma in an address, N/A, "x" for a closed Sunday.
+  {
+    name: 'gbp-bulk-upload-eu.csv',
+    bytes: new Uint8Array(readFileSync(new URL('../fixtures/csv/gbp-bulk-upload-eu.csv', import.meta.url))),
+    locations: 20,
+  },
   {
     name: 'filialen-unicode.txt',
     bytes: utf16le(

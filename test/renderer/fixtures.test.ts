@@ -83,6 +83,25 @@ describe('the fixture files through decode, parse and mapping', () => {
     expect(table.lines).toEqual([2, 3, 4, 6]);
   });
 
+  it('a GBP bulk sheet from Excel’s "CSV (semicolon)": a title above the header, decimal commas in every row', async () => {
+    const { encoding } = await fixtureText('gbp-bulk-upload-eu.csv');
+    const { table, mapping, rows } = await uploadRowsOf('gbp-bulk-upload-eu.csv');
+    expect([encoding, table.delimiter, table.newline]).toEqual(['windows-1252', ';', '\r\n']);
+    expect(table.headers).toHaveLength(21);
+    expect([table.headerLine, table.rowsAboveHeader]).toEqual([2, 1]);
+    expect(table.problems).toEqual([]);
+    expect(nameColumnOf(mapping)).toBe(1);
+    expect(table.lines).toEqual(Array.from({ length: 20 }, (_, index) => index + 3));
+    expect(rows[0]).toMatchObject({
+      store_code: 'EU-001',
+      name: 'Maison Lumière Lyon Bellecour',
+      latitude: '45,7578',
+      longitude: '4,8320',
+    });
+    expect(rows[10]?.name).toBe('Maison Lumière; Salon de thé Gent');
+    expect(rows[11]?.address).toBe('17 Rue du Docteur Bouchut, Bâtiment B, 2e étage');
+  });
+
   it('the 1,000-row file of the end-to-end test', async () => {
     const { rows } = await uploadRowsOf('locations-1000.csv');
     expect(rows).toHaveLength(1000);

@@ -207,6 +207,23 @@ describe('parseCsvText: the header below a title', () => {
     expect([whole.headers, whole.headerLine, rowsOf(whole).length]).toEqual([['Name', 'City', 'Phone'], 3, 3000]);
   });
 
+  it('a title without a delimiter above a semicolon header, decimal commas in every row: read as semicolons', () => {
+    const text =
+      'Google Business Profile – bulk upload\r\nStore code;Business name;Latitude;Longitude\r\n' +
+      'EU-1;Maison Lumière Lyon;45,7610;4,8310\r\n'.repeat(3000);
+    const whole = parseCsvText(text);
+    expect([whole.delimiter, whole.headers, whole.headerLine, whole.problems]).toEqual([
+      ';',
+      ['Store code', 'Business name', 'Latitude', 'Longitude'],
+      2,
+      [],
+    ]);
+    expect(rowsOf(whole)[2999]).toEqual(['EU-1', 'Maison Lumière Lyon', '45,7610', '4,8310']);
+    const parser = new CsvParser();
+    for (let at = 0; at < text.length; at += 7_001) parser.write(text.slice(at, at + 7_001));
+    expect(readingOf(parser.end())).toEqual(readingOf(whole));
+  });
+
   it('a first row that names no name column stays the header: one column, two columns, or a full row', () => {
     expect(parseCsvText('Store\nBluebird\nName\n').headers).toEqual(['Store']);
     expect(parseCsvText('Shop,Town\nBluebird,Springfield\nName,City\n').headers).toEqual(['Shop', 'Town']);

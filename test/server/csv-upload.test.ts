@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
 import { TestClock, type TestApp } from '../helpers/app.js';
@@ -157,6 +158,40 @@ describe('POST /api/locations/upload with Content-Type: text/csv, encodings', ()
       latitude: 48.8556,
       longitude: 2.3522,
     });
+  });
+
+  it('a GBP bulk sheet from Excel’s "CSV (semicolon)": a title above the header, decimal commas in every row', async () => {
+    // test/fixtures/csv/gbp-bulk-upload-eu.csv: Windows-1252, 20 locations; read as commas, it had no name column.
+    const body = readFileSync(new URL('../fixtures/csv/gbp-bulk-upload-eu.csv', import.meta.url));
+    const clientId = await t.createClient(admin, 'GBP Europe client');
+    const dry = await upload(clientId, body, 'text/csv', '&dryRun=true');
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(dry.json()).toMatchObject({ valid: true, totals: { created: 20, errors: 0 }, left_out: [] });
+    expect(dry.json().columns[1]).toEqual({ header: 'Business name', field: 'name', matched_by: 'synonym', score: 1 });
+    const response = await upload(clientId, body, 'text/csv');
+    expect(response.statusCode, response.body).toBe(201);
+    const stored = await locationsOf(clientId);
+    expect(stored).toHaveLength(20);
+    const byCode = (code: string) => stored.find((location) => location.store_code === code)!;
+    expect(byCode('EU-001')).toMatchObject({
+      name: 'Maison Lumière Lyon Bellecour',
+      latitude: 45.7578,
+      longitude: 4.832,
+      hours: {
+        sun: [],
+        wed: [
+          ['09:00', '12:00'],
+          ['14:00', '18:00'],
+        ],
+      },
+    });
+    expect(byCode('EU-006')).toMatchObject({ zip: '01069', state: 'Sachsen', country: 'DE' });
+    expect(byCode('EU-010')).toMatchObject({ latitude: 38.7107, longitude: -9.1366, zip: '1100-053' });
+    // A quoted semicolon stays in the name; a bare comma stays in the address; N/A is blank.
+    expect(byCode('EU-011').name).toBe('Maison Lumière; Salon de thé Gent');
+    expect(byCode('EU-012').address).toBe('17 Rue du Docteur Bouchut, Bâtiment B, 2e étage');
+    expect(byCode('EU-013')).toMatchObject({ latitude: null, longitude: null });
+    expect(byCode('EU-014')).toMatchObject({ website: null, hours: { fri: [['09:00', '17:00']] } });
   });
 });
 

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { decodeCsv } from '../../server/imports/csv-text.js';
 import { sniffCsv } from '../../server/imports/sniff.js';
 
 /** A file's lines, as Excel writes them (CRLF, a final line break). */
@@ -93,5 +95,15 @@ describe('sniffCsv: the delimiter the most rows agree on', () => {
   it('gives the line ending the file uses', () => {
     expect(sniffCsv(lines(GBP_HEADER, gbpRow(1)))).toEqual({ delimiter: ';', linebreak: '\r\n' });
     expect(sniffCsv('name,city\nA,B\n').linebreak).toBe('\n');
+  });
+
+  it('reads the gbp-bulk-upload-eu.csv fixture (Windows-1252) as semicolons', () => {
+    const decoded = decodeCsv(
+      readFileSync(new URL('../fixtures/csv/gbp-bulk-upload-eu.csv', import.meta.url)),
+      undefined,
+    );
+    if (!('text' in decoded)) throw new Error(decoded.message);
+    expect(decoded.text.split('\r\n')[0]).toBe('Google Business Profile – bulk upload');
+    expect(sniffCsv(decoded.text)).toEqual({ delimiter: ';', linebreak: '\r\n' });
   });
 });
