@@ -135,3 +135,40 @@ test('find and replace on 100 rows, set a column on the rows shown, fix a red ce
   await expect(dialog.getByTestId('import-undone')).toContainText('100 locations removed');
   expect(await listed(clientId)).toEqual([]);
 });
+
+test('rows ticked, then taken out of view (left out from the problems tile, or filtered away), leave the selection and its counts', async ({
+  page,
+}, testInfo) => {
+  const { dialog } = await openImport(page, 'Ticked Shops');
+  await pick(dialog, shopsCsv(3));
+  await dialog.getByRole('button', { name: 'Check 100 rows' }).click();
+  await expect(dialog.getByTestId('problem-count')).toHaveText('3');
+  await dialog.getByRole('button', { name: /rows have problems/ }).click();
+  const selected = dialog.getByTestId('selection-count');
+  const bulk = dialog.getByRole('form', { name: 'Change many rows' });
+  const tick = (line: number) => dialog.getByRole('checkbox', { name: new RegExp(`^Select line ${line},`) }).check();
+  for (const line of [2, 3, 4]) await tick(line);
+  await expect(selected).toHaveText('3 rows selected');
+
+  // The 3 rows left out leave the problems tile: nothing stays selected, nothing can be changed out of sight.
+  await bulk.getByRole('button', { name: 'Leave out 3' }).click();
+  await expect(dialog.getByTestId('left-out')).toHaveText('3');
+  await expect(dialog.getByText('No row matches.')).toBeVisible();
+  await expect(selected).toHaveText('No row selected: changes go to the 0 rows shown');
+  await expect(bulk.getByRole('button', { name: 'Clear on 0 rows' })).toBeDisabled();
+  await expect(bulk.getByRole('button', { name: 'Leave out 0' })).toBeDisabled();
+  await expect(bulk.getByRole('button', { name: 'Put back 0' })).toBeDisabled();
+  await page.screenshot({ path: testInfo.outputPath('preview-after-leave-out.png') });
+
+  // A search that hides one of 2 rows ticked keeps the other; "Put back" takes it out of the left-out tile too.
+  await dialog.getByTestId('left-out').click();
+  await tick(2);
+  await tick(3);
+  await expect(selected).toHaveText('2 rows selected');
+  await dialog.getByRole('searchbox', { name: 'Find rows' }).fill('Corner Shop 2');
+  await expect(dialog.getByText('1 row shown', { exact: true })).toBeAttached();
+  await expect(selected).toHaveText('1 row selected');
+  await bulk.getByRole('button', { name: 'Put back 1' }).click();
+  await expect(dialog.getByTestId('left-out')).toHaveText('2');
+  await expect(selected).toHaveText('No row selected: changes go to the 0 rows shown');
+});

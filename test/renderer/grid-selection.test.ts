@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { GridFilter, GridRow } from '../../renderer/src/import/protocol.js';
-import { NOTHING, clicked, targetCount, targetOf } from '../../renderer/src/import/steps/preview/selection.js';
+import {
+  NOTHING,
+  clicked,
+  keptInView,
+  targetCount,
+  targetOf,
+} from '../../renderer/src/import/steps/preview/selection.js';
 
 const filter: GridFilter = { show: 'error', text: 'paris' };
 const rowAt = (position: number): GridRow => ({
@@ -33,5 +39,31 @@ describe('the grid selection: which rows a bulk change goes to, and how many', (
     const selection = clicked(clicked(NOTHING, 0, false, rowAt), 0, false, rowAt);
     expect(targetOf(selection, filter)).toEqual({ filter });
     expect(targetCount(selection, 40)).toBe(40);
+  });
+});
+
+describe('the grid selection once rows leave the view (left out, fixed, filtered away)', () => {
+  const three = clicked(clicked(NOTHING, 0, false, rowAt), 2, true, rowAt);
+
+  it('3 rows ticked in the problems tile, all 3 left out: none selected, a change goes to the 0 rows shown', () => {
+    const kept = keptInView(three, [2, 3, 4], 0);
+    expect(kept).toEqual(NOTHING);
+    expect(targetCount(kept, 0)).toBe(0);
+  });
+
+  it('1 of 3 rows fixed out of the tile: the 2 still shown stay selected, the shift-click starts again', () => {
+    const kept = keptInView(three, [3], 2);
+    expect(targetOf(kept, filter)).toEqual({ rows: [2, 4] });
+    expect(kept).toMatchObject({ anchor: null });
+  });
+
+  it('rows still shown (left out under "all"): the same selection', () => {
+    expect(keptInView(three, [], 40)).toBe(three);
+    expect(keptInView(three, [9], 40)).toBe(three);
+  });
+
+  it('every row shown selected: kept while rows are shown, none once the grid shows none', () => {
+    expect(keptInView({ kind: 'shown' }, [], 3)).toEqual({ kind: 'shown' });
+    expect(keptInView({ kind: 'shown' }, [], 0)).toEqual(NOTHING);
   });
 });

@@ -240,6 +240,31 @@ describe('ImportJob: the grid that fixes in bulk, and cancel', () => {
     expect(run.report().totals.error).toBe(2);
   });
 
+  it('a grid window says which selected rows its filter no longer shows: those left out, fixed or filtered away', async () => {
+    const clientId = await t().createClient(admin(), 'Hidden Shops');
+    const run = jobOverServer();
+    await run.job.read(csv(SHOPS));
+    await run.job.check(clientId);
+    run.job.grid(1, { show: 'error', text: '' }, 0, 50, [1, 2]);
+    expect(run.grid()).toMatchObject({ total: 2, hidden: [] });
+
+    await run.job.leave([1], true);
+    run.job.grid(2, { show: 'error', text: '' }, 0, 50, [1, 2]);
+    expect(run.grid()).toMatchObject({ total: 1, hidden: [1] });
+    // Under every row, a row left out is still shown.
+    run.job.grid(3, { show: 'all', text: '' }, 0, 50, [1, 2]);
+    expect(run.grid().hidden).toEqual([]);
+    run.job.grid(4, { show: 'all', text: 'wales' }, 0, 50, [0, 2]);
+    expect(run.grid().hidden).toEqual([0]);
+
+    await run.job.setValues({ rows: [2] }, 'zip', 'EC1A 1BB');
+    run.job.grid(5, { show: 'error', text: '' }, 0, 50, [2]);
+    expect(run.grid()).toMatchObject({ total: 0, hidden: [2] });
+    // A scroll sends no selection: nothing to say.
+    run.job.grid(6, { show: 'error', text: '' }, 50, 100);
+    expect(run.grid().hidden).toEqual([]);
+  });
+
   it('the rows with problems as a CSV: line, reasons, the file own cells, formulas escaped', async () => {
     const clientId = await t().createClient(admin(), 'Returned Shops');
     const run = jobOverServer();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FileSummary, MappingCheck } from '../../renderer/src/import/protocol.js';
+import type { FileSummary, GridWindow, MappingCheck } from '../../renderer/src/import/protocol.js';
+import { NOTHING } from '../../renderer/src/import/steps/preview/selection.js';
 import { INITIAL, loadedOf, reduce, type ImportState } from '../../renderer/src/import/steps/step.js';
 
 const SHEETS = [
@@ -50,5 +51,37 @@ describe('the import steps: a workbook with several sheets', () => {
     const mapped = reduce(reading(), { type: 'read', file: FILE, mapping: CHECK });
     const swapped = reduce(mapped, { type: 'remapped', mapping: ['zip', 'name'] });
     expect(loadedOf(swapped.step)?.mapping).toEqual(['zip', 'name']);
+  });
+});
+
+describe('the import steps: the grid selection follows the rows shown', () => {
+  const ticked = reduce(INITIAL, { type: 'select', selection: { kind: 'rows', rows: new Set([4, 7, 9]), anchor: 2 } });
+  const window = (id: number, total: number, hidden: number[]): GridWindow => ({
+    id,
+    start: 0,
+    total,
+    rows: [],
+    fields: ['name'],
+    canUndo: false,
+    hidden,
+  });
+
+  it('a window after "Leave out" on the problems tile: the rows left out leave the selection', () => {
+    const after = reduce(ticked, { type: 'grid', window: window(2, 0, [4, 7, 9]) });
+    expect(after.selection).toEqual(NOTHING);
+    const some = reduce(ticked, { type: 'grid', window: window(2, 5, [7]) });
+    expect(some.selection).toMatchObject({ kind: 'rows', rows: new Set([4, 9]) });
+  });
+
+  it('a late window (an older request) changes neither the grid nor the selection', () => {
+    const shown = reduce(ticked, { type: 'grid', window: window(5, 3, []) });
+    const late = reduce(shown, { type: 'grid', window: window(4, 0, [4, 7, 9]) });
+    expect(late.selection).toBe(shown.selection);
+    expect(late.grid?.id).toBe(5);
+  });
+
+  it('a new file or a new check starts with no row selected', () => {
+    expect(reduce(ticked, { type: 'reading', fileName: 'stores.csv' }).selection).toEqual(NOTHING);
+    expect(reduce(ticked, { type: 'reset' }).selection).toEqual(NOTHING);
   });
 });

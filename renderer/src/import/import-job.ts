@@ -515,8 +515,11 @@ export class ImportJob {
     this.ports.send({ type: 'cancelled', report });
   }
 
-  /** A window of the rows the filter shows, for the grid to draw (the rows stay here). */
-  grid(id: number, filter: GridFilter, start: number, end: number): void {
+  /**
+   * A window of the rows the filter shows, for the grid to draw (the rows stay here), and which of the
+   * `selected` rows it no longer shows.
+   */
+  grid(id: number, filter: GridFilter, start: number, end: number, selected: readonly number[] = []): void {
     const rows = this.rowsShown(filter);
     this.ports.send({
       type: 'grid',
@@ -527,6 +530,7 @@ export class ImportJob {
         rows: rows.slice(start, end).map((row) => this.gridRow(row)),
         fields: this.mappedFields(),
         canUndo: this.fixHistory.length > 0,
+        hidden: selected.filter((row) => !this.isShown(row, filter)),
       },
     });
   }
@@ -620,11 +624,16 @@ export class ImportJob {
     if (this.filtered?.key === key) return this.filtered.rows;
     const rows: number[] = [];
     for (let row = 0; row < this.rowCount(); row++) {
-      const searchable = () => (this.searchable[row] ??= searchableText(this.gridRow(row).values));
-      if (shows({ status: this.statusOf(row), line: this.lineOf(row), searchable }, filter)) rows.push(row);
+      if (this.isShown(row, filter)) rows.push(row);
     }
     this.filtered = { key, rows };
     return rows;
+  }
+
+  private isShown(row: number, filter: GridFilter): boolean {
+    if (row < 0 || row >= this.rowCount()) return false;
+    const searchable = () => (this.searchable[row] ??= searchableText(this.gridRow(row).values));
+    return shows({ status: this.statusOf(row), line: this.lineOf(row), searchable }, filter);
   }
 
   private statusOf(row: number): GridRow['status'] {

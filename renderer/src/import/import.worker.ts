@@ -47,7 +47,7 @@ const HANDLERS: { [K in ToWorker['type']]: (message: Extract<ToWorker, { type: K
     pendingToken?.(message.token);
     pendingToken = null;
   },
-  grid: (message) => job.grid(message.id, message.filter, message.start, message.end),
+  grid: (message) => job.grid(message.id, message.filter, message.start, message.end, message.selected),
   'set-values': (message) => job.setValues(message.target, message.field, message.value),
   replace: (message) => job.replace(message.target, message.field, message.find, message.replace, message.apply),
   'undo-fix': () => job.undoFix(),

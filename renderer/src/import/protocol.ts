@@ -188,6 +188,8 @@ export interface GridWindow {
   fields: RowField[];
   /** Whether the last fix can be undone. */
   canUndo: boolean;
+  /** Of the selected rows the request sent, those the filter does not show: the page drops them from its selection. */
+  hidden: number[];
 }
 
 /** How many problem, skipped, updated or unchanged rows cross to the page at most; the rest are counted, and can be left out in one go. */
@@ -211,7 +213,15 @@ export type ToWorker =
       savedMapping: string | null;
     }
   | { type: 'token'; token: string | null }
-  | { type: 'grid'; id: number; filter: GridFilter; start: number; end: number }
+  | {
+      type: 'grid';
+      id: number;
+      filter: GridFilter;
+      start: number;
+      end: number;
+      /** The rows selected one by one, sent when the rows shown may have changed (not for a scroll). */
+      selected: number[];
+    }
   | { type: 'set-values'; target: RowSelection; field: RowField; value: string }
   | { type: 'replace'; target: RowSelection; field: RowField; find: string; replace: string; apply: boolean }
   | { type: 'undo-fix' }

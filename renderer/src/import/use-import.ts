@@ -14,6 +14,7 @@ import {
   type RowSelection,
   type ToWorker,
 } from './protocol.js';
+import type { Selection } from './steps/preview/selection.js';
 import { INITIAL, reduce, type PageAction } from './steps/step.js';
 
 const READ_MARK = 'import:read:start';
@@ -90,8 +91,8 @@ function useFixes(post: (message: ToWorker) => void, dispatch: (action: PageActi
 
   const gridId = useRef(0);
   const showRows = useCallback(
-    (filter: GridFilter, start: number, end: number) =>
-      post({ type: 'grid', id: ++gridId.current, filter, start, end }),
+    (filter: GridFilter, start: number, end: number, selected: number[]) =>
+      post({ type: 'grid', id: ++gridId.current, filter, start, end, selected }),
     [post],
   );
 
@@ -212,6 +213,7 @@ export function useImport(clientId: string) {
     post({ type: 'cancel' });
   }, [post]);
 
+  const select = useCallback((selection: Selection) => dispatch({ type: 'select', selection }), []);
   const reset = useCallback(() => dispatch({ type: 'reset' }), []);
   const backToMapping = useCallback(() => dispatch({ type: 'back-to-mapping' }), []);
 
@@ -226,6 +228,7 @@ export function useImport(clientId: string) {
     leave,
     start,
     cancel,
+    select,
     reset,
     backToMapping,
     ...useFixes(post, dispatch),

@@ -15,6 +15,7 @@ import {
   type MappingCheck,
   type SheetChoice,
 } from '../protocol.js';
+import { NOTHING, keptInView, type Selection } from './preview/selection.js';
 
 /** A long stage under way: how far, and for the requests which one. */
 export interface ImportProgress {
@@ -56,6 +57,11 @@ export interface ImportState {
   choice: ImportChoice;
   /** The grid's latest window of rows. */
   grid: GridWindow | null;
+  /**
+   * The grid's selected rows: changed with its window of rows, so that it never holds a row the grid
+   * no longer shows (left out, fixed, filtered away).
+   */
+  selection: Selection;
   /** How many rows a find and replace would change, once the worker has counted. */
   replaceCount: number | null;
 }
@@ -64,6 +70,7 @@ export const INITIAL: ImportState = {
   step: { kind: 'file', rejection: null, error: null },
   choice: DEFAULT_CHOICE,
   grid: null,
+  selection: NOTHING,
   replaceCount: null,
 };
 
@@ -79,6 +86,7 @@ export type PageAction =
   | { type: 'importing' }
   | { type: 'cancelling' }
   | { type: 'replace-asked' }
+  | { type: 'select'; selection: Selection }
   | { type: 'reset' };
 
 const PAGE_ACTIONS = new Set<string>([
@@ -93,6 +101,7 @@ const PAGE_ACTIONS = new Set<string>([
   'importing',
   'cancelling',
   'replace-asked',
+  'select',
   'reset',
 ]);
 
@@ -132,13 +141,17 @@ function leaving(report: CheckReport, action: Extract<PageAction, { type: 'leavi
 const ACTS: {
   [K in PageAction['type']]: (step: Step, action: Extract<PageAction, { type: K }>) => Partial<ImportState>;
 } = {
-  reset: () => ({ step: INITIAL.step, grid: null }),
-  reading: (_step, action) => ({ step: { kind: 'reading', fileName: action.fileName, progress: null }, grid: null }),
+  reset: () => ({ step: INITIAL.step, grid: null, selection: NOTHING }),
+  reading: (_step, action) => ({
+    step: { kind: 'reading', fileName: action.fileName, progress: null },
+    grid: null,
+    selection: NOTHING,
+  }),
   remapped: (step, action) => (step.kind === 'mapping' ? { step: { ...step, mapping: action.mapping } } : {}),
   options: (step, action) => (step.kind === 'mapping' ? { step: { ...step, options: action.options } } : {}),
   checking: (step) => {
     const loaded = loadedOf(step);
-    return loaded ? { step: { kind: 'checking', ...loaded, progress: null }, grid: null } : {};
+    return loaded ? { step: { kind: 'checking', ...loaded, progress: null }, grid: null, selection: NOTHING } : {};
   },
   'back-to-mapping': (step) => {
     const loaded = loadedOf(step);
@@ -158,6 +171,7 @@ const ACTS: {
   },
   cancelling: (step) => (step.kind === 'importing' ? { step: { ...step, cancelling: true } } : {}),
   'replace-asked': () => ({ replaceCount: null }),
+  select: (_step, action) => ({ selection: action.selection }),
 };
 
 /** Where a failed stage leaves the user, with the server's words. */
@@ -210,7 +224,10 @@ const RECEIVES: {
     step: { kind: 'cancelled', fileName: loadedOf(step)?.fileName ?? '', report: message.report },
   }),
   failed: ({ step }, message) => ({ step: failed(step, message.stage, fromErrorInfo(message.error)) }),
-  grid: (state, message) => (state.grid && state.grid.id > message.window.id ? {} : { grid: message.window }),
+  grid: (state, { window }) =>
+    state.grid && state.grid.id > window.id
+      ? {}
+      : { grid: window, selection: keptInView(state.selection, window.hidden, window.total) },
   'replace-count': (_state, message) => ({ replaceCount: message.count }),
   'problems-csv': () => ({}),
   'need-token': () => ({}),

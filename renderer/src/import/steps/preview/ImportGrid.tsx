@@ -5,7 +5,7 @@ import { ROW_FIELD_LABELS } from '../../header-mapping.js';
 import type { CheckReport, GridFilter, GridRow, GridWindow } from '../../protocol.js';
 import { GridRowView, ROW_HEIGHT } from './GridRowView.js';
 import { isSelected, type Selection } from './selection.js';
-import { useVirtualRows } from './use-grid-window.js';
+import { useVirtualRows, type ShowRows } from './use-grid-window.js';
 
 const NAME_ONLY: RowField[] = ['name'];
 
@@ -72,7 +72,7 @@ export function ImportGrid({
   filter: GridFilter;
   report: CheckReport;
   selection: Selection;
-  showRows: (filter: GridFilter, start: number, end: number) => void;
+  showRows: ShowRows;
   onSelect: (position: number, range: boolean, rowAt: (position: number) => GridRow | undefined) => void;
   onFix: (row: number, field: RowField, value: string) => void;
   onLeave: (row: number, leftOut: boolean) => void;
@@ -80,7 +80,7 @@ export function ImportGrid({
   const scroller = useRef<HTMLDivElement>(null);
   const total = grid?.total ?? 0;
   const fields = grid?.fields ?? NAME_ONLY;
-  const { items, before, after, rowAt } = useVirtualRows({ grid, filter, report, showRows, scroller });
+  const { items, before, after, rowAt } = useVirtualRows({ grid, filter, report, selection, showRows, scroller });
   const columns = fields.length + 4;
   return (
     <div className="grid-scroller" ref={scroller} data-testid="import-grid">

@@ -8,7 +8,6 @@ import { StepHeading } from '../StepHeading.js';
 import { FixGrid } from './FixGrid.js';
 import { ImportPreview, importLabel, rowsToWrite } from './ImportPreview.js';
 import type { PreviewFilter } from './PreviewTotals.js';
-import { NOTHING, type Selection } from './selection.js';
 
 /** Step 3: the dry run, the grid to fix rows in bulk, the mode, and the import button. */
 export function PreviewStep({ job, step }: { job: ImportJobView; step: Extract<Step, { kind: 'preview' }> }) {
@@ -16,7 +15,6 @@ export function PreviewStep({ job, step }: { job: ImportJobView; step: Extract<S
   const [keepDuplicates, setKeepDuplicates] = useState(false);
   const [show, setShow] = useState<PreviewFilter>('all');
   const [text, setText] = useState('');
-  const [selection, setSelection] = useState<Selection>(NOTHING);
   // Typing stays quick: the worker filters the rows for the latest text only.
   const deferredText = useDeferredValue(text);
   const filter = useMemo<GridFilter>(() => ({ show, text: deferredText }), [show, deferredText]);
@@ -34,10 +32,7 @@ export function PreviewStep({ job, step }: { job: ImportJobView; step: Extract<S
         keepDuplicates={keepDuplicates}
         onKeepDuplicates={setKeepDuplicates}
         onChoose={job.choose}
-        onFilter={(next) => {
-          setShow(next);
-          setSelection(NOTHING);
-        }}
+        onFilter={setShow}
       >
         <FixGrid
           job={job}
@@ -45,12 +40,9 @@ export function PreviewStep({ job, step }: { job: ImportJobView; step: Extract<S
           busy={busy}
           filter={filter}
           text={text}
-          selection={selection}
-          onText={(next) => {
-            setText(next);
-            setSelection(NOTHING);
-          }}
-          onSelection={setSelection}
+          selection={job.state.selection}
+          onText={setText}
+          onSelection={job.select}
         />
       </ImportPreview>
       <div className="dialog-actions">

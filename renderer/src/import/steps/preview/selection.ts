@@ -28,6 +28,26 @@ export function clicked(
   return { kind: 'rows', rows, anchor: position };
 }
 
+/** The rows clicked one by one, for the worker to say which of them the grid no longer shows. */
+export function clickedList(selection: Selection): number[] {
+  return selection.kind === 'rows' ? [...selection.rows] : [];
+}
+
+/**
+ * The selection once the grid's rows have changed (rows left out, fixed or put back, another filter):
+ * without the rows it no longer shows, so no change goes to a row out of sight; "every row shown" of a
+ * grid that shows none is no selection.
+ */
+export function keptInView(selection: Selection, hidden: readonly number[], shown: number): Selection {
+  if (selection.kind === 'shown') return shown === 0 ? NOTHING : selection;
+  const gone = hidden.filter((row) => selection.rows.has(row));
+  if (gone.length === 0) return selection;
+  const rows = new Set(selection.rows);
+  for (const row of gone) rows.delete(row);
+  // The click a shift-click ranges from was a position in the rows as they were.
+  return { kind: 'rows', rows, anchor: null };
+}
+
 export function isSelected(selection: Selection, row: number): boolean {
   return selection.kind === 'shown' || selection.rows.has(row);
 }

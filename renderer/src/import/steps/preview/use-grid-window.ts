@@ -2,18 +2,24 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type RefObject } from 'react';
 import { ROW_HEIGHT } from './GridRowView.js';
 import type { CheckReport, GridFilter, GridWindow } from '../../protocol.js';
+import { clickedList, type Selection } from './selection.js';
+
+/** Asks the worker for the rows the filter shows from `start` to `end`, and which of `selected` it does not show. */
+export type ShowRows = (filter: GridFilter, start: number, end: number, selected: number[]) => void;
 
 /** Rows asked for beyond those in view, so a scroll rarely meets a row not yet there. */
 const MARGIN = 60;
 
 /**
  * Keeps the grid's window of rows covering what is in view: the rows stay in the worker, the page
- * asks for the ones it draws. Asks again when the filter or the report (a fix, a new check) changes.
+ * asks for the ones it draws. Asks again when the filter or the report (a fix, a new check) changes,
+ * then with the selected rows, for the worker to say which of them are no longer shown.
  */
 function useGridWindow({
   grid,
   filter,
   report,
+  selection,
   first,
   last,
   showRows,
@@ -21,9 +27,10 @@ function useGridWindow({
   grid: GridWindow | null;
   filter: GridFilter;
   report: CheckReport;
+  selection: Selection;
   first: number;
   last: number;
-  showRows: (filter: GridFilter, start: number, end: number) => void;
+  showRows: ShowRows;
 }) {
   const asked = useRef<{ filter: GridFilter; report: CheckReport; start: number; end: number } | null>(null);
   useEffect(() => {
@@ -33,8 +40,9 @@ function useGridWindow({
     const start = Math.max(0, first - MARGIN);
     const end = last + MARGIN + 1;
     asked.current = { filter, report, start, end };
-    showRows(filter, start, end);
-  }, [filter, report, first, last, showRows]);
+    // A scroll shows the same rows: only a new filter or report can take selected rows out of view.
+    showRows(filter, start, end, same ? [] : clickedList(selection));
+  }, [filter, report, selection, first, last, showRows]);
 
   /** The row at a position of the filtered list, when the window holds it. */
   return (index: number) => {
@@ -48,13 +56,15 @@ export function useVirtualRows({
   grid,
   filter,
   report,
+  selection,
   showRows,
   scroller,
 }: {
   grid: GridWindow | null;
   filter: GridFilter;
   report: CheckReport;
-  showRows: (filter: GridFilter, start: number, end: number) => void;
+  selection: Selection;
+  showRows: ShowRows;
   scroller: RefObject<HTMLDivElement | null>;
 }) {
   // TanStack Virtual's functions cannot be memoized: the compiler leaves this hook as it is (as in LocationsTable).
@@ -70,6 +80,7 @@ export function useVirtualRows({
     grid,
     filter,
     report,
+    selection,
     first: items.at(0)?.index ?? 0,
     last: items.at(-1)?.index ?? 40,
     showRows,
