@@ -333,3 +333,46 @@ test('unsaved edits are never dropped without a word: opening another location o
   );
   expect(stored.find((location) => location.name === 'Bluebird Airport')?.primary_category).toBeNull();
 });
+
+/** How far each History entry's time and words reach past the panel's content box, in pixels (0 when inside). */
+function historyOverflow(panel: Locator): Promise<number[]> {
+  return panel.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const right =
+      box.left + element.clientLeft + element.clientWidth - parseFloat(getComputedStyle(element).paddingRight);
+    const parts = element.querySelectorAll('[data-testid="location-history-entry"] > *');
+    return [...parts].map((part) => Math.max(0, Math.ceil(part.getBoundingClientRect().right - right)));
+  });
+}
+
+test('the History of a location wraps a long place id and a long sentence inside the panel, at its narrowest too', async ({
+  page,
+}, testInfo) => {
+  const locations = await server.api<{ id: string; name: string }[]>('GET', `/api/locations?clientId=${clientId}`, {
+    token,
+  });
+  const downtown = locations.find((location) => location.name === 'Bluebird Downtown')!;
+  // A place id of Google's longer form (a base64 address), and a sentence of many changes.
+  const placeId = 'EicxMiBNYWluIFN0LCBTcHJpbmdmaWVsZCwgSUwgNjI3MDEsIFVTQSIwEi4KFAoSCQ';
+  await server.api('PATCH', `/api/locations/${downtown.id}`, {
+    token,
+    body: {
+      google_place_id: placeId,
+      website: 'https://bluebird.example/locations/springfield-illinois-downtown-main-street-roastery',
+      hours: { mon: '07:00-18:00', tue: '07:00-18:00', wed: '07:00-18:00', thu: '07:00-18:00', fri: '07:00-18:00' },
+    },
+  });
+  await openLocation(page, 'Bluebird Downtown');
+  const panel = page.getByTestId('location-panel');
+  const entry = panel.getByTestId('location-history-entry').filter({ hasText: 'the Google place id' });
+  await expect(entry).toContainText(placeId);
+  // The panel beside the table (420 px), then at its narrowest: the whole width of a 320 px window (WCAG's reflow).
+  for (const width of [1440, 320]) {
+    await page.setViewportSize({ width, height: 900 });
+    await entry.scrollIntoViewIfNeeded();
+    const overflow = await historyOverflow(panel);
+    expect(overflow).toEqual(overflow.map(() => 0));
+    expect(await panel.evaluate((element) => element.scrollWidth - element.clientWidth)).toBe(0);
+    await snap(page, testInfo, `location-history-${width}`);
+  }
+});

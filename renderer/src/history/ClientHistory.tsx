@@ -40,7 +40,7 @@ export function ClientHistory({ clientId, isAdmin }: { clientId: string; isAdmin
             <time className="muted" dateTime={entry.at}>
               {formatDateTime(entry.at)}
             </time>{' '}
-            <span>{entryInWords(entry, undoneBy(entry, entries))}</span>
+            <span className="history-words">{entryInWords(entry, undoneBy(entry, entries))}</span>
             {entry.undone_by !== null && <span className="muted"> (undone)</span>}
             {isAdmin && undoable(entry) && (
               <button

@@ -28,7 +28,7 @@ export function LocationHistory({ locationId }: { locationId: string }) {
             <time className="muted" dateTime={entry.at}>
               {formatDateTime(entry.at)}
             </time>{' '}
-            <span>{entryInWords(entry)}</span>
+            <span className="history-words">{entryInWords(entry)}</span>
           </li>
         ))}
       </ol>
