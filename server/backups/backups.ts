@@ -10,10 +10,10 @@ import {
   newBackupFile,
   parseBackupName,
   type BackupFile,
-  type BackupKind,
 } from './folder.js';
 import { backupsToRemove, DEFAULT_RETENTION, type RetentionPolicy } from './rotation.js';
 import { processIsAlive } from './running.js';
+import type { Backup } from './schemas.js';
 import { backupThread, type BackupAnswer, type BackupJob, type BackupRequest } from './thread.js';
 
 /** Where a failed automatic backup is reported (the server's logger). */
@@ -29,16 +29,8 @@ export interface BackupSchedule extends RetentionPolicy {
 export const DAY_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_SCHEDULE: BackupSchedule = { ...DEFAULT_RETENTION, everyMs: DAY_MS };
 
-/** One backup as GET /api/backups and the desktop menu show it. */
-export interface BackupInfo {
-  name: string;
-  kind: BackupKind;
-  created_at: string;
-  size: number;
-  /** What it holds; null when it does not open with the current key (made before a passphrase switch). */
-  clients: number | null;
-  locations: number | null;
-}
+/** One backup as GET /api/backups and the desktop menu show it: the schema's shape, written once. */
+export type BackupInfo = Backup;
 
 export class BackupFailedError extends Error {
   override name = 'BackupFailedError';
@@ -177,6 +169,7 @@ const countKey = (file: BackupFile) => `${file.name}:${file.size}`;
 function info(file: BackupFile, counts: DatabaseCounts | null): BackupInfo {
   return {
     name: file.name,
+    path: path.resolve(file.file),
     kind: file.kind,
     created_at: file.at.toISOString(),
     size: file.size,

@@ -14,6 +14,10 @@ export type BackupKind = Static<typeof BackupKind>;
 
 export const Backup = Type.Object({
   name: Type.String({ description: 'The file name in <data dir>/backups; names the backup in the URLs below' }),
+  path: Type.String({
+    description:
+      "The backup's file on the server's computer, absolute (<data dir>/backups/<name>): the FILE of `agency-desk restore FILE`, in the folder where every backup is kept",
+  }),
   kind: BackupKind,
   created_at: Timestamp,
   size: Type.Integer({ minimum: 0, description: 'Bytes' }),

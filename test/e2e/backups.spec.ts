@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ADMIN, startServer, type RunningServer } from './server.js';
 import { signIn, snap } from './dashboard.js';
@@ -36,6 +37,19 @@ test('an Admin sees the automatic backup, backs up now (a manual backup) and dow
   // Made after the client was created: it holds one client and no location.
   await expect(newest.getByRole('cell').nth(3)).toHaveText('1');
   await expect(newest.getByRole('cell').nth(4)).toHaveText('0');
+
+  // Where the backups are on this computer, and the command that restores the newest, with its real path.
+  const folder = join(server.dataDir, 'backups');
+  const made = (await page.getByRole('status').textContent())!.replace('Backup made: ', '');
+  const command = `agency-desk restore ${join(folder, made)}`;
+  await expect(page.getByTestId('backups-folder')).toHaveText(folder);
+  await expect(page.getByTestId('restore-command')).toHaveText(command);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: 'Copy the restore command' }).click();
+  await expect(page.getByRole('button', { name: 'Copied the restore command' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(command);
+  await page.getByRole('button', { name: "Copy the folder's path" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(folder);
   await snap(page, testInfo, 'backups');
 
   const download = page.waitForEvent('download');

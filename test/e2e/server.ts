@@ -11,6 +11,8 @@ const DASHBOARD = new URL('../../dist/renderer/index.html', import.meta.url);
 /** The real server (`node dist/server/cli.js serve`) on a free port over a fresh data directory. */
 export interface RunningServer {
   url: string;
+  /** Its data folder (the database, the backups). */
+  dataDir: string;
   /** An API call as someone, with the Origin the server expects. */
   api<T>(method: string, path: string, options?: { token?: string; body?: unknown }): Promise<T>;
   signIn(email: string, password: string): Promise<string>;
@@ -46,6 +48,7 @@ export async function startServer(): Promise<RunningServer> {
 
   return {
     url,
+    dataDir,
     api,
     signIn: async (email, password) =>
       (await api<{ access_token: string }>('POST', '/auth/callback', { body: { email, password } })).access_token,

@@ -209,6 +209,7 @@ describe('/api/backups', () => {
     const backup = made.json<{ name: string; size: number }>();
     expect(backup).toEqual({
       name: expect.stringMatching(/^manual-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.db$/),
+      path: path.resolve(backupsDirIn(s.t.dataDir), backup.name),
       kind: 'manual',
       created_at: expect.stringMatching(/Z$/),
       size: expect.any(Number),
@@ -224,6 +225,31 @@ describe('/api/backups', () => {
     copy.close();
     expect(() => openDatabase(file, randomKey(), { readOnly: true })).toThrow(WrongKeyError);
     expect((await get('/api/backups', s.tokens.admin)).json()).toEqual([backup]);
+  });
+
+  it("GET /api/backups gives each backup's file, absolute, in the backups folder: what `agency-desk restore` takes", async () => {
+    const listed = (await get('/api/backups', s.tokens.admin)).json<{ name: string; path: string }[]>();
+    expect(listed.length).toBeGreaterThan(0);
+    for (const backup of listed) {
+      expect(path.isAbsolute(backup.path)).toBe(true);
+      expect(backup.path).toBe(path.join(path.resolve(backupsDirIn(s.t.dataDir)), backup.name));
+      expect(fs.statSync(backup.path).isFile()).toBe(true);
+    }
+    // The OpenAPI document says what the field is.
+    const document = (await get('/api/openapi.json')).json<{
+      paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }>;
+      components?: { schemas?: Record<string, unknown> };
+    }>();
+    const answer = document.paths['/api/backups']!.get.responses['200']!.content['application/json']!.schema as {
+      items: { $ref?: string; properties?: Record<string, { description: string }> };
+    };
+    const ref = answer.items.$ref?.replace('#/components/schemas/', '');
+    const item = (ref ? document.components!.schemas![ref] : answer.items) as {
+      properties: Record<string, { description: string }>;
+      required: string[];
+    };
+    expect(item.properties.path!.description).toContain('agency-desk restore FILE');
+    expect(item.required).toContain('path');
   });
 
   it('requests go on while a backup is made: one sent meanwhile is answered first', async () => {

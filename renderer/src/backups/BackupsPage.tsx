@@ -1,4 +1,5 @@
 import { ErrorNotice } from '../components/ErrorNotice.js';
+import { BackupsFolder } from './BackupsFolder.js';
 import { BackupsTable } from './BackupsTable.js';
 import { useBackUpNow, useBackups } from './queries.js';
 
@@ -23,6 +24,7 @@ function BackUpNowButton() {
 /** Admins: the encrypted backups the server keeps in its data folder (README: "Automatic backups"). */
 export function BackupsPage() {
   const backups = useBackups();
+  const newest = backups.data?.[0];
   return (
     <section aria-labelledby="backups-title">
       <div className="page-header">
@@ -32,9 +34,10 @@ export function BackupsPage() {
       <p className="muted">
         Agency Desk makes an encrypted backup every day and keeps the last 7 days and 4 weeks. A backup made with “Back
         up now” is manual: it is kept until you delete it from the backups folder. Each opens only with this database’s
-        key. To restore one, stop Agency Desk and run <code>agency-desk restore FILE</code>, or use “Restore from
-        backup…” in the desktop app’s File menu.
+        key. To restore one, stop Agency Desk and run <code>agency-desk restore</code> with its file (below, the
+        newest), or use “Restore from backup…” in the desktop app’s File menu.
       </p>
+      {newest && <BackupsFolder newest={newest} />}
       {backups.isPending && <p>Loading…</p>}
       {backups.isError && <ErrorNotice error={backups.error} />}
       {backups.data?.length === 0 && (

@@ -1,0 +1,27 @@
+import { useState } from 'react';
+
+/**
+ * Copies `text` to the clipboard, and says so. Not shown where the browser has no clipboard to write to
+ * (a page not served from this computer): the text beside it can still be selected.
+ */
+export function CopyButton({
+  text,
+  what,
+}: {
+  text: string;
+  /** For screen readers: "Copy the folder". */ what: string;
+}) {
+  const [copied, setCopied] = useState(false);
+  if (typeof navigator.clipboard?.writeText !== 'function') return null;
+  const copy = () =>
+    void navigator.clipboard.writeText(text).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
+  return (
+    <button type="button" className="button button-quiet" onClick={copy}>
+      {copied ? 'Copied' : 'Copy'}
+      <span className="sr-only"> {what}</span>
+    </button>
+  );
+}
