@@ -5,13 +5,21 @@ import { rememberRow, snapshotOfFields, snapshotsOf } from './snapshots.js';
 import type { Db } from '../db/open.js';
 import { Conflict, Invalid, NotFound, type ErrorDetail } from '../http/errors.js';
 import { NEEDS, type Principal } from '../http/guards.js';
-import { LOCATION_FIELDS, type LocationField, type LocationValues } from './fields.js';
+import {
+  FieldError,
+  labelsToChange,
+  LOCATION_FIELDS,
+  MAX_LABELS,
+  type LocationField,
+  type LocationValues,
+} from './fields.js';
+import { labelsAfter, tooManyLabelsWords, type LabelChange } from './label-changes.js';
 import { deleteLocations, storedLocations, updateLocation, type StoredLocation } from './queries.js';
 import { changesBetween, derived } from './record.js';
 import { readFields, schemaErrors, type RowInput } from './rows.js';
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import { BulkEditBody, LocationPatch, type Changes } from './schemas.js';
+import { BulkEditBody, LocationPatch, type BulkEdit, type Changes } from './schemas.js';
 
 /**
  * Changes to locations one by one or many at once (issue 9 §2): the same field rules as the import,
@@ -153,52 +161,138 @@ export function deleteLocationsOf(
     .immediate();
 }
 
-/** A bulk edit: the same values on many; returns how many locations it changed. One operation of the trail. */
-export function editLocationsOf(
-  db: Db,
-  request: ManyRequest & { set: Record<string, unknown> },
-): { count: number; operation_id: string } {
-  const input = readPatch(request.set, null, 'set');
+/** What a bulk edit does to each location: the fields it sets, and the labels it adds and removes. */
+export interface BulkChange {
+  input: RowInput;
+  labels: LabelChange | null;
+}
+
+/**
+ * A bulk edit's body without its ids, read by the fields' rules (its schema has been checked): a 400
+ * when it changes nothing, or replaces the labels (set.labels) beside adding or removing some.
+ */
+export function readBulkEdit({ set, add_labels: add, remove_labels: remove }: BulkEdit): BulkChange {
+  if (set?.labels !== undefined && (add !== undefined || remove !== undefined)) {
+    const field = add !== undefined ? 'add_labels' : 'remove_labels';
+    const message = `cannot go with ${field}: set.labels replaces every label, ${field} changes each location's own; send one or the other`;
+    throw Invalid(`set.labels ${message}`, [{ path: '/body/set/labels', message }]);
+  }
+  const input = set === undefined ? {} : readPatch(set, null, 'set');
+  const labels = add === undefined && remove === undefined ? null : readLabelChange(add, remove);
+  if (set === undefined && (labels === null || labels.add.length + labels.remove.length === 0)) {
+    const message = 'The edit changes nothing: give set, or add_labels or remove_labels with a label';
+    throw Invalid(message, [{ path: '/body', message: 'must have set, add_labels or remove_labels' }]);
+  }
+  return { input, labels };
+}
+
+/** add_labels and remove_labels by the labels rule; a label in both is a 400 (it would be added, then removed). */
+function readLabelChange(add: string[] | undefined, remove: string[] | undefined): LabelChange {
+  const errors: ErrorDetail[] = [];
+  const read = (list: string[] | undefined, change: 'add' | 'remove'): string[] => {
+    try {
+      return (list && labelsToChange(list, change)) ?? [];
+    } catch (error) {
+      if (!(error instanceof FieldError)) throw error;
+      errors.push({ path: `/body/${change}_labels`, message: error.message });
+      return [];
+    }
+  };
+  const change = { add: read(add, 'add'), remove: read(remove, 'remove') };
+  const both = change.add.find((label) => change.remove.includes(label));
+  if (both !== undefined)
+    errors.push({ path: '/body/remove_labels', message: `"${both}" is in add_labels too: add it or remove it` });
+  if (errors.length > 0) throw invalid(errors);
+  return change;
+}
+
+/** A location's values after the edit, and its fields that change; null when none does. */
+function editOf(location: StoredLocation, change: BulkChange): { values: LocationValues; changes: Changes } | null {
+  const values = patched(location, change.input);
+  if (change.labels !== null) values.labels = labelsAfter(values.labels, change.labels);
+  const changes = changesOf(location, values);
+  return Object.keys(changes).length === 0 ? null : { values, changes };
+}
+
+/**
+ * A 400 when labels added would leave any location with more than 10 (Google's limit): checked over
+ * every location before the first is written, keeping no location's values meanwhile (the writer's heap
+ * holds 100,000 locations already).
+ */
+function refuseOverfull(found: StoredLocation[], change: BulkChange): void {
+  if (change.labels === null || change.labels.add.length === 0) return;
+  const overfull: { name: string; labels: number }[] = [];
+  for (const location of found) {
+    const labels = labelsAfter(location.labels, change.labels)?.length ?? 0;
+    if (labels > MAX_LABELS) overfull.push({ name: location.name, labels });
+  }
+  if (overfull.length === 0) return;
+  const message = tooManyLabelsWords(overfull);
+  throw Invalid(message, [{ path: '/body/add_labels', message }]);
+}
+
+type EditRequest = ManyRequest & { edit: BulkEdit; dryRun: boolean };
+
+/** What the audit entry says was done: the values set as sent, the labels added and removed as read. */
+function editSummary(request: EditRequest, change: BulkChange, count: number): Record<string, unknown> {
+  const summary: Record<string, unknown> = { count, of: request.ids.length };
+  if (request.edit.set !== undefined) summary.set = request.edit.set;
+  if (change.labels?.add.length) summary.add_labels = change.labels.add;
+  if (change.labels?.remove.length) summary.remove_labels = change.labels.remove;
+  return summary;
+}
+
+/** Writes the edit as one operation of the trail, with its entry; returns how many locations changed. */
+function writeEdits(db: Db, request: EditRequest, change: BulkChange, found: StoredLocation[]) {
   const { principal, now } = request;
-  return db
-    .transaction(() => {
-      const found = locationsToChange(db, principal, request.ids, now);
-      const clientId = clientOfAll(found);
-      const operationId = startOperation(
-        db,
-        { organizationId: principal.organizationId, clientId, kind: 'bulk_edit' },
-        now,
-      );
-      const before = new Map(snapshotsOf(db, JSON.stringify(request.ids)).map((snapshot) => [snapshot.id, snapshot]));
-      let count = 0;
-      for (const location of found) {
-        const values = patched(location, input);
-        const changes = changesOf(location, values);
-        if (Object.keys(changes).length === 0) continue;
-        // Saved once below: its revision goes one up. Only the fields it changes are kept: an undo puts
-        // back those alone, and a later undo of another change sees which fields this one touched.
-        const snapshot = before.get(location.id)!;
-        const kept = snapshotOfFields(snapshot.json, Object.keys(changes));
-        rememberRow(db, operationId, location.id, 'updated', kept, snapshot.revision + 1);
-        saveLocation(db, location, values, now);
-        count++;
-      }
-      recordEntry(
-        db,
-        {
-          organizationId: principal.organizationId,
-          actor: actorOf(db, principal),
-          action: 'locations.edited',
-          target: { type: 'client', id: clientId, name: clientId && clientName(db, clientId) },
-          clientId,
-          summary: { count, of: request.ids.length, set: request.set },
-          operationId,
-        },
-        now,
-      );
-      return { count, operation_id: operationId };
-    })
-    .immediate();
+  const clientId = clientOfAll(found);
+  const operationId = startOperation(
+    db,
+    { organizationId: principal.organizationId, clientId, kind: 'bulk_edit' },
+    now,
+  );
+  const before = new Map(snapshotsOf(db, JSON.stringify(request.ids)).map((snapshot) => [snapshot.id, snapshot]));
+  let count = 0;
+  for (const location of found) {
+    const edit = editOf(location, change);
+    if (edit === null) continue;
+    // Saved once below: its revision goes one up. Only the fields it changes are kept: an undo puts
+    // back those alone, and a later undo of another change sees which fields this one touched.
+    const snapshot = before.get(location.id)!;
+    const kept = snapshotOfFields(snapshot.json, Object.keys(edit.changes));
+    rememberRow(db, operationId, location.id, 'updated', kept, snapshot.revision + 1);
+    saveLocation(db, location, edit.values, now);
+    count++;
+  }
+  recordEntry(
+    db,
+    {
+      organizationId: principal.organizationId,
+      actor: actorOf(db, principal),
+      action: 'locations.edited',
+      target: { type: 'client', id: clientId, name: clientId && clientName(db, clientId) },
+      clientId,
+      summary: editSummary(request, change, count),
+      operationId,
+    },
+    now,
+  );
+  return { count, operation_id: operationId };
+}
+
+/**
+ * A bulk edit: the same values on many, labels added and removed; returns how many locations it changed
+ * (or with dryRun would change, writing nothing). One operation of the trail.
+ */
+export function editLocationsOf(db: Db, request: EditRequest): { count: number; operation_id: string | null } {
+  const change = readBulkEdit(request.edit);
+  const run = () => {
+    const found = locationsToChange(db, request.principal, request.ids, request.now);
+    refuseOverfull(found, change);
+    if (!request.dryRun) return writeEdits(db, request, change, found);
+    return { count: found.filter((location) => editOf(location, change) !== null).length, operation_id: null };
+  };
+  return request.dryRun ? db.transaction(run)() : db.transaction(run).immediate();
 }
 
 /** PATCH of one location: saved, and its entry with each field {from, to}, in one transaction. */

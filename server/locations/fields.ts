@@ -158,7 +158,7 @@ function coordinate(value: string | number, limit: number): number {
   return number;
 }
 
-function labels(value: string | string[]): string[] | null {
+function labels(value: string | string[], most = MAX_LABELS): string[] | null {
   // A sheet's cell (Google's bulk sheet, the export) separates labels by commas: one cannot hold one.
   const comma = typeof value === 'string' ? undefined : value.find((label) => label.includes(','));
   if (comma !== undefined)
@@ -166,8 +166,7 @@ function labels(value: string | string[]): string[] | null {
   const list = (typeof value === 'string' ? value.split(',') : value)
     .map((label) => label.trim())
     .filter((label) => label !== '');
-  if (list.length > MAX_LABELS)
-    throw new FieldError(`has ${list.length} labels; a location takes at most ${MAX_LABELS}`);
+  if (list.length > most) throw new FieldError(`has ${list.length} labels; a location takes at most ${MAX_LABELS}`);
   const long = list.find((label) => label.length > MAX_LABEL);
   if (long !== undefined) throw new FieldError(`"${long.slice(0, 20)}…" is longer than ${MAX_LABEL} characters`);
   return list.length === 0 ? null : [...new Set(list)];
@@ -352,6 +351,18 @@ export function fieldValue(
   if (field === 'labels') return labels((raw as string[]).map((label) => wellFormed(label)));
   if (field === 'hours') return hours(raw as Record<string, unknown>);
   throw new FieldError('must be text or null');
+}
+
+/**
+ * A bulk edit's add_labels or remove_labels, read as the labels field is: each trimmed, blanks and repeats
+ * left out, at most 50 characters, no comma; null when none is left. Labels to add are at most 10 (a
+ * location holds no more); labels to remove may be more, since the locations chosen may hold different ones.
+ */
+export function labelsToChange(list: string[], change: 'add' | 'remove'): string[] | null {
+  return labels(
+    list.map((label) => wellFormed(label)),
+    change === 'add' ? MAX_LABELS : Infinity,
+  );
 }
 
 function wellFormed(value: string): string {

@@ -13,9 +13,11 @@ import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.
 import { errors } from '../http/schemas.js';
 import { compileValidator } from '../http/validation.js';
 import type { DataStore } from '../store/store.js';
-import { readPatch } from './edit.js';
+import { readBulkEdit } from './edit.js';
 import {
   BulkEditBody,
+  BulkEditQuery,
+  BulkEditResponse,
   CountResponse,
   DeleteResponse,
   DeleteLocationsBody,
@@ -121,20 +123,25 @@ const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, cl
       bodyLimit: IDS_BODY_LIMIT,
       schema: {
         tags: ['locations'],
-        summary: 'Set the same values on many locations at once, in one transaction (Admin)',
-        description: 'count: the locations whose values changed. An id that is not yours fails the whole request.',
+        summary: 'Set the same values on many locations, or add and remove labels, in one transaction (Admin)',
+        description:
+          'count: the locations whose values changed. An id that is not yours fails the whole request. ' +
+          "add_labels and remove_labels change each location's own labels; a location left with more than 10 " +
+          'fails the whole request (400). dryRun=true counts the locations it would change and writes nothing.',
+        querystring: BulkEditQuery,
         body: BulkEditBody,
-        response: { 200: CountResponse, ...errors(400, 401, 403, 404) },
+        response: { 200: BulkEditResponse, ...errors(400, 401, 403, 404) },
       },
     },
     async (request) => {
-      const principal = principalOf(request);
+      const { ids, ...edit } = request.body;
       // The values are checked here, where a 400 is cheap; the writer reads them again in its transaction.
-      readPatch(request.body.set as Record<string, unknown>, null, 'set');
+      readBulkEdit(edit);
       const { count, operation_id } = await data.locations.edit({
-        principal,
-        ids: request.body.ids,
-        set: request.body.set,
+        principal: principalOf(request),
+        ids,
+        edit,
+        dryRun: request.query.dryRun ?? false,
         now: clock.now(),
       });
       return { success: true as const, count, operation_id };

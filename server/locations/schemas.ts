@@ -336,27 +336,67 @@ export const LocationIds = Type.Array(Uuid, { minItems: 1, maxItems: MAX_IMPORT_
 
 export const DeleteLocationsBody = Type.Object({ ids: LocationIds }, { additionalProperties: false });
 
-/** PATCH /api/locations: the same values on many (the fields a bulk edit makes sense for). */
+/** A bulk edit's labels to add or to remove: texts, read by the labels rule (trimmed, no comma, 50 characters). */
+const LabelList = (description: string) =>
+  Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 50, description }));
+
+/**
+ * PATCH /api/locations: the same values on many (the fields a bulk edit makes sense for), and labels
+ * added to or removed from each location's own.
+ */
 export const BulkEditBody = Type.Object(
   {
     ids: LocationIds,
-    set: Type.Object(
-      {
-        status: InputFields.status,
-        primary_category: InputFields.primary_category,
-        labels: InputFields.labels,
-        website: InputFields.website,
-        hours: InputFields.hours,
-        country: InputFields.country,
-        state: InputFields.state,
-        city: InputFields.city,
-      },
-      { additionalProperties: false, minProperties: 1 },
+    set: Type.Optional(
+      Type.Object(
+        {
+          status: InputFields.status,
+          primary_category: InputFields.primary_category,
+          labels: InputFields.labels,
+          website: InputFields.website,
+          hours: InputFields.hours,
+          country: InputFields.country,
+          state: InputFields.state,
+          city: InputFields.city,
+        },
+        {
+          additionalProperties: false,
+          minProperties: 1,
+          description: "The same values on every location; set.labels replaces each location's labels",
+        },
+      ),
+    ),
+    add_labels: LabelList(
+      "Labels added to each location's own, those it has already left alone; a location would end with more " +
+        'than 10: the whole request is a 400. Not with set.labels',
+    ),
+    remove_labels: LabelList(
+      'Labels taken off each location that has them, compared as stored: trimmed, case counts ("Bakery" is not ' +
+        '"bakery"). Not with set.labels',
+    ),
+  },
+  { additionalProperties: false, description: 'ids, and set, add_labels or remove_labels, or several of them' },
+);
+export type BulkEditBody = Static<typeof BulkEditBody>;
+/** What a bulk edit does to each of its locations: the body without its ids. */
+export type BulkEdit = Omit<BulkEditBody, 'ids'>;
+
+export const BulkEditQuery = Type.Object(
+  {
+    dryRun: Type.Optional(
+      Type.Boolean({ description: 'Count the locations the edit would change, and check it; write nothing' }),
     ),
   },
   { additionalProperties: false },
 );
-export type BulkEditBody = Static<typeof BulkEditBody>;
+
+export const BulkEditResponse = Type.Object({
+  success: Type.Literal(true),
+  count: Type.Integer({ description: 'The locations whose values changed (with dryRun: would change)' }),
+  operation_id: Type.Union([Uuid, Type.Null()], {
+    description: 'The change in the audit trail: POST /api/operations/:id/undo reverts it; null for a dry run',
+  }),
+});
 
 /** DELETE /api/locations/:id: the spec's `{success: true}`, and the deletion's operation for its undo. */
 export const DeleteResponse = Type.Object({

@@ -2,7 +2,7 @@ import type { UndoResponse } from '../audit/schemas.js';
 import type { ErrorDetail } from '../http/errors.js';
 import type { Principal } from '../http/guards.js';
 import type { ImportOutcome, ImportRequest } from '../locations/import.js';
-import type { BulkEditBody } from '../locations/schemas.js';
+import type { BulkEdit } from '../locations/schemas.js';
 
 /**
  * The writes done on the writer thread (store/writer-worker.ts), each one typed request and one reply,
@@ -29,8 +29,9 @@ export interface Writes {
     reply: { count: number; operation_id: string };
   };
   editLocations: {
-    request: { principal: Principal; ids: string[]; set: BulkEditBody['set']; now: number };
-    reply: { count: number; operation_id: string };
+    /** `dryRun`: the count of the locations it would change, nothing written (operation_id null). */
+    request: { principal: Principal; ids: string[]; edit: BulkEdit; dryRun: boolean; now: number };
+    reply: { count: number; operation_id: string | null };
   };
   undoOperation: {
     request: { principal: Principal; operationId: string; dryRun: boolean; now: number };

@@ -678,6 +678,38 @@ describe('undo', () => {
     expect((await listOf(clientId)).map((row) => row.status)).toEqual(['open', 'temporarily_closed']);
   });
 
+  it("of labels added and removed puts each location's own labels back; one left as it was is not touched", async () => {
+    const clientId = await t.createClient(admin, 'Undo labels');
+    await importRows(clientId, [
+      { name: 'Pike Street', labels: 'bakery' },
+      { name: 'Harbor', labels: 'flagship, café' },
+      { name: 'Airport', labels: 'summer' },
+    ]);
+    const ids = (await listOf(clientId)).map((row) => row.id);
+    const labels = async () =>
+      (await listOf(clientId)).map((row) => [row.name, (row as { labels?: string[] | null }).labels]);
+    const before = await labels();
+    const edit = (
+      await t.request({
+        method: 'PATCH',
+        url: '/api/locations',
+        token: admin,
+        body: { ids, add_labels: ['summer'], remove_labels: ['café'] },
+      })
+    ).json<{ operation_id: string; count: number }>();
+    // Airport had summer and no café: not changed, not counted.
+    expect(edit.count).toBe(2);
+    expect(await labels()).toEqual([
+      ['Pike Street', ['bakery', 'summer']],
+      ['Harbor', ['flagship', 'summer']],
+      ['Airport', ['summer']],
+    ]);
+    const [entry] = (await audit(`?clientId=${clientId}&action=locations.edited`)).entries;
+    expect(entry!.summary).toEqual({ count: 2, of: 3, add_labels: ['summer'], remove_labels: ['café'] });
+    expect((await undo(edit.operation_id)).json()).toMatchObject({ restored: 2, conflicts: [] });
+    expect(await labels()).toEqual(before);
+  });
+
   it('as a Viewer -> 403; an unknown operation -> 404', async () => {
     const clientId = await t.createClient(admin, 'Undo refused');
     const { operation_id } = await importRows(clientId, [{ name: 'A' }]);

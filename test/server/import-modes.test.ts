@@ -886,6 +886,128 @@ describe('one location: GET, PATCH, DELETE', () => {
   });
 });
 
+describe('bulk edit: labels added and removed', () => {
+  type Labelled = { id: string; name: string; labels: string[] | null };
+  const edit = (body: unknown, query = '') =>
+    t.request({ method: 'PATCH', url: `/api/locations${query}`, token: admin, body });
+  const labelsOf = async (clientId: string) =>
+    Object.fromEntries(((await list(clientId)) as Labelled[]).map((row) => [row.name, row.labels]));
+
+  /** The user walk's client: a bakery, a flagship café, one without labels. */
+  async function tagged(name: string) {
+    const clientId = await t.createClient(admin, name);
+    await imported(clientId, [
+      { name: 'Pike Street', labels: 'bakery' },
+      { name: 'Harbor', labels: 'flagship, café' },
+      { name: 'Airport' },
+    ]);
+    const rows = (await list(clientId)) as Labelled[];
+    return { clientId, ids: rows.map((row) => row.id) };
+  }
+
+  it("add_labels adds to each location's own labels, which stay; the entry says what was added", async () => {
+    const { clientId, ids } = await tagged('Labels added');
+    const done = await edit({ ids, add_labels: [' summer ', 'summer'] });
+    expect(done.json()).toEqual({ success: true, count: 3, operation_id: expect.any(String) });
+    expect(await labelsOf(clientId)).toEqual({
+      'Pike Street': ['bakery', 'summer'],
+      Harbor: ['flagship', 'café', 'summer'],
+      Airport: ['summer'],
+    });
+    const trail = await t.request({ method: 'GET', url: `/api/audit?clientId=${clientId}&limit=1`, token: admin });
+    expect(trail.json<{ entries: { summary: unknown }[] }>().entries[0]!.summary).toEqual({
+      count: 3,
+      of: 3,
+      add_labels: ['summer'],
+    });
+  });
+
+  it('remove_labels takes them off where they are, compared as stored: case counts', async () => {
+    const { clientId, ids } = await tagged('Labels removed');
+    expect((await edit({ ids, remove_labels: ['Bakery', 'CAFÉ'] })).json()).toMatchObject({ count: 0 });
+    expect((await edit({ ids, remove_labels: ['café', 'bakery'] })).json()).toMatchObject({ count: 2 });
+    expect(await labelsOf(clientId)).toEqual({ 'Pike Street': null, Harbor: ['flagship'], Airport: null });
+  });
+
+  it('both at once, beside set: each location its own labels plus the added less the removed', async () => {
+    const { clientId, ids } = await tagged('Labels both');
+    const done = await edit({ ids, set: { city: 'Seattle' }, add_labels: ['summer'], remove_labels: ['flagship'] });
+    expect(done.json()).toMatchObject({ count: 3 });
+    expect(await labelsOf(clientId)).toEqual({
+      'Pike Street': ['bakery', 'summer'],
+      Harbor: ['café', 'summer'],
+      Airport: ['summer'],
+    });
+    expect(((await list(clientId)) as { city: string }[]).map((row) => row.city)).toEqual([
+      'Seattle',
+      'Seattle',
+      'Seattle',
+    ]);
+  });
+
+  it('a location whose labels would not change is not counted and not written', async () => {
+    const { clientId, ids } = await tagged('Labels no-op');
+    const revisions = () =>
+      ids.map((id) => t.store.db.prepare('SELECT revision FROM locations WHERE id = ?').pluck().get(id));
+    const [pike, harbor, airport] = revisions() as number[];
+    // Pike Street has bakery already and no café; Harbor gains bakery and loses café; Airport gains bakery.
+    expect((await edit({ ids, add_labels: ['bakery'], remove_labels: ['café'] })).json()).toMatchObject({ count: 2 });
+    expect(revisions()).toEqual([pike, harbor! + 1, airport! + 1]);
+    expect(await labelsOf(clientId)).toEqual({
+      'Pike Street': ['bakery'],
+      Harbor: ['flagship', 'bakery'],
+      Airport: ['bakery'],
+    });
+    // A dry run counts the same, and writes nothing.
+    const before = dataSnapshot(t.store.db);
+    const dry = await edit({ ids, add_labels: ['bakery', 'summer'] }, '?dryRun=true');
+    expect(dry.json()).toEqual({ success: true, count: 3, operation_id: null });
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+  });
+
+  it('a location that would have more than 10 labels -> 400 naming how many and one of them; nothing written', async () => {
+    const clientId = await t.createClient(admin, 'Labels full');
+    const nine = Array.from({ length: 9 }, (_, n) => `tag ${n + 1}`);
+    await imported(clientId, [
+      { name: 'Full One', labels: nine },
+      { name: 'Full Two', labels: nine },
+      { name: 'Roomy', labels: ['tag 1'] },
+    ]);
+    const ids = ((await list(clientId)) as Labelled[]).map((row) => row.id);
+    const before = dataSnapshot(t.store.db);
+    for (const query of ['', '?dryRun=true']) {
+      const refused = expectErrorBody(await edit({ ids, add_labels: ['new 1', 'new 2'] }, query), 400);
+      expect(refused.message).toMatch(/^2 locations would have more than 10 labels \(Full One would have 11\)/);
+      expect(refused.details?.map((detail) => detail.path)).toEqual(['/body/add_labels']);
+    }
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+    // Taking one off in the same request leaves room: 9 + 2 - 1.
+    expect((await edit({ ids, add_labels: ['new 1', 'new 2'], remove_labels: ['tag 9'] })).json()).toMatchObject({
+      count: 3,
+    });
+  });
+
+  it.each([
+    [{ set: { labels: 'x' }, add_labels: ['y'] }, '/body/set/labels', /^set.labels cannot go with add_labels/],
+    [{ set: { labels: null }, remove_labels: ['y'] }, '/body/set/labels', /cannot go with remove_labels/],
+    [{ add_labels: 'summer' }, '/body/add_labels', /array/i],
+    [{ remove_labels: ['ok', 5] }, '/body/remove_labels/1', /string/i],
+    [{ add_labels: ['a, b'] }, '/body/add_labels', /holds a comma/],
+    [{ add_labels: ['x'.repeat(51)] }, '/body/add_labels', /longer than 50 characters/],
+    [{ add_labels: Array.from({ length: 11 }, (_, n) => `l${n}`) }, '/body/add_labels', /has 11 labels/],
+    [{ add_labels: ['summer'], remove_labels: [' summer'] }, '/body/remove_labels', /"summer" is in add_labels too/],
+    [{ add_labels: [' '] }, '/body', /changes nothing/],
+    [{}, '/body', /changes nothing/],
+  ])('%j -> 400 naming the path, nothing written', async (body, path, message) => {
+    const { ids } = await tagged(`Labels refused ${path} ${JSON.stringify(body).length}`);
+    const before = dataSnapshot(t.store.db);
+    const refused = expectErrorBody(await edit({ ids, ...body }), 400);
+    expect(refused.details?.[0]?.path).toBe(path);
+    expect(refused.message).toMatch(message);
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+  });
+});
+
 describe('one client: GET and PATCH', () => {
   it('PATCH changes the name, industry and website; GET reads it; the rules are those of POST', async () => {
     const clientId = await t.createClient(admin, 'Renamed Soon');

@@ -104,6 +104,23 @@ describe('/api/openapi.json', () => {
     }
   });
 
+  it('the bulk edit documents add_labels, remove_labels and its dry run', () => {
+    const patch = document.paths['/api/locations']!.patch! as Operation & {
+      parameters?: { name: string; in: string }[];
+    };
+    const body = patch.requestBody as {
+      content: {
+        'application/json': { schema: { properties: Record<string, { type?: string; description?: string }> } };
+      };
+    };
+    const { properties } = body.content['application/json'].schema;
+    for (const field of ['add_labels', 'remove_labels']) {
+      expect(properties[field]?.type, field).toBe('array');
+      expect(properties[field]?.description, field).toMatch(/set\.labels/);
+    }
+    expect(patch.parameters?.map((parameter) => [parameter.in, parameter.name])).toEqual([['query', 'dryRun']]);
+  });
+
   it('names a server', () => {
     expect(document.servers?.[0]?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });

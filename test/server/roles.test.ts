@@ -354,6 +354,18 @@ const ENDPOINTS: Endpoint[] = [
           }),
       },
       {
+        // A dry run writes nothing, yet says what the locations hold: the write's right, checked alike.
+        name: `PATCH /api/locations?dryRun=true of ${where}`,
+        expected,
+        send: async (caller) =>
+          t.request({
+            method: 'PATCH',
+            url: '/api/locations?dryRun=true',
+            token: tokenOf(caller),
+            body: { ids: [await newLocation(clientId())], add_labels: ['summer'] },
+          }),
+      },
+      {
         name: `DELETE /api/locations/:id of ${where}`,
         expected,
         send: async (caller) =>

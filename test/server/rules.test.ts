@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countryCode } from '../../server/locations/country.js';
+import { labelsToChange } from '../../server/locations/fields.js';
+import { labelsAfter, tooManyLabelsWords } from '../../server/locations/label-changes.js';
 import { healthOf, statusOf } from '../../server/locations/health.js';
 import { normalizeRow } from '../../server/locations/rows.js';
 import { SortedUuids } from '../../server/db/uuid.js';
@@ -167,6 +169,48 @@ describe('normalizeRow', () => {
     expect(normalizeRow({ name: 'A', phone: '(415) 555-0100' }, 0, false)).toEqual([
       expect.objectContaining({ field: 'phone', message: expect.stringMatching(/needs a country/) }),
     ]);
+  });
+});
+
+describe('labels a bulk edit adds and removes', () => {
+  it("keeps the location's own in their order, adds those it lacks, takes the removed off; none left is null", () => {
+    expect(labelsAfter(['flagship', 'café'], { add: ['summer', 'café'], remove: [] })).toEqual([
+      'flagship',
+      'café',
+      'summer',
+    ]);
+    expect(labelsAfter(null, { add: ['summer'], remove: ['summer'] })).toBeNull();
+    expect(labelsAfter(['bakery'], { add: [], remove: ['bakery'] })).toBeNull();
+  });
+
+  it('compares as the labels rule keeps them apart: trimmed on reading, case and accents counting', () => {
+    const add = labelsToChange([' summer ', 'summer', ''], 'add')!;
+    expect(add).toEqual(['summer']);
+    expect(labelsAfter(['Bakery', 'cafe'], { add, remove: labelsToChange(['bakery', 'café'], 'remove')! })).toEqual([
+      'Bakery',
+      'cafe',
+      'summer',
+    ]);
+  });
+
+  it('reads the lists by the labels rule: 10 to add at most, any number to remove', () => {
+    const eleven = Array.from({ length: 11 }, (_, n) => `l${n}`);
+    expect(() => labelsToChange(eleven, 'add')).toThrow('has 11 labels; a location takes at most 10');
+    expect(labelsToChange(eleven, 'remove')).toHaveLength(11);
+    expect(() => labelsToChange(['a,b'], 'remove')).toThrow('holds a comma');
+    expect(labelsToChange(['  '], 'add')).toBeNull();
+  });
+
+  it('words a refusal for more than 10 labels with how many locations and the first of them', () => {
+    expect(tooManyLabelsWords([{ name: 'Pike Street', labels: 12 }])).toMatch(
+      /^1 location would have more than 10 labels \(Pike Street would have 12\);/,
+    );
+    expect(
+      tooManyLabelsWords([
+        { name: 'Harbor', labels: 11 },
+        { name: 'Pike Street', labels: 12 },
+      ]),
+    ).toMatch(/^2 locations would have more than 10 labels \(Harbor would have 11\); .*nothing was changed$/);
   });
 });
 
