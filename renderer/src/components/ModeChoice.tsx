@@ -1,13 +1,8 @@
 import type { BlankCells, ImportMode } from '../../../server/locations/schemas.js';
 import type { ImportChoice } from '../import/protocol.js';
+import { RadioGroup, type RadioOption } from './RadioGroup.js';
 
-interface Option<T extends string> {
-  value: T;
-  label: string;
-  detail?: string;
-}
-
-const MODES: Option<ImportMode>[] = [
+const MODES: RadioOption<ImportMode>[] = [
   {
     value: 'create',
     label: 'Add new locations only',
@@ -25,50 +20,10 @@ const MODES: Option<ImportMode>[] = [
   },
 ];
 
-const BLANKS: Option<BlankCells>[] = [
+const BLANKS: RadioOption<BlankCells>[] = [
   { value: 'keep', label: 'Keep the stored value' },
   { value: 'clear', label: 'Clear the stored value' },
 ];
-
-/** One question answered by radio buttons, side by side where the width allows (the preview's grid needs the height). */
-function RadioGroup<T extends string>({
-  legend,
-  name,
-  options,
-  value,
-  disabled,
-  onChange,
-}: {
-  legend: string;
-  name: string;
-  disabled: boolean;
-  options: Option<T>[];
-  value: T;
-  onChange: (value: T) => void;
-}) {
-  return (
-    <fieldset disabled={disabled}>
-      <legend>{legend}</legend>
-      <div className="radio-row">
-        {options.map((option) => (
-          <label key={option.value} className="radio">
-            <input
-              type="radio"
-              name={name}
-              value={option.value}
-              checked={value === option.value}
-              onChange={() => onChange(option.value)}
-            />
-            <span>
-              {option.label}
-              {option.detail && <small className="muted block">{option.detail}</small>}
-            </span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  );
-}
 
 /** What the import does with rows that match a location, and with empty cells; a change checks the rows again. */
 export function ModeChoice({
