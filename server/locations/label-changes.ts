@@ -19,13 +19,13 @@ export function labelsAfter(own: readonly string[] | null, change: LabelChange):
 
 /**
  * The refusal of an edit that would leave locations with more than 10 labels: how many, and the first
- * of them by name with its count ("2 locations would have more than 10 labels: Pike Street would have 12").
+ * of them by name with its count; worded to be read before the change (the dashboard's dry run) as after it.
  */
 export function tooManyLabelsWords(overfull: readonly { name: string; labels: number }[]): string {
   const [first] = overfull;
   const many = overfull.length === 1 ? '1 location' : `${overfull.length} locations`;
   return (
-    `${many} would have more than ${MAX_LABELS} labels (${first!.name} would have ${first!.labels}); ` +
-    'take some off them first, or add fewer; nothing was changed'
+    `${many} would have more than ${MAX_LABELS} labels (${first!.name} would have ${first!.labels}): ` +
+    `take some off ${overfull.length === 1 ? 'it' : 'them'} first, or add fewer`
   );
 }

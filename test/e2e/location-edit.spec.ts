@@ -103,6 +103,63 @@ test('bulk edit: set the status of every location shown, in one request', async 
   expect((await new AxeBuilder({ page }).include('.locations-table').analyze()).violations).toEqual([]);
 });
 
+test('bulk edit: add a label to the rows chosen; their own labels stay, and the history says what was added', async ({
+  page,
+}, testInfo) => {
+  // A client of its own: the walk's bakery and flagship café, one without labels, one left out of the choice.
+  const { id: cedar } = await server.api<{ id: string }>('POST', '/api/clients', { token, body: { name: 'Cedar' } });
+  await server.api('POST', '/api/locations/upload', {
+    token,
+    body: {
+      clientId: cedar,
+      rows: [
+        { name: 'Cedar Hill', labels: 'bakery' },
+        { name: 'Cedar Park', labels: 'flagship, café' },
+        { name: 'Cedar Point' },
+        { name: 'Cedar Walk', labels: 'bakery' },
+      ],
+    },
+  });
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server.url}/clients/${cedar}`);
+  const row = (name: string) => page.getByTestId('location-row').filter({ hasText: name });
+  await expect(page.getByTestId('location-row')).toHaveCount(4);
+  await row('Cedar Hill').click({ modifiers: ['ControlOrMeta'] });
+  await row('Cedar Point').click({ modifiers: ['Shift'] });
+  await page.getByRole('button', { name: 'Change the 3 locations chosen…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Change 3 locations' });
+  await dialog.getByLabel('What to do').selectOption({ label: 'Change the labels' });
+  // Add is the default: the walk's "Set the labels" wiped what the locations had.
+  await expect(dialog.getByRole('radio', { name: 'Add' })).toBeChecked();
+  const labels = dialog.getByRole('textbox', { name: /^Labels to add/ });
+  await labels.fill('bakery');
+  // The server's dry run counts before anything is written.
+  await expect(dialog.getByText('2 of the 3 locations will change; 1 already has it.')).toBeVisible();
+  await labels.fill('summer');
+  await expect(dialog.getByText('All 3 locations will change.')).toBeVisible();
+  await snap(page, testInfo, 'bulk-labels-add');
+  expect((await new AxeBuilder({ page }).include('dialog[open]').analyze()).violations).toEqual([]);
+  await dialog.getByRole('button', { name: 'Change 3 locations' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('3 locations changed.');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  const stored = await server.api<{ name: string; labels: string[] | null }[]>(
+    'GET',
+    `/api/locations?clientId=${cedar}`,
+    { token },
+  );
+  expect(Object.fromEntries(stored.map((location) => [location.name, location.labels]))).toEqual({
+    'Cedar Hill': ['bakery', 'summer'],
+    'Cedar Park': ['flagship', 'café', 'summer'],
+    'Cedar Point': ['summer'],
+    'Cedar Walk': ['bakery'],
+  });
+  await page.getByText('History', { exact: true }).click();
+  await expect(page.getByTestId('history-entry').first()).toContainText(
+    'admin@agency.test added the label summer to 3 locations',
+  );
+});
+
 test('choose rows: Ctrl-click one, Shift-click a range, Space to leave one out; change then delete just those, each ending the choice', async ({
   page,
 }) => {

@@ -126,6 +126,37 @@ describe('the history in words', () => {
     expect([undoable(bulk(3)), undoable(bulk(0))]).toEqual([true, false]);
   });
 
+  it('says labels added to and removed from many locations, and what a change of them all at once did', () => {
+    const bulk = (summary: Record<string, unknown>) => ({
+      ...base,
+      action: 'locations.edited',
+      operation_id: 'op',
+      summary: { count: 15, of: 15, ...summary },
+    });
+    expect(entryInWords(bulk({ add_labels: ['x', 'y'] }))).toBe(
+      'maria@agency.example added the labels x, y to 15 locations',
+    );
+    expect(entryInWords(bulk({ remove_labels: ['café'], count: 2 }))).toBe(
+      'maria@agency.example removed the label café from 2 locations',
+    );
+    expect(entryInWords(bulk({ add_labels: ['summer'], remove_labels: ['flagship', 'café'] }))).toBe(
+      'maria@agency.example added the label summer and removed the labels flagship, café on 15 locations at once',
+    );
+    expect(entryInWords(bulk({ set: { city: 'Seattle' }, add_labels: ['summer'] }))).toBe(
+      'maria@agency.example set the city to Seattle and added the label summer on 15 locations at once',
+    );
+    expect(entryInWords(bulk({ add_labels: ['x', 'y'], count: 0 }))).toBe(
+      'maria@agency.example added the labels x, y to 15 locations, which had them already: nothing changed',
+    );
+    expect(entryInWords(bulk({ remove_labels: ['café'], count: 0 }))).toBe(
+      'maria@agency.example removed the label café from 15 locations, none of which had it: nothing changed',
+    );
+    expect([undoable(bulk({ add_labels: ['x'] })), undoable(bulk({ add_labels: ['x'], count: 0 }))]).toEqual([
+      true,
+      false,
+    ]);
+  });
+
   it('counts as the rest of the dashboard does: "1 location", "2,255 created" (in the user’s locale)', () => {
     const many = (1204).toLocaleString();
     const deleted = (count: number) => ({ ...base, action: 'locations.deleted', summary: { count } });

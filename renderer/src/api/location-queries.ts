@@ -1,6 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Static } from '@sinclair/typebox';
-import type { BulkEditBody, CountResponse, LocationPatch, LocationRecord } from '../../../server/locations/schemas.js';
+import type {
+  BulkEditBody,
+  BulkEditResponse,
+  CountResponse,
+  LocationPatch,
+  LocationRecord,
+} from '../../../server/locations/schemas.js';
 import type { Client, UpdateClientBody } from '../../../server/clients/schemas.js';
 import { keys } from './queries.js';
 import { authorized } from './session.js';
@@ -11,6 +17,7 @@ import type { SuccessBody } from './types.js';
 export type LocationWhole = Static<typeof LocationRecord>;
 export type LocationChange = Static<typeof LocationPatch>;
 export type BulkChange = Static<typeof BulkEditBody>;
+export type BulkChangeAnswer = Static<typeof BulkEditResponse>;
 
 const locationKey = (id: string) => ['location', id] as const;
 const path = (id: string) => `/api/locations/${encodeURIComponent(id)}`;
@@ -75,7 +82,7 @@ export function useBulkEdit(clientId: string) {
   const refresh = useRefresh();
   return useMutation({
     mutationFn: async (body: BulkChange) =>
-      (await authorized<Static<typeof CountResponse>>('/api/locations', { method: 'PATCH', json: body })).data,
+      (await authorized<BulkChangeAnswer>('/api/locations', { method: 'PATCH', json: body })).data,
     onSuccess: () => refresh(clientId),
   });
 }

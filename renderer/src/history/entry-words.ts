@@ -84,22 +84,54 @@ const changed =
     return `changed the ${fieldInWords(field)} of ${subject} ${fromTo(field, change)}`;
   };
 
+/** "a", "a and b", "a, b and c". */
+const listWords = (parts: readonly string[]) =>
+  parts.length < 2 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+
+/** "added the label summer", "removed the labels flagship, café". */
+const labelsWords = (verb: string, labels: readonly string[]) =>
+  `${verb} the ${labels.length === 1 ? 'label' : 'labels'} ${labels.join(', ')}`;
+
+/** "the status to temporarily closed, the labels to wifi": what a bulk change set, or '' when it set nothing. */
+const setWords = (set: unknown) =>
+  Object.entries((set as Record<string, unknown> | undefined) ?? {})
+    .map(([field, value]) => `the ${fieldInWords(field)} to ${shown(field, value)}`)
+    .join(', ');
+
+/**
+ * A bulk change: "set the status to temporarily closed on 3 locations at once", "added the labels x, y
+ * to 15 locations", "removed the label café from 2 locations", or what it set, added and removed at once.
+ */
+function editedWords(summary: Record<string, unknown>): string {
+  const set = setWords(summary.set);
+  const add = (summary.add_labels as string[] | undefined) ?? [];
+  const remove = (summary.remove_labels as string[] | undefined) ?? [];
+  const what = listWords([
+    ...(set ? [`set ${set}`] : []),
+    ...(add.length > 0 ? [labelsWords('added', add)] : []),
+    ...(remove.length > 0 ? [labelsWords('removed', remove)] : []),
+  ]);
+  const them = add.length + remove.length === 1 ? 'it' : 'them';
+  // Labels added or removed alone read as done to the locations; anything else as set on them.
+  const [to, unchanged] =
+    set || (add.length > 0 && remove.length > 0)
+      ? ['on', 'which had it already']
+      : add.length > 0
+        ? ['to', `which had ${them} already`]
+        : ['from', `none of which had ${them}`];
+  const count = summary.count as number;
+  // A bulk change whose locations all had the values already changed nothing: it says so.
+  if (count === 0) return `${what} ${to} ${plural(summary.of as number, 'location')}, ${unchanged}: nothing changed`;
+  return `${what} ${to} ${plural(count, 'location')}${to === 'on' ? ' at once' : ''}`;
+}
+
 /** What each action says, after who did it. */
 const SENTENCES: Record<string, Words> = {
   'locations.imported': (_entry, summary) =>
     `imported ${(summary.file_name as string | null) ?? 'a file'}: ${counts(summary, ['created', 'updated', 'unchanged', 'skipped']) || 'nothing changed'}`,
   'location.updated': changed(''),
   'location.deleted': (_entry, _summary, target) => `deleted ${target}`,
-  'locations.edited': (_entry, summary) => {
-    const set = Object.entries((summary.set as Record<string, unknown>) ?? {})
-      .map(([field, value]) => `the ${fieldInWords(field)} to ${shown(field, value)}`)
-      .join(', ');
-    const count = summary.count as number;
-    // A bulk change whose locations all had the values already changed nothing: it says so.
-    return count === 0
-      ? `set ${set} on ${plural(summary.of as number, 'location')}, which had it already: nothing changed`
-      : `set ${set} on ${plural(count, 'location')} at once`;
-  },
+  'locations.edited': (_entry, summary) => editedWords(summary),
   'locations.deleted': (_entry, summary) => `deleted ${plural(summary.count as number, 'location')}`,
   'operation.undone': (entry, summary, _target, undone) =>
     `undid ${undoneWords(entry, undone)}: ${counts(summary, ['removed', 'restored', 'recreated', 'conflicts']) || 'nothing to undo'}`,

@@ -1,0 +1,51 @@
+import { TextField } from '../components/TextField.js';
+import { STATUS_CHOICES } from '../locations/status-words.js';
+import type { BulkChoice } from './bulk-change.js';
+import { BulkLabels } from './BulkLabels.js';
+import type { BulkPreview } from './use-bulk-preview.js';
+
+/** The value a bulk change sets, by its action: a status, a category, the labels; or what a deletion means. */
+export function BulkValue({
+  choice,
+  count,
+  preview,
+  onChoice,
+}: {
+  choice: BulkChoice;
+  /** How many locations the change is for. */
+  count: number;
+  preview: BulkPreview;
+  onChoice: (choice: BulkChoice) => void;
+}) {
+  switch (choice.action) {
+    case 'delete':
+      return <p className="muted">They can be brought back with Undo in the client’s History.</p>;
+    case 'status':
+      return (
+        <label className="field">
+          <span>Status</span>
+          <select
+            value={choice.status}
+            onChange={(event) => onChoice({ ...choice, status: event.target.value as typeof choice.status })}
+          >
+            {STATUS_CHOICES.map(([key, label]) => (
+              <option key={key} value={key}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+      );
+    case 'primary_category':
+      return (
+        <TextField
+          label="Primary category"
+          value={choice.text}
+          onValue={(text) => onChoice({ ...choice, text })}
+          hint="Blank clears it"
+        />
+      );
+    case 'labels':
+      return <BulkLabels choice={choice} count={count} preview={preview} onChoice={onChoice} />;
+  }
+}

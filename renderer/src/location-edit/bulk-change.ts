@@ -1,0 +1,95 @@
+import type { BulkChange } from '../api/location-queries.js';
+import type { LocationRow } from '../api/types.js';
+import { formatCount, plural } from '../format.js';
+
+/** How a bulk change treats each location's labels: adds to them, takes some off, or replaces them all. */
+export type LabelsMode = 'add' | 'remove' | 'replace';
+
+/** What a bulk change does to every location chosen, as the dialog holds it: one shape per action. */
+export type BulkChoice =
+  | { action: 'status'; status: LocationRow['status'] }
+  | { action: 'primary_category'; text: string }
+  | { action: 'labels'; mode: LabelsMode; text: string }
+  | { action: 'delete' };
+
+export type BulkAction = BulkChoice['action'];
+export type EditChoice = Exclude<BulkChoice, { action: 'delete' }>;
+export type LabelsChoice = Extract<BulkChoice, { action: 'labels' }>;
+/** A bulk edit's body without its ids. */
+export type BulkEdit = Omit<BulkChange, 'ids'>;
+
+export const ACTIONS: readonly [BulkAction, string][] = [
+  ['status', 'Set the status'],
+  ['primary_category', 'Set the primary category'],
+  ['labels', 'Change the labels'],
+  ['delete', 'Delete them'],
+];
+
+/** The choice an action starts with: Open for the status; for the labels, Add (a walk's "set" wiped them). */
+export function startOf(action: BulkAction): BulkChoice {
+  switch (action) {
+    case 'status':
+      return { action, status: 'open' };
+    case 'primary_category':
+      return { action, text: '' };
+    case 'labels':
+      return { action, mode: 'add', text: '' };
+    case 'delete':
+      return { action };
+  }
+}
+
+const blankAsNull = (text: string) => (text.trim() === '' ? null : text);
+
+/**
+ * The labels typed, separated by commas as in a sheet's cell; the server reads each by the labels rule
+ * (trimmed, blanks and repeats left out); here they are only counted, for the dialog's words.
+ */
+const labelsTyped = (text: string) => text.split(',');
+const labelCount = (text: string) => labelsTyped(text).filter((label) => label.trim() !== '').length;
+
+/** The request's body without its ids; null while it names no label to add or remove. */
+export function editOf(choice: EditChoice): BulkEdit | null {
+  switch (choice.action) {
+    case 'status':
+      return { set: { status: choice.status } };
+    case 'primary_category':
+      return { set: { primary_category: blankAsNull(choice.text) } };
+    case 'labels':
+      if (choice.mode === 'replace') return { set: { labels: blankAsNull(choice.text) } };
+      if (labelCount(choice.text) === 0) return null;
+      return choice.mode === 'add'
+        ? { add_labels: labelsTyped(choice.text) }
+        : { remove_labels: labelsTyped(choice.text) };
+  }
+}
+
+/**
+ * What the locations a change leaves alone had, said after it, and before it of one or of many: "already
+ * had them", "already has them", "already have them".
+ */
+function unchangedWords(choice: EditChoice): { had: string; has: string; have: string } {
+  const add = choice.action !== 'labels' || choice.mode !== 'remove';
+  const one = choice.action !== 'labels' || labelCount(choice.text) === 1;
+  const it = one ? 'it' : 'them';
+  if (add) return { had: `already had ${it}`, has: `already has ${it}`, have: `already have ${it}` };
+  if (one) return { had: 'did not have it', has: 'does not have it', have: 'do not have it' };
+  return { had: 'had none of them', has: 'has none of them', have: 'have none of them' };
+}
+
+/** The answer once done: "12 locations changed; 3 already had them." */
+export function doneWords(choice: EditChoice, count: number, of: number): string {
+  const rest = of - count;
+  const unchanged = rest > 0 ? `; ${formatCount(rest)} ${unchangedWords(choice).had}` : '';
+  return `${plural(count, 'location')} changed${unchanged}.`;
+}
+
+/** Before the change, from the server's dry run: "12 of the 15 locations will change; 3 already have them." */
+export function previewWords(choice: EditChoice, count: number, of: number): string {
+  if (of === 1) return count === 1 ? 'The location will change.' : 'The location will not change.';
+  if (count === of) return `All ${plural(of, 'location')} will change.`;
+  const words = unchangedWords(choice);
+  if (count === 0) return `None will change: all ${plural(of, 'location')} ${words.have}.`;
+  const rest = of - count;
+  return `${formatCount(count)} of the ${plural(of, 'location')} will change; ${formatCount(rest)} ${rest === 1 ? words.has : words.have}.`;
+}
