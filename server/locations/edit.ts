@@ -14,7 +14,13 @@ import {
   type LocationValues,
 } from './fields.js';
 import { labelsAfter, tooManyLabelsWords, type LabelChange } from './label-changes.js';
-import { deleteLocations, storedLocations, updateLocation, type StoredLocation } from './queries.js';
+import {
+  deleteLocations,
+  locationsPerClient,
+  storedLocations,
+  updateLocation,
+  type StoredLocation,
+} from './queries.js';
 import { changesBetween, derived } from './record.js';
 import { readFields, schemaErrors, type RowInput } from './rows.js';
 import type { TSchema } from '@sinclair/typebox';
@@ -93,21 +99,34 @@ export function saveLocation(db: Db, location: StoredLocation, values: LocationV
 }
 
 /**
- * The organization's locations of these ids, each in a client the caller may change, read inside the
- * write's transaction; 404 when any id is not one of them (nothing is changed then).
+ * Checks that every id is a location of the organization in a client the caller may change, counting
+ * them in SQL (a bulk change of 100,000 locations read them all at once here, past the writer thread's
+ * heap: a 500); 404 when any is not (nothing is changed then). Returns their clients.
  */
-function locationsToChange(db: Db, principal: Principal, ids: string[], now: number): StoredLocation[] {
-  const found = storedLocations(db, principal.organizationId, JSON.stringify(ids));
-  if (found.length !== ids.length) {
-    const missing = ids.length - found.length;
+function clientsToChange(db: Db, principal: Principal, ids: string[], now: number): string[] {
+  const perClient = locationsPerClient(db, principal.organizationId, JSON.stringify(ids));
+  const found = [...perClient.values()].reduce((sum, n) => sum + n, 0);
+  if (found !== ids.length) {
+    const missing = ids.length - found;
     throw NotFound(
       `${missing} of the ${ids.length} ids ${missing === 1 ? 'is not a location' : 'are not locations'} of your organization; nothing was changed`,
     );
   }
-  for (const clientId of new Set(found.map((location) => location.client_id))) {
-    authorizeWrite(db, principal, { ...NEEDS.import, clientId }, now);
-  }
-  return found;
+  for (const clientId of perClient.keys()) authorizeWrite(db, principal, { ...NEEDS.import, clientId }, now);
+  return [...perClient.keys()];
+}
+
+/** Locations read and changed this many at a time, inside the change's one transaction. */
+const PIECE_IDS = 1_000;
+
+/** The ids a piece at a time, as JSON arrays: what a piece's queries take. */
+function* piecesOf(ids: readonly string[]): Generator<string> {
+  for (let start = 0; start < ids.length; start += PIECE_IDS) yield JSON.stringify(ids.slice(start, start + PIECE_IDS));
+}
+
+/** The locations of these ids, a piece at a time: a piece is let go before the next is read. */
+function* locationPieces(db: Db, organizationId: string, ids: readonly string[]): Generator<StoredLocation[]> {
+  for (const piece of piecesOf(ids)) yield storedLocations(db, organizationId, piece);
 }
 
 interface ManyRequest {
@@ -117,9 +136,8 @@ interface ManyRequest {
 }
 
 /** The one client of these locations, or null when they are of several. */
-function clientOfAll(locations: StoredLocation[]): string | null {
-  const clients = new Set(locations.map((location) => location.client_id));
-  return clients.size === 1 ? [...clients][0]! : null;
+function clientOfAll(clients: string[]): string | null {
+  return clients.length === 1 ? clients[0]! : null;
 }
 
 /** Deletes many in one transaction: one operation of the audit trail, which an undo puts back. */
@@ -129,17 +147,18 @@ export function deleteLocationsOf(
 ): { count: number; operation_id: string } {
   return db
     .transaction(() => {
-      const found = locationsToChange(db, principal, ids, now);
-      const clientId = clientOfAll(found);
+      const clientId = clientOfAll(clientsToChange(db, principal, ids, now));
       const operationId = startOperation(
         db,
         { organizationId: principal.organizationId, clientId, kind: 'bulk_delete' },
         now,
       );
-      for (const before of snapshotsOf(db, JSON.stringify(ids)))
-        rememberRow(db, operationId, before.id, 'deleted', before.json, null);
-      deleteLocations(db, JSON.stringify(ids));
-      const one = found.length === 1 ? found[0]! : undefined;
+      const one = ids.length === 1 ? storedLocations(db, principal.organizationId, JSON.stringify(ids))[0] : undefined;
+      for (const piece of piecesOf(ids)) {
+        for (const before of snapshotsOf(db, piece))
+          rememberRow(db, operationId, before.id, 'deleted', before.json, null);
+        deleteLocations(db, piece);
+      }
       recordEntry(
         db,
         {
@@ -219,12 +238,14 @@ function editOf(location: StoredLocation, change: BulkChange): { values: Locatio
  * every location before the first is written, keeping no location's values meanwhile (the writer's heap
  * holds 100,000 locations already).
  */
-function refuseOverfull(found: StoredLocation[], change: BulkChange): void {
+function refuseOverfull(db: Db, request: EditRequest, change: BulkChange): void {
   if (change.labels === null || change.labels.add.length === 0) return;
   const overfull: { name: string; labels: number }[] = [];
-  for (const location of found) {
-    const labels = labelsAfter(location.labels, change.labels)?.length ?? 0;
-    if (labels > MAX_LABELS) overfull.push({ name: location.name, labels });
+  for (const found of locationPieces(db, request.principal.organizationId, request.ids)) {
+    for (const location of found) {
+      const labels = labelsAfter(location.labels, change.labels)?.length ?? 0;
+      if (labels > MAX_LABELS) overfull.push({ name: location.name, labels });
+    }
   }
   if (overfull.length === 0) return;
   const message = tooManyLabelsWords(overfull);
@@ -243,26 +264,28 @@ function editSummary(request: EditRequest, change: BulkChange, count: number): R
 }
 
 /** Writes the edit as one operation of the trail, with its entry; returns how many locations changed. */
-function writeEdits(db: Db, request: EditRequest, change: BulkChange, found: StoredLocation[]) {
+function writeEdits(db: Db, request: EditRequest, change: BulkChange, clients: string[]) {
   const { principal, now } = request;
-  const clientId = clientOfAll(found);
+  const clientId = clientOfAll(clients);
   const operationId = startOperation(
     db,
     { organizationId: principal.organizationId, clientId, kind: 'bulk_edit' },
     now,
   );
-  const before = new Map(snapshotsOf(db, JSON.stringify(request.ids)).map((snapshot) => [snapshot.id, snapshot]));
   let count = 0;
-  for (const location of found) {
-    const edit = editOf(location, change);
-    if (edit === null) continue;
-    // Saved once below: its revision goes one up. Only the fields it changes are kept: an undo puts
-    // back those alone, and a later undo of another change sees which fields this one touched.
-    const snapshot = before.get(location.id)!;
-    const kept = snapshotOfFields(snapshot.json, Object.keys(edit.changes));
-    rememberRow(db, operationId, location.id, 'updated', kept, snapshot.revision + 1);
-    saveLocation(db, location, edit.values, now);
-    count++;
+  for (const piece of piecesOf(request.ids)) {
+    const before = new Map(snapshotsOf(db, piece).map((snapshot) => [snapshot.id, snapshot]));
+    for (const location of storedLocations(db, principal.organizationId, piece)) {
+      const edit = editOf(location, change);
+      if (edit === null) continue;
+      // Saved once below: its revision goes one up. Only the fields it changes are kept: an undo puts
+      // back those alone, and a later undo of another change sees which fields this one touched.
+      const snapshot = before.get(location.id)!;
+      const kept = snapshotOfFields(snapshot.json, Object.keys(edit.changes));
+      rememberRow(db, operationId, location.id, 'updated', kept, snapshot.revision + 1);
+      saveLocation(db, location, edit.values, now);
+      count++;
+    }
   }
   recordEntry(
     db,
@@ -287,10 +310,13 @@ function writeEdits(db: Db, request: EditRequest, change: BulkChange, found: Sto
 export function editLocationsOf(db: Db, request: EditRequest): { count: number; operation_id: string | null } {
   const change = readBulkEdit(request.edit);
   const run = () => {
-    const found = locationsToChange(db, request.principal, request.ids, request.now);
-    refuseOverfull(found, change);
-    if (!request.dryRun) return writeEdits(db, request, change, found);
-    return { count: found.filter((location) => editOf(location, change) !== null).length, operation_id: null };
+    const clients = clientsToChange(db, request.principal, request.ids, request.now);
+    refuseOverfull(db, request, change);
+    if (!request.dryRun) return writeEdits(db, request, change, clients);
+    let count = 0;
+    for (const found of locationPieces(db, request.principal.organizationId, request.ids))
+      count += found.filter((location) => editOf(location, change) !== null).length;
+    return { count, operation_id: null };
   };
   return request.dryRun ? db.transaction(run)() : db.transaction(run).immediate();
 }

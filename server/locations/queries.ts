@@ -115,6 +115,18 @@ export function fromColumns<Row extends StoredColumns>(row: Row): Parsed<Row> {
   return row as unknown as Parsed<Row>;
 }
 
+/** How many of these ids (a JSON array) are locations of the organization, by client: counted, not read. */
+export function locationsPerClient(db: Db, organizationId: string, idsJson: string): Map<string, number> {
+  const rows = statement<[string, string], { client_id: string; n: number }>(
+    db,
+    `SELECT client_id, count(*) AS n FROM locations
+     WHERE id IN (SELECT value FROM json_each(?))
+       AND client_id IN (SELECT id FROM clients WHERE organization_id = ?)
+     GROUP BY client_id`,
+  ).all(idsJson, organizationId);
+  return new Map(rows.map(({ client_id, n }) => [client_id, n]));
+}
+
 /** The stored locations of these ids (a JSON array), of the organization's clients only. */
 export function storedLocations(db: Db, organizationId: string, idsJson: string): StoredLocation[] {
   return statement<[string, string], StoredColumns>(
