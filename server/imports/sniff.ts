@@ -9,47 +9,65 @@ export const SNIFF_CHARS = 64 * 1024;
 /** The rows, empty ones left out, that the delimiter is judged on. */
 const SNIFF_ROWS = 50;
 
-/** How the first rows read with one delimiter: the most of them that agree on one number of fields, and that number. */
-interface Agreement {
-  rows: number;
+/**
+ * How the first rows read with one delimiter: how many it splits into two or more fields, how many of
+ * those agree on one number of fields, and that number.
+ */
+interface Reading {
+  split: number;
+  agreeing: number;
   width: number;
+  /** The rows read, empty ones left out. */
+  rows: number;
 }
 
-/** More rows agree, or as many on more fields. */
-function beats(a: Agreement, b: Agreement): boolean {
-  return a.rows > b.rows || (a.rows === b.rows && a.width > b.width);
+/** More rows split; on a tie, more of them agreeing; then more fields. */
+function beats(a: Reading, b: Reading): boolean {
+  if (a.split !== b.split) return a.split > b.split;
+  return a.agreeing > b.agreeing || (a.agreeing === b.agreeing && a.width > b.width);
 }
 
 /**
- * The rows of `sample` that agree on one number of fields, two or more, read with `delimiter`. Rows of
- * one field never agree: a title or a note above the header ("Google Business Profile – bulk upload"),
- * or every row when the delimiter is not the file's.
+ * The first rows of `sample` read with `delimiter`. A row of one field never counts: a title or a note
+ * above the header ("Google Business Profile – bulk upload"), or every row when the delimiter is not
+ * the file's.
  */
-function agreementWith(sample: string, delimiter: string): Agreement {
+function readingWith(sample: string, delimiter: string): Reading {
   const { data } = Papa.parse<string[]>(sample, { delimiter, preview: SNIFF_ROWS, skipEmptyLines: 'greedy' });
   const rowsOfWidth = new Map<number, number>();
-  for (const row of data) if (row.length > 1) rowsOfWidth.set(row.length, (rowsOfWidth.get(row.length) ?? 0) + 1);
-  let best: Agreement = { rows: 0, width: 0 };
-  for (const [width, rows] of rowsOfWidth) if (beats({ rows, width }, best)) best = { rows, width };
-  return best;
+  let split = 0;
+  for (const row of data) {
+    if (row.length < 2) continue;
+    split++;
+    rowsOfWidth.set(row.length, (rowsOfWidth.get(row.length) ?? 0) + 1);
+  }
+  let agreeing = 0;
+  let width = 0;
+  for (const [each, rows] of rowsOfWidth)
+    if (rows > agreeing || (rows === agreeing && each > width)) [agreeing, width] = [rows, each];
+  return { split, agreeing, width, rows: data.length };
 }
 
 /**
  * A CSV's delimiter and line ending, guessed the one way for the dashboard and the `text/csv` endpoint
- * (README: "Import a CSV or Excel file"): the delimiter on which the most of the first 50 rows, empty
- * ones left out, agree on one number of fields (two or more); on a tie, the one giving more fields; a
- * comma when none splits a row. papaparse's own guess took the most even rows from the first line on: a
- * title above the header made every delimiter uneven, and a semicolon file with two decimal commas in
- * each row (`45,7610;4,8310`) then read as commas, its header one column. Counted this way, the header
- * decides it: it agrees with the rows under it only when split by the file's own delimiter.
+ * (README: "Import a CSV or Excel file"): of the first 50 rows, empty ones left out, the delimiter that
+ * splits the most into two or more fields, and more than half of them; on a tie, the one on which more
+ * of them agree on one number of fields, then the one giving more fields; else a comma. The header
+ * decides the close cases: split by the file's own delimiter, it counts with its rows, where a title
+ * above it never does. papaparse's own guess took the most even rows from the first line on: a title
+ * made every delimiter uneven, and a semicolon file with two decimal commas in each row (`45,7610;4,8310`)
+ * then read as commas. Counting agreement first (2026-11-25, a day) read a one-column file with a
+ * semicolon in one name as semicolons, and an Excel file whose later rows drop their empty cells, with a
+ * `Mon-Fri 9-17; Sat 10-14` column, as semicolons too: the split rows come first now.
  */
 export function sniffCsv(text: string): { delimiter: string; linebreak: string } {
   const sample = text.slice(0, SNIFF_CHARS);
   let delimiter = Papa.DefaultDelimiter;
-  let best: Agreement = { rows: 0, width: 0 };
+  let best: Reading | null = null;
   for (const each of DELIMITERS) {
-    const agreement = agreementWith(sample, each);
-    if (beats(agreement, best)) [delimiter, best] = [each, agreement];
+    const reading = readingWith(sample, each);
+    if (reading.split * 2 > reading.rows && (best === null || beats(reading, best)))
+      [delimiter, best] = [each, reading];
   }
   const { linebreak } = Papa.parse<string[]>(sample, { delimiter, preview: 1 }).meta;
   return { delimiter, linebreak };

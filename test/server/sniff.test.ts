@@ -18,7 +18,7 @@ const exportRow = (n: number) =>
   `ML-${n},Maison Lumière – Austin #${n},"10${n} Congress Ave, Suite ${n}",Austin,TX,US,30.28,-97.69,Mon 07:00-18:00; Tue 07:00-18:00; Wed 07:00-18:00; Thu 07:00-18:00; Fri 07:00-18:00; Sat 08:00-13:00`;
 const exportRows = Array.from({ length: 12 }, (_, index) => exportRow(10 + index));
 
-describe('sniffCsv: the delimiter the most rows agree on', () => {
+describe('sniffCsv: the delimiter that splits the most rows, and more than half', () => {
   it.each([
     [
       'a GBP sheet from Excel "CSV (semicolon)": a title above the header, decimal commas in every row -> semicolons',
@@ -88,6 +88,36 @@ describe('sniffCsv: the delimiter the most rows agree on', () => {
       ';',
     ],
     ['one column -> a comma, as when no delimiter splits a row', lines('Name', 'Acme Leeds', 'Acme York'), ','],
+    // A review's cases (2026-11-25): a delimiter must split more than half the rows, and the rows it splits come first.
+    [
+      'one column with a semicolon in one name -> a comma, not "Pizza" and "Pasta"',
+      lines('name', 'Café Central', 'Pizza; Pasta'),
+      ',',
+    ],
+    ['one column with a pipe in one name -> a comma', lines('name', 'Café Central', 'A | B'), ','],
+    [
+      'an Excel comma file whose later rows drop their empty cells, with "; " in its hours -> a comma',
+      lines(
+        'Store code,Name,Address,City,Hours,Phone,Website,Labels',
+        ...Array.from({ length: 40 }, (_, i) =>
+          i < 16
+            ? `S${i},N${i},1 Main,Austin,Mon-Fri 9:00-17:00; Sat 10:00-14:00,,,`
+            : `S${i},N${i},1 Main,Austin,Mon-Fri 9:00-17:00; Sat 10:00-14:00`,
+        ),
+      ),
+      ',',
+    ],
+    [
+      'a tab file of uneven rows, commas in its addresses -> a tab',
+      lines(
+        'name\taddress\tcity\tphone',
+        ...Array.from({ length: 20 }, (_, i) =>
+          i % 2 ? `N${i}\t1 Main, Suite ${i}\tAustin` : `N${i}\t1 Main\tAustin\t555`,
+        ),
+      ),
+      '\t',
+    ],
+    ['a header alone, of semicolons -> a semicolon', 'name;city\n', ';'],
   ])('%s', (_, text, delimiter) => {
     expect(sniffCsv(text).delimiter).toBe(delimiter);
   });
