@@ -52,11 +52,14 @@ export function snapshotsOf(db: Db, idsJson: string): Snapshot[] {
  * goes at the end.
  */
 export function reinsertSnapshot(db: Db, json: string): void {
+  // With its revision: a re-inserted location that started again at 0 could be edited back up to a
+  // revision an older operation left it at, and that operation's undo would take the edit for no change.
   statement(
     db,
-    `INSERT INTO locations (rowid, ${COLUMNS.join(', ')})
+    `INSERT INTO locations (rowid, ${COLUMNS.join(', ')}, revision)
      SELECT iif(EXISTS (SELECT 1 FROM locations WHERE rowid = s ->> 'rowid'), NULL, s ->> 'rowid'),
-       ${COLUMNS.map((column) => `s ->> '${column}'`).join(', ')} FROM (SELECT ? AS s)`,
+       ${COLUMNS.map((column) => `s ->> '${column}'`).join(', ')}, coalesce(s ->> 'revision', 0)
+     FROM (SELECT ? AS s)`,
   ).run(json);
 }
 

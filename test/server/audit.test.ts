@@ -478,6 +478,34 @@ describe('undo', () => {
     expect(health).toEqual(again);
   });
 
+  it('keeps a location brought back by an undo ahead of every revision it had: an edit after it is a change since', async () => {
+    // A review's repro: an edit, a bulk status change (A), a delete and its undo, then the status by hand.
+    // The location came back at revision 1 and the hand edit took it to A's 2: A's undo put back "open".
+    const clientId = await t.createClient(admin, 'Undo after a re-insert');
+    await importRows(clientId, [{ name: 'L', store_code: 'L' }]);
+    const [l] = await listOf(clientId);
+    const patch = (body: object) => t.request({ method: 'PATCH', url: `/api/locations/${l!.id}`, token: admin, body });
+    await patch({ city: 'Austin' });
+    const a = (
+      await t.request({
+        method: 'PATCH',
+        url: '/api/locations',
+        token: admin,
+        body: { ids: [l!.id], set: { status: 'temporarily_closed' } },
+      })
+    ).json<{ operation_id: string }>();
+    const deleted = (
+      await t.request({ method: 'POST', url: '/api/locations/delete', token: admin, body: { ids: [l!.id] } })
+    ).json<{ operation_id: string }>();
+    expect((await undo(deleted.operation_id)).json()).toMatchObject({ recreated: 1 });
+    await patch({ status: 'permanently_closed' });
+    expect((await undo(a.operation_id)).json()).toMatchObject({
+      restored: 0,
+      conflicts: [{ location_id: l!.id, reason: expect.stringMatching(/^changed since/) }],
+    });
+    expect((await listOf(clientId))[0]!.status).toBe('permanently_closed');
+  });
+
   it('leaves as a conflict a location whose changed field was changed again since, by hand or by another operation', async () => {
     const clientId = await t.createClient(admin, 'Undo no merge');
     await importRows(clientId, [
