@@ -230,6 +230,13 @@ function quoted(value: string | boolean): string {
 }
 
 /**
+ * A Closed no with no Status beside it: not closed for good, which says nothing of a temporary closure.
+ * A location closed for good opens; one temporarily closed stays so (Yext writes "No" on every location
+ * not closed for good, and a re-import of its export reopened them all), and a new one is open.
+ */
+export const NOT_CLOSED_FOR_GOOD = 'not_closed_for_good';
+
+/**
  * A row's status with its Closed value (Yext's `closed`) read into it (README: "Closed"): yes is
  * permanently_closed, no is open, when Status is blank or agrees; a Status that disagrees is refused,
  * naming both, except that temporarily closed is not closed for good, so Closed no keeps it. A blank
@@ -241,11 +248,11 @@ export function statusWithClosed(
   statusText: unknown,
   closed: string | boolean | null,
   placeholders?: ReadonlySet<string>,
-): LocationStatus | null {
+): LocationStatus | null | typeof NOT_CLOSED_FOR_GOOD {
   const closedText = typeof closed === 'string' ? text(closed, 40, 'closed', placeholders) : closed;
   if (closedText === null) return status ?? null;
   const forGood = typeof closedText === 'boolean' ? closedText : closedForGood(closedText);
-  if (status === undefined || status === null) return forGood ? 'permanently_closed' : 'open';
+  if (status === undefined || status === null) return forGood ? 'permanently_closed' : NOT_CLOSED_FOR_GOOD;
   if (forGood === (status === 'permanently_closed')) return status;
   const given = `Status "${String(statusText).trim()}" and Closed ${quoted(closedText)} disagree`;
   const fix = forGood

@@ -476,6 +476,8 @@ class ImportPlan {
     const { row, location } = decision;
     const clear = location === undefined || this.request.blanks === 'clear';
     const values = withInput(location === undefined ? emptyValues(row.input.name!) : { ...location }, row.input, clear);
+    // Closed no, Status nothing (a Yext export): closed for good opens; a temporary closure stays.
+    if (row.notClosedForGood && values.status === 'permanently_closed') values.status = 'open';
     if (row.phoneText !== null) {
       try {
         values.phone = fieldValue('phone', row.phoneText, values.country, this.placeholders) as string;

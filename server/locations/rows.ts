@@ -8,6 +8,7 @@ import {
   FieldError,
   LOCATION_FIELDS,
   phoneExtension,
+  NOT_CLOSED_FOR_GOOD,
   statusWithClosed,
   zipWithZeros,
   type LocationField,
@@ -33,6 +34,8 @@ export interface NormalizedRow {
   phoneText: string | null;
   /** The extension its phone carried ("3" of "ext. 3"): E.164 has none, so it is not kept (a dry run says so). */
   phoneExtension: string | null;
+  /** Closed said no, Status nothing: a location closed for good opens, any other keeps its status (fields.ts). */
+  notClosedForGood: boolean;
 }
 
 const rowChecker = TypeCompiler.Compile(UploadRow);
@@ -116,7 +119,7 @@ export function readFields(
   onError: (field: string, message: string) => void,
   deferPhone: boolean,
   placeholders?: ReadonlySet<string>,
-): { input: RowInput; phoneText: string | null } {
+): { input: RowInput; phoneText: string | null; notClosedForGood: boolean } {
   const input: Record<string, unknown> = {};
   const read = (field: LocationField, value: unknown, country: string | null) => {
     try {
@@ -134,9 +137,9 @@ export function readFields(
     if (field === 'country' || (field === 'phone' && phoneText !== null)) continue;
     read(field, raw[field], country);
   }
-  if (raw.closed !== undefined) readClosed(raw, input, onError, placeholders);
+  const notClosedForGood = raw.closed !== undefined && readClosed(raw, input, onError, placeholders);
   if (input.name === null) onError('name', 'is required');
-  return { input: input as RowInput, phoneText };
+  return { input: input as RowInput, phoneText, notClosedForGood };
 }
 
 /**
@@ -148,15 +151,19 @@ function readClosed(
   input: Record<string, unknown>,
   onError: (field: string, message: string) => void,
   placeholders: ReadonlySet<string> | undefined,
-): void {
-  if (raw.status !== undefined && input.status === undefined) return;
+): boolean {
+  if (raw.status !== undefined && input.status === undefined) return false;
   try {
     const status = input.status as RowInput['status'];
-    input.status = statusWithClosed(status, raw.status, raw.closed as string | boolean | null, placeholders);
+    const read = statusWithClosed(status, raw.status, raw.closed as string | boolean | null, placeholders);
+    // Not closed for good: the status stays as the row left it; the import opens a location closed for good.
+    if (read === NOT_CLOSED_FOR_GOOD) return true;
+    input.status = read;
   } catch (error) {
     if (!(error instanceof FieldError)) throw error;
     onError('status', error.message);
   }
+  return false;
 }
 
 /** A phone number written without its country code ("(415) 555-0100"), or null. */
@@ -183,12 +190,12 @@ export function normalizeRow(
   if (!rowChecker.Check(raw)) return schemaErrors(rowChecker.Errors(raw), detail);
   const errors: ErrorDetail[] = [];
   const onError = (field: string, message: string) => errors.push(detail(field, message));
-  const { input, phoneText } = readFields(raw, onError, deferPhone, placeholders);
+  const { input, phoneText, notClosedForGood } = readFields(raw, onError, deferPhone, placeholders);
   if (errors.length > 0) return errors;
   withExcelZeros(input);
   const extension = input.phone == null ? null : phoneExtension(raw.phone, input.country ?? null);
   const id = typeof raw.id === 'string' ? raw.id.toLowerCase() : null;
-  return { index, id, line, input, phoneText, phoneExtension: extension };
+  return { index, id, line, input, phoneText, phoneExtension: extension, notClosedForGood };
 }
 
 /**

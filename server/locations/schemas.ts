@@ -157,7 +157,8 @@ export const UploadRow = Type.Object(
       Type.Union([Type.String({ maxLength: 40 }), Type.Boolean(), Type.Null()], {
         description:
           "Yext's closed, read into the status: yes (yes, y, true, 1, x, closed, permanently closed) is " +
-          'permanently_closed, no (no, n, false, 0, open) is open; a status that disagrees is refused, but no ' +
+          'permanently_closed; no (no, n, false, 0, open) opens a location closed for good and leaves a ' +
+          'temporary closure (a new location is open); a status that disagrees is refused, but no ' +
           'keeps temporarily_closed. Blank: the status is left alone (README: "Closed")',
       }),
     ),

@@ -138,6 +138,7 @@ describe('normalizeRow', () => {
       input: { name: 'Downtown', address: null, city: 'Springfield', country: 'US', zip: null },
       phoneText: null,
       phoneExtension: null,
+      notClosedForGood: false,
     });
   });
 
@@ -215,10 +216,14 @@ describe('labels a bulk edit adds and removes', () => {
 });
 
 describe("an import row's Closed read into its status (Yext's closed)", () => {
-  /** The status a row stores, or its errors as "field: message". */
+  /**
+   * The status a row stores, or its errors as "field: message"; "not closed for good" for a Closed no
+   * with no Status: the import opens a location closed for good and leaves any other as it is.
+   */
   const statusOf = (row: Record<string, unknown>) => {
     const read = normalizeRow({ name: 'A', ...row }, 0, false);
-    return Array.isArray(read) ? read.map((error) => `${error.field}: ${error.message}`) : read.input.status;
+    if (Array.isArray(read)) return read.map((error) => `${error.field}: ${error.message}`);
+    return read.notClosedForGood ? 'not closed for good' : read.input.status;
   };
 
   it.each([
@@ -230,11 +235,11 @@ describe("an import row's Closed read into its status (Yext's closed)", () => {
     ['closed', 'permanently_closed'],
     ['Permanently closed', 'permanently_closed'],
     ['CLOSED_PERMANENTLY', 'permanently_closed'],
-    ['No', 'open'],
-    ['n', 'open'],
-    ['false', 'open'],
-    ['0', 'open'],
-    ['Open', 'open'],
+    ['No', 'not closed for good'],
+    ['n', 'not closed for good'],
+    ['false', 'not closed for good'],
+    ['0', 'not closed for good'],
+    ['Open', 'not closed for good'],
   ])('Closed %j alone -> %s', (closed, status) => {
     expect(statusOf({ closed })).toBe(status);
   });
@@ -254,7 +259,7 @@ describe("an import row's Closed read into its status (Yext's closed)", () => {
     ['temporarily closed', 'no', 'temporarily_closed'],
     ['permanently closed', 'yes', 'permanently_closed'],
     ['', 'yes', 'permanently_closed'],
-    ['n/a', 'no', 'open'],
+    ['n/a', 'no', 'not closed for good'],
   ])('Status %j with Closed %j agree -> %s', (status, closed, stored) => {
     expect(statusOf({ status, closed })).toBe(stored);
   });
