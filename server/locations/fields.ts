@@ -103,13 +103,17 @@ function phone(text: string, country: string | null): string {
 const EXTENSION = /\d\s*(?:e?xt\.?|extension|x|#)\s*\d+\s*$/i;
 
 // The words for an extension that libphonenumber does not know, in the languages of the sheets agencies
-// get: French "poste" (Québec's "514 555 1104 poste 104"), German "Durchwahl" and Austria's "DW", Dutch
-// "toestel" ("tst."), Italian "interno" ("int."). Each is read as "ext.".
-const LOCAL_EXTENSION = /(\d)\s*,?\s*(?:poste|p\.|durchwahl|dw\.?|toestel|tst\.?|interno|int\.)\s*(\d+)\s*$/i;
+// get: French "poste" (Québec's "514 555 1104 poste 104"), Dutch "toestel" ("tst."), Italian "interno"
+// ("int."). Each is read as "ext.".
+const LOCAL_EXTENSION = /(\d)\s*,?\s*(?:poste|p\.|toestel|tst\.?|interno|int\.)\s*(\d+)\s*$/i;
 
-/** A phone text with its extension word, when it is one of LOCAL_EXTENSION's, written as "ext.". */
+// German "Durchwahl" and Austria's "DW" are not extensions: their digits are the end of the number itself
+// (a direct dial: "+43 1 53114 DW 0" is +431531140, as "+43 1 53114-0" is), so they are joined to it.
+const DIRECT_DIAL = /(\d)\s*,?\s*(?:durchwahl|dw\.?)\s*(\d+)\s*$/i;
+
+/** A phone text with its extension word, when it is one of LOCAL_EXTENSION's, written as "ext.", and a direct dial joined. */
 function withExtensionMark(text: string): string {
-  return text.replace(LOCAL_EXTENSION, '$1 ext. $2');
+  return text.replace(DIRECT_DIAL, '$1$2').replace(LOCAL_EXTENSION, '$1 ext. $2');
 }
 
 /**

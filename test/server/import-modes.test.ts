@@ -577,9 +577,10 @@ describe('import modes', () => {
       { name: 'Main office', country: 'US', phone: '+1 217-555-0100 ext. 3' },
       { name: 'Branch', country: 'US', phone: '(217) 555-0101 x12' },
       { name: 'Plain', country: 'US', phone: '(217) 555-0102' },
-      // The words of other languages' sheets: Québec's poste, Austria's DW, Dutch tst., Italian int.
+      // The words of other languages' sheets: Québec's poste, Dutch tst., Italian int.; Austria's DW is
+      // a direct dial, the number's own end, as "+43 1 53114-0" is.
       { name: 'Montréal', country: 'CA', phone: '+1 514 555 1104 poste 104' },
-      { name: 'Wien', country: 'AT', phone: '+43 1 234 5678 DW 12' },
+      { name: 'Wien', country: 'AT', phone: '+43 1 53114 DW 0' },
       { name: 'Utrecht', country: 'NL', phone: '020 123 4567 tst. 8' },
       { name: 'Roma', country: 'IT', phone: '06 1234 5678 int. 21' },
     ];
@@ -589,7 +590,7 @@ describe('import modes', () => {
       ['+12175550101', '12', null],
       ['+12175550102', null, null],
       ['+15145551104', '104', null],
-      ['+4312345678', '12', null],
+      ['+431531140', null, null],
       ['+31201234567', '8', null],
       ['+390612345678', '21', null],
     ]);
@@ -601,7 +602,7 @@ describe('import modes', () => {
       '+15145551104',
       '+31201234567',
       '+390612345678',
-      '+4312345678',
+      '+431531140',
     ]);
     // A word alone, with no number before it, is no phone.
     const lone = await t.request({
