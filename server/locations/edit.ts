@@ -17,6 +17,7 @@ import { labelsAfter, tooManyLabelsWords, type LabelChange } from './label-chang
 import {
   deleteLocations,
   locationsPerClient,
+  setLabelsOrder,
   storedLocations,
   updateLocation,
   type StoredLocation,
@@ -334,9 +335,13 @@ export function patchLocation(
   authorizeWrite(db, principal, { ...NEEDS.import, clientId: location.client_id }, now);
   const values = patched(location, readPatch(body, location.country));
   const changes = changesOf(location, values);
-  // Saved even when no field changed: labels in another order are kept as sent, though no change.
+  if (Object.keys(changes).length === 0) {
+    // Labels in another order are kept as sent, though no change: not a new revision, nor an entry.
+    if (values.labels !== null && JSON.stringify(values.labels) !== JSON.stringify(location.labels))
+      setLabelsOrder(db, id, values.labels);
+    return;
+  }
   saveLocation(db, location, values, now);
-  if (Object.keys(changes).length === 0) return;
   recordEntry(
     db,
     {

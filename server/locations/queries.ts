@@ -306,6 +306,14 @@ export function locationName(db: Db, id: string): string {
  * Gives a location a store code, or takes it away (null), and nothing else: an import writes a code it
  * moved after every row (code-moves.ts); an undo lets codes go before it gives them back.
  */
+/**
+ * A location's labels in another order, the same set: no change (labels are a set), so neither its
+ * revision nor its updated_at moves, and no undo takes the order for a change since.
+ */
+export function setLabelsOrder(db: Db, id: string, labels: readonly string[]): void {
+  statement(db, 'UPDATE locations SET labels = ? WHERE id = ?').run(JSON.stringify(labels), id);
+}
+
 export function setStoreCode(db: Db, id: string, code: string | null): void {
   statement(db, 'UPDATE locations SET store_code = ? WHERE id = ?').run(code, id);
 }

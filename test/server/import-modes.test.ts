@@ -667,6 +667,12 @@ describe('import modes', () => {
       labels: { from: ['Downtown', 'Flagship', 'Drive-thru'], to: ['Flagship', 'Downtown'] },
     });
     const [stored] = await list(clientId);
+    const revision = () =>
+      t.store.db
+        .prepare('SELECT revision FROM locations WHERE id = ?')
+        .pluck()
+        .get(stored!.id as string);
+    const before = revision();
     const patched = await t.request({
       method: 'PATCH',
       url: `/api/locations/${stored!.id as string}`,
@@ -674,6 +680,8 @@ describe('import modes', () => {
       body: { labels: ['Drive-thru', 'Downtown', 'Flagship'] },
     });
     expect(patched.statusCode, patched.body).toBe(200);
+    // Nor a new revision: an undo of an earlier change does not take the order for a change since.
+    expect(revision()).toBe(before);
     // Saved as sent, and no change in the history.
     expect(patched.json<{ labels: string[] }>().labels).toEqual(['Drive-thru', 'Downtown', 'Flagship']);
     const updates = t.store.db
