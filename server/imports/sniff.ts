@@ -51,7 +51,7 @@ function readingWith(sample: string, delimiter: string): Reading {
 /**
  * A CSV's delimiter and line ending, guessed the one way for the dashboard and the `text/csv` endpoint
  * (README: "Import a CSV or Excel file"): of the first 50 rows, empty ones left out, the delimiter that
- * splits the most into two or more fields, and more than half of them; on a tie, the one on which more
+ * splits the most into two or more fields, and at least half of them; on a tie, the one on which more
  * of them agree on one number of fields, then the one giving more fields; else a comma. The header
  * decides the close cases: split by the file's own delimiter, it counts with its rows, where a title
  * above it never does. papaparse's own guess took the most even rows from the first line on: a title
@@ -66,7 +66,7 @@ export function sniffCsv(text: string): { delimiter: string; linebreak: string }
   let best: Reading | null = null;
   for (const each of DELIMITERS) {
     const reading = readingWith(sample, each);
-    if (reading.split * 2 > reading.rows && (best === null || beats(reading, best)))
+    if (reading.split * 2 >= reading.rows && (best === null || beats(reading, best)))
       [delimiter, best] = [each, reading];
   }
   const { linebreak } = Papa.parse<string[]>(sample, { delimiter, preview: 1 }).meta;

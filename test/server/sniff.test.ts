@@ -18,7 +18,7 @@ const exportRow = (n: number) =>
   `ML-${n},Maison Lumière – Austin #${n},"10${n} Congress Ave, Suite ${n}",Austin,TX,US,30.28,-97.69,Mon 07:00-18:00; Tue 07:00-18:00; Wed 07:00-18:00; Thu 07:00-18:00; Fri 07:00-18:00; Sat 08:00-13:00`;
 const exportRows = Array.from({ length: 12 }, (_, index) => exportRow(10 + index));
 
-describe('sniffCsv: the delimiter that splits the most rows, and more than half', () => {
+describe('sniffCsv: the delimiter that splits the most rows, and at least half', () => {
   it.each([
     [
       'a GBP sheet from Excel "CSV (semicolon)": a title above the header, decimal commas in every row -> semicolons',
@@ -88,7 +88,7 @@ describe('sniffCsv: the delimiter that splits the most rows, and more than half'
       ';',
     ],
     ['one column -> a comma, as when no delimiter splits a row', lines('Name', 'Acme Leeds', 'Acme York'), ','],
-    // A review's cases (2026-11-25): a delimiter must split more than half the rows, and the rows it splits come first.
+    // A review's cases (2026-11-25): a delimiter must split at least half the rows, and the rows it splits come first.
     [
       'one column with a semicolon in one name -> a comma, not "Pizza" and "Pasta"',
       lines('name', 'Café Central', 'Pizza; Pasta'),
@@ -118,6 +118,7 @@ describe('sniffCsv: the delimiter that splits the most rows, and more than half'
       '\t',
     ],
     ['a header alone, of semicolons -> a semicolon', 'name;city\n', ';'],
+    ['a header of semicolons and one row of one value -> a semicolon (half the rows)', 'name;city\nrow\n', ';'],
   ])('%s', (_, text, delimiter) => {
     expect(sniffCsv(text).delimiter).toBe(delimiter);
   });
