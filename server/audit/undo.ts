@@ -10,6 +10,7 @@ import {
   fromColumns,
   locationName,
   locationsByKey,
+  locationsToUpdate,
   setStoreCode,
   updateLocation,
   type StoredColumns,
@@ -17,11 +18,12 @@ import {
 import { derived } from '../locations/record.js';
 import {
   createdBy,
+  DERIVED_COLUMNS,
   operationRows,
+  partialSnapshot,
   reinsertSnapshot,
   rememberRow,
   restoreSnapshot,
-  snapshotOfFields,
   snapshotsOf,
   touchLocation,
   type OperationRow,
@@ -262,11 +264,15 @@ function applyUndo(db: Db, undoId: string, steps: Step[], at: number): void {
 function applyMerge(db: Db, undoId: string, step: Extract<Step, { kind: 'restore' }>, now: number): void {
   const before = JSON.parse(step.before) as Record<string, unknown>;
   const fields = fieldsOf(before);
-  const current = JSON.parse(step.now.json) as Record<string, unknown>;
-  for (const field of fields) current[field] = before[field];
-  const values = fromColumns(current as unknown as StoredColumns) as unknown as LocationValues;
-  rememberRow(db, undoId, step.now.id, 'updated', snapshotOfFields(step.now.json, fields), step.now.revision + 1);
-  updateLocation(db, step.now.id, derived(values), now);
+  // The location's own columns, not its snapshot's JSON: SQLite writes a double there with 15 digits,
+  // and the merge writes every field back (a coordinate of 17 digits would come back changed).
+  const [current] = locationsToUpdate(db, step.now.client_id, JSON.stringify([step.now.id]));
+  const kept = partialSnapshot(step.now.id, current!, [...fields, 'revision', ...DERIVED_COLUMNS]);
+  rememberRow(db, undoId, step.now.id, 'updated', kept, current!.revision + 1);
+  const back = fromColumns(
+    Object.fromEntries(fields.map((field) => [field, before[field]])) as unknown as StoredColumns,
+  );
+  updateLocation(db, step.now.id, derived({ ...current!, ...back } as LocationValues), now);
 }
 
 function applyStep(db: Db, undoId: string, step: Step, now: number): void {

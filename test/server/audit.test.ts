@@ -424,9 +424,12 @@ describe('undo', () => {
     await importRows(clientId, [
       { name: 'A', store_code: 'A' },
       { name: 'B', store_code: 'B', labels: 'old' },
-      { name: 'C', store_code: 'C', country: 'US', phone: '+1 217 555 0100' },
+      // Coordinates of 17 digits: SQLite's JSON writes 15, so a merge must not write back what it read there.
+      { name: 'C', store_code: 'C', country: 'US', phone: '+1 217 555 0100', latitude: 39.781712345678912 },
     ]);
     const [a, b, c] = await listOf(clientId);
+    const latitudeOfC = () => t.store.db.prepare('SELECT latitude FROM locations WHERE id = ?').pluck().get(c!.id);
+    expect(latitudeOfC()).toBe(39.781712345678912);
     const bulk = (ids: string[], set: object) =>
       t.request({ method: 'PATCH', url: '/api/locations', token: admin, body: { ids, set } });
     const closing = (await bulk([a!.id, b!.id, c!.id], { status: 'temporarily_closed' })).json<{
@@ -446,6 +449,7 @@ describe('undo', () => {
     expect(dry).toMatchObject({ restored: 3, conflicts: [] });
     const undone = (await undo(closing.operation_id)).json<{ operation_id: string }>();
     expect(undone).toMatchObject({ restored: 3, conflicts: [] });
+    expect(latitudeOfC()).toBe(39.781712345678912);
     expect(await state()).toEqual([
       ['A', 'open', null, null],
       ['B', 'open', ['new'], null],
