@@ -1,7 +1,7 @@
 import { actorOf, recordEntry, startOperation } from '../audit/queries.js';
 import { authorizeWrite } from '../auth/authorize.js';
 import { clientName } from '../clients/queries.js';
-import { rememberRow, snapshotOfFields, snapshotsOf } from './snapshots.js';
+import { DERIVED_COLUMNS, partialSnapshot, rememberRow, snapshotsOf } from './snapshots.js';
 import type { Db } from '../db/open.js';
 import { Conflict, Invalid, NotFound, type ErrorDetail } from '../http/errors.js';
 import { NEEDS, type Principal } from '../http/guards.js';
@@ -20,6 +20,7 @@ import {
   setLabelsOrder,
   storedLocations,
   updateLocation,
+  type LocationToUpdate,
   type StoredLocation,
 } from './queries.js';
 import { changesBetween, derived } from './record.js';
@@ -128,7 +129,7 @@ function* piecesOf(ids: readonly string[]): Generator<string> {
 }
 
 /** The locations of these ids, a piece at a time: a piece is let go before the next is read. */
-function* locationPieces(db: Db, organizationId: string, ids: readonly string[]): Generator<StoredLocation[]> {
+function* locationPieces(db: Db, organizationId: string, ids: readonly string[]): Generator<LocationToUpdate[]> {
   for (const piece of piecesOf(ids)) yield storedLocations(db, organizationId, piece);
 }
 
@@ -276,16 +277,18 @@ function writeEdits(db: Db, request: EditRequest, change: BulkChange, clients: s
     now,
   );
   let count = 0;
-  for (const piece of piecesOf(request.ids)) {
-    const before = new Map(snapshotsOf(db, piece).map((snapshot) => [snapshot.id, snapshot]));
-    for (const location of storedLocations(db, principal.organizationId, piece)) {
+  for (const found of locationPieces(db, principal.organizationId, request.ids)) {
+    for (const location of found) {
       const edit = editOf(location, change);
       if (edit === null) continue;
-      // Saved once below: its revision goes one up. Only the fields it changes are kept: an undo puts
-      // back those alone, and a later undo of another change sees which fields this one touched.
-      const snapshot = before.get(location.id)!;
-      const kept = snapshotOfFields(snapshot.json, Object.keys(edit.changes));
-      rememberRow(db, operationId, location.id, 'updated', kept, snapshot.revision + 1);
+      // Saved once below: its revision goes one up. Only the fields it changes are kept, as an import
+      // keeps them: an undo puts back those alone, and a later undo of another change sees which they were.
+      const kept = partialSnapshot(location.id, location, [
+        ...Object.keys(edit.changes),
+        'revision',
+        ...DERIVED_COLUMNS,
+      ]);
+      rememberRow(db, operationId, location.id, 'updated', kept, location.revision + 1);
       saveLocation(db, location, edit.values, now);
       count++;
     }

@@ -127,16 +127,19 @@ export function locationsPerClient(db: Db, organizationId: string, idsJson: stri
   return new Map(rows.map(({ client_id, n }) => [client_id, n]));
 }
 
-/** The stored locations of these ids (a JSON array), of the organization's clients only. */
-export function storedLocations(db: Db, organizationId: string, idsJson: string): StoredLocation[] {
+/**
+ * The stored locations of these ids (a JSON array), of the organization's clients only, with what a change's
+ * undo keeps of each (its revision and derived columns: partialSnapshot), so that an edit reads a location once.
+ */
+export function storedLocations(db: Db, organizationId: string, idsJson: string): LocationToUpdate[] {
   return statement<[string, string], StoredColumns>(
     db,
-    `SELECT ${STORED_COLUMNS} FROM locations
+    `SELECT ${TO_UPDATE_COLUMNS.join(', ')} FROM locations
      WHERE id IN (SELECT value FROM json_each(?))
        AND client_id IN (SELECT id FROM clients WHERE organization_id = ?)`,
   )
     .all(idsJson, organizationId)
-    .map(fromColumns);
+    .map((row) => fromColumns(row) as unknown as LocationToUpdate);
 }
 
 /** A stored location an import may update, with what its undo keeps: its revision and derived columns. */

@@ -93,18 +93,6 @@ const PARSED: ReadonlySet<string> = new Set(PARSED_COLUMNS);
 export const DERIVED_COLUMNS = ['match_key', 'health_score', 'health_status', 'health_notes'] as const;
 
 /**
- * Of a location's snapshot (snapshotsOf's json), only the fields a change writes, with its revision and
- * derived columns: what an undo needs to put back those fields alone, and what tells a later undo of
- * another change which fields this one touched (undo.ts, fieldsChangedSince).
- */
-export function snapshotOfFields(json: string, fields: Iterable<string>): string {
-  const all = JSON.parse(json) as Record<string, unknown>;
-  const before: Record<string, unknown> = { id: all.id };
-  for (const column of [...fields, 'revision', ...DERIVED_COLUMNS]) before[column] = all[column];
-  return JSON.stringify(before);
-}
-
-/**
  * A snapshot of only the columns a change writes, as they were stored: what an undo needs of an updated
  * location whose other columns the change left as they were. A 100,000-row re-import that changes one
  * field keeps a few dozen bytes a location instead of the whole row. `stored` holds the columns as the
