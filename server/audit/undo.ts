@@ -61,7 +61,7 @@ function planUndo(db: Db, operation: Operation): Step[] {
           kind: 'conflict',
           location_id: now.id,
           name: now.name,
-          reason: changedSince(db, now.id, since, 'changed since it was imported'),
+          reason: changedSince(editsSince(db, now.id, since), 'changed since it was imported'),
         },
   );
   for (const row of rows) {
@@ -75,11 +75,13 @@ function planUndo(db: Db, operation: Operation): Step[] {
     } else if (now === undefined) {
       steps.push({ kind: 'conflict', location_id: row.location_id, name, reason: 'deleted since' });
     } else if (now.revision !== row.left_revision) {
-      if (row.action === 'updated' && changedElsewhere(db, row, now, since)) {
+      // The location's own edits since, read once: what a merge must know, and what the conflict names.
+      const edits = editsSince(db, row.location_id, since);
+      if (row.action === 'updated' && changedElsewhere(db, row, now, since, edits)) {
         steps.push({ kind: 'restore', now, before: row.before!, merge: true });
         continue;
       }
-      const reason = changedSince(db, row.location_id, since, 'changed since');
+      const reason = changedSince(edits, 'changed since');
       steps.push({ kind: 'conflict', location_id: row.location_id, name, reason });
     } else if (row.action === 'created') {
       steps.push({ kind: 'remove', now });
@@ -96,26 +98,27 @@ function fieldsOf(before: Record<string, unknown>): LocationField[] {
 }
 
 /**
- * The fields of a location changed since an operation left it, when every change since is known: each
- * edit of it alone (its entry names the fields) and each later operation of its client that changed it
- * (its row keeps the fields it wrote and the revisions before and after). Their revisions must add up to
- * the location's: anything else (a change over several clients, a snapshot of every field) is unknown, null.
+ * The fields of a location changed since an operation left it, and the revisions those changes account
+ * for: each edit of it alone (its entry names the fields) and each later operation of its client that
+ * changed it (its row keeps the fields it wrote and the revisions before and after). Null when a row
+ * cannot say. Every change since is known only when the revisions add up to the location's (changedElsewhere):
+ * a change over several clients, or one that kept no revision, leaves them short.
  */
-function fieldsChangedSince(db: Db, locationId: string, clientId: string, since: number, from: number, to: number) {
+function fieldsChangedSince(db: Db, edits: Edit[], at: { locationId: string; clientId: string; since: number }) {
   const fields = new Set<string>();
   let revisions = 0;
-  for (const { changes } of editsSince(db, locationId, since)) {
+  for (const { changes } of edits) {
     if (changes === null) return null;
     for (const field of Object.keys(JSON.parse(changes) as object)) fields.add(field);
     revisions++;
   }
-  for (const { before, left_revision } of laterOperationRows(db, locationId, clientId, since)) {
+  for (const { before, left_revision } of laterOperationRows(db, at.locationId, at.clientId, at.since)) {
     const snapshot = before === null ? null : (JSON.parse(before) as Record<string, unknown>);
     if (snapshot === null || left_revision === null || typeof snapshot.revision !== 'number') return null;
     for (const field of fieldsOf(snapshot)) fields.add(field);
     revisions += left_revision - snapshot.revision;
   }
-  return revisions === to - from ? fields : null;
+  return { fields, revisions };
 }
 
 /**
@@ -123,17 +126,27 @@ function fieldsChangedSince(db: Db, locationId: string, clientId: string, since:
  * the undo puts the operation's fields back and keeps the later change (a bulk status change undone after
  * some of its locations got new labels), where it would otherwise leave the location as a conflict.
  */
-function changedElsewhere(db: Db, row: OperationRow, now: Snapshot, since: number): boolean {
+function changedElsewhere(db: Db, row: OperationRow, now: Snapshot, since: number, edits: Edit[]): boolean {
   if (row.before === null || row.left_revision === null) return false;
   const mine = fieldsOf(JSON.parse(row.before) as Record<string, unknown>);
-  const later = fieldsChangedSince(db, row.location_id, now.client_id, since, row.left_revision, now.revision);
-  return later !== null && mine.length > 0 && mine.every((field) => !later.has(field));
+  const later = fieldsChangedSince(db, edits, { locationId: row.location_id, clientId: now.client_id, since });
+  if (later === null || later.revisions !== now.revision - row.left_revision) return false;
+  return mine.length > 0 && mine.every((field) => !later.fields.has(field));
 }
 
-function editsSince(db: Db, locationId: string, since: number): { changes: string | null }[] {
-  return statement<[string, number], { changes: string | null }>(
+/** An edit of a location alone, in the trail: who, and its fields {from, to}. */
+interface Edit {
+  actor_name: string | null;
+  actor_email: string | null;
+  changes: string | null;
+}
+
+/** The location's own edits after the trail's place `since`, oldest first. */
+function editsSince(db: Db, locationId: string, since: number): Edit[] {
+  return statement<[string, number], Edit>(
     db,
-    `SELECT changes FROM audit_entries WHERE location_id = ? AND action = 'location.updated' AND seq > ?`,
+    `SELECT actor_name, actor_email, changes FROM audit_entries
+     WHERE location_id = ? AND action = 'location.updated' AND seq > ? ORDER BY seq`,
   ).all(locationId, since);
 }
 
@@ -159,16 +172,8 @@ function entrySeq(db: Db, operationId: string): number {
  * names the fields): "changed since: maria@agency.example edited its phone and primary category". A later
  * import or bulk change keeps its values per operation, not per location: the words stay plain then.
  */
-function changedSince(db: Db, locationId: string, since: number, words: string): string {
-  const edit = statement<
-    [string, number],
-    { actor_name: string | null; actor_email: string | null; changes: string | null }
-  >(
-    db,
-    `SELECT actor_name, actor_email, changes FROM audit_entries
-     WHERE location_id = ? AND action = 'location.updated' AND seq > ?
-     ORDER BY seq DESC LIMIT 1`,
-  ).get(locationId, since);
+function changedSince(edits: Edit[], words: string): string {
+  const edit = edits.at(-1);
   if (edit === undefined || edit.changes === null) return words;
   const fields = Object.keys(JSON.parse(edit.changes) as object).map(fieldInWords);
   if (fields.length === 0) return words;
