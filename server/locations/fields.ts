@@ -242,7 +242,7 @@ export const NOT_CLOSED_FOR_GOOD = 'not_closed_for_good';
 
 /**
  * A row's status with its Closed value (Yext's `closed`) read into it (README: "Closed"): yes is
- * permanently_closed, no is open, when Status is blank or agrees; a Status that disagrees is refused,
+ * permanently_closed, no is NOT_CLOSED_FOR_GOOD, when Status is blank or agrees; a Status that disagrees is refused,
  * naming both, except that temporarily closed is not closed for good, so Closed no keeps it. A blank
  * Closed says nothing: the status is Status's, or blank (null) by the import's blank-cell rule.
  * `status` is what the row's Status read as (undefined when it has none), `statusText` its text.
