@@ -1,5 +1,5 @@
 import { TextField } from '../components/TextField.js';
-import { STATUS_CHOICES } from '../locations/status-words.js';
+import { StatusOptions } from './StatusOptions.js';
 import type { BulkChoice } from './bulk-change.js';
 import { BulkLabels } from './BulkLabels.js';
 import type { BulkPreview } from './use-bulk-preview.js';
@@ -28,11 +28,7 @@ export function BulkValue({
             value={choice.status}
             onChange={(event) => onChoice({ ...choice, status: event.target.value as typeof choice.status })}
           >
-            {STATUS_CHOICES.map(([key, label]) => (
-              <option key={key} value={key}>
-                {label}
-              </option>
-            ))}
+            <StatusOptions />
           </select>
         </label>
       );

@@ -3,7 +3,7 @@ import { ApiError } from '../api/http.js';
 import { useUpdateLocation, type LocationWhole } from '../api/location-queries.js';
 import { TextField } from '../components/TextField.js';
 import { changeOf, draftOf, EDITABLE, fieldErrors, HINTS, type Draft, type EditableField } from './draft.js';
-import { STATUS_CHOICES } from '../locations/status-words.js';
+import { StatusOptions } from './StatusOptions.js';
 import { useReportUnsaved } from './unsaved-edits.js';
 
 /**
@@ -68,11 +68,7 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
       <label className="field">
         <span>Status</span>
         <select value={draft.status} onChange={(event) => set('status')(event.target.value)}>
-          {STATUS_CHOICES.map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
+          <StatusOptions />
         </select>
       </label>
       {notice && (
