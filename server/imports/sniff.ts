@@ -19,6 +19,8 @@ interface Reading {
   width: number;
   /** The rows read, empty ones left out. */
   rows: number;
+  /** The line ending papaparse found: the same whatever the delimiter. */
+  linebreak: string;
 }
 
 /** More rows split; on a tie, more of them agreeing; then more fields. */
@@ -33,7 +35,7 @@ function beats(a: Reading, b: Reading): boolean {
  * the file's.
  */
 function readingWith(sample: string, delimiter: string): Reading {
-  const { data } = Papa.parse<string[]>(sample, { delimiter, preview: SNIFF_ROWS, skipEmptyLines: 'greedy' });
+  const { data, meta } = Papa.parse<string[]>(sample, { delimiter, preview: SNIFF_ROWS, skipEmptyLines: 'greedy' });
   const rowsOfWidth = new Map<number, number>();
   let split = 0;
   for (const row of data) {
@@ -45,7 +47,7 @@ function readingWith(sample: string, delimiter: string): Reading {
   let width = 0;
   for (const [each, rows] of rowsOfWidth)
     if (rows > agreeing || (rows === agreeing && each > width)) [agreeing, width] = [rows, each];
-  return { split, agreeing, width, rows: data.length };
+  return { split, agreeing, width, rows: data.length, linebreak: meta.linebreak };
 }
 
 /**
@@ -62,13 +64,13 @@ function readingWith(sample: string, delimiter: string): Reading {
  */
 export function sniffCsv(text: string): { delimiter: string; linebreak: string } {
   const sample = text.slice(0, SNIFF_CHARS);
+  const readings = DELIMITERS.map((each) => ({ delimiter: each, reading: readingWith(sample, each) }));
   let delimiter = Papa.DefaultDelimiter;
   let best: Reading | null = null;
-  for (const each of DELIMITERS) {
-    const reading = readingWith(sample, each);
+  for (const { delimiter: each, reading } of readings) {
     if (reading.split * 2 >= reading.rows && (best === null || beats(reading, best)))
       [delimiter, best] = [each, reading];
   }
-  const { linebreak } = Papa.parse<string[]>(sample, { delimiter, preview: 1 }).meta;
-  return { delimiter, linebreak };
+  // Every reading found the same line ending: the sample is not parsed a fifth time for it.
+  return { delimiter, linebreak: readings[0]!.reading.linebreak };
 }
