@@ -893,6 +893,7 @@ describe('one location: GET, PATCH, DELETE', () => {
     // The same id in two cases is one id named twice, refused as any repeated id is.
     const repeated = expectErrorBody(await twice([a!, a!.toUpperCase()]), 400);
     expect(repeated.details?.[0]?.path).toBe('/body/ids');
+    expect(repeated.message).toBe('ids must NOT have duplicate items');
     expect((await twice([a!.toUpperCase(), b!.toUpperCase()])).json()).toEqual({
       success: true,
       count: 2,
