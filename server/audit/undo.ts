@@ -7,6 +7,7 @@ import { fieldInWords } from '../locations/field-words.js';
 import { LOCATION_FIELDS, type LocationField, type LocationValues } from '../locations/fields.js';
 import {
   addToLocationsCount,
+  deleteLocations,
   fromColumns,
   locationName,
   locationsByKey,
@@ -15,19 +16,21 @@ import {
   updateLocation,
   type StoredColumns,
 } from '../locations/queries.js';
+import { inIdOrder, piecesOf } from '../locations/pieces.js';
 import { derived } from '../locations/record.js';
 import {
   createdBy,
   DERIVED_COLUMNS,
-  operationRows,
+  keptBefore,
   partialSnapshot,
-  reinsertSnapshot,
+  plannedRows,
+  reinsertKept,
+  rememberDeleted,
   rememberRow,
-  restoreSnapshot,
-  snapshotsOf,
+  restoreKept,
   touchLocation,
-  type OperationRow,
-  type Snapshot,
+  type Current,
+  type PlannedRow,
 } from '../locations/snapshots.js';
 import { actorOf, recordEntry, startOperation } from './queries.js';
 import type { UndoResponse } from './schemas.js';
@@ -39,24 +42,40 @@ interface Operation {
   undone_by: string | null;
 }
 
-/** One step of an undo: what it does to one location, from what, or why it leaves it. */
+/**
+ * One step of an undo: what it does to one location, or why it leaves it. A step holds no snapshot: SQLite
+ * reads the values an undo writes back from operation_rows as it writes them, and copies there what the
+ * undo keeps of a location now (restoreKept, reinsertKept, rememberDeleted), so that undoing 100,000 rich
+ * locations holds a few names and ids of each in this thread, not two copies of every row.
+ */
 type Step =
-  | { kind: 'remove'; now: Snapshot }
+  | { kind: 'remove'; id: string; clientId: string }
   // merge: the location changed since, but in other fields only: the operation's fields alone are put back.
-  | { kind: 'restore'; now: Snapshot; before: string; merge?: true }
-  | { kind: 'recreate'; before: string; id: string; clientId: string }
+  // keptColumns: the columns the operation kept (comma-separated), which the restore writes back.
+  // leftRevision: where the restore leaves it (the kept revision, else one up); a merge moves it one up.
+  | {
+      kind: 'restore';
+      id: string;
+      clientId: string;
+      name: string;
+      code: StoreCode;
+      keptColumns: string;
+      leftRevision: number;
+      merge?: true;
+    }
+  | { kind: 'recreate'; id: string; clientId: string; name: string; code: StoreCode }
   | { kind: 'conflict'; location_id: string; name: string; reason: string; held_by?: string };
 
-/** What undoing the operation would do, read inside the transaction. */
+/** The store code a step writes back; undefined when it leaves the code as it is. */
+type StoreCode = string | null | undefined;
+
+/** What undoing the operation would do, read inside the transaction, the operation's rows a piece at a time. */
 function planUndo(db: Db, operation: Operation): Step[] {
-  const rows = operationRows(db, operation.id);
-  const ids = rows.map((row) => row.location_id);
-  const current = new Map(snapshotsOf(db, JSON.stringify(ids)).map((snapshot) => [snapshot.id, snapshot]));
   // The trail's place of the operation's own entry, read once: edits after it are "changed since" (changedSince).
   const since = entrySeq(db, operation.id);
   const steps: Step[] = createdBy(db, operation.client_id, operation.id).map((now) =>
     now.revision === 0
-      ? { kind: 'remove', now }
+      ? { kind: 'remove', id: now.id, clientId: now.client_id }
       : {
           kind: 'conflict',
           location_id: now.id,
@@ -64,32 +83,33 @@ function planUndo(db: Db, operation: Operation): Step[] {
           reason: changedSince(editsSince(db, now.id, since), 'changed since it was imported'),
         },
   );
-  for (const row of rows) {
-    const now = current.get(row.location_id);
-    const before = row.before === null ? null : (JSON.parse(row.before) as { name: string; client_id: string });
-    const name = now?.name ?? before?.name ?? '';
-    if (row.action === 'deleted') {
-      if (now !== undefined)
-        steps.push({ kind: 'conflict', location_id: row.location_id, name, reason: 'exists again' });
-      else steps.push({ kind: 'recreate', before: row.before!, id: row.location_id, clientId: before!.client_id });
-    } else if (now === undefined) {
-      steps.push({ kind: 'conflict', location_id: row.location_id, name, reason: 'deleted since' });
-    } else if (now.revision !== row.left_revision) {
-      // The location's own edits since, read once: what a merge must know, and what the conflict names.
-      const edits = editsSince(db, row.location_id, since);
-      if (row.action === 'updated' && changedElsewhere(db, row, now, since, edits)) {
-        steps.push({ kind: 'restore', now, before: row.before!, merge: true });
-        continue;
-      }
-      const reason = changedSince(edits, 'changed since');
-      steps.push({ kind: 'conflict', location_id: row.location_id, name, reason });
-    } else if (row.action === 'created') {
-      steps.push({ kind: 'remove', now });
-    } else {
-      steps.push({ kind: 'restore', now, before: row.before! });
-    }
-  }
+  for (const piece of plannedRows(db, operation.id))
+    for (const row of piece) steps.push(stepOf(db, operation.id, row, since));
   return withCodeClashes(db, steps);
+}
+
+/** The step for one of the operation's rows. */
+function stepOf(db: Db, operationId: string, row: PlannedRow, since: number): Step {
+  const id = row.location_id;
+  const name = row.name ?? row.before_name ?? '';
+  const code = row.gives_code ? row.code : undefined;
+  if (row.action === 'deleted') {
+    if (row.client_id !== null) return { kind: 'conflict', location_id: id, name, reason: 'exists again' };
+    return { kind: 'recreate', id, clientId: row.before_client!, name, code };
+  }
+  if (row.client_id === null) return { kind: 'conflict', location_id: id, name, reason: 'deleted since' };
+  const now: Current = { id, client_id: row.client_id, revision: row.revision!, name };
+  const restore = { id, clientId: now.client_id, name, code, keptColumns: row.kept_columns ?? '' };
+  const leftRevision = row.before_revision ?? now.revision + 1;
+  if (now.revision !== row.left_revision) {
+    // The location's own edits since, read once: what a merge must know, and what the conflict names.
+    const edits = editsSince(db, id, since);
+    if (row.action === 'updated' && changedElsewhere(db, { operationId, row, now, since }, edits))
+      return { kind: 'restore', ...restore, leftRevision, merge: true };
+    return { kind: 'conflict', location_id: id, name, reason: changedSince(edits, 'changed since') };
+  }
+  if (row.action === 'created') return { kind: 'remove', id, clientId: now.client_id };
+  return { kind: 'restore', ...restore, leftRevision };
 }
 
 /** The location fields a snapshot of an operation's row holds: the fields that operation changed. */
@@ -126,9 +146,14 @@ function fieldsChangedSince(db: Db, edits: Edit[], at: { locationId: string; cli
  * the undo puts the operation's fields back and keeps the later change (a bulk status change undone after
  * some of its locations got new labels), where it would otherwise leave the location as a conflict.
  */
-function changedElsewhere(db: Db, row: OperationRow, now: Snapshot, since: number, edits: Edit[]): boolean {
-  if (row.before === null || row.left_revision === null) return false;
-  const mine = fieldsOf(JSON.parse(row.before) as Record<string, unknown>);
+function changedElsewhere(
+  db: Db,
+  { operationId, row, now, since }: { operationId: string; row: PlannedRow; now: Current; since: number },
+  edits: Edit[],
+): boolean {
+  const before = keptBefore(db, operationId, row.location_id);
+  if (before === null || row.left_revision === null) return false;
+  const mine = fieldsOf(JSON.parse(before) as Record<string, unknown>);
   const later = fieldsChangedSince(db, edits, { locationId: row.location_id, clientId: now.client_id, since });
   if (later === null || later.revisions !== now.revision - row.left_revision) return false;
   return mine.length > 0 && mine.every((field) => !later.fields.has(field));
@@ -192,12 +217,8 @@ interface CodeAfter {
 
 /** The store code a step writes: undefined when the step leaves the code as it is. */
 function codeAfter(step: Step): CodeAfter | undefined {
-  if (step.kind !== 'restore' && step.kind !== 'recreate') return undefined;
-  const before = JSON.parse(step.before) as { name?: string; store_code?: string | null };
-  if (!('store_code' in before)) return undefined;
-  return step.kind === 'restore'
-    ? { id: step.now.id, clientId: step.now.client_id, name: step.now.name, code: before.store_code ?? null }
-    : { id: step.id, clientId: step.clientId, name: before.name ?? '', code: before.store_code ?? null };
+  if ((step.kind !== 'restore' && step.kind !== 'recreate') || step.code === undefined) return undefined;
+  return { id: step.id, clientId: step.clientId, name: step.name, code: step.code };
 }
 
 /** Who holds each of these codes now, read once per client: client → code → location id. */
@@ -224,7 +245,7 @@ function holdersOf(db: Db, codes: CodeAfter[]): Map<string, Map<string, string>>
 function withCodeClashes(db: Db, steps: Step[]): Step[] {
   const codes = steps.map(codeAfter);
   const known = codes.filter((code) => code !== undefined);
-  const removed = new Set(steps.flatMap((step) => (step.kind === 'remove' ? [step.now.id] : [])));
+  const removed = new Set(steps.flatMap((step) => (step.kind === 'remove' ? [step.id] : [])));
   const holders = holdersOf(db, known);
   let planned = steps;
   for (;;) {
@@ -251,14 +272,32 @@ function withCodeClashes(db: Db, steps: Step[]): Step[] {
   }
 }
 
-/** Carries out the steps as the undo's own operation, so that the undo can be undone in turn. */
-function applyUndo(db: Db, undoId: string, steps: Step[], at: number): void {
-  // Removals first; then every store code being given back is let go before any is written, since the
-  // unique index checks each write and an operation may have swapped two locations' codes.
-  const kinds = (kind: Step['kind']) => steps.filter((step) => step.kind === kind);
-  for (const step of kinds('remove')) applyStep(db, undoId, step, at);
+/** Carries out the steps as the undo's own operation (`undoId`), so that the undo can be undone in turn. */
+function applyUndo(db: Db, ids: { operationId: string; undoId: string }, steps: Step[], now: number): void {
+  const kinds = <K extends Step['kind']>(kind: K) =>
+    steps.filter((step): step is Extract<Step, { kind: K }> => step.kind === kind);
+  // Removals first, a piece at a time, each location kept whole as a delete keeps it (and counted off).
+  const removed = inIdOrder(kinds('remove').map((step) => step.id));
+  for (const piece of piecesOf(removed)) {
+    rememberDeleted(db, ids.undoId, piece);
+    deleteLocations(db, piece);
+  }
+  // Then every store code being given back is let go before any is written, since the unique index
+  // checks each write and an operation may have swapped two locations' codes.
   for (const code of kinds('restore').map(codeAfter)) if (code !== undefined) setStoreCode(db, code.id, null);
-  for (const step of [...kinds('restore'), ...kinds('recreate')]) applyStep(db, undoId, step, at);
+  const at = nowIso(now);
+  for (const step of kinds('restore')) {
+    if (step.merge) applyMerge(db, ids.undoId, step, keptBefore(db, ids.operationId, step.id)!, now);
+    else restoreKept(db, ids, step, at);
+  }
+  const recreated = new Map<string, number>();
+  for (const step of kinds('recreate')) {
+    reinsertKept(db, ids.operationId, step.id);
+    // The revision it comes back at, one up from its kept one: the undo's own undo removes it only at that.
+    rememberRow(db, ids.undoId, step.id, 'created', null, touchLocation(db, step.id, at));
+    recreated.set(step.clientId, (recreated.get(step.clientId) ?? 0) + 1);
+  }
+  for (const [clientId, added] of recreated) addToLocationsCount(db, clientId, added);
 }
 
 /**
@@ -266,37 +305,18 @@ function applyUndo(db: Db, undoId: string, steps: Step[], at: number): void {
  * changes kept, health and match key worked out again, the revision one up (it moves on, unlike a restore's).
  * The undo keeps those fields' values now, so that it can be undone in turn, by a merge too.
  */
-function applyMerge(db: Db, undoId: string, step: Extract<Step, { kind: 'restore' }>, now: number): void {
-  const before = JSON.parse(step.before) as Record<string, unknown>;
+function applyMerge(db: Db, undoId: string, step: Extract<Step, { kind: 'restore' }>, kept: string, now: number) {
+  const before = JSON.parse(kept) as Record<string, unknown>;
   const fields = fieldsOf(before);
   // The location's own columns, not its snapshot's JSON: SQLite writes a double there with 15 digits,
   // and the merge writes every field back (a coordinate of 17 digits would come back changed).
-  const [current] = locationsToUpdate(db, step.now.client_id, JSON.stringify([step.now.id]));
-  const kept = partialSnapshot(step.now.id, current!, [...fields, 'revision', ...DERIVED_COLUMNS]);
-  rememberRow(db, undoId, step.now.id, 'updated', kept, current!.revision + 1);
+  const [current] = locationsToUpdate(db, step.clientId, JSON.stringify([step.id]));
+  const keptNow = partialSnapshot(step.id, current!, [...fields, 'revision', ...DERIVED_COLUMNS]);
+  rememberRow(db, undoId, step.id, 'updated', keptNow, current!.revision + 1);
   const back = fromColumns(
     Object.fromEntries(fields.map((field) => [field, before[field]])) as unknown as StoredColumns,
   );
-  updateLocation(db, step.now.id, derived({ ...current!, ...back } as LocationValues), now);
-}
-
-function applyStep(db: Db, undoId: string, step: Step, now: number): void {
-  const at = nowIso(now);
-  if (step.kind === 'restore' && step.merge) {
-    applyMerge(db, undoId, step, now);
-  } else if (step.kind === 'remove') {
-    rememberRow(db, undoId, step.now.id, 'deleted', step.now.json, null);
-    statement(db, 'DELETE FROM locations WHERE id = ?').run(step.now.id);
-    addToLocationsCount(db, step.now.client_id, -1);
-  } else if (step.kind === 'restore') {
-    const left = restoreSnapshot(db, step.before, at);
-    rememberRow(db, undoId, step.now.id, 'updated', step.now.json, left);
-  } else if (step.kind === 'recreate') {
-    reinsertSnapshot(db, step.before);
-    touchLocation(db, step.id, at);
-    rememberRow(db, undoId, step.id, 'created', null, 1);
-    addToLocationsCount(db, step.clientId, 1);
-  }
+  updateLocation(db, step.id, derived({ ...current!, ...back } as LocationValues), now);
 }
 
 /**
@@ -345,7 +365,7 @@ export function undoOperation(
       { organizationId: principal.organizationId, clientId: operation.client_id, kind: 'undo', undoes: operation.id },
       now,
     );
-    applyUndo(db, undoId, steps, now);
+    applyUndo(db, { operationId: operation.id, undoId }, steps, now);
     statement(db, 'UPDATE operations SET undone_by = ? WHERE id = ?').run(undoId, operation.id);
     const result = answer(undoId);
     const { removed, restored, recreated } = result;

@@ -1,7 +1,8 @@
 import { actorOf, recordEntry, startOperation } from '../audit/queries.js';
 import { authorizeWrite } from '../auth/authorize.js';
 import { clientName } from '../clients/queries.js';
-import { DERIVED_COLUMNS, partialSnapshot, rememberRow, snapshotsOf } from './snapshots.js';
+import { inIdOrder, piecesOf } from './pieces.js';
+import { DERIVED_COLUMNS, partialSnapshot, rememberDeleted, rememberRow } from './snapshots.js';
 import type { Db } from '../db/open.js';
 import { Conflict, Invalid, NotFound, type ErrorDetail } from '../http/errors.js';
 import { NEEDS, type Principal } from '../http/guards.js';
@@ -120,14 +121,6 @@ function clientsToChange(db: Db, principal: Principal, ids: string[], now: numbe
   return [...perClient.keys()];
 }
 
-/** Locations read and changed this many at a time, inside the change's one transaction. */
-const PIECE_IDS = 1_000;
-
-/** The ids a piece at a time, as JSON arrays: what a piece's queries take. */
-function* piecesOf(ids: readonly string[]): Generator<string> {
-  for (let start = 0; start < ids.length; start += PIECE_IDS) yield JSON.stringify(ids.slice(start, start + PIECE_IDS));
-}
-
 /** The locations of these ids, a piece at a time: a piece is let go before the next is read. */
 function* locationPieces(db: Db, organizationId: string, ids: readonly string[]): Generator<LocationToUpdate[]> {
   for (const piece of piecesOf(ids)) yield storedLocations(db, organizationId, piece);
@@ -158,9 +151,9 @@ export function deleteLocationsOf(
         now,
       );
       const one = ids.length === 1 ? storedLocations(db, principal.organizationId, JSON.stringify(ids))[0] : undefined;
-      for (const piece of piecesOf(ids)) {
-        for (const before of snapshotsOf(db, piece))
-          rememberRow(db, operationId, before.id, 'deleted', before.json, null);
+      // In id order, a piece at a time: operation_rows' key grows at its end (rememberDeleted).
+      for (const piece of piecesOf(inIdOrder(ids))) {
+        rememberDeleted(db, operationId, piece);
         deleteLocations(db, piece);
       }
       recordEntry(
@@ -277,7 +270,8 @@ function writeEdits(db: Db, request: EditRequest, change: BulkChange, clients: s
     now,
   );
   let count = 0;
-  for (const found of locationPieces(db, principal.organizationId, request.ids)) {
+  // In id order: operation_rows' key (operation, location) grows at its end.
+  for (const found of locationPieces(db, principal.organizationId, inIdOrder(request.ids))) {
     for (const location of found) {
       const edit = editOf(location, change);
       if (edit === null) continue;

@@ -24,34 +24,25 @@ const COLUMNS = [
 // with the rowid, the list's order (import order): a re-insert takes its place back when it is still free.
 const SNAPSHOT = `json_object(${[...COLUMNS, 'revision', 'rowid'].map((column) => `'${column}', ${column}`).join(', ')})`;
 
-export interface Snapshot {
+/** What an undo's plan reads of a location as it is now: its values stay in SQL (restoreKept, rememberDeleted). */
+export interface Current {
   id: string;
   client_id: string;
-  /** One more at every change (undo's conflict check); in `json` too, which a restore writes back. */
+  /** One more at every change (undo's conflict check). */
   revision: number;
   name: string;
-  updated_at: string;
-  created_at: string;
-  created_by: string | null;
-  json: string;
 }
 
-/** The locations of these ids (a JSON array) as they are now. */
-export function snapshotsOf(db: Db, idsJson: string): Snapshot[] {
-  return statement<[string], Snapshot>(
-    db,
-    `SELECT id, client_id, revision, name, updated_at, created_at, created_by, ${SNAPSHOT} AS json FROM locations
-     WHERE id IN (SELECT value FROM json_each(?))`,
-  ).all(idsJson);
-}
+/** What an operation kept of one location, read by SQLite where it is written back: never by this thread. */
+const KEPT = '(SELECT before AS s FROM operation_rows WHERE operation_id = ? AND location_id = ?)';
 
 /**
- * Puts a deleted location back, with its id, from its snapshot; in its place in the list (its rowid) when
- * no location has taken that since (SQLite gives a new row the highest rowid plus one, so only the last
- * location's can be taken), else at the end. A snapshot without a rowid (written before it was kept)
- * goes at the end.
+ * Puts a deleted location back, with its id, from what the operation kept of it; in its place in the list
+ * (its rowid) when no location has taken that since (SQLite gives a new row the highest rowid plus one,
+ * so only the last location's can be taken), else at the end. A snapshot without a rowid (written before
+ * it was kept) goes at the end.
  */
-export function reinsertSnapshot(db: Db, json: string): void {
+export function reinsertKept(db: Db, operationId: string, locationId: string): void {
   // With its revision: a re-inserted location that started again at 0 could be edited back up to a
   // revision an older operation left it at, and that operation's undo would take the edit for no change.
   statement(
@@ -59,32 +50,43 @@ export function reinsertSnapshot(db: Db, json: string): void {
     `INSERT INTO locations (rowid, ${COLUMNS.join(', ')}, revision)
      SELECT iif(EXISTS (SELECT 1 FROM locations WHERE rowid = s ->> 'rowid'), NULL, s ->> 'rowid'),
        ${COLUMNS.map((column) => `s ->> '${column}'`).join(', ')}, coalesce(s ->> 'revision', 0)
-     FROM (SELECT ? AS s)`,
-  ).run(json);
+     FROM ${KEPT}`,
+  ).run(operationId, locationId);
 }
 
+/** The columns a restore can write back: all but the location's id and client, which stay, and `updated_at`, now. */
+const RESTORED = COLUMNS.filter((column) => column !== 'id' && column !== 'client_id' && column !== 'updated_at');
+
 /**
- * An undo's restore: writes a location's columns back as the snapshot has them (its id and client stay;
- * `updated_at` is now). A snapshot may hold only some columns (an import keeps only what it changes,
- * partialSnapshot): the others stay. The revision goes back to the snapshot's, so that the location is
- * as the operation before left it and that operation can be undone in turn (stepping back through the
- * history); a snapshot without one (written before it was kept) moves it one up instead. Returns the
- * revision the location is left at.
+ * An undo's restore: writes a location's columns back as the operation kept them. A snapshot may hold
+ * only some columns (an import or an edit keeps only what it changes, partialSnapshot): the others stay,
+ * and the statement names only those it writes, so that an index whose columns it leaves alone is not
+ * touched. The undo keeps first what the location is now in the same columns, so that it can be undone
+ * in turn. The revision goes back to the kept one, so that the location is as the operation before left
+ * it and that operation can be undone in turn (stepping back through the history); a snapshot without one
+ * (written before it was kept) moves it one up instead: `leftRevision`, worked out by the plan.
  */
-export function restoreSnapshot(db: Db, json: string, at: string): number {
-  const columns = COLUMNS.filter((column) => column !== 'id' && column !== 'client_id' && column !== 'updated_at');
-  const values = columns.map((column) => `iif(json_type(s, '$.${column}') IS NULL, ${column}, s ->> '${column}')`);
-  return statement<[string, string, string], number>(
+export function restoreKept(
+  db: Db,
+  { operationId, undoId }: { operationId: string; undoId: string },
+  location: { id: string; keptColumns: string; leftRevision: number },
+  at: string,
+): void {
+  const kept = new Set(location.keptColumns.split(','));
+  const columns = RESTORED.filter((column) => kept.has(column));
+  const now = ['id', ...columns, 'revision'].map((column) => `'${column}', ${column}`).join(', ');
+  statement(
     db,
-    `UPDATE locations SET (${columns.join(', ')}, revision) =
-       (SELECT ${values.join(', ')}, iif(json_type(s, '$.revision') IS NULL, revision + 1, s ->> 'revision')
-        FROM (SELECT ? AS s)),
+    `INSERT OR REPLACE INTO operation_rows (operation_id, location_id, action, before, left_revision)
+     SELECT ?, id, 'updated', json_object(${now}), ? FROM locations WHERE id = ?`,
+  ).run(undoId, location.leftRevision, location.id);
+  const back = [...columns.map((column) => `s ->> '${column}'`), `coalesce(s ->> 'revision', revision + 1)`];
+  statement(
+    db,
+    `UPDATE locations SET (${[...columns, 'revision'].join(', ')}) = (SELECT ${back.join(', ')} FROM ${KEPT}),
        updated_at = ?
-     WHERE id = ?
-     RETURNING revision`,
-  )
-    .pluck()
-    .get(json, at, (JSON.parse(json) as { id: string }).id)!;
+     WHERE id = ?`,
+  ).run(operationId, location.id, at, location.id);
 }
 
 const PARSED: ReadonlySet<string> = new Set(PARSED_COLUMNS);
@@ -122,31 +124,95 @@ export function rememberRow(
   ).run(operationId, locationId, action, before, leftRevision);
 }
 
-/** The locations an operation created (created_by), with what else the undo reads. */
-export function createdBy(db: Db, clientId: string | null, operationId: string): Snapshot[] {
-  // The client's index narrows the search; an operation over several clients reads them all (rare).
-  return statement<[string | null, string | null, string], Snapshot>(
+/**
+ * Remembers, for a delete, the locations of these ids (a JSON array) as they are now, in one statement.
+ * In id order: operation_rows' key (operation, location) is a unique index, which then grows at its end
+ * rather than at a random page a row.
+ */
+export function rememberDeleted(db: Db, operationId: string, idsJson: string): void {
+  statement(
     db,
-    `SELECT id, client_id, revision, name, updated_at, created_at, created_by, ${SNAPSHOT} AS json FROM locations
-     WHERE (? IS NULL OR client_id = ?) AND created_by = ?`,
+    `INSERT OR REPLACE INTO operation_rows (operation_id, location_id, action, before, left_revision)
+     SELECT ?, id, 'deleted', ${SNAPSHOT}, NULL FROM locations
+     WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+  ).run(operationId, idsJson);
+}
+
+/** An operation's kept values of one location (null for one it created): read one at a time as an undo writes it back. */
+export function keptBefore(db: Db, operationId: string, locationId: string): string | null {
+  return statement<[string, string], string | null>(
+    db,
+    'SELECT before FROM operation_rows WHERE operation_id = ? AND location_id = ?',
+  )
+    .pluck()
+    .get(operationId, locationId)!;
+}
+
+/** The locations an operation created (created_by), in id order, with what the undo's plan reads. */
+export function createdBy(db: Db, clientId: string | null, operationId: string): Current[] {
+  // The client's index narrows the search; an operation over several clients reads them all (rare).
+  return statement<[string | null, string | null, string], Current>(
+    db,
+    `SELECT id, client_id, revision, name FROM locations
+     WHERE (? IS NULL OR client_id = ?) AND created_by = ? ORDER BY id`,
   ).all(clientId, clientId, operationId);
 }
 
-/** Marks a location as changed now (an undo's re-insert): a new revision, so that a later change shows as a conflict. */
-export function touchLocation(db: Db, id: string, at: string): void {
-  statement(db, 'UPDATE locations SET updated_at = ?, revision = revision + 1 WHERE id = ?').run(at, id);
+/**
+ * Marks a location as changed now (an undo's re-insert): a new revision, so that a later change shows as
+ * a conflict. Returns that revision.
+ */
+export function touchLocation(db: Db, id: string, at: string): number {
+  return statement<[string, string], number>(
+    db,
+    'UPDATE locations SET updated_at = ?, revision = revision + 1 WHERE id = ? RETURNING revision',
+  )
+    .pluck()
+    .get(at, id)!;
 }
 
-export interface OperationRow {
+/**
+ * One of an operation's rows as an undo's plan reads it: what the operation kept of the location (a few
+ * of its values, taken out of the JSON by SQLite: the JSON itself stays in the table until written back)
+ * and the location as it is now (nulls when it is gone).
+ */
+export interface PlannedRow {
   location_id: string;
   action: 'updated' | 'deleted' | 'created';
-  before: string | null;
   left_revision: number | null;
+  before_name: string | null;
+  before_client: string | null;
+  /** The revision the kept values had, when they kept it. */
+  before_revision: number | null;
+  /** 1 when the kept values hold a store code (null included): writing them back sets it. */
+  gives_code: 0 | 1;
+  code: string | null;
+  /** The columns the kept values hold, comma-separated (null for a location the operation created). */
+  kept_columns: string | null;
+  client_id: string | null;
+  name: string | null;
+  revision: number | null;
 }
 
-export function operationRows(db: Db, operationId: string): OperationRow[] {
-  return statement<[string], OperationRow>(
+/** An operation's rows read this many at a time, in location id order. */
+const PLANNED_ROWS = 1_000;
+
+/** An operation's rows, a piece at a time (keyset on the location id): no piece waits for the whole. */
+export function* plannedRows(db: Db, operationId: string): Generator<PlannedRow[]> {
+  const read = statement<[string, string, number], PlannedRow>(
     db,
-    'SELECT location_id, action, before, left_revision FROM operation_rows WHERE operation_id = ?',
-  ).all(operationId);
+    `SELECT r.location_id, r.action, r.left_revision, r.before ->> 'name' AS before_name,
+       r.before ->> 'client_id' AS before_client, r.before ->> 'revision' AS before_revision,
+       json_type(r.before, '$.store_code') IS NOT NULL AS gives_code, r.before ->> 'store_code' AS code,
+       (SELECT group_concat(key) FROM json_each(r.before)) AS kept_columns,
+       l.client_id, l.name, l.revision
+     FROM operation_rows r LEFT JOIN locations l ON l.id = r.location_id
+     WHERE r.operation_id = ? AND r.location_id > ? ORDER BY r.location_id LIMIT ?`,
+  );
+  for (let after = ''; ;) {
+    const piece = read.all(operationId, after, PLANNED_ROWS);
+    if (piece.length === 0) return;
+    yield piece;
+    after = piece.at(-1)!.location_id;
+  }
 }

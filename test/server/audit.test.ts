@@ -67,7 +67,7 @@ async function importRows(clientId: string, rows: unknown[], query = '') {
 
 async function listOf(clientId: string) {
   return (await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin })).json<
-    { id: string; name: string; phone: string | null; status: string }[]
+    { id: string; name: string; city: string | null; phone: string | null; status: string }[]
   >();
 }
 
@@ -670,6 +670,23 @@ describe('undo', () => {
     expect((await listOf(clientId)).map((row) => row.id).sort()).toEqual([...ids].sort());
     const again = (await undo(back.operation_id)).json<{ removed: number }>();
     expect(again.removed).toBe(2);
+    expect(await listOf(clientId)).toEqual([]);
+  });
+
+  it("undoes the undo of a delete of edited locations: each came back one revision up, and that is its undo's mark", async () => {
+    // The undo's own undo looked for revision 1 on every location it had brought back: one edited
+    // before its delete came back at 2, and the undo of the undo left it as "changed since".
+    const clientId = await t.createClient(admin, 'Undo the undo of edited');
+    await importRows(clientId, [{ name: 'Edited', store_code: 'E1' }, { name: 'Untouched' }]);
+    const ids = (await listOf(clientId)).map((row) => row.id);
+    await t.request({ method: 'PATCH', url: `/api/locations/${ids[0]!}`, token: admin, body: { city: 'Austin' } });
+    const removed = (
+      await t.request({ method: 'POST', url: '/api/locations/delete', token: admin, body: { ids } })
+    ).json<{ operation_id: string }>();
+    const back = (await undo(removed.operation_id)).json<{ recreated: number; operation_id: string }>();
+    expect(back.recreated).toBe(2);
+    expect((await listOf(clientId)).find((row) => row.id === ids[0])!.city).toBe('Austin');
+    expect((await undo(back.operation_id)).json()).toMatchObject({ removed: 2, conflicts: [] });
     expect(await listOf(clientId)).toEqual([]);
   });
 

@@ -79,6 +79,14 @@ describe('the query plans of the app', () => {
       restored: 1,
       conflicts: [],
     });
+    // A bulk delete, its undo (recreates) and the undo's undo (removes): the undo's plan and its writes.
+    const removed = (await request('POST', '/api/locations/delete', { ids: [first!.id] })).json<{
+      operation_id: string;
+    }>();
+    const back = (await request('POST', `/api/operations/${removed.operation_id}/undo`)).json<{
+      operation_id: string;
+    }>();
+    expect((await request('POST', `/api/operations/${back.operation_id}/undo`)).json()).toMatchObject({ removed: 1 });
     deleteLocations(db, JSON.stringify([first!.id]));
     deleteClient(db, t.organizationId, clientId);
     await request('POST', '/auth/logout');
