@@ -56,17 +56,9 @@ export function randomKey(): DatabaseKey {
   return { kind: 'raw', hex: randomBytes(32).toString('hex') };
 }
 
-/** The real app over a real encrypted database in a fresh directory; close() removes it all. */
-export async function buildTestApp(options: { clock?: TestClock; nativeBinding?: string } = {}): Promise<TestApp> {
-  const dataDir = tempDir();
-  const key = randomKey();
-  const store = openStore(databaseFileIn(dataDir), key, { nativeBinding: options.nativeBinding });
-  const clock = options.clock ?? new TestClock();
-  const app = await buildApp({ store, clock, logger: false, dashboardDir: null });
-  const organizationId = insertOrganization(store.db, 'Test Agency', clock.now());
-  const passwordHash = await hashPassword(PASSWORD);
-
-  const request: TestApp['request'] = ({ method, url, token, body, headers }) =>
+/** Requests to an app as a client sends them (app.inject): a token, and a body as JSON unless a string. */
+export function requestsTo(app: TestApp['app']): TestApp['request'] {
+  return ({ method, url, token, body, headers }) =>
     app.inject({
       method,
       url,
@@ -78,6 +70,19 @@ export async function buildTestApp(options: { clock?: TestClock; nativeBinding?:
       },
       ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
+}
+
+/** The real app over a real encrypted database in a fresh directory; close() removes it all. */
+export async function buildTestApp(options: { clock?: TestClock; nativeBinding?: string } = {}): Promise<TestApp> {
+  const dataDir = tempDir();
+  const key = randomKey();
+  const store = openStore(databaseFileIn(dataDir), key, { nativeBinding: options.nativeBinding });
+  const clock = options.clock ?? new TestClock();
+  const app = await buildApp({ store, clock, logger: false, dashboardDir: null });
+  const organizationId = insertOrganization(store.db, 'Test Agency', clock.now());
+  const passwordHash = await hashPassword(PASSWORD);
+
+  const request = requestsTo(app);
 
   const testApp: TestApp = {
     app,

@@ -4,6 +4,7 @@ import { listingFields } from './0002-listing-fields.js';
 import { apiTokens } from './0003-api-tokens.js';
 import { audit } from './0004-audit.js';
 import { mappings } from './0005-mappings.js';
+import { operationRowsRowid } from './0006-operation-rows-rowid.js';
 
 export interface Migration {
   version: number;
@@ -12,4 +13,4 @@ export interface Migration {
 }
 
 /** In order; a migration, once released, is never edited (add a new one). */
-export const migrations: readonly Migration[] = [init, listingFields, apiTokens, audit, mappings];
+export const migrations: readonly Migration[] = [init, listingFields, apiTokens, audit, mappings, operationRowsRowid];
