@@ -43,25 +43,32 @@ export function locationsJson(db: Db, clientId: string, page: Page, withPlace = 
 
 const CHUNK_ROWS = 5_000;
 
+const [OPEN, COMMA, CLOSE] = ['[', ',', ']'].map((text) => Buffer.from(text));
+
 /**
  * The whole list as JSON text in pieces of CHUNK_ROWS rows, each built by SQLite and read only when the
  * response is ready for more: a big client never makes one big string, and the thread is free between
  * pages. Pieces follow rowid, so locations imported meanwhile (appended) come at the end, whole.
+ * Each piece comes as SQLite's UTF-8 bytes (the text cast to a blob), sent as they are: as a string, a
+ * piece of 3.5 MB was copied twice more (into V8's heap, then back to UTF-8 for the socket), and the
+ * strings, too big for the young generation, waited for a full collection: listing 100,000 locations
+ * three times took the server from 180 to 278 MB.
  */
-export function* locationsJsonPieces(db: Db, clientId: string, withPlace = false): Generator<string> {
-  const page = statement<[string, number, number], { json: string; last: number | null }>(
+export function* locationsJsonPieces(db: Db, clientId: string, withPlace = false): Generator<Uint8Array> {
+  const page = statement<[string, number, number], { json: Buffer; last: number | null }>(
     db,
-    `SELECT json_group_array(${entryOf(withPlace)}) AS json, max(rid) AS last
+    `SELECT CAST(json_group_array(${entryOf(withPlace)}) AS BLOB) AS json, max(rid) AS last
      FROM (SELECT rowid AS rid, * FROM locations WHERE client_id = ? AND rowid > ? ORDER BY rowid LIMIT ?)`,
   );
-  yield '[';
+  yield OPEN!;
   for (let after = 0, first = true; ; first = false) {
     const { json, last } = page.get(clientId, after, CHUNK_ROWS)!;
     if (last === null) break;
-    yield first ? json.slice(1, -1) : `,${json.slice(1, -1)}`;
+    if (!first) yield COMMA!;
+    yield json.subarray(1, json.length - 1);
     after = last;
   }
-  yield ']';
+  yield CLOSE!;
 }
 
 /** A location of the organization, whole, or undefined. */

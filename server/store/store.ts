@@ -52,8 +52,11 @@ export interface ClientStore {
   delete(principal: Principal, clientId: string, now: number): Promise<{ deleted: boolean }>;
 }
 
-/** JSON text of a list, whole or in pieces, written by the database (the list's one hot path). */
-export type JsonText = string | Iterable<string> | AsyncIterable<string>;
+/**
+ * JSON text of a list, whole or in pieces, written by the database (the list's one hot path). A piece may
+ * be UTF-8 bytes: the answer sends them as they are.
+ */
+export type JsonText = string | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
 
 export interface LocationStore {
   /**
