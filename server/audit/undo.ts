@@ -28,7 +28,6 @@ import {
   rememberDeleted,
   rememberRow,
   restoreKept,
-  touchLocation,
   type Current,
   type PlannedRow,
 } from '../locations/snapshots.js';
@@ -292,9 +291,8 @@ function applyUndo(db: Db, ids: { operationId: string; undoId: string }, steps: 
   }
   const recreated = new Map<string, number>();
   for (const step of kinds('recreate')) {
-    reinsertKept(db, ids.operationId, step.id);
     // The revision it comes back at, one up from its kept one: the undo's own undo removes it only at that.
-    rememberRow(db, ids.undoId, step.id, 'created', null, touchLocation(db, step.id, at));
+    rememberRow(db, ids.undoId, step.id, 'created', null, reinsertKept(db, ids.operationId, step.id, at));
     recreated.set(step.clientId, (recreated.get(step.clientId) ?? 0) + 1);
   }
   for (const [clientId, added] of recreated) addToLocationsCount(db, clientId, added);

@@ -40,18 +40,23 @@ const KEPT = '(SELECT before AS s FROM operation_rows WHERE operation_id = ? AND
  * Puts a deleted location back, with its id, from what the operation kept of it; in its place in the list
  * (its rowid) when no location has taken that since (SQLite gives a new row the highest rowid plus one,
  * so only the last location's can be taken), else at the end. A snapshot without a rowid (written before
- * it was kept) goes at the end.
+ * it was kept) goes at the end. It comes back changed now (`at`), one revision up from its kept one, so
+ * that a later change shows as a conflict; returns that revision.
  */
-export function reinsertKept(db: Db, operationId: string, locationId: string): void {
+export function reinsertKept(db: Db, operationId: string, locationId: string, at: string): number {
   // With its revision: a re-inserted location that started again at 0 could be edited back up to a
   // revision an older operation left it at, and that operation's undo would take the edit for no change.
-  statement(
+  const columns = COLUMNS.filter((column) => column !== 'updated_at');
+  return statement<[string, string, string], number>(
     db,
-    `INSERT INTO locations (rowid, ${COLUMNS.join(', ')}, revision)
+    `INSERT INTO locations (rowid, ${columns.join(', ')}, updated_at, revision)
      SELECT iif(EXISTS (SELECT 1 FROM locations WHERE rowid = s ->> 'rowid'), NULL, s ->> 'rowid'),
-       ${COLUMNS.map((column) => `s ->> '${column}'`).join(', ')}, coalesce(s ->> 'revision', 0)
-     FROM ${KEPT}`,
-  ).run(operationId, locationId);
+       ${columns.map((column) => `s ->> '${column}'`).join(', ')}, ?, coalesce(s ->> 'revision', 0) + 1
+     FROM ${KEPT}
+     RETURNING revision`,
+  )
+    .pluck()
+    .get(at, operationId, locationId)!;
 }
 
 /** The columns a restore can write back: all but the location's id and client, which stay, and `updated_at`, now. */
@@ -159,19 +164,6 @@ export function createdBy(db: Db, clientId: string | null, operationId: string):
 }
 
 /**
- * Marks a location as changed now (an undo's re-insert): a new revision, so that a later change shows as
- * a conflict. Returns that revision.
- */
-export function touchLocation(db: Db, id: string, at: string): number {
-  return statement<[string, string], number>(
-    db,
-    'UPDATE locations SET updated_at = ?, revision = revision + 1 WHERE id = ? RETURNING revision',
-  )
-    .pluck()
-    .get(at, id)!;
-}
-
-/**
  * One of an operation's rows as an undo's plan reads it: what the operation kept of the location (a few
  * of its values, taken out of the JSON by SQLite: the JSON itself stays in the table until written back)
  * and the location as it is now (nulls when it is gone).
@@ -187,7 +179,7 @@ export interface PlannedRow {
   /** 1 when the kept values hold a store code (null included): writing them back sets it. */
   gives_code: 0 | 1;
   code: string | null;
-  /** The columns the kept values hold, comma-separated (null for a location the operation created). */
+  /** The columns the kept values of an updated location hold, comma-separated (what its restore writes). */
   kept_columns: string | null;
   client_id: string | null;
   name: string | null;
@@ -204,7 +196,7 @@ export function* plannedRows(db: Db, operationId: string): Generator<PlannedRow[
     `SELECT r.location_id, r.action, r.left_revision, r.before ->> 'name' AS before_name,
        r.before ->> 'client_id' AS before_client, r.before ->> 'revision' AS before_revision,
        json_type(r.before, '$.store_code') IS NOT NULL AS gives_code, r.before ->> 'store_code' AS code,
-       (SELECT group_concat(key) FROM json_each(r.before)) AS kept_columns,
+       iif(r.action = 'updated', (SELECT group_concat(key) FROM json_each(r.before)), NULL) AS kept_columns,
        l.client_id, l.name, l.revision
      FROM operation_rows r LEFT JOIN locations l ON l.id = r.location_id
      WHERE r.operation_id = ? AND r.location_id > ? ORDER BY r.location_id LIMIT ?`,
