@@ -38,3 +38,21 @@ export function realisticRows(count: number): Record<string, string>[] {
   }
   return rows;
 }
+
+/**
+ * A rich row: the realistic row with every listing field a Google Business Profile sheet fills (store
+ * code, phone, website, coordinates, category, labels, hours), as CSV-derived text (~450 bytes of JSON).
+ */
+export function richRows(count: number): Record<string, string>[] {
+  return realisticRows(count).map((row, i) => ({
+    ...row,
+    store_code: `BB-${String(i + 1).padStart(6, '0')}`,
+    phone: `+1 415 555 ${String(1000 + (i % 9000)).padStart(4, '0')}`,
+    website: `https://bluebird.example/stores/${i + 1}`,
+    latitude: String(37 + (i % 1000) / 1000),
+    longitude: String(-122 - (i % 1000) / 1000),
+    primary_category: 'Coffee shop',
+    labels: 'west, flagship, drive-thru',
+    hours: 'Mon-Fri 7:00-19:00, Sat 8:00-17:00, Sun 9:00-15:00',
+  }));
+}

@@ -55,10 +55,16 @@ function spawnUntil(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Prom
   });
 }
 
+/**
+ * More flags for the served process, to profile it in a bench run: BENCH_SERVER_FLAGS="--cpu-prof
+ * --cpu-prof-dir=/tmp/prof" writes a CPU profile of each of its threads (the writer's included).
+ */
+const profilingFlags = () => process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [];
+
 export const serve = (dataDir: string, key: string) =>
   spawnUntil(
     // As `npm run serve` and the `agency-desk` binary start it (server/node-flags.ts).
-    [...SERVER_NODE_FLAGS, CLI, 'serve'],
+    [...SERVER_NODE_FLAGS, ...profilingFlags(), CLI, 'serve'],
     {
       AGENCY_DESK_DATA_DIR: dataDir,
       AGENCY_DESK_DB_KEY: key,
