@@ -12,12 +12,15 @@ import {
   locationName,
   locationsByKey,
   locationsToUpdate,
+  setDerived,
   setStoreCode,
+  storedLocations,
   updateLocation,
   type StoredColumns,
 } from '../locations/queries.js';
 import { inIdOrder, piecesOf } from '../locations/pieces.js';
 import { derived } from '../locations/record.js';
+import { rulesChangedSince } from '../locations/rescore.js';
 import {
   createdBy,
   DERIVED_COLUMNS,
@@ -69,9 +72,7 @@ type Step =
 type StoreCode = string | null | undefined;
 
 /** What undoing the operation would do, read inside the transaction, the operation's rows a piece at a time. */
-function planUndo(db: Db, operation: Operation): Step[] {
-  // The trail's place of the operation's own entry, read once: edits after it are "changed since" (changedSince).
-  const since = entrySeq(db, operation.id);
+function planUndo(db: Db, operation: Operation, since: number): Step[] {
   const steps: Step[] = createdBy(db, operation.client_id, operation.id).map((now) =>
     now.revision === 0
       ? { kind: 'remove', id: now.id, clientId: now.client_id }
@@ -291,11 +292,24 @@ function applyUndo(db: Db, ids: { operationId: string; undoId: string }, steps: 
   }
   const recreated = new Map<string, number>();
   for (const step of kinds('recreate')) {
-    // The revision it comes back at, one up from its kept one: the undo's own undo removes it only at that.
+    // The revision it comes back at (its kept one): the undo's own undo removes it only at that.
     rememberRow(db, ids.undoId, step.id, 'created', null, reinsertKept(db, ids.operationId, step.id, at));
     recreated.set(step.clientId, (recreated.get(step.clientId) ?? 0) + 1);
   }
   for (const [clientId, added] of recreated) addToLocationsCount(db, clientId, added);
+}
+
+/**
+ * After an upgrade changed the rules (a rescore in the trail since the operation), what a restore or a
+ * re-insert put back was derived under the older ones: the health and the match key are worked out again
+ * from the fields put back. (A merge works them out anyway.)
+ */
+function deriveAgain(db: Db, organizationId: string, steps: Step[]): void {
+  const ids = steps.flatMap((step) =>
+    (step.kind === 'restore' && !step.merge) || step.kind === 'recreate' ? [step.id] : [],
+  );
+  for (const piece of piecesOf(inIdOrder(ids)))
+    for (const location of storedLocations(db, organizationId, piece)) setDerived(db, location.id, derived(location));
 }
 
 /**
@@ -342,7 +356,9 @@ export function undoOperation(
       now,
     );
     if (operation.undone_by !== null) throw Conflict(`This operation was undone already (by ${operation.undone_by})`);
-    const steps = planUndo(db, operation);
+    // The trail's place of the operation's own entry, read once: edits after it are "changed since" (changedSince).
+    const since = entrySeq(db, operation.id);
+    const steps = planUndo(db, operation, since);
     const count = (kind: Step['kind']) => steps.filter((step) => step.kind === kind).length;
     const conflicts = steps.flatMap((step) => (step.kind === 'conflict' ? [step] : []));
     const answer = (id: string | null): UndoResponse => ({
@@ -364,6 +380,7 @@ export function undoOperation(
       now,
     );
     applyUndo(db, { operationId: operation.id, undoId }, steps, now);
+    if (rulesChangedSince(db, principal.organizationId, since)) deriveAgain(db, principal.organizationId, steps);
     statement(db, 'UPDATE operations SET undone_by = ? WHERE id = ?').run(undoId, operation.id);
     const result = answer(undoId);
     const { removed, restored, recreated } = result;

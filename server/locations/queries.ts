@@ -194,6 +194,25 @@ export function storedLocationsPage(
     .map(fromColumns);
 }
 
+/**
+ * Writes what the rules derive from a location's fields (a rescore under new rules, or an undo that put
+ * back values kept under older ones), and nothing else: its fields, revision and updated_at stay.
+ * Returns whether any of them changed.
+ */
+export function setDerived(db: Db, id: string, row: LocationRow): boolean {
+  return (
+    statement(
+      db,
+      `UPDATE locations SET match_key = ?, health_score = ?, health_status = ?, health_notes = ?
+       WHERE id = ? AND (match_key IS NOT ? OR health_score IS NOT ? OR health_status IS NOT ? OR health_notes IS NOT ?)`,
+    ).run(
+      ...[row.match_key, row.health_score, row.health_status, JSON.stringify(row.health_notes)],
+      id,
+      ...[row.match_key, row.health_score, row.health_status, JSON.stringify(row.health_notes)],
+    ).changes > 0
+  );
+}
+
 /** A location's columns after its id: its fields, then what the rules derive from them. */
 const ROW_COLUMNS = [...LOCATION_FIELDS, 'match_key', 'health_score', 'health_status', 'health_notes'] as const;
 

@@ -1,39 +1,74 @@
 import type { Db } from '../db/open.js';
 import { statement } from '../db/sql.js';
+import { recordEntry, systemActor } from '../audit/queries.js';
 import type { LocationValues } from './fields.js';
-import { storedLocationsPage, updateLocation } from './queries.js';
+import { setDerived, storedLocationsPage } from './queries.js';
 import { derived, RULE_VERSION } from './record.js';
 
 const PAGE = 5_000;
 
+/** The trail's action of a rescore: an undo across it works out again what it puts back (rulesChangedSince). */
+export const RESCORED = 'locations.rescored';
+
 /**
  * Brings locations stored under older rules (the health score and its notes, the match key) up to the
  * current ones: once after an upgrade (migration 0002 leaves existing rows at version 0), in one
- * transaction, before the server answers anything. The values themselves never change, nor updated_at.
+ * transaction, before the server answers anything. Only what the rules derive is written: the fields,
+ * updated_at and the revision stay, so that an undo made before the upgrade still finds each location as
+ * its operation left it. Each organization gets one entry in the trail (Agency Desk's own), which is what
+ * tells such an undo that the values it puts back were derived under older rules.
  */
-export function rescoreLocations(db: Db): void {
+export function rescoreLocations(db: Db, now = Date.now()): void {
   const applied = statement<[], number>(db, "SELECT version FROM rule_versions WHERE feature = 'locations'")
     .pluck()
     .get();
   if (applied === undefined || applied >= RULE_VERSION) return;
   db.transaction(() => {
+    const changed = new Map<string, number>();
     for (let after = 0; ;) {
       const page = storedLocationsPage(db, after, PAGE);
       if (page.length === 0) break;
       after = page.at(-1)!.rid;
       for (const location of page) {
-        const {
-          id,
-          client_id: _client,
-          health_score: _score,
-          health_status: _status,
-          rid: _rid,
-          updated_at,
-          ...values
-        } = location;
-        updateLocation(db, id, derived(values as LocationValues), Date.parse(updated_at));
+        const { id, client_id, health_score: _score, health_status: _status, rid: _rid, ...values } = location;
+        if (setDerived(db, id, derived(values as LocationValues))) {
+          changed.set(client_id, (changed.get(client_id) ?? 0) + 1);
+        }
       }
     }
+    recordRescores(db, changed, now);
     statement(db, "UPDATE rule_versions SET version = ? WHERE feature = 'locations'").run(RULE_VERSION);
   })();
+}
+
+/** One entry for each organization: how many of its locations' scores or keys the new rules changed. */
+function recordRescores(db: Db, changedByClient: Map<string, number>, now: number): void {
+  const organizations = statement<[], { id: string; name: string }>(db, 'SELECT id, name FROM organizations').all();
+  const clients = statement<[string], string>(db, 'SELECT id FROM clients WHERE organization_id = ?').pluck();
+  for (const organization of organizations) {
+    const count = clients.all(organization.id).reduce((sum, id) => sum + (changedByClient.get(id as string) ?? 0), 0);
+    recordEntry(
+      db,
+      {
+        organizationId: organization.id,
+        actor: systemActor('Agency Desk'),
+        action: RESCORED,
+        target: { type: 'organization', id: organization.id, name: organization.name },
+        summary: { rules: RULE_VERSION, count },
+      },
+      now,
+    );
+  }
+}
+
+/** Whether the rules changed after the trail's place `since`: values kept before then were derived under older ones. */
+export function rulesChangedSince(db: Db, organizationId: string, since: number): boolean {
+  return (
+    statement<[string, string, number], number>(
+      db,
+      'SELECT EXISTS (SELECT 1 FROM audit_entries WHERE organization_id = ? AND action = ? AND seq > ?)',
+    )
+      .pluck()
+      .get(organizationId, RESCORED, since) === 1
+  );
 }

@@ -40,18 +40,21 @@ const KEPT = '(SELECT before AS s FROM operation_rows WHERE operation_id = ? AND
  * Puts a deleted location back, with its id, from what the operation kept of it; in its place in the list
  * (its rowid) when no location has taken that since (SQLite gives a new row the highest rowid plus one,
  * so only the last location's can be taken), else at the end. A snapshot without a rowid (written before
- * it was kept) goes at the end. It comes back changed now (`at`), one revision up from its kept one, so
- * that a later change shows as a conflict; returns that revision.
+ * it was kept) goes at the end. It comes back at `at`, and at the revision it had, as a restore puts it
+ * back: a delete and its undo change nothing, so the operation before the delete still finds the location
+ * as it left it and can be undone in turn (stepping back through the history), while any change after
+ * the undo moves the revision on and shows as a conflict. A snapshot that kept no revision (written in
+ * the trail's first days, before they were kept) comes back at 1, as it always has. Returns the revision.
  */
 export function reinsertKept(db: Db, operationId: string, locationId: string, at: string): number {
-  // With its revision: a re-inserted location that started again at 0 could be edited back up to a
+  // At its kept revision, never at 0 afresh: a re-inserted location that started again at 0 could be edited back up to a
   // revision an older operation left it at, and that operation's undo would take the edit for no change.
   const columns = COLUMNS.filter((column) => column !== 'updated_at');
   return statement<[string, string, string], number>(
     db,
     `INSERT INTO locations (rowid, ${columns.join(', ')}, updated_at, revision)
      SELECT iif(EXISTS (SELECT 1 FROM locations WHERE rowid = s ->> 'rowid'), NULL, s ->> 'rowid'),
-       ${columns.map((column) => `s ->> '${column}'`).join(', ')}, ?, coalesce(s ->> 'revision', 0) + 1
+       ${columns.map((column) => `s ->> '${column}'`).join(', ')}, ?, coalesce(s ->> 'revision', 1)
      FROM ${KEPT}
      RETURNING revision`,
   )

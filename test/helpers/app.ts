@@ -113,3 +113,46 @@ export async function buildTestApp(options: { clock?: TestClock; nativeBinding?:
   };
   return testApp;
 }
+
+/** The app of a database opened again, as after a restart: its requests, and a sign-in that gives a token. */
+export interface Restarted {
+  store: Store;
+  request: TestApp['request'];
+  signIn(email: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Closes the test app, runs `between` on its closed database file (an older release's schema, say), and
+ * opens the file again with a new app, as a restart (an upgrade) does. The directory stays: the caller
+ * removes it.
+ */
+export async function restarted(t: TestApp, between: (file: string) => void = () => {}): Promise<Restarted> {
+  await t.app.close();
+  t.store.close();
+  const file = databaseFileIn(t.dataDir);
+  between(file);
+  const store = openStore(file, t.key);
+  const app = await buildApp({ store, logger: false, dashboardDir: null });
+  const request = requestsTo(app);
+  return {
+    store,
+    request,
+    async signIn(email) {
+      const response = await request({ method: 'POST', url: '/auth/callback', body: { email, password: PASSWORD } });
+      return response.json<{ access_token: string }>().access_token;
+    },
+    async close() {
+      await app.close();
+      store.close();
+    },
+  };
+}
+
+/** A test app with an Admin signed in and one client: what a test of a restart starts from. */
+export async function adminWithClient(clientName: string): Promise<{ t: TestApp; admin: string; clientId: string }> {
+  const t = await buildTestApp();
+  await t.addUser('admin@example.com', 'admin');
+  const admin = await t.login('admin@example.com');
+  return { t, admin, clientId: await t.createClient(admin, clientName) };
+}

@@ -35,6 +35,21 @@ describe('the history in words', () => {
     expect(entryInWords(cli)).toBe('The command line (maria) created the client Bluebird Coffee');
   });
 
+  it("words Agency Desk's own rescore after an upgrade, with or without scores changed", () => {
+    const rescored = {
+      ...base,
+      actor: { type: 'system' as const, id: null, email: null, name: 'Agency Desk', token_id: null },
+      action: 'locations.rescored',
+      target: { type: 'organization', id: null, name: 'Test Agency' },
+      summary: { rules: 2, count: 1234 },
+    };
+    expect(entryInWords(rescored)).toBe('Agency Desk scored 1,234 locations again under its updated rules');
+    expect(entryInWords({ ...rescored, summary: { rules: 2, count: 0 } })).toBe(
+      'Agency Desk checked every location under its updated rules: no score changed',
+    );
+    expect(undoable({ ...rescored, operation_id: null })).toBe(false);
+  });
+
   it('words an import by its counts, and an unknown action plainly', () => {
     const imported = {
       ...base,

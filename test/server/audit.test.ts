@@ -673,9 +673,9 @@ describe('undo', () => {
     expect(await listOf(clientId)).toEqual([]);
   });
 
-  it("undoes the undo of a delete of edited locations: each came back one revision up, and that is its undo's mark", async () => {
+  it("undoes the undo of a delete of edited locations: the revision each came back at is its undo's mark", async () => {
     // The undo's own undo looked for revision 1 on every location it had brought back: one edited
-    // before its delete came back at 2, and the undo of the undo left it as "changed since".
+    // before its delete came back higher, and the undo of the undo left it as "changed since".
     const clientId = await t.createClient(admin, 'Undo the undo of edited');
     await importRows(clientId, [{ name: 'Edited', store_code: 'E1' }, { name: 'Untouched' }]);
     const ids = (await listOf(clientId)).map((row) => row.id);
@@ -687,6 +687,24 @@ describe('undo', () => {
     expect(back.recreated).toBe(2);
     expect((await listOf(clientId)).find((row) => row.id === ids[0])!.city).toBe('Austin');
     expect((await undo(back.operation_id)).json()).toMatchObject({ removed: 2, conflicts: [] });
+    expect(await listOf(clientId)).toEqual([]);
+  });
+
+  it('steps back through a delete: its undo, then the edit before it, then the import, each cleanly', async () => {
+    // A location brought back by an undo comes back at the revision it had, as a restore puts it back.
+    const clientId = await t.createClient(admin, 'Step back through a delete');
+    const imported = await importRows(clientId, [{ name: 'A' }, { name: 'B', city: 'Austin' }]);
+    const ids = (await listOf(clientId)).map((row) => row.id);
+    const edit = (
+      await t.request({ method: 'PATCH', url: '/api/locations', token: admin, body: { ids, set: { city: 'Boston' } } })
+    ).json<{ operation_id: string }>();
+    const removed = (
+      await t.request({ method: 'POST', url: '/api/locations/delete', token: admin, body: { ids } })
+    ).json<{ operation_id: string }>();
+    expect((await undo(removed.operation_id)).json()).toMatchObject({ recreated: 2, conflicts: [] });
+    expect((await undo(edit.operation_id)).json()).toMatchObject({ restored: 2, conflicts: [] });
+    expect((await listOf(clientId)).map((row) => row.city)).toEqual([null, 'Austin']);
+    expect((await undo(imported.operation_id)).json()).toMatchObject({ removed: 2, conflicts: [] });
     expect(await listOf(clientId)).toEqual([]);
   });
 

@@ -1,13 +1,10 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3-multiple-ciphers';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.js';
 import { migrate } from '../../server/db/migrate.js';
 import { migrations } from '../../server/db/migrations/index.js';
 import { openDatabase } from '../../server/db/open.js';
-import { openStore } from '../../server/db/store.js';
-import { databaseFileIn } from '../../server/start.js';
-import { buildTestApp, PASSWORD, requestsTo } from '../helpers/app.js';
+import { adminWithClient, restarted } from '../helpers/app.js';
 
 /**
  * Migration 6 moves operation_rows from a WITHOUT ROWID table to a rowid table. A delete and an edit
@@ -49,11 +46,8 @@ function asVersion5(file: string, key: Parameters<typeof openDatabase>[1]): void
 
 describe('upgrading operation_rows (migration 6)', () => {
   it('keeps every kept row, and undoes a delete and an edit made before the upgrade', async () => {
-    const t = await buildTestApp();
+    const { t, admin, clientId } = await adminWithClient('Before the upgrade');
     dirs.push(t.dataDir);
-    await t.addUser('admin@example.com', 'admin');
-    const admin = await t.login('admin@example.com');
-    const clientId = await t.createClient(admin, 'Before the upgrade');
     const rows = [
       { name: 'Kept', store_code: 'K-1', phone: '+1 415 555 0100', country: 'US', hours: 'Mon-Fri 9:00-17:00' },
       { name: 'Edited', store_code: 'E-1', labels: 'west, flagship', latitude: '37.774929' },
@@ -78,38 +72,25 @@ describe('upgrading operation_rows (migration 6)', () => {
     ).json<{ operation_id: string }>();
     const keptRows = t.store.db.prepare('SELECT * FROM operation_rows ORDER BY operation_id, location_id').all();
     expect(keptRows).toHaveLength(2);
-    await t.app.close();
-    t.store.close();
-
-    const file = databaseFileIn(t.dataDir);
-    asVersion5(file, t.key);
-    const store = openStore(file, t.key);
-    const app = await buildApp({ store, logger: false, dashboardDir: null });
+    const after = await restarted(t, (file) => asVersion5(file, t.key));
     try {
+      const { store, request } = after;
       expect(store.db.pragma('user_version', { simple: true })).toBe(6);
       const table = store.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'operation_rows'").pluck().get();
       expect(table).not.toMatch(/WITHOUT ROWID/i);
       expect(store.db.prepare('SELECT * FROM operation_rows ORDER BY operation_id, location_id').all()).toEqual(
         keptRows,
       );
-      const request = requestsTo(app);
-      const signedIn = (
-        await request({
-          method: 'POST',
-          url: '/auth/callback',
-          body: { email: 'admin@example.com', password: PASSWORD },
-        })
-      ).json<{ access_token: string }>().access_token;
+      const signedIn = await after.signIn('admin@example.com');
       const undo = async (operationId: string) =>
         (await request({ method: 'POST', url: `/api/operations/${operationId}/undo`, token: signedIn })).json();
       expect(await undo(removed.operation_id)).toMatchObject({ recreated: 1, conflicts: [] });
       expect(await undo(edit.operation_id)).toMatchObject({ restored: 1, conflicts: [] });
-      const after = await listed(request, signedIn);
+      const listedAfter = await listed(request, signedIn);
       const withoutTimes = (row: Record<string, unknown>) => ({ ...row, updated_at: undefined });
-      expect(after.map(withoutTimes)).toEqual(before.map(withoutTimes));
+      expect(listedAfter.map(withoutTimes)).toEqual(before.map(withoutTimes));
     } finally {
-      await app.close();
-      store.close();
+      await after.close();
     }
   });
 });

@@ -133,6 +133,11 @@ const SENTENCES: Record<string, Words> = {
   'location.deleted': (_entry, _summary, target) => `deleted ${target}`,
   'locations.edited': (_entry, summary) => editedWords(summary),
   'locations.deleted': (_entry, summary) => `deleted ${plural(summary.count as number, 'location')}`,
+  // An upgrade's new health or matching rules, applied at start (server/locations/rescore.ts).
+  'locations.rescored': (_entry, summary) =>
+    summary.count === 0
+      ? 'checked every location under its updated rules: no score changed'
+      : `scored ${plural(summary.count as number, 'location')} again under its updated rules`,
   'operation.undone': (entry, summary, _target, undone) =>
     `undid ${undoneWords(entry, undone)}: ${counts(summary, ['removed', 'restored', 'recreated', 'conflicts']) || 'nothing to undo'}`,
   'client.created': (_entry, _summary, target) => `created the client ${target}`,
