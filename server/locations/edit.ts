@@ -206,6 +206,12 @@ export function readBulkEdit({ set, add_labels: add, remove_labels: remove }: Bu
 function readLabelChange(add: string[] | undefined, remove: string[] | undefined): LabelChange {
   const errors: ErrorDetail[] = [];
   const read = (list: string[] | undefined, change: 'add' | 'remove'): string[] => {
+    // A blank label is named where it is, not dropped: the edit would then change nothing, and say so of the body.
+    const blank = list?.findIndex((label) => label.trim() === '') ?? -1;
+    if (blank >= 0) {
+      errors.push({ path: `/body/${change}_labels/${blank}`, message: 'must not be blank' });
+      return [];
+    }
     try {
       return (list && labelsToChange(list, change)) ?? [];
     } catch (error) {

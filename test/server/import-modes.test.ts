@@ -1013,7 +1013,8 @@ describe('bulk edit: labels added and removed', () => {
     [{ add_labels: ['x'.repeat(51)] }, '/body/add_labels', /longer than 50 characters/],
     [{ add_labels: Array.from({ length: 11 }, (_, n) => `l${n}`) }, '/body/add_labels', /has 11 labels/],
     [{ add_labels: ['summer'], remove_labels: [' summer'] }, '/body/remove_labels', /"summer" is in add_labels too/],
-    [{ add_labels: [' '] }, '/body', /changes nothing/],
+    [{ add_labels: [' '] }, '/body/add_labels/0', /^add_labels\/0 must not be blank$/],
+    [{ remove_labels: ['ok', ''] }, '/body/remove_labels/1', /^remove_labels\/1 must not be blank$/],
     [{}, '/body', /changes nothing/],
   ])('%j -> 400 naming the path, nothing written', async (body, path, message) => {
     const { ids } = await tagged(`Labels refused ${path} ${JSON.stringify(body).length}`);
