@@ -147,10 +147,33 @@ function phoneReason(text: string, reason: string, country: string | null): stri
 }
 
 // A bare domain (example.com) or an http(s) address (https://www.example.com/shop).
-/** A website as a URL: a bare domain gets https://. */
+/**
+ * A website as a URL: a bare domain gets https://. Letters beyond ASCII in its path or query stay as
+ * written (https://boulangerie.example/éclairs), where the URL parser percent-encodes them (…/%C3%A9clairs):
+ * the form a browser's address bar shows, and one a person can read in the editor and the export. Only
+ * the percent-encodings of such letters are decoded (RFC 3987, 3.2, the URI's IRI): a space, a slash or
+ * any other ASCII character stays encoded, so the result reads back to the same URL.
+ */
 function website(text: string): string {
   if (!isWebsite(text)) throw new FieldError(WEBSITE_WORDS);
-  return new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`).href;
+  return readableUrl(new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`).href);
+}
+
+// A run of percent-encoded bytes of 0x80 and above: the UTF-8 of letters beyond ASCII.
+const NON_ASCII_ESCAPES = /(?:%[89a-f][0-9a-f])+/gi;
+// What an IRI must not show as itself (RFC 3987, 4.1 and 3.2): bidirectional marks, and invisible or blank characters.
+const KEPT_ESCAPED = /[\p{Cc}\p{Cf}\p{Z}\u{E000}-\u{F8FF}\u{FFF0}-\u{FFFF}]/u;
+
+function readableUrl(href: string): string {
+  return href.replace(NON_ASCII_ESCAPES, (escapes) => {
+    let text: string;
+    try {
+      text = decodeURIComponent(escapes);
+    } catch {
+      return escapes; // Not UTF-8: left as the bytes were given.
+    }
+    return KEPT_ESCAPED.test(text) ? escapes : text;
+  });
 }
 
 function coordinate(value: string | number, limit: number): number {

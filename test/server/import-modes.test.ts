@@ -701,6 +701,25 @@ describe('import modes', () => {
     expect(await imported(clientId, [{ id: stored!.id, ...row }], '?mode=upsert')).toMatchObject({ unchanged: 1 });
   });
 
+  it('a website keeps letters beyond ASCII readable, other escapes as they were; the same row again is unchanged', async () => {
+    const clientId = await t.createClient(admin, 'Readable websites');
+    const rows = [
+      { name: 'Accents', store_code: 'W1', website: 'boulangerie.example/éclairs/crème-brûlée' },
+      { name: 'Encoded', store_code: 'W2', website: 'https://example.fr/a%20b/%C3%A9t%C3%A9?q=caf%c3%a9' },
+      { name: 'Japanese', store_code: 'W3', website: 'https://example.jp/店舗/東京' },
+      // A mark that changes the direction of text, and a Latin-1 byte that is no UTF-8: both stay escaped.
+      { name: 'Kept', store_code: 'W4', website: 'https://example.com/x%E2%80%8Fy/stra%DFe' },
+    ];
+    await imported(clientId, rows);
+    expect((await list(clientId)).map((location) => location.website)).toEqual([
+      'https://boulangerie.example/éclairs/crème-brûlée',
+      'https://example.fr/a%20b/été?q=café',
+      'https://example.jp/店舗/東京',
+      'https://example.com/x%E2%80%8Fy/stra%DFe',
+    ]);
+    expect(await imported(clientId, rows, '?mode=upsert')).toMatchObject({ unchanged: 4, updated: 0 });
+  });
+
   it('export -> re-import as upsert round-trips with zero changes', async () => {
     const clientId = await t.createClient(admin, 'Round trip');
     await imported(clientId, [STORE, { name: 'Bare' }, { name: 'Kiosk', address: 'Gate 4', labels: 'a,b' }]);
