@@ -244,6 +244,30 @@ test('a column widens by dragging its edge or with the arrow keys', async ({ pag
   );
 });
 
+test('a double-click on a column edge fits it to the longest value shown, wider or narrower', async ({ page }) => {
+  await openClient(page);
+  const handle = page.getByRole('separator', { name: 'Width of the Name column' });
+  const cut = () =>
+    rows(page).evaluateAll(
+      (list) =>
+        list.filter(
+          (row) =>
+            row.querySelector('[role="gridcell"]')!.scrollWidth > row.querySelector('[role="gridcell"]')!.clientWidth,
+        ).length,
+    );
+  expect(await cut()).toBeGreaterThan(0);
+  await handle.dblclick();
+  await expect.poll(cut).toBe(0);
+  const fitted = Number(await handle.getAttribute('aria-valuenow'));
+  await page.screenshot({ path: '/tmp/locations-fitted.png' });
+  // From the widest width, a double-click narrows it to the same fit.
+  await handle.press('End');
+  await expect(handle).toHaveAttribute('aria-valuenow', '1200');
+  await handle.dblclick();
+  await expect(handle).toHaveAttribute('aria-valuenow', String(fitted));
+  await expect.poll(cut).toBe(0);
+});
+
 test('the client page has no accessibility violation, with and without the location panel', async ({ page }) => {
   await openClient(page);
   await page.screenshot({ path: '/tmp/locations-table.png' });

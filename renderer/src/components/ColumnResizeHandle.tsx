@@ -5,17 +5,20 @@ import { MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH } from '../locations/column-widths.j
 const STEP = 16;
 
 /**
- * The right edge of a column header, a window-splitter widget: drag it with the pointer, or focus
- * it and press Left / Right (Shift for bigger steps), Home for the narrowest, Enter to restore.
+ * The right edge of a column header, a window-splitter widget: drag it with the pointer, double-click
+ * it to fit the column to what it shows (as a spreadsheet does), or focus it and press Left / Right
+ * (Shift for bigger steps), Home for the narrowest, End for the widest, Enter for the usual width.
  */
 export function ColumnResizeHandle({
   label,
   width,
   onResize,
+  onFit,
 }: {
   label: string;
   width: number;
   onResize: (width: number | null) => void;
+  onFit: () => void;
 }) {
   const drag = useRef<{ x: number; width: number } | null>(null);
 
@@ -55,12 +58,12 @@ export function ColumnResizeHandle({
       aria-valuemax={MAX_COLUMN_WIDTH}
       tabIndex={0}
       className="column-resizer"
-      title="Drag to widen or narrow; double-click for the usual width"
+      title="Drag to widen or narrow; double-click to fit the longest value shown"
       onPointerDown={down}
       onPointerMove={move}
       onPointerUp={up}
       onPointerCancel={up}
-      onDoubleClick={() => onResize(null)}
+      onDoubleClick={onFit}
       onKeyDown={key}
     />
   );

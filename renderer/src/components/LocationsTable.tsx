@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useRef, type CSSProperties } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { LocationSort } from '../locations/order.js';
+import { columnFitter } from '../locations/column-fit.js';
 import {
   LOCATION_COLUMNS,
   gridColumnsOf,
@@ -61,6 +62,7 @@ export const LocationsTable = memo(function LocationsTable({
   const scroller = useRef<HTMLDivElement>(null);
   const body = useRef<HTMLDivElement>(null);
   const [widths, resize] = useColumnWidths(useInnerWidth(scroller));
+  const fit = columnFitter(scroller, resize);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scroller.current,
@@ -111,7 +113,7 @@ export const LocationsTable = memo(function LocationsTable({
       style={tableStyle(widths)}
     >
       <div ref={scroller} className="table-scroll" data-testid="locations-scroll">
-        <LocationsTableHead sort={sort} onSort={onSort} widths={widths} onResize={resize} />
+        <LocationsTableHead sort={sort} onSort={onSort} widths={widths} onResize={resize} onFit={fit} />
         <LocationsTableBody
           bodyRef={body}
           height={virtualizer.getTotalSize()}

@@ -12,11 +12,13 @@ export function LocationsTableHead({
   onSort,
   widths,
   onResize,
+  onFit,
 }: {
   sort: LocationSort;
   onSort: (sort: LocationSort) => void;
   widths: ColumnWidths;
   onResize: (column: LocationColumn, width: number | null) => void;
+  onFit: (column: LocationColumn) => void;
 }) {
   return (
     <div role="rowgroup" className="table-head">
@@ -27,6 +29,7 @@ export function LocationsTableHead({
               label={column.label}
               width={widths[column.key]}
               onResize={(width) => onResize(column.key, width)}
+              onFit={() => onFit(column.key)}
             />
           </SortHeader>
         ))}
