@@ -21,7 +21,7 @@ export const AuditEntry = Type.Object({
       'client.created, client.updated, client.deleted, location.updated, location.deleted, locations.imported, locations.edited, locations.deleted, locations.rescored (by Agency Desk itself, after an upgrade changed its health or matching rules), operation.undone, mapping.created, mapping.updated, mapping.deleted, user.created, user.updated, user.deleted, user.password_changed, user.signed_in, user.sign_in_throttled, token.created, token.revoked',
   }),
   target: Type.Object({
-    type: Type.String({ description: 'client, location, operation, organization (a rescore), user, token or mapping' }),
+    type: Type.String({ description: 'client, location, operation, user, token or mapping' }),
     id: Type.Union([Type.String(), Type.Null()]),
     name: Type.Union([Type.String(), Type.Null()]),
   }),

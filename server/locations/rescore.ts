@@ -15,7 +15,7 @@ export const RESCORED = 'locations.rescored';
  * current ones: once after an upgrade (migration 0002 leaves existing rows at version 0), in one
  * transaction, before the server answers anything. Only what the rules derive is written: the fields,
  * updated_at and the revision stay, so that an undo made before the upgrade still finds each location as
- * its operation left it. Each organization gets one entry in the trail (Agency Desk's own), which is what
+ * its operation left it. Each client gets one entry in its History (Agency Desk's own), which is also what
  * tells such an undo that the values it puts back were derived under older rules.
  */
 export function rescoreLocations(db: Db, now = Date.now()): void {
@@ -41,20 +41,25 @@ export function rescoreLocations(db: Db, now = Date.now()): void {
   })();
 }
 
-/** One entry for each organization: how many of its locations' scores or keys the new rules changed. */
+/**
+ * One entry for each client, in its History: how many of its locations' scores or keys the new rules
+ * changed (none, too: the entry also tells an undo that the rules changed since, rulesChangedSince).
+ */
 function recordRescores(db: Db, changedByClient: Map<string, number>, now: number): void {
-  const organizations = statement<[], { id: string; name: string }>(db, 'SELECT id, name FROM organizations').all();
-  const clients = statement<[string], string>(db, 'SELECT id FROM clients WHERE organization_id = ?').pluck();
-  for (const organization of organizations) {
-    const count = clients.all(organization.id).reduce((sum, id) => sum + (changedByClient.get(id as string) ?? 0), 0);
+  const clients = statement<[], { id: string; organization_id: string; name: string }>(
+    db,
+    'SELECT id, organization_id, name FROM clients',
+  ).all();
+  for (const client of clients) {
     recordEntry(
       db,
       {
-        organizationId: organization.id,
+        organizationId: client.organization_id,
         actor: systemActor('Agency Desk'),
         action: RESCORED,
-        target: { type: 'organization', id: organization.id, name: organization.name },
-        summary: { rules: RULE_VERSION, count },
+        target: { type: 'client', id: client.id, name: client.name },
+        clientId: client.id,
+        summary: { rules: RULE_VERSION, count: changedByClient.get(client.id) ?? 0 },
       },
       now,
     );

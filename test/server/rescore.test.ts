@@ -54,11 +54,13 @@ describe('a rescore after an upgrade', () => {
       const { request } = after;
       const token = await after.signIn('admin@example.com');
       const trail = (await request({ method: 'GET', url: '/api/audit?action=locations.rescored', token })).json<{
-        entries: { actor: { type: string; name: string }; summary: { count: number } }[];
+        entries: { actor: { type: string; name: string }; client_id: string; summary: { count: number } }[];
       }>();
       expect(trail.entries).toEqual([
         expect.objectContaining({
           actor: expect.objectContaining({ type: 'system', name: 'Agency Desk' }),
+          // In the client's History: one of its locations (A; B was deleted) scored again.
+          client_id: clientId,
           summary: expect.objectContaining({ count: 1 }),
         }),
       ]);
