@@ -161,18 +161,28 @@ function website(text: string): string {
 
 // A run of percent-encoded bytes of 0x80 and above: the UTF-8 of letters beyond ASCII.
 const NON_ASCII_ESCAPES = /(?:%[89a-f][0-9a-f])+/gi;
-// What an IRI must not show as itself (RFC 3987, 4.1 and 3.2): bidirectional marks, and invisible or blank characters.
-const KEPT_ESCAPED = /[\p{Cc}\p{Cf}\p{Z}\u{E000}-\u{F8FF}\u{FFF0}-\u{FFFF}]/u;
+// What an IRI does not show as itself (RFC 3987, 3.2 and 4.1): controls and bidirectional marks, blanks and
+// characters drawn as blanks (Hangul fillers, the braille blank), private use, unassigned code points and
+// noncharacters, and what a reader would take for a URL's own delimiters (a fullwidth or fraction slash,
+// a fullwidth ? or #).
+const KEPT_ESCAPED =
+  /[\p{Cc}\p{Cf}\p{Z}\p{Co}\p{Cn}\u115F\u1160\u3164\uFFA0\u2800\u2044\u2215\u29F8\uFF0F\uFF03\uFF1F]/u;
+// A combining mark just after a delimiter would be drawn on it (a / with a stroke): kept escaped there. After
+// a letter (e%CC%81, an e and its accent) it is that letter's.
+const MARK_FIRST = /^\p{M}/u;
+const DELIMITERS = new Set(['/', '?', '#', '&', '=', ';', ':', '@', '+', ',']);
 
-function readableUrl(href: string): string {
-  return href.replace(NON_ASCII_ESCAPES, (escapes) => {
+/** A URL with the letters beyond ASCII of its path, query and fragment readable (see website()); idempotent. */
+export function readableUrl(href: string): string {
+  return href.replace(NON_ASCII_ESCAPES, (escapes: string, at: number) => {
     let text: string;
     try {
       text = decodeURIComponent(escapes);
     } catch {
       return escapes; // Not UTF-8: left as the bytes were given.
     }
-    return KEPT_ESCAPED.test(text) ? escapes : text;
+    if (KEPT_ESCAPED.test(text) || (MARK_FIRST.test(text) && DELIMITERS.has(href[at - 1] ?? '/'))) return escapes;
+    return text;
   });
 }
 

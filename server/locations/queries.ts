@@ -1,6 +1,6 @@
 import type { Db } from '../db/open.js';
 import { nowIso, pageParams, statement, type Page } from '../db/sql.js';
-import { LOCATION_FIELDS, type LocationValues } from './fields.js';
+import { LOCATION_FIELDS, readableUrl, type LocationValues } from './fields.js';
 import type { LocationRow } from './record.js';
 import type { HealthStatus, LocationRecord } from './schemas.js';
 
@@ -112,13 +112,17 @@ export const PARSED_COLUMNS = ['labels', 'hours'] as const;
 
 type Parsed<Row> = Omit<Row, (typeof PARSED_COLUMNS)[number]> & Pick<StoredLocation, 'labels' | 'hours'>;
 
-/** A stored row as the rules read it: its PARSED_COLUMNS parsed, in place. */
+/**
+ * A stored row as the rules read it: its PARSED_COLUMNS parsed, in place; its website as today's rule
+ * writes it (an earlier release stored …/%C3%A9clairs for …/éclairs: the same row again is no change).
+ */
 export function fromColumns<Row extends StoredColumns>(row: Row): Parsed<Row> {
   const columns = row as unknown as Record<string, unknown>;
   for (const column of PARSED_COLUMNS) {
     const text = columns[column];
     if (typeof text === 'string') columns[column] = JSON.parse(text);
   }
+  if (typeof row.website === 'string' && row.website.includes('%')) row.website = readableUrl(row.website);
   return row as unknown as Parsed<Row>;
 }
 
@@ -203,13 +207,16 @@ export function setDerived(db: Db, id: string, row: LocationRow): boolean {
   return (
     statement(
       db,
-      `UPDATE locations SET match_key = ?, health_score = ?, health_status = ?, health_notes = ?
-       WHERE id = ? AND (match_key IS NOT ? OR health_score IS NOT ? OR health_status IS NOT ? OR health_notes IS NOT ?)`,
-    ).run(
-      ...[row.match_key, row.health_score, row.health_status, JSON.stringify(row.health_notes)],
+      `UPDATE locations SET match_key = @key, health_score = @score, health_status = @status, health_notes = @notes
+       WHERE id = @id AND (match_key IS NOT @key OR health_score IS NOT @score OR health_status IS NOT @status
+         OR health_notes IS NOT @notes)`,
+    ).run({
       id,
-      ...[row.match_key, row.health_score, row.health_status, JSON.stringify(row.health_notes)],
-    ).changes > 0
+      key: row.match_key,
+      score: row.health_score,
+      status: row.health_status,
+      notes: JSON.stringify(row.health_notes),
+    }).changes > 0
   );
 }
 
@@ -256,7 +263,7 @@ export function insertLocations(
  * row whose SET list names one of its columns, changed or not, so an update names them only when their
  * values change (a re-import that changes a city then touches no key index).
  */
-const KEY_GROUPS = [['store_code'], ['google_place_id'], ['name', 'address', 'match_key']] as const;
+export const KEY_GROUPS = [['store_code'], ['google_place_id'], ['name', 'address', 'match_key']] as const;
 
 /** The stored values of the key columns, to leave unchanged ones out of an UPDATE. */
 export type StoredKeys = Pick<LocationValues, 'name' | 'address' | 'store_code' | 'google_place_id'>;

@@ -40,7 +40,7 @@ describe('the history in words', () => {
       ...base,
       actor: { type: 'system' as const, id: null, email: null, name: 'Agency Desk', token_id: null },
       action: 'locations.rescored',
-      target: { type: 'organization', id: null, name: 'Test Agency' },
+      target: { type: 'client', id: null, name: 'Bluebird Coffee' },
       summary: { rules: 2, count: 1234 },
     };
     expect(entryInWords(rescored)).toBe('Agency Desk scored 1,234 locations again under its updated rules');

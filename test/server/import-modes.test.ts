@@ -708,16 +708,31 @@ describe('import modes', () => {
       { name: 'Encoded', store_code: 'W2', website: 'https://example.fr/a%20b/%C3%A9t%C3%A9?q=caf%c3%a9' },
       { name: 'Japanese', store_code: 'W3', website: 'https://example.jp/店舗/東京' },
       // A mark that changes the direction of text, and a Latin-1 byte that is no UTF-8: both stay escaped.
-      { name: 'Kept', store_code: 'W4', website: 'https://example.com/x%E2%80%8Fy/stra%DFe' },
+      // So do a fullwidth slash (read as a /), a Hangul filler (drawn blank) and an accent after a /.
+      {
+        name: 'Kept',
+        store_code: 'W4',
+        website: 'https://example.com/x%E2%80%8Fy/stra%DFe/a%EF%BC%8Fb/%E3%85%A4/%CC%81',
+      },
+      // An accent after its letter (a decomposed é) is that letter's.
+      { name: 'Decomposed', store_code: 'W5', website: 'https://example.fr/e%CC%81t%C3%A9' },
     ];
     await imported(clientId, rows);
     expect((await list(clientId)).map((location) => location.website)).toEqual([
       'https://boulangerie.example/éclairs/crème-brûlée',
       'https://example.fr/a%20b/été?q=café',
       'https://example.jp/店舗/東京',
-      'https://example.com/x%E2%80%8Fy/stra%DFe',
+      'https://example.com/x%E2%80%8Fy/stra%DFe/a%EF%BC%8Fb/%E3%85%A4/%CC%81',
+      'https://example.fr/e\u0301té',
     ]);
-    expect(await imported(clientId, rows, '?mode=upsert')).toMatchObject({ unchanged: 4, updated: 0 });
+    expect(await imported(clientId, rows, '?mode=upsert')).toMatchObject({ unchanged: 5, updated: 0 });
+    // As an earlier release stored it, percent-encoded: the same row again is still no change.
+    t.store.db
+      .prepare(
+        "UPDATE locations SET website = 'https://boulangerie.example/%C3%A9clairs/cr%C3%A8me-br%C3%BBl%C3%A9e' WHERE store_code = 'W1'",
+      )
+      .run();
+    expect(await imported(clientId, rows, '?mode=upsert')).toMatchObject({ unchanged: 5, updated: 0 });
   });
 
   it('export -> re-import as upsert round-trips with zero changes', async () => {
