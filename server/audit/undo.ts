@@ -27,10 +27,12 @@ import {
   keptBefore,
   partialSnapshot,
   plannedRows,
+  keepNow,
   reinsertKept,
   rememberDeleted,
   rememberRow,
-  restoreKept,
+  writeBack,
+  type UndoIds,
   type Current,
   type PlannedRow,
 } from '../locations/snapshots.js';
@@ -47,7 +49,7 @@ interface Operation {
 /**
  * One step of an undo: what it does to one location, or why it leaves it. A step holds no snapshot: SQLite
  * reads the values an undo writes back from operation_rows as it writes them, and copies there what the
- * undo keeps of a location now (restoreKept, reinsertKept, rememberDeleted), so that undoing 100,000 rich
+ * undo keeps of a location now (keepNow, writeBack, reinsertKept, rememberDeleted), so that undoing 100,000 rich
  * locations holds a few names and ids of each in this thread, not two copies of every row.
  */
 type Step =
@@ -73,7 +75,10 @@ type StoreCode = string | null | undefined;
 
 /** What undoing the operation would do, read inside the transaction, the operation's rows a piece at a time. */
 function planUndo(db: Db, operation: Operation, since: number): Step[] {
-  const steps: Step[] = createdBy(db, operation.client_id, operation.id).map((now) =>
+  // Only an import creates locations (created_by), and an import is of one client.
+  const created =
+    operation.kind === 'import' && operation.client_id !== null ? createdBy(db, operation.client_id, operation.id) : [];
+  const steps: Step[] = created.map((now) =>
     now.revision === 0
       ? { kind: 'remove', id: now.id, clientId: now.client_id }
       : {
@@ -273,7 +278,7 @@ function withCodeClashes(db: Db, steps: Step[]): Step[] {
 }
 
 /** Carries out the steps as the undo's own operation (`undoId`), so that the undo can be undone in turn. */
-function applyUndo(db: Db, ids: { operationId: string; undoId: string }, steps: Step[], now: number): void {
+function applyUndo(db: Db, ids: UndoIds, steps: Step[], now: number): void {
   const kinds = <K extends Step['kind']>(kind: K) =>
     steps.filter((step): step is Extract<Step, { kind: K }> => step.kind === kind);
   // Removals first, a piece at a time, each location kept whole as a delete keeps it (and counted off).
@@ -282,13 +287,20 @@ function applyUndo(db: Db, ids: { operationId: string; undoId: string }, steps: 
     rememberDeleted(db, ids.undoId, piece);
     deleteLocations(db, piece);
   }
+  // What each restored location is now is kept for the undo's own undo before anything is written back:
+  // the codes let go below would otherwise be kept as none.
+  const restores = kinds('restore');
+  for (const step of restores) {
+    if (step.merge) keepBeforeMerge(db, ids, step);
+    else keepNow(db, ids, step);
+  }
   // Then every store code being given back is let go before any is written, since the unique index
   // checks each write and an operation may have swapped two locations' codes.
-  for (const code of kinds('restore').map(codeAfter)) if (code !== undefined) setStoreCode(db, code.id, null);
+  for (const code of restores.map(codeAfter)) if (code !== undefined) setStoreCode(db, code.id, null);
   const at = nowIso(now);
-  for (const step of kinds('restore')) {
-    if (step.merge) applyMerge(db, ids.undoId, step, keptBefore(db, ids.operationId, step.id)!, now);
-    else restoreKept(db, ids, step, at);
+  for (const step of restores) {
+    if (step.merge) applyMerge(db, ids.operationId, step, now);
+    else writeBack(db, ids.operationId, step, at);
   }
   const recreated = new Map<string, number>();
   for (const step of kinds('recreate')) {
@@ -300,31 +312,46 @@ function applyUndo(db: Db, ids: { operationId: string; undoId: string }, steps: 
 }
 
 /**
- * After an upgrade changed the rules (a rescore in the trail since the operation), what a restore or a
- * re-insert put back was derived under the older ones: the health and the match key are worked out again
- * from the fields put back. (A merge works them out anyway.)
+ * The locations whose health and match key are worked out again from the fields an undo put back: after an
+ * upgrade changed the rules (a rescore in the trail since the operation), every one a restore or a re-insert
+ * wrote; else those whose kept values lacked what the rules derive (kept by an older release). A merge
+ * works them out anyway.
  */
-function deriveAgain(db: Db, organizationId: string, steps: Step[]): void {
-  const ids = steps.flatMap((step) =>
-    (step.kind === 'restore' && !step.merge) || step.kind === 'recreate' ? [step.id] : [],
-  );
+function deriveAgain(db: Db, organizationId: string, steps: Step[], rulesChanged: boolean): void {
+  const ids = steps.flatMap((step) => {
+    if (step.kind === 'recreate') return rulesChanged ? [step.id] : [];
+    if (step.kind !== 'restore' || step.merge) return [];
+    const kept = step.keptColumns.split(',');
+    return rulesChanged || DERIVED_COLUMNS.some((column) => !kept.includes(column)) ? [step.id] : [];
+  });
   for (const piece of piecesOf(inIdOrder(ids)))
     for (const location of storedLocations(db, organizationId, piece)) setDerived(db, location.id, derived(location));
+}
+
+/** The operation's fields of a merge, from what it kept. */
+const mergedFields = (kept: string) => fieldsOf(JSON.parse(kept) as Record<string, unknown>);
+
+/**
+ * A merge's first half, before any store code is let go: keeps the location's values now in the
+ * operation's fields (its own columns, not its snapshot's JSON, in which SQLite writes a double with 15
+ * digits), so that the merge can be undone in turn, by a merge too.
+ */
+function keepBeforeMerge(db: Db, ids: UndoIds, step: Extract<Step, { kind: 'restore' }>): void {
+  const fields = mergedFields(keptBefore(db, ids.operationId, step.id)!);
+  const [current] = locationsToUpdate(db, step.clientId, JSON.stringify([step.id]));
+  const keptNow = partialSnapshot(step.id, current!, [...fields, 'revision', ...DERIVED_COLUMNS]);
+  rememberRow(db, ids.undoId, step.id, 'updated', keptNow, current!.revision + 1);
 }
 
 /**
  * A merge: the operation's fields put back on the location as it is now, its other fields and their later
  * changes kept, health and match key worked out again, the revision one up (it moves on, unlike a restore's).
- * The undo keeps those fields' values now, so that it can be undone in turn, by a merge too.
  */
-function applyMerge(db: Db, undoId: string, step: Extract<Step, { kind: 'restore' }>, kept: string, now: number) {
-  const before = JSON.parse(kept) as Record<string, unknown>;
+function applyMerge(db: Db, operationId: string, step: Extract<Step, { kind: 'restore' }>, now: number) {
+  const before = JSON.parse(keptBefore(db, operationId, step.id)!) as Record<string, unknown>;
   const fields = fieldsOf(before);
-  // The location's own columns, not its snapshot's JSON: SQLite writes a double there with 15 digits,
-  // and the merge writes every field back (a coordinate of 17 digits would come back changed).
+  // The merge writes every field back: read from the columns, a coordinate of 17 digits stays exact.
   const [current] = locationsToUpdate(db, step.clientId, JSON.stringify([step.id]));
-  const keptNow = partialSnapshot(step.id, current!, [...fields, 'revision', ...DERIVED_COLUMNS]);
-  rememberRow(db, undoId, step.id, 'updated', keptNow, current!.revision + 1);
   const back = fromColumns(
     Object.fromEntries(fields.map((field) => [field, before[field]])) as unknown as StoredColumns,
   );
@@ -380,7 +407,8 @@ export function undoOperation(
       now,
     );
     applyUndo(db, { operationId: operation.id, undoId }, steps, now);
-    if (rulesChangedSince(db, principal.organizationId, since)) deriveAgain(db, principal.organizationId, steps);
+    const scope = { organizationId: principal.organizationId, clientId: operation.client_id };
+    deriveAgain(db, principal.organizationId, steps, rulesChangedSince(db, scope, since));
     statement(db, 'UPDATE operations SET undone_by = ? WHERE id = ?').run(undoId, operation.id);
     const result = answer(undoId);
     const { removed, restored, recreated } = result;

@@ -66,14 +66,20 @@ function recordRescores(db: Db, changedByClient: Map<string, number>, now: numbe
   }
 }
 
-/** Whether the rules changed after the trail's place `since`: values kept before then were derived under older ones. */
-export function rulesChangedSince(db: Db, organizationId: string, since: number): boolean {
+/**
+ * Whether the rules changed after the trail's place `since`: values kept before then were derived under
+ * older ones. Asked of the operation's client's entries (each client has one of every rescore), or of the
+ * organization's for an operation over several clients.
+ */
+export function rulesChangedSince(db: Db, scope: { organizationId: string; clientId: string | null }, since: number) {
+  const [column, id] =
+    scope.clientId === null ? ['organization_id', scope.organizationId] : ['client_id', scope.clientId];
   return (
     statement<[string, string, number], number>(
       db,
-      'SELECT EXISTS (SELECT 1 FROM audit_entries WHERE organization_id = ? AND action = ? AND seq > ?)',
+      `SELECT EXISTS (SELECT 1 FROM audit_entries WHERE ${column} = ? AND action = ? AND seq > ?)`,
     )
       .pluck()
-      .get(organizationId, RESCORED, since) === 1
+      .get(id, RESCORED, since) === 1
   );
 }

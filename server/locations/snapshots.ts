@@ -1,7 +1,7 @@
 import type { Db } from '../db/open.js';
 import { statement } from '../db/sql.js';
 import { LOCATION_FIELDS } from './fields.js';
-import { PARSED_COLUMNS } from './queries.js';
+import { KEY_GROUPS, PARSED_COLUMNS } from './queries.js';
 
 /**
  * A location's stored columns as one JSON object, for what an undo needs (operation_rows): written by
@@ -20,11 +20,19 @@ const COLUMNS = [
   'created_by',
 ];
 
-// With the revision: a restore puts it back too (restoreSnapshot), though a re-insert starts afresh. And
-// with the rowid, the list's order (import order): a re-insert takes its place back when it is still free.
-const SNAPSHOT = `json_object(${[...COLUMNS, 'revision', 'rowid'].map((column) => `'${column}', ${column}`).join(', ')})`;
+/**
+ * A column's value in a snapshot's JSON. SQLite's JSON writes a double with 15 significant digits, which
+ * would move a coordinate of 17 (48.85661400000001 became 48.856614) when a delete is undone; its text
+ * is exact (SQLite 3.53: the shortest that reads back the same), and the column reads it back as a number.
+ */
+const inJson = (column: string, table = '') =>
+  column === 'latitude' || column === 'longitude' ? `CAST(${table}${column} AS TEXT)` : `${table}${column}`;
 
-/** What an undo's plan reads of a location as it is now: its values stay in SQL (restoreKept, rememberDeleted). */
+// With the revision: a restore and a re-insert put it back too (writeBack, reinsertKept). And with the
+// rowid, the list's order (import order): a re-insert takes its place back when it is still free.
+const SNAPSHOT = `json_object(${[...COLUMNS, 'revision', 'rowid'].map((column) => `'${column}', ${inJson(column)}`).join(', ')})`;
+
+/** What an undo's plan reads of a location as it is now: its values stay in SQL (keepNow, writeBack, rememberDeleted). */
 export interface Current {
   id: string;
   client_id: string;
@@ -32,6 +40,9 @@ export interface Current {
   revision: number;
   name: string;
 }
+
+/** Where an operation keeps a location's values before (its row replaced when it keeps the same one again). */
+const KEEP_INTO = 'INSERT OR REPLACE INTO operation_rows (operation_id, location_id, action, before, left_revision)';
 
 /** What an operation kept of one location, read by SQLite where it is written back: never by this thread. */
 const KEPT = '(SELECT before AS s FROM operation_rows WHERE operation_id = ? AND location_id = ?)';
@@ -65,42 +76,75 @@ export function reinsertKept(db: Db, operationId: string, locationId: string, at
 /** The columns a restore can write back: all but the location's id and client, which stay, and `updated_at`, now. */
 const RESTORED = COLUMNS.filter((column) => column !== 'id' && column !== 'client_id' && column !== 'updated_at');
 
+/** The columns the rules derive from a location's fields: a change of the fields may move any of them. */
+export const DERIVED_COLUMNS = ['match_key', 'health_score', 'health_status', 'health_notes'] as const;
+
+/** A location's restorable columns now, as one JSON object (keepNow picks the kept ones out of it). */
+const NOW_JSON = `json_object(${['id', ...RESTORED, 'revision'].map((column) => `'${column}', ${inJson(column, 'l.')}`).join(', ')})`;
+
+/** An undo's ids: the operation it reverts (whose kept values it reads) and its own (which keeps the values now). */
+export interface UndoIds {
+  operationId: string;
+  undoId: string;
+}
+
 /**
- * An undo's restore: writes a location's columns back as the operation kept them. A snapshot may hold
- * only some columns (an import or an edit keeps only what it changes, partialSnapshot): the others stay,
- * and the statement names only those it writes, so that an index whose columns it leaves alone is not
- * touched. The undo keeps first what the location is now in the same columns, so that it can be undone
- * in turn. The revision goes back to the kept one, so that the location is as the operation before left
- * it and that operation can be undone in turn (stepping back through the history); a snapshot without one
- * (written before it was kept) moves it one up instead: `leftRevision`, worked out by the plan.
+ * The first half of an undo's restore, done for every restore before any store code is let go (applyUndo):
+ * keeps, for the undo's own undo, what the location is now in the columns the operation kept, and always
+ * its id, revision and what the rules derive (so that undoing the undo never leaves a score its fields do
+ * not give). One statement for every location, whatever it kept: SQLite picks the columns out.
  */
-export function restoreKept(
-  db: Db,
-  { operationId, undoId }: { operationId: string; undoId: string },
-  location: { id: string; keptColumns: string; leftRevision: number },
-  at: string,
-): void {
+export function keepNow(db: Db, { operationId, undoId }: UndoIds, location: { id: string; leftRevision: number }) {
+  const always = ['id', 'revision', ...DERIVED_COLUMNS].map((column) => `'${column}'`).join(', ');
+  statement(
+    db,
+    `${KEEP_INTO}
+     SELECT ?, l.id, 'updated',
+       (SELECT json_group_object(n.key, n.value) FROM json_each(${NOW_JSON}) n
+        WHERE n.key IN (${always}) OR n.key IN (SELECT key FROM json_each(k.s))),
+       ?
+     FROM locations l, ${KEPT} k
+     WHERE l.id = ?`,
+  ).run(undoId, location.leftRevision, operationId, location.id, location.id);
+}
+
+/**
+ * The second half of an undo's restore: writes a location's columns back as the operation kept them. A
+ * snapshot may hold only some columns (an import or an edit keeps only what it changes, partialSnapshot):
+ * the others stay. The statement names a key index's columns only when the snapshot holds them (one of
+ * eight statements, by KEY_GROUPS), so that an index whose columns it leaves alone is not touched. The
+ * revision goes back to the kept one, so that the location is as the operation before left it and that
+ * operation can be undone in turn (stepping back through the history); a snapshot without one (written
+ * before it was kept) moves it one up instead.
+ */
+export function writeBack(db: Db, operationId: string, location: { id: string; keptColumns: string }, at: string) {
   const kept = new Set(location.keptColumns.split(','));
-  const columns = RESTORED.filter((column) => kept.has(column));
-  const now = ['id', ...columns, 'revision'].map((column) => `'${column}', ${column}`).join(', ');
-  statement(
-    db,
-    `INSERT OR REPLACE INTO operation_rows (operation_id, location_id, action, before, left_revision)
-     SELECT ?, id, 'updated', json_object(${now}), ? FROM locations WHERE id = ?`,
-  ).run(undoId, location.leftRevision, location.id);
-  const back = [...columns.map((column) => `s ->> '${column}'`), `coalesce(s ->> 'revision', revision + 1)`];
-  statement(
-    db,
-    `UPDATE locations SET (${[...columns, 'revision'].join(', ')}) = (SELECT ${back.join(', ')} FROM ${KEPT}),
+  const groups = KEY_GROUPS.reduce(
+    (bits, group, at) => (group.some((column) => kept.has(column)) ? bits | (1 << at) : bits),
+    0,
+  );
+  statement(db, writeBackSql(groups)).run(operationId, location.id, at, location.id);
+}
+
+const writeBackStatements = new Map<number, string>();
+
+/** The restore's UPDATE for a set of key groups the snapshot holds (a bit each, KEY_GROUPS' order). */
+function writeBackSql(groups: number): string {
+  let sql = writeBackStatements.get(groups);
+  if (sql === undefined) {
+    const left = new Set<string>(KEY_GROUPS.flatMap((group, at) => (groups & (1 << at) ? [] : [...group])));
+    const columns = RESTORED.filter((column) => !left.has(column));
+    const back = columns.map((column) => `iif(json_type(s, '$.${column}') IS NULL, ${column}, s ->> '${column}')`);
+    sql = `UPDATE locations SET (${[...columns, 'revision'].join(', ')}) =
+         (SELECT ${[...back, "coalesce(s ->> 'revision', revision + 1)"].join(', ')} FROM ${KEPT}),
        updated_at = ?
-     WHERE id = ?`,
-  ).run(operationId, location.id, at, location.id);
+     WHERE id = ?`;
+    writeBackStatements.set(groups, sql);
+  }
+  return sql;
 }
 
 const PARSED: ReadonlySet<string> = new Set(PARSED_COLUMNS);
-
-/** The columns the rules derive from a location's fields: a change of the fields may move any of them. */
-export const DERIVED_COLUMNS = ['match_key', 'health_score', 'health_status', 'health_notes'] as const;
 
 /**
  * A snapshot of only the columns a change writes, as they were stored: what an undo needs of an updated
@@ -126,10 +170,7 @@ export function rememberRow(
   before: string | null,
   leftRevision: number | null,
 ): void {
-  statement(
-    db,
-    'INSERT OR REPLACE INTO operation_rows (operation_id, location_id, action, before, left_revision) VALUES (?, ?, ?, ?, ?)',
-  ).run(operationId, locationId, action, before, leftRevision);
+  statement(db, `${KEEP_INTO} VALUES (?, ?, ?, ?, ?)`).run(operationId, locationId, action, before, leftRevision);
 }
 
 /**
@@ -140,7 +181,7 @@ export function rememberRow(
 export function rememberDeleted(db: Db, operationId: string, idsJson: string): void {
   statement(
     db,
-    `INSERT OR REPLACE INTO operation_rows (operation_id, location_id, action, before, left_revision)
+    `${KEEP_INTO}
      SELECT ?, id, 'deleted', ${SNAPSHOT}, NULL FROM locations
      WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
   ).run(operationId, idsJson);
@@ -156,14 +197,16 @@ export function keptBefore(db: Db, operationId: string, locationId: string): str
     .get(operationId, locationId)!;
 }
 
-/** The locations an operation created (created_by), in id order, with what the undo's plan reads. */
-export function createdBy(db: Db, clientId: string | null, operationId: string): Current[] {
-  // The client's index narrows the search; an operation over several clients reads them all (rare).
-  return statement<[string | null, string | null, string], Current>(
+/**
+ * The locations an import created (created_by: only an import sets it, and an import is of one client),
+ * with what the undo's plan reads; found by the client's index. No index on created_by: every imported
+ * row would pay for it.
+ */
+export function createdBy(db: Db, clientId: string, operationId: string): Current[] {
+  return statement<[string, string], Current>(
     db,
-    `SELECT id, client_id, revision, name FROM locations
-     WHERE (? IS NULL OR client_id = ?) AND created_by = ? ORDER BY id`,
-  ).all(clientId, clientId, operationId);
+    'SELECT id, client_id, revision, name FROM locations WHERE client_id = ? AND created_by = ?',
+  ).all(clientId, operationId);
 }
 
 /**

@@ -67,7 +67,15 @@ async function importRows(clientId: string, rows: unknown[], query = '') {
 
 async function listOf(clientId: string) {
   return (await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin })).json<
-    { id: string; name: string; city: string | null; phone: string | null; status: string }[]
+    {
+      id: string;
+      name: string;
+      city: string | null;
+      phone: string | null;
+      status: string;
+      store_code: string | null;
+      health_score: number;
+    }[]
   >();
 }
 
@@ -537,6 +545,85 @@ describe('undo', () => {
     });
     // Every location a conflict: nothing written, and the operation can still be undone later.
     expect(dataSnapshot(t.store.db)).toEqual(before);
+  });
+
+  it('undoes an undo of a store-code swap: each location gets the swapped code again, none is lost', async () => {
+    // A review's repro: the undo kept what each location was after it had let the codes go, so its own
+    // undo put back no code at all.
+    const clientId = await t.createClient(admin, 'Swap undone twice');
+    await importRows(clientId, [
+      { name: 'A', store_code: 'RT-1' },
+      { name: 'B', store_code: 'RT-2' },
+    ]);
+    const [a, b] = await listOf(clientId);
+    const codes = async () => (await listOf(clientId)).map((row) => row.store_code);
+    const swapped = await importRows(
+      clientId,
+      [
+        { id: a!.id, name: 'A', store_code: 'RT-2' },
+        { id: b!.id, name: 'B', store_code: 'RT-1' },
+      ],
+      '?mode=upsert',
+    );
+    expect(await codes()).toEqual(['RT-2', 'RT-1']);
+    const back = (await undo(swapped.operation_id)).json<{ restored: number; operation_id: string }>();
+    expect(back.restored).toBe(2);
+    expect(await codes()).toEqual(['RT-1', 'RT-2']);
+    expect((await undo(back.operation_id)).json()).toMatchObject({ restored: 2, conflicts: [] });
+    expect(await codes()).toEqual(['RT-2', 'RT-1']);
+  });
+
+  it('puts coordinates of 17 digits back exactly: a delete undone, an upsert undone and its undo undone', async () => {
+    // SQLite's JSON writes a double with 15 digits; the kept values hold the coordinates as exact text.
+    const clientId = await t.createClient(admin, 'Exact coordinates undone');
+    const [lat, lng, later] = ['48.85661400000001', '-122.41941550000001', '39.78171234567891'];
+    await importRows(clientId, [{ name: 'P', store_code: 'P-1', latitude: lat, longitude: lng }]);
+    const [p] = await listOf(clientId);
+    const stored = () =>
+      t.store.db.prepare('SELECT latitude, longitude FROM locations WHERE id = ?').get(p!.id) as {
+        latitude: number;
+        longitude: number;
+      };
+    const removed = (
+      await t.request({ method: 'POST', url: '/api/locations/delete', token: admin, body: { ids: [p!.id] } })
+    ).json<{ operation_id: string }>();
+    expect((await undo(removed.operation_id)).json()).toMatchObject({ recreated: 1 });
+    expect(stored()).toEqual({ latitude: Number(lat), longitude: Number(lng) });
+    const moved = await importRows(clientId, [{ name: 'P', store_code: 'P-1', latitude: later }], '?mode=upsert');
+    const back = (await undo(moved.operation_id)).json<{ restored: number; operation_id: string }>();
+    expect(back.restored).toBe(1);
+    expect(stored()).toEqual({ latitude: Number(lat), longitude: Number(lng) });
+    expect((await undo(back.operation_id)).json()).toMatchObject({ restored: 1, conflicts: [] });
+    expect(stored()).toEqual({ latitude: Number(later), longitude: Number(lng) });
+  });
+
+  it('works the health out again when the kept values lack it (kept by an older release)', async () => {
+    const clientId = await t.createClient(admin, 'Kept without health');
+    await importRows(clientId, [{ name: 'H', store_code: 'H-1', city: 'Austin', phone: '+1 415 555 0100' }]);
+    const [before] = await listOf(clientId);
+    const changed = await importRows(
+      clientId,
+      [{ name: 'H', store_code: 'H-1', phone: '' }],
+      '?mode=upsert&blanks=clear',
+    );
+    // An older release's kept values: the fields alone.
+    t.store.db
+      .prepare(
+        "UPDATE operation_rows SET before = json_remove(before, '$.health_score', '$.health_status', '$.health_notes', '$.match_key') WHERE operation_id = ?",
+      )
+      .run(changed.operation_id);
+    const back = (await undo(changed.operation_id)).json<{ restored: number; operation_id: string }>();
+    expect(back.restored).toBe(1);
+    const [after] = await listOf(clientId);
+    expect(after).toMatchObject({
+      phone: '+14155550100',
+      health_score: before!.health_score,
+    });
+    // The undo's own undo puts the score of the fields it puts back, which it kept.
+    expect((await undo(back.operation_id)).json()).toMatchObject({ restored: 1, conflicts: [] });
+    const [again] = await listOf(clientId);
+    expect(again).toMatchObject({ phone: null });
+    expect(again!.health_score).toBeLessThan(before!.health_score);
   });
 
   it('of an upsert that changes every kind of field gives back the whole record, keys included', async () => {
