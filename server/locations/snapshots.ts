@@ -82,6 +82,11 @@ export const DERIVED_COLUMNS = ['match_key', 'health_score', 'health_status', 'h
 /** A location's restorable columns now, as one JSON object (keepNow picks the kept ones out of it). */
 const NOW_JSON = `json_object(${['id', ...RESTORED, 'revision'].map((column) => `'${column}', ${inJson(column, 'l.')}`).join(', ')})`;
 
+/** The path of each column the kept values `k.s` lack (a path to nothing when it holds it): what keepNow removes. */
+const UNKEPT_PATHS = RESTORED.filter((column) => !(DERIVED_COLUMNS as readonly string[]).includes(column))
+  .map((column) => `iif(json_type(k.s, '$.${column}') IS NULL, '$.${column}', '$.-')`)
+  .join(', ');
+
 /** An undo's ids: the operation it reverts (whose kept values it reads) and its own (which keeps the values now). */
 export interface UndoIds {
   operationId: string;
@@ -92,17 +97,14 @@ export interface UndoIds {
  * The first half of an undo's restore, done for every restore before any store code is let go (applyUndo):
  * keeps, for the undo's own undo, what the location is now in the columns the operation kept, and always
  * its id, revision and what the rules derive (so that undoing the undo never leaves a score its fields do
- * not give). One statement for every location, whatever it kept: SQLite picks the columns out.
+ * not give). One statement for every location, whatever it kept: SQLite removes the columns it did not keep
+ * (a json_each of the two objects took 3 s for 100,000 locations; this 1 s less).
  */
 export function keepNow(db: Db, { operationId, undoId }: UndoIds, location: { id: string; leftRevision: number }) {
-  const always = ['id', 'revision', ...DERIVED_COLUMNS].map((column) => `'${column}'`).join(', ');
   statement(
     db,
     `${KEEP_INTO}
-     SELECT ?, l.id, 'updated',
-       (SELECT json_group_object(n.key, n.value) FROM json_each(${NOW_JSON}) n
-        WHERE n.key IN (${always}) OR n.key IN (SELECT key FROM json_each(k.s))),
-       ?
+     SELECT ?, l.id, 'updated', json_remove(${NOW_JSON}, ${UNKEPT_PATHS}), ?
      FROM locations l, ${KEPT} k
      WHERE l.id = ?`,
   ).run(undoId, location.leftRevision, operationId, location.id, location.id);
