@@ -278,7 +278,12 @@ function withCodeClashes(db: Db, steps: Step[]): Step[] {
 }
 
 /** Carries out the steps as the undo's own operation (`undoId`), so that the undo can be undone in turn. */
-function applyUndo(db: Db, ids: UndoIds, steps: Step[], now: number): void {
+function applyUndo(
+  db: Db,
+  ids: UndoIds,
+  steps: Step[],
+  { now, rulesChanged }: { now: number; rulesChanged: boolean },
+): void {
   const kinds = <K extends Step['kind']>(kind: K) =>
     steps.filter((step): step is Extract<Step, { kind: K }> => step.kind === kind);
   // Removals first, a piece at a time, each location kept whole as a delete keeps it (and counted off).
@@ -292,7 +297,7 @@ function applyUndo(db: Db, ids: UndoIds, steps: Step[], now: number): void {
   const restores = kinds('restore');
   for (const step of restores) {
     if (step.merge) keepBeforeMerge(db, ids, step);
-    else keepNow(db, ids, step);
+    else keepNow(db, ids, step, rulesChanged);
   }
   // Then every store code being given back is let go before any is written, since the unique index
   // checks each write and an operation may have swapped two locations' codes.
@@ -312,18 +317,14 @@ function applyUndo(db: Db, ids: UndoIds, steps: Step[], now: number): void {
 }
 
 /**
- * The locations whose health and match key are worked out again from the fields an undo put back: after an
- * upgrade changed the rules (a rescore in the trail since the operation), every one a restore or a re-insert
- * wrote; else those whose kept values lacked what the rules derive (kept by an older release). A merge
- * works them out anyway.
+ * After an upgrade changed the rules (a rescore in the trail since the operation), what a restore or a
+ * re-insert put back was derived under the older ones: the health and the match key are worked out again
+ * from the fields put back. (A merge works them out anyway.)
  */
-function deriveAgain(db: Db, organizationId: string, steps: Step[], rulesChanged: boolean): void {
-  const ids = steps.flatMap((step) => {
-    if (step.kind === 'recreate') return rulesChanged ? [step.id] : [];
-    if (step.kind !== 'restore' || step.merge) return [];
-    const kept = step.keptColumns.split(',');
-    return rulesChanged || DERIVED_COLUMNS.some((column) => !kept.includes(column)) ? [step.id] : [];
-  });
+function deriveAgain(db: Db, organizationId: string, steps: Step[]): void {
+  const ids = steps.flatMap((step) =>
+    (step.kind === 'restore' && !step.merge) || step.kind === 'recreate' ? [step.id] : [],
+  );
   for (const piece of piecesOf(inIdOrder(ids)))
     for (const location of storedLocations(db, organizationId, piece)) setDerived(db, location.id, derived(location));
 }
@@ -406,9 +407,10 @@ export function undoOperation(
       { organizationId: principal.organizationId, clientId: operation.client_id, kind: 'undo', undoes: operation.id },
       now,
     );
-    applyUndo(db, { operationId: operation.id, undoId }, steps, now);
     const scope = { organizationId: principal.organizationId, clientId: operation.client_id };
-    deriveAgain(db, principal.organizationId, steps, rulesChangedSince(db, scope, since));
+    const rulesChanged = rulesChangedSince(db, scope, since);
+    applyUndo(db, { operationId: operation.id, undoId }, steps, { now, rulesChanged });
+    if (rulesChanged) deriveAgain(db, principal.organizationId, steps);
     statement(db, 'UPDATE operations SET undone_by = ? WHERE id = ?').run(undoId, operation.id);
     const result = answer(undoId);
     const { removed, restored, recreated } = result;

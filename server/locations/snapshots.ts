@@ -82,10 +82,15 @@ export const DERIVED_COLUMNS = ['match_key', 'health_score', 'health_status', 'h
 /** A location's restorable columns now, as one JSON object (keepNow picks the kept ones out of it). */
 const NOW_JSON = `json_object(${['id', ...RESTORED, 'revision'].map((column) => `'${column}', ${inJson(column, 'l.')}`).join(', ')})`;
 
-/** The path of each column the kept values `k.s` lack (a path to nothing when it holds it): what keepNow removes. */
-const UNKEPT_PATHS = RESTORED.filter((column) => !(DERIVED_COLUMNS as readonly string[]).includes(column))
-  .map((column) => `iif(json_type(k.s, '$.${column}') IS NULL, '$.${column}', '$.-')`)
-  .join(', ');
+/**
+ * The path of each column the kept values `k.s` lack (a path to nothing when they hold it): what keepNow
+ * removes. With `derived` what the rules derive is kept whatever the operation kept.
+ */
+const unkeptPaths = (derived: boolean) =>
+  RESTORED.filter((column) => !derived || !(DERIVED_COLUMNS as readonly string[]).includes(column))
+    .map((column) => `iif(json_type(k.s, '$.${column}') IS NULL, '$.${column}', '$.-')`)
+    .join(', ');
+const UNKEPT_PATHS = { kept: unkeptPaths(false), withDerived: unkeptPaths(true) };
 
 /** An undo's ids: the operation it reverts (whose kept values it reads) and its own (which keeps the values now). */
 export interface UndoIds {
@@ -95,16 +100,22 @@ export interface UndoIds {
 
 /**
  * The first half of an undo's restore, done for every restore before any store code is let go (applyUndo):
- * keeps, for the undo's own undo, what the location is now in the columns the operation kept, and always
- * its id, revision and what the rules derive (so that undoing the undo never leaves a score its fields do
- * not give). One statement for every location, whatever it kept: SQLite removes the columns it did not keep
- * (a json_each of the two objects took 3 s for 100,000 locations; this 1 s less).
+ * keeps, for the undo's own undo, what the location is now in the columns the operation kept, and its id
+ * and revision. When the rules changed since the operation (`rulesChanged`), the undo works the health and
+ * match key out again after it (deriveAgain), so it keeps them too: undoing the undo then puts back the
+ * ones the fields it puts back give. One statement for every location, whatever it kept: SQLite removes
+ * the columns it did not keep (a json_each of the two objects took 3 s for 100,000 locations; this 1 s less).
  */
-export function keepNow(db: Db, { operationId, undoId }: UndoIds, location: { id: string; leftRevision: number }) {
+export function keepNow(
+  db: Db,
+  { operationId, undoId }: UndoIds,
+  location: { id: string; leftRevision: number },
+  rulesChanged: boolean,
+) {
   statement(
     db,
     `${KEEP_INTO}
-     SELECT ?, l.id, 'updated', json_remove(${NOW_JSON}, ${UNKEPT_PATHS}), ?
+     SELECT ?, l.id, 'updated', json_remove(${NOW_JSON}, ${rulesChanged ? UNKEPT_PATHS.withDerived : UNKEPT_PATHS.kept}), ?
      FROM locations l, ${KEPT} k
      WHERE l.id = ?`,
   ).run(undoId, location.leftRevision, operationId, location.id, location.id);

@@ -597,35 +597,6 @@ describe('undo', () => {
     expect(stored()).toEqual({ latitude: Number(later), longitude: Number(lng) });
   });
 
-  it('works the health out again when the kept values lack it (kept by an older release)', async () => {
-    const clientId = await t.createClient(admin, 'Kept without health');
-    await importRows(clientId, [{ name: 'H', store_code: 'H-1', city: 'Austin', phone: '+1 415 555 0100' }]);
-    const [before] = await listOf(clientId);
-    const changed = await importRows(
-      clientId,
-      [{ name: 'H', store_code: 'H-1', phone: '' }],
-      '?mode=upsert&blanks=clear',
-    );
-    // An older release's kept values: the fields alone.
-    t.store.db
-      .prepare(
-        "UPDATE operation_rows SET before = json_remove(before, '$.health_score', '$.health_status', '$.health_notes', '$.match_key') WHERE operation_id = ?",
-      )
-      .run(changed.operation_id);
-    const back = (await undo(changed.operation_id)).json<{ restored: number; operation_id: string }>();
-    expect(back.restored).toBe(1);
-    const [after] = await listOf(clientId);
-    expect(after).toMatchObject({
-      phone: '+14155550100',
-      health_score: before!.health_score,
-    });
-    // The undo's own undo puts the score of the fields it puts back, which it kept.
-    expect((await undo(back.operation_id)).json()).toMatchObject({ restored: 1, conflicts: [] });
-    const [again] = await listOf(clientId);
-    expect(again).toMatchObject({ phone: null });
-    expect(again!.health_score).toBeLessThan(before!.health_score);
-  });
-
   it('of an upsert that changes every kind of field gives back the whole record, keys included', async () => {
     const clientId = await t.createClient(admin, 'Undo every field');
     const first = {

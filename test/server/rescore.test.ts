@@ -34,6 +34,7 @@ describe('a rescore after an upgrade', () => {
         body: { ids, set: { primary_category: 'Cafe' } },
       })
     ).json<{ operation_id: string }>();
+    const edited = await list(t.request, admin);
     const removed = (
       await t.request({ method: 'POST', url: '/api/locations/delete', token: admin, body: { ids: [ids[1]] } })
     ).json<{ operation_id: string }>();
@@ -67,11 +68,18 @@ describe('a rescore after an upgrade', () => {
       const undo = async (operationId: string) =>
         (await request({ method: 'POST', url: `/api/operations/${operationId}/undo`, token })).json();
       expect(await undo(removed.operation_id)).toMatchObject({ recreated: 1, conflicts: [] });
-      expect(await undo(edit.operation_id)).toMatchObject({ restored: 2, conflicts: [] });
+      const undone = (await undo(edit.operation_id)) as { restored: number; operation_id: string };
+      expect(undone).toMatchObject({ restored: 2, conflicts: [] });
       expect(await list(request, token)).toEqual(
         imported.map((row) => expect.objectContaining({ ...row, updated_at: expect.any(String) })),
       );
       expect(again.prepare("SELECT count(*) FROM locations WHERE match_key = 'stale'").pluck().get()).toBe(0);
+      // The undo kept what it found, health included (the rules had changed since the edit): its own undo
+      // gives the edit's values back with the health they give.
+      expect(await undo(undone.operation_id)).toMatchObject({ restored: 2, conflicts: [] });
+      expect(await list(request, token)).toEqual(
+        edited.map((row) => expect.objectContaining({ ...row, updated_at: expect.any(String) })),
+      );
     } finally {
       await after.close();
     }
