@@ -7,14 +7,15 @@ import type { HealthStatus, LocationRecord } from './schemas.js';
 /**
  * One location as JSON, written by SQLite: the Location schema's fields, in its order. A permanently
  * closed location reads as "closed" rather than by its score; the notes are issues below green and
- * hints at green.
+ * hints at green. A coordinate goes in as the text of its double (exact: SQLite's JSON would write 15
+ * digits, and 48.85661400000001 exported and imported again would move).
  */
 const LOCATION_JSON = `json_object(
   'id', id, 'name', name, 'address', address, 'city', city, 'state', state, 'zip', zip,
   'country', country, 'health_score', health_score,
   'health_status', CASE WHEN status = 'permanently_closed' THEN 'closed' ELSE health_status END,
   'created_at', created_at, 'store_code', store_code, 'phone', phone, 'website', website,
-  'latitude', latitude, 'longitude', longitude, 'primary_category', primary_category,
+  'latitude', json(CAST(latitude AS TEXT)), 'longitude', json(CAST(longitude AS TEXT)), 'primary_category', primary_category,
   'labels', json(labels), 'status', status, 'hours', json(hours),
   'health_issues', json(CASE WHEN health_status = 'green' THEN '[]' ELSE health_notes END),
   'health_hints', json(CASE WHEN health_status = 'green' THEN health_notes ELSE '[]' END),

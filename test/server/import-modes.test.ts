@@ -695,8 +695,17 @@ describe('import modes', () => {
     const clientId = await t.createClient(admin, 'Exact coordinates');
     const row = { name: 'Exact', store_code: 'X1', latitude: '48.85661400000001', longitude: '-122.41941550000001' };
     await imported(clientId, [row]);
-    // (The list writes 15 significant digits, as SQLite's JSON does: 48.856614; the stored number is exact.)
+    // The list gives the stored numbers exactly (SQLite's JSON would write 15 digits: 48.856614), so the
+    // listed values, exported and imported again, are no change either.
     const [stored] = await list(clientId);
+    expect([stored!.latitude, stored!.longitude]).toEqual([Number(row.latitude), Number(row.longitude)]);
+    const listed = {
+      name: 'Exact',
+      store_code: 'X1',
+      latitude: String(stored!.latitude),
+      longitude: String(stored!.longitude),
+    };
+    expect(await imported(clientId, [listed], '?mode=upsert')).toMatchObject({ unchanged: 1, updated: 0 });
     expect(await imported(clientId, [row], '?mode=upsert')).toMatchObject({ unchanged: 1, updated: 0 });
     expect(await imported(clientId, [{ id: stored!.id, ...row }], '?mode=upsert')).toMatchObject({ unchanged: 1 });
   });
