@@ -161,16 +161,22 @@ function website(text: string): string {
 
 // A run of percent-encoded bytes of 0x80 and above: the UTF-8 of letters beyond ASCII.
 const NON_ASCII_ESCAPES = /(?:%[89a-f][0-9a-f])+/gi;
-// What an IRI does not show as itself (RFC 3987, 3.2 and 4.1): controls and bidirectional marks, blanks and
-// characters drawn as blanks (Hangul fillers, the braille blank), private use, unassigned code points and
-// noncharacters, and what a reader would take for a URL's own delimiters (a fullwidth or fraction slash,
-// a fullwidth ? or #).
+// What an IRI does not show as itself (RFC 3987, 3.2 and 4.1): controls and bidirectional marks, blanks,
+// what is drawn as nothing or as a blank (default-ignorable code points: variation selectors, fillers; the
+// braille blank), private use, unassigned code points and noncharacters, and what a reader would take for a
+// URL's own delimiters (fullwidth and small forms of / ? # & = : ; @ + , %, other slashes, the Greek
+// question mark).
 const KEPT_ESCAPED =
-  /[\p{Cc}\p{Cf}\p{Z}\p{Co}\p{Cn}\u115F\u1160\u3164\uFFA0\u2800\u2044\u2215\u29F8\uFF0F\uFF03\uFF1F]/u;
-// A combining mark just after a delimiter would be drawn on it (a / with a stroke): kept escaped there. After
-// a letter (e%CC%81, an e and its accent) it is that letter's.
+  /[\p{Cc}\p{Cf}\p{Z}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\u2800\u037E\u2044\u2047\u2215\u2571\u27CB\u29F5\u29F8\uFE50\uFE54-\uFE56\uFE5F\uFE60\uFE62\uFE66\uFE68\uFE6A\uFE6B\uFF03\uFF05\uFF06\uFF0B\uFF0C\uFF0F\uFF1A\uFF1B\uFF1D\uFF1F\uFF20]/u;
+// A combining mark is drawn on the character before it: decoded only after a letter of the URL itself
+// (e%CC%81, an e and its accent), not after a delimiter, a digit, a sign or an escape (%20%CC%81).
 const MARK_FIRST = /^\p{M}/u;
-const DELIMITERS = new Set(['/', '?', '#', '&', '=', ';', ':', '@', '+', ',']);
+const LETTER = /\p{L}/u;
+
+function markOnLetter(href: string, at: number): boolean {
+  const before = href[at - 1];
+  return before !== undefined && LETTER.test(before) && href[at - 3] !== '%';
+}
 
 /** A URL with the letters beyond ASCII of its path, query and fragment readable (see website()); idempotent. */
 export function readableUrl(href: string): string {
@@ -181,7 +187,7 @@ export function readableUrl(href: string): string {
     } catch {
       return escapes; // Not UTF-8: left as the bytes were given.
     }
-    if (KEPT_ESCAPED.test(text) || (MARK_FIRST.test(text) && DELIMITERS.has(href[at - 1] ?? '/'))) return escapes;
+    if (KEPT_ESCAPED.test(text) || (MARK_FIRST.test(text) && !markOnLetter(href, at))) return escapes;
     return text;
   });
 }
