@@ -5,6 +5,7 @@ import { apiTokens } from './0003-api-tokens.js';
 import { audit } from './0004-audit.js';
 import { mappings } from './0005-mappings.js';
 import { operationRowsRowid } from './0006-operation-rows-rowid.js';
+import { mappingsByClient } from './0007-mappings-by-client.js';
 
 export interface Migration {
   version: number;
@@ -13,4 +14,12 @@ export interface Migration {
 }
 
 /** In order; a migration, once released, is never edited (add a new one). */
-export const migrations: readonly Migration[] = [init, listingFields, apiTokens, audit, mappings, operationRowsRowid];
+export const migrations: readonly Migration[] = [
+  init,
+  listingFields,
+  apiTokens,
+  audit,
+  mappings,
+  operationRowsRowid,
+  mappingsByClient,
+];
