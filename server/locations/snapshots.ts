@@ -23,7 +23,8 @@ const COLUMNS = [
 /**
  * A column's value in a snapshot's JSON. SQLite's JSON writes a double with 15 significant digits, which
  * would move a coordinate of 17 (48.85661400000001 became 48.856614) when a delete is undone; its text
- * is exact (SQLite 3.53: the shortest that reads back the same), and the column reads it back as a number.
+ * is exact (SQLite 3.53 writes up to 17 digits, 48.856614000000008, which read back the same double), and
+ * the column reads it back as a number.
  */
 const inJson = (column: string, table = '') =>
   column === 'latitude' || column === 'longitude' ? `CAST(${table}${column} AS TEXT)` : `${table}${column}`;
