@@ -206,10 +206,10 @@ export function readBulkEdit({ set, add_labels: add, remove_labels: remove }: Bu
 function readLabelChange(add: string[] | undefined, remove: string[] | undefined): LabelChange {
   const errors: ErrorDetail[] = [];
   const read = (list: string[] | undefined, change: 'add' | 'remove'): string[] => {
-    // A blank label is named where it is, not dropped: the edit would then change nothing, and say so of the body.
-    const blank = list?.findIndex((label) => label.trim() === '') ?? -1;
-    if (blank >= 0) {
-      errors.push({ path: `/body/${change}_labels/${blank}`, message: 'must not be blank' });
+    // Blanks are left out, as in a sheet's cell ("summer, " typed in the dashboard); a list of blanks alone
+    // is refused at the list, where the edit would say it changes nothing.
+    if (list !== undefined && list.length > 0 && list.every((label) => label.trim() === '')) {
+      errors.push({ path: `/body/${change}_labels`, message: 'names no label: each one given is blank' });
       return [];
     }
     try {
