@@ -155,13 +155,15 @@ async function measure(served: Awaited<ReturnType<typeof serve>>, rows: Record<s
 
 const bench: Bench = async (record) => {
   const rows = richRows(ROWS);
-  const served = await serve(tmp(), randomBytes(32).toString('hex'));
+  const dataDir = tmp();
+  const served = await serve(dataDir, randomBytes(32).toString('hex'));
   let measured: Awaited<ReturnType<typeof measure>>;
   try {
     measured = await measure(served, rows);
   } finally {
-    // Whatever failed (an import refused, say), the server it started does not outlive the bench.
+    // Whatever failed (an import refused, say), the server it started and its data (GBs) do not outlive the bench.
     await served.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
   const { http, floorTimes, peak } = measured;
   const figures: [keyof Steps, string, string][] = [
