@@ -54,7 +54,7 @@ interface Operation {
  */
 type Step =
   | { kind: 'remove'; id: string; clientId: string }
-  // merge: the location changed since, but in other fields only: the operation's fields alone are put back.
+  // merge: the location changed since, but in other fields only: the operation's fields (these) alone are put back.
   // keptColumns: the columns the operation kept (comma-separated), which the restore writes back.
   // leftRevision: where the restore leaves it (the kept revision, else one up); a merge moves it one up.
   | {
@@ -65,7 +65,7 @@ type Step =
       code: StoreCode;
       keptColumns: string;
       leftRevision: number;
-      merge?: true;
+      merge?: LocationField[];
     }
   | { kind: 'recreate'; id: string; clientId: string; name: string; code: StoreCode }
   | { kind: 'conflict'; location_id: string; name: string; reason: string; held_by?: string };
@@ -109,8 +109,8 @@ function stepOf(db: Db, operationId: string, row: PlannedRow, since: number): St
   if (now.revision !== row.left_revision) {
     // The location's own edits since, read once: what a merge must know, and what the conflict names.
     const edits = editsSince(db, id, since);
-    if (row.action === 'updated' && changedElsewhere(db, { operationId, row, now, since }, edits))
-      return { kind: 'restore', ...restore, leftRevision, merge: true };
+    const merge = row.action === 'updated' ? mergeable(db, { operationId, row, now, since }, edits) : null;
+    if (merge !== null) return { kind: 'restore', ...restore, leftRevision, merge };
     return { kind: 'conflict', location_id: id, name, reason: changedSince(edits, 'changed since') };
   }
   if (row.action === 'created') return { kind: 'remove', id, clientId: now.client_id };
@@ -147,21 +147,22 @@ function fieldsChangedSince(db: Db, edits: Edit[], at: { locationId: string; cli
 }
 
 /**
- * Whether an updated location changed since the operation only in fields the operation left alone: then
- * the undo puts the operation's fields back and keeps the later change (a bulk status change undone after
- * some of its locations got new labels), where it would otherwise leave the location as a conflict.
+ * The operation's fields, when an updated location changed since the operation only in fields the
+ * operation left alone: then the undo puts those fields back and keeps the later change (a bulk status
+ * change undone after some of its locations got new labels), where it would otherwise leave the location
+ * as a conflict. Null when it cannot.
  */
-function changedElsewhere(
+function mergeable(
   db: Db,
   { operationId, row, now, since }: { operationId: string; row: PlannedRow; now: Current; since: number },
   edits: Edit[],
-): boolean {
+): LocationField[] | null {
   const before = keptBefore(db, operationId, row.location_id);
-  if (before === null || row.left_revision === null) return false;
+  if (before === null || row.left_revision === null) return null;
   const mine = fieldsOf(JSON.parse(before) as Record<string, unknown>);
   const later = fieldsChangedSince(db, edits, { locationId: row.location_id, clientId: now.client_id, since });
-  if (later === null || later.revisions !== now.revision - row.left_revision) return false;
-  return mine.length > 0 && mine.every((field) => !later.fields.has(field));
+  if (later === null || later.revisions !== now.revision - row.left_revision) return null;
+  return mine.length > 0 && mine.every((field) => !later.fields.has(field)) ? mine : null;
 }
 
 /** An edit of a location alone, in the trail: who, and its fields {from, to}. */
@@ -296,7 +297,7 @@ function applyUndo(
   // the codes let go below would otherwise be kept as none.
   const restores = kinds('restore');
   for (const step of restores) {
-    if (step.merge) keepBeforeMerge(db, ids, step);
+    if (step.merge) keepBeforeMerge(db, ids, step, step.merge);
     else keepNow(db, ids, step, rulesChanged);
   }
   // Then every store code being given back is let go before any is written, since the unique index
@@ -304,7 +305,7 @@ function applyUndo(
   for (const code of restores.map(codeAfter)) if (code !== undefined) setStoreCode(db, code.id, null);
   const at = nowIso(now);
   for (const step of restores) {
-    if (step.merge) applyMerge(db, ids.operationId, step, now);
+    if (step.merge) applyMerge(db, ids.operationId, step, step.merge, now);
     else writeBack(db, ids.operationId, step, at);
   }
   const recreated = new Map<string, number>();
@@ -329,16 +330,12 @@ function deriveAgain(db: Db, organizationId: string, steps: Step[]): void {
     for (const location of storedLocations(db, organizationId, piece)) setDerived(db, location.id, derived(location));
 }
 
-/** The operation's fields of a merge, from what it kept. */
-const mergedFields = (kept: string) => fieldsOf(JSON.parse(kept) as Record<string, unknown>);
-
 /**
  * A merge's first half, before any store code is let go: keeps the location's values now in the
  * operation's fields (its own columns, not its snapshot's JSON, in which SQLite writes a double with 15
  * digits), so that the merge can be undone in turn, by a merge too.
  */
-function keepBeforeMerge(db: Db, ids: UndoIds, step: Extract<Step, { kind: 'restore' }>): void {
-  const fields = mergedFields(keptBefore(db, ids.operationId, step.id)!);
+function keepBeforeMerge(db: Db, ids: UndoIds, step: Extract<Step, { kind: 'restore' }>, fields: LocationField[]) {
   const [current] = locationsToUpdate(db, step.clientId, JSON.stringify([step.id]));
   const keptNow = partialSnapshot(step.id, current!, [...fields, 'revision', ...DERIVED_COLUMNS]);
   rememberRow(db, ids.undoId, step.id, 'updated', keptNow, current!.revision + 1);
@@ -348,9 +345,14 @@ function keepBeforeMerge(db: Db, ids: UndoIds, step: Extract<Step, { kind: 'rest
  * A merge: the operation's fields put back on the location as it is now, its other fields and their later
  * changes kept, health and match key worked out again, the revision one up (it moves on, unlike a restore's).
  */
-function applyMerge(db: Db, operationId: string, step: Extract<Step, { kind: 'restore' }>, now: number) {
+function applyMerge(
+  db: Db,
+  operationId: string,
+  step: { id: string; clientId: string },
+  fields: LocationField[],
+  now: number,
+) {
   const before = JSON.parse(keptBefore(db, operationId, step.id)!) as Record<string, unknown>;
-  const fields = fieldsOf(before);
   // The merge writes every field back: read from the columns, a coordinate of 17 digits stays exact.
   const [current] = locationsToUpdate(db, step.clientId, JSON.stringify([step.id]));
   const back = fromColumns(
