@@ -11,5 +11,6 @@ export function* piecesOf(ids: readonly string[]): Generator<string> {
  * that an operation over 100,000 locations adds its rows at the end of the index, not each at a random page.
  */
 export function inIdOrder(ids: readonly string[]): string[] {
-  return [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // The default sort compares UTF-16 code units: for ids (ASCII), SQLite's BINARY order.
+  return [...ids].sort();
 }
