@@ -17,6 +17,7 @@ import {
 import { labelsAfter, tooManyLabelsWords, type LabelChange } from './label-changes.js';
 import {
   deleteLocations,
+  locationName,
   locationsPerClient,
   setLabelsOrder,
   storedLocations,
@@ -150,7 +151,8 @@ export function deleteLocationsOf(
         { organizationId: principal.organizationId, clientId, kind: 'bulk_delete' },
         now,
       );
-      const one = ids.length === 1 ? storedLocations(db, principal.organizationId, JSON.stringify(ids))[0] : undefined;
+      // One location deleted is named in the trail (its ids were checked as the organization's above).
+      const one = ids.length === 1 ? { id: ids[0]!, name: locationName(db, ids[0]!) } : undefined;
       // In id order, a piece at a time: operation_rows' key grows at its end (rememberDeleted).
       for (const piece of piecesOf(inIdOrder(ids))) {
         rememberDeleted(db, operationId, piece);
