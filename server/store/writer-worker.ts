@@ -130,7 +130,8 @@ function handle(message: WriteMessage, prepared: WriteMessage | WriteAnswer): vo
     reply,
     Array.isArray(bytes) ? (bytes as Uint8Array[]).map((piece) => piece.buffer as ArrayBuffer) : [],
   );
-  const dryRun = message.kind === 'importLocations' && (message as WriteMessage<'importLocations'>).request.dryRun;
+  // A dry run (of an import, a bulk edit or an undo) writes nothing: nothing to copy.
+  const dryRun = (message.request as { dryRun?: boolean }).dryRun === true;
   if (!dryRun) writesSinceCheckpoint++;
 }
 
