@@ -91,7 +91,13 @@ const unkeptPaths = (derived: boolean) =>
   RESTORED.filter((column) => !derived || !(DERIVED_COLUMNS as readonly string[]).includes(column))
     .map((column) => `iif(json_type(k.s, '$.${column}') IS NULL, '$.${column}', '$.-')`)
     .join(', ');
-const UNKEPT_PATHS = { kept: unkeptPaths(false), withDerived: unkeptPaths(true) };
+
+/** keepNow's statement, its text made once for each of its two forms: it runs once for each location restored. */
+const keepNowSql = (derived: boolean) => `${KEEP_INTO}
+     SELECT ?, l.id, 'updated', json_remove(${NOW_JSON}, ${unkeptPaths(derived)}), ?
+     FROM locations l, ${KEPT} k
+     WHERE l.id = ?`;
+const KEEP_NOW_SQL = { kept: keepNowSql(false), withDerived: keepNowSql(true) };
 
 /** An undo's ids: the operation it reverts (whose kept values it reads) and its own (which keeps the values now). */
 export interface UndoIds {
@@ -113,13 +119,13 @@ export function keepNow(
   location: { id: string; leftRevision: number },
   rulesChanged: boolean,
 ) {
-  statement(
-    db,
-    `${KEEP_INTO}
-     SELECT ?, l.id, 'updated', json_remove(${NOW_JSON}, ${rulesChanged ? UNKEPT_PATHS.withDerived : UNKEPT_PATHS.kept}), ?
-     FROM locations l, ${KEPT} k
-     WHERE l.id = ?`,
-  ).run(undoId, location.leftRevision, operationId, location.id, location.id);
+  statement(db, rulesChanged ? KEEP_NOW_SQL.withDerived : KEEP_NOW_SQL.kept).run(
+    undoId,
+    location.leftRevision,
+    operationId,
+    location.id,
+    location.id,
+  );
 }
 
 /**
