@@ -208,14 +208,14 @@ export function readBulkEdit({ set, add_labels: add, remove_labels: remove }: Bu
 function readLabelChange(add: string[] | undefined, remove: string[] | undefined): LabelChange {
   const errors: ErrorDetail[] = [];
   const read = (list: string[] | undefined, change: 'add' | 'remove'): string[] => {
-    // Blanks are left out, as in a sheet's cell ("summer, " typed in the dashboard); a list of blanks alone
-    // is refused at the list, where the edit would say it changes nothing.
-    if (list !== undefined && list.length > 0 && list.every((label) => label.trim() === '')) {
-      errors.push({ path: `/body/${change}_labels`, message: 'names no label: each one given is blank' });
-      return [];
-    }
+    if (list === undefined) return [];
     try {
-      return (list && labelsToChange(list, change)) ?? [];
+      // Blanks are left out, as in a sheet's cell ("summer, " typed in the dashboard; the rule's null); a
+      // list of blanks alone is refused at the list, where the edit would say it changes nothing.
+      const labels = labelsToChange(list, change);
+      if (labels === null && list.length > 0)
+        errors.push({ path: `/body/${change}_labels`, message: 'names no label: each one given is blank' });
+      return labels ?? [];
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
       errors.push({ path: `/body/${change}_labels`, message: error.message });
