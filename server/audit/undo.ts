@@ -53,7 +53,7 @@ interface Operation {
  * locations holds a few names and ids of each in this thread, not two copies of every row.
  */
 type Step =
-  | { kind: 'remove'; id: string; clientId: string }
+  | { kind: 'remove'; id: string }
   // merge: the location changed since, but in other fields only: the operation's fields (these) alone are put back.
   // keptColumns: the columns the operation kept (comma-separated), which the restore writes back.
   // leftRevision: where the restore leaves it (the kept revision, else one up); a merge moves it one up.
@@ -80,7 +80,7 @@ function planUndo(db: Db, operation: Operation, since: number): Step[] {
     operation.kind === 'import' && operation.client_id !== null ? createdBy(db, operation.client_id, operation.id) : [];
   const steps: Step[] = created.map((now) =>
     now.revision === 0
-      ? { kind: 'remove', id: now.id, clientId: now.client_id }
+      ? { kind: 'remove', id: now.id }
       : {
           kind: 'conflict',
           location_id: now.id,
@@ -113,7 +113,7 @@ function stepOf(db: Db, operationId: string, row: PlannedRow, since: number): St
     if (merge !== null) return { kind: 'restore', ...restore, leftRevision, merge };
     return { kind: 'conflict', location_id: id, name, reason: changedSince(edits, 'changed since') };
   }
-  if (row.action === 'created') return { kind: 'remove', id, clientId: now.client_id };
+  if (row.action === 'created') return { kind: 'remove', id };
   return { kind: 'restore', ...restore, leftRevision };
 }
 
