@@ -1,6 +1,9 @@
-import type { BulkChange } from '../api/location-queries.js';
+import type { BulkEdit } from '../../../server/locations/schemas.js';
 import type { LocationRow } from '../api/types.js';
 import { formatCount, plural } from '../format.js';
+
+/** A bulk edit's body without its ids: the server's own type. */
+export type { BulkEdit };
 
 /** How a bulk change treats each location's labels: adds to them, takes some off, or replaces them all. */
 export type LabelsMode = 'add' | 'remove' | 'replace';
@@ -15,8 +18,6 @@ export type BulkChoice =
 export type BulkAction = BulkChoice['action'];
 export type EditChoice = Exclude<BulkChoice, { action: 'delete' }>;
 export type LabelsChoice = Extract<BulkChoice, { action: 'labels' }>;
-/** A bulk edit's body without its ids. */
-export type BulkEdit = Omit<BulkChange, 'ids'>;
 
 export const ACTIONS: readonly [BulkAction, string][] = [
   ['status', 'Set the status'],
