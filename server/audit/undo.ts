@@ -7,7 +7,6 @@ import { fieldInWords } from '../locations/field-words.js';
 import { LOCATION_FIELDS, type LocationField, type LocationValues } from '../locations/fields.js';
 import {
   addToLocationsCount,
-  deleteLocations,
   fromColumns,
   locationName,
   locationsByKey,
@@ -23,13 +22,13 @@ import { derived } from '../locations/record.js';
 import { rulesChangedSince } from '../locations/rescore.js';
 import {
   createdBy,
+  deleteKeeping,
   DERIVED_COLUMNS,
-  keptBefore,
   partialSnapshot,
+  keptBefore,
   plannedRows,
   keepNow,
   reinsertKept,
-  rememberDeleted,
   rememberRow,
   writeBack,
   type UndoIds,
@@ -288,11 +287,11 @@ function applyUndo(
   const kinds = <K extends Step['kind']>(kind: K) =>
     steps.filter((step): step is Extract<Step, { kind: K }> => step.kind === kind);
   // Removals first, a piece at a time, each location kept whole as a delete keeps it (and counted off).
-  const removed = inIdOrder(kinds('remove').map((step) => step.id));
-  for (const piece of piecesOf(removed)) {
-    rememberDeleted(db, ids.undoId, piece);
-    deleteLocations(db, piece);
-  }
+  deleteKeeping(
+    db,
+    ids.undoId,
+    kinds('remove').map((step) => step.id),
+  );
   // What each restored location is now is kept for the undo's own undo before anything is written back:
   // the codes let go below would otherwise be kept as none.
   const restores = kinds('restore');

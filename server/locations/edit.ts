@@ -2,7 +2,7 @@ import { actorOf, recordEntry, startOperation } from '../audit/queries.js';
 import { authorizeWrite } from '../auth/authorize.js';
 import { clientName } from '../clients/queries.js';
 import { inIdOrder, piecesOf } from './pieces.js';
-import { DERIVED_COLUMNS, partialSnapshot, rememberDeleted, rememberRow } from './snapshots.js';
+import { deleteKeeping, DERIVED_COLUMNS, partialSnapshot, rememberRow } from './snapshots.js';
 import type { Db } from '../db/open.js';
 import { Conflict, Invalid, NotFound, type ErrorDetail } from '../http/errors.js';
 import { NEEDS, type Principal } from '../http/guards.js';
@@ -16,7 +16,6 @@ import {
 } from './fields.js';
 import { labelsAfter, tooManyLabelsWords, type LabelChange } from './label-changes.js';
 import {
-  deleteLocations,
   locationName,
   locationsPerClient,
   setLabelsOrder,
@@ -153,11 +152,7 @@ export function deleteLocationsOf(
       );
       // One location deleted is named in the trail (its ids were checked as the organization's above).
       const one = ids.length === 1 ? { id: ids[0]!, name: locationName(db, ids[0]!) } : undefined;
-      // In id order, a piece at a time: operation_rows' key grows at its end (rememberDeleted).
-      for (const piece of piecesOf(inIdOrder(ids))) {
-        rememberDeleted(db, operationId, piece);
-        deleteLocations(db, piece);
-      }
+      deleteKeeping(db, operationId, ids);
       recordEntry(
         db,
         {

@@ -1,7 +1,8 @@
 import type { Db } from '../db/open.js';
 import { statement } from '../db/sql.js';
 import { LOCATION_FIELDS } from './fields.js';
-import { KEY_GROUPS, PARSED_COLUMNS } from './queries.js';
+import { inIdOrder, piecesOf } from './pieces.js';
+import { deleteLocations, KEY_GROUPS, PARSED_COLUMNS } from './queries.js';
 
 /**
  * A location's stored columns as one JSON object, for what an undo needs (operation_rows): written by
@@ -205,6 +206,17 @@ export function rememberDeleted(db: Db, operationId: string, idsJson: string): v
      SELECT ?, id, 'deleted', ${SNAPSHOT}, NULL FROM locations
      WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
   ).run(operationId, idsJson);
+}
+
+/**
+ * Deletes these locations for an operation, a piece at a time in id order, each kept whole first for its
+ * undo (rememberDeleted), and counted off its client.
+ */
+export function deleteKeeping(db: Db, operationId: string, ids: readonly string[]): void {
+  for (const piece of piecesOf(inIdOrder(ids))) {
+    rememberDeleted(db, operationId, piece);
+    deleteLocations(db, piece);
+  }
 }
 
 /** An operation's kept values of one location (null for one it created): read one at a time as an undo writes it back. */
