@@ -23,13 +23,12 @@ import { rulesChangedSince } from '../locations/rescore.js';
 import {
   createdBy,
   deleteKeeping,
-  DERIVED_COLUMNS,
-  partialSnapshot,
   keptBefore,
   plannedRows,
   keepNow,
   reinsertKept,
   rememberRow,
+  rememberUpdated,
   writeBack,
   type UndoIds,
   type Current,
@@ -336,8 +335,7 @@ function deriveAgain(db: Db, organizationId: string, steps: Step[]): void {
  */
 function keepBeforeMerge(db: Db, ids: UndoIds, step: Extract<Step, { kind: 'restore' }>, fields: LocationField[]) {
   const [current] = locationsToUpdate(db, step.clientId, JSON.stringify([step.id]));
-  const keptNow = partialSnapshot(step.id, current!, [...fields, 'revision', ...DERIVED_COLUMNS]);
-  rememberRow(db, ids.undoId, step.id, 'updated', keptNow, current!.revision + 1);
+  rememberUpdated(db, ids.undoId, current!, fields);
 }
 
 /**

@@ -2,7 +2,7 @@ import { actorOf, recordEntry, startOperation } from '../audit/queries.js';
 import { authorizeWrite } from '../auth/authorize.js';
 import { clientName } from '../clients/queries.js';
 import { inIdOrder, piecesOf } from './pieces.js';
-import { deleteKeeping, DERIVED_COLUMNS, partialSnapshot, rememberRow } from './snapshots.js';
+import { deleteKeeping, rememberUpdated } from './snapshots.js';
 import type { Db } from '../db/open.js';
 import { Conflict, Invalid, NotFound, type ErrorDetail } from '../http/errors.js';
 import { NEEDS, type Principal } from '../http/guards.js';
@@ -278,14 +278,8 @@ function writeEdits(db: Db, request: EditRequest, change: BulkChange, clients: s
     for (const location of found) {
       const edit = editOf(location, change);
       if (edit === null) continue;
-      // Saved once below: its revision goes one up. Only the fields it changes are kept, as an import
-      // keeps them: an undo puts back those alone, and a later undo of another change sees which they were.
-      const kept = partialSnapshot(location.id, location, [
-        ...Object.keys(edit.changes),
-        'revision',
-        ...DERIVED_COLUMNS,
-      ]);
-      rememberRow(db, operationId, location.id, 'updated', kept, location.revision + 1);
+      // Saved once below. Only the fields it changes are kept, as an import keeps them.
+      rememberUpdated(db, operationId, location, Object.keys(edit.changes));
       saveLocation(db, location, edit.values, now);
       count++;
     }

@@ -209,6 +209,21 @@ export function rememberDeleted(db: Db, operationId: string, idsJson: string): v
 }
 
 /**
+ * Remembers, for an operation that is about to update a location (saved once, its revision one up), the
+ * values it had in the fields the operation changes, its revision and what the rules derive: an undo puts
+ * back those alone, and a later undo of another change sees which they were.
+ */
+export function rememberUpdated(
+  db: Db,
+  operationId: string,
+  location: { id: string; revision: number },
+  fields: readonly string[],
+): void {
+  const kept = partialSnapshot(location.id, location, [...fields, 'revision', ...DERIVED_COLUMNS]);
+  rememberRow(db, operationId, location.id, 'updated', kept, location.revision + 1);
+}
+
+/**
  * Deletes these locations for an operation, a piece at a time in id order, each kept whole first for its
  * undo (rememberDeleted), and counted off its client.
  */
