@@ -46,6 +46,13 @@ test('the server stops: a banner says so and retries; it comes back on the same 
 }, testInfo) => {
   await signIn(page, server.url, ADMIN.email, ADMIN.password);
   await expect(page.getByRole('heading', { name: 'Clients', level: 1 })).toBeVisible();
+  // The users page's code arrives once the first page is up (page-parts.spec.ts): a dashboard open a
+  // while has it, and shows the page over a server that has stopped.
+  await expect
+    .poll(() =>
+      page.evaluate(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/UsersPage-'))),
+    )
+    .toBe(true);
   const port = new URL(server.url).port;
 
   await server.stop();

@@ -1,7 +1,12 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { useMenuCommand } from '../desktop.js';
-import { ImportDialog } from './ImportDialog.js';
+import { Dialog } from './Dialog.js';
+import { lazyPart } from './lazy-part.js';
+import { PartBoundary } from './PartBoundary.js';
 import { useWindowFileDrop } from './use-window-file-drop.js';
+
+// The import (its steps, the column matching, the fix grid) loads its code when first opened.
+const ImportDialog = lazyPart(() => import('./ImportDialog.js').then((module) => module.ImportDialog));
 
 /**
  * An Admin's ways into the import on a client's page: the page's buttons (`open`), a CSV dropped
@@ -34,12 +39,21 @@ export function useClientImport({
           </div>
         )}
         {importing && (
-          <ImportDialog
-            clientId={clientId}
-            clientName={clientName}
-            initialFile={importing.file}
-            onClose={() => setImporting(null)}
-          />
+          <PartBoundary
+            what="the import"
+            frame={(content) => (
+              <Dialog title={`Import locations into ${clientName}`} onClose={() => setImporting(null)}>
+                {content}
+              </Dialog>
+            )}
+          >
+            <ImportDialog
+              clientId={clientId}
+              clientName={clientName}
+              initialFile={importing.file}
+              onClose={() => setImporting(null)}
+            />
+          </PartBoundary>
         )}
       </>
     );

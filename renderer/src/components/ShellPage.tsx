@@ -1,10 +1,16 @@
+import { useEffect } from 'react';
 import type { SignedInUser } from '../api/types.js';
 import { Link, paths, useSearch, type Route } from '../router.js';
 import { ClientsPage } from '../pages/ClientsPage.js';
 import { ClientPage } from '../pages/ClientPage.js';
-import { UsersPage } from '../pages/UsersPage.js';
-import { BackupsPage } from '../backups/BackupsPage.js';
-import { TokensPage } from '../tokens/TokensPage.js';
+import { lazyPart, prefetchParts } from './lazy-part.js';
+import { PartBoundary } from './PartBoundary.js';
+
+// The pages a person opens now and then load their code after the first page is up (prefetchParts):
+// the dashboard's first page (clients, or a client's locations) does not wait for them.
+const UsersPage = lazyPart(() => import('../pages/UsersPage.js').then((module) => module.UsersPage));
+const BackupsPage = lazyPart(() => import('../backups/BackupsPage.js').then((module) => module.BackupsPage));
+const TokensPage = lazyPart(() => import('../tokens/TokensPage.js').then((module) => module.TokensPage));
 
 function NotFound() {
   return (
@@ -29,8 +35,17 @@ function AdminOnly() {
   );
 }
 
-/** The page the address names, as far as the user's role may see it. */
+/** The page the address names, as far as the user's role may see it; a page that fails fails alone. */
 export function ShellPage({ route, user }: { route: Route; user: SignedInUser }) {
+  useEffect(prefetchParts, []);
+  return (
+    <PartBoundary key={route.page === 'client' ? `client:${route.clientId}` : route.page} what="this page">
+      <RoutePage route={route} user={user} />
+    </PartBoundary>
+  );
+}
+
+function RoutePage({ route, user }: { route: Route; user: SignedInUser }) {
   const search = useSearch();
   const isAdmin = user.role === 'admin';
   switch (route.page) {
