@@ -139,21 +139,6 @@ export function locationsPerClient(db: Db, organizationId: string, idsJson: stri
   return new Map(rows.map(({ client_id, n }) => [client_id, n]));
 }
 
-/**
- * The stored locations of these ids (a JSON array), of the organization's clients only, with what a change's
- * undo keeps of each (its revision and derived columns: partialSnapshot), so that an edit reads a location once.
- */
-export function storedLocations(db: Db, organizationId: string, idsJson: string): LocationToUpdate[] {
-  return statement<[string, string], StoredColumns>(
-    db,
-    `SELECT ${TO_UPDATE_COLUMNS.join(', ')} FROM locations
-     WHERE id IN (SELECT value FROM json_each(?))
-       AND client_id IN (SELECT id FROM clients WHERE organization_id = ?)`,
-  )
-    .all(idsJson, organizationId)
-    .map((row) => fromColumns(row) as unknown as LocationToUpdate);
-}
-
 /** A stored location an import may update, with what its undo keeps: its revision and derived columns. */
 export interface LocationToUpdate extends StoredLocation {
   revision: number;
@@ -161,28 +146,45 @@ export interface LocationToUpdate extends StoredLocation {
   health_notes: string;
 }
 
+// Each id is found by the primary key, never by scanning a client: CROSS JOIN keeps the ids first.
+const TO_UPDATE_OF_IDS = `SELECT ${TO_UPDATE_COLUMNS.join(', ')}
+  FROM (SELECT value AS wanted FROM json_each(?)) k CROSS JOIN locations ON locations.id = k.wanted`;
+
+/**
+ * The stored locations of these ids (a JSON array), of the organization's clients only, with what a change's
+ * undo keeps of each (its revision and derived columns: partialSnapshot), so that an edit reads a location once.
+ */
+export function storedLocations(db: Db, organizationId: string, idsJson: string): LocationToUpdate[] {
+  return toUpdateRows(
+    statement<[string, string], unknown[]>(
+      db,
+      `${TO_UPDATE_OF_IDS} WHERE client_id IN (SELECT id FROM clients WHERE organization_id = ?)`,
+    )
+      .raw(true)
+      .all(idsJson, organizationId),
+  );
+}
+
 /**
  * The client's locations of these ids (a JSON array), each read once for all an import needs of it: its
  * values to compare, and its revision and derived columns for the undo.
  */
 export function locationsToUpdate(db: Db, clientId: string, idsJson: string): LocationToUpdate[] {
-  const read = statement<[string, string], unknown[]>(
-    db,
-    // CROSS JOIN keeps the ids first: each is found by the primary key, never by scanning the client.
-    `SELECT ${TO_UPDATE_COLUMNS.join(', ')}
-     FROM (SELECT value AS wanted FROM json_each(?)) k CROSS JOIN locations ON locations.id = k.wanted
-     WHERE client_id = ?`,
+  return toUpdateRows(
+    statement<[string, string], unknown[]>(db, `${TO_UPDATE_OF_IDS} WHERE client_id = ?`)
+      .raw(true)
+      .all(idsJson, clientId),
   );
-  // Rows as arrays, made into objects here: better-sqlite3 builds an object of 23 columns a property
-  // at a time through V8's API, which costs more than the rest of reading 100,000 rows.
-  return read
-    .raw(true)
-    .all(idsJson, clientId)
-    .map((values) => {
-      const location: Record<string, unknown> = {};
-      for (let at = 0; at < TO_UPDATE_COLUMNS.length; at++) location[TO_UPDATE_COLUMNS[at]!] = values[at];
-      return fromColumns(location as unknown as StoredColumns) as unknown as LocationToUpdate;
-    });
+}
+
+// Rows read as arrays, made into objects here: better-sqlite3 builds an object of 23 columns a property at
+// a time through V8's API, which costs more than the rest of reading 100,000 rows.
+function toUpdateRows(rows: unknown[][]): LocationToUpdate[] {
+  return rows.map((values) => {
+    const location: Record<string, unknown> = {};
+    for (let at = 0; at < TO_UPDATE_COLUMNS.length; at++) location[TO_UPDATE_COLUMNS[at]!] = values[at];
+    return fromColumns(location as unknown as StoredColumns) as unknown as LocationToUpdate;
+  });
 }
 
 /** Every location in rowid order, a page at a time: the rows after `afterRowid`. */
