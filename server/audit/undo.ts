@@ -1,7 +1,7 @@
 import type { Db } from '../db/open.js';
 import { nowIso, statement } from '../db/sql.js';
 import { authorizeWrite } from '../auth/authorize.js';
-import { Conflict, NotFound } from '../http/errors.js';
+import { Conflict, Forbidden, NotFound } from '../http/errors.js';
 import { NEEDS, type Principal } from '../http/guards.js';
 import { fieldInWords } from '../locations/field-words.js';
 import { LOCATION_FIELDS, type LocationField, type LocationValues } from '../locations/fields.js';
@@ -382,6 +382,13 @@ export function undoOperation(
       { ...NEEDS.import, ...(operation.client_id ? { clientId: operation.client_id } : {}) },
       now,
     );
+    // A change over several clients (a bulk edit or delete of locations of more than one) names none: a caller
+    // limited to one client may not undo it, since its undo would write to the others.
+    if (operation.client_id === null && principal.clientId !== null) {
+      throw Forbidden(
+        'This change was made to locations of several clients: only a caller not limited to one client can undo it; nothing was changed',
+      );
+    }
     if (operation.undone_by !== null) throw Conflict(`This operation was undone already (by ${operation.undone_by})`);
     // The trail's place of the operation's own entry, read once: edits after it are "changed since" (changedSince).
     const since = entrySeq(db, operation.id);

@@ -1,5 +1,5 @@
 import { Value } from '@sinclair/typebox/value';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuditPage, UndoResponse } from '../../server/audit/schemas.js';
 import type { TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
@@ -833,6 +833,45 @@ describe('undo', () => {
     expect(entry!.summary).toEqual({ count: 2, of: 3, add_labels: ['summer'], remove_labels: ['café'] });
     expect((await undo(edit.operation_id)).json()).toMatchObject({ restored: 2, conflicts: [] });
     expect(await labels()).toEqual(before);
+  });
+
+  it("a token limited to one client undoes that client's changes, never one over several clients (403)", async () => {
+    const own = await t.createClient(admin, 'Undo limited own');
+    const other = await t.createClient(admin, 'Undo limited other');
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/tokens',
+      token: admin,
+      body: { name: 'one client', scopes: ['read', 'import'], clientId: own },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const limited = created.json<{ token: string }>().token;
+    await importRows(own, [{ name: 'Own A' }]);
+    await importRows(other, [{ name: 'Other B' }]);
+    const ids = [...(await listOf(own)), ...(await listOf(other))].map((location) => location.id);
+    const deleted = await t.request({ method: 'POST', url: '/api/locations/delete', token: admin, body: { ids } });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const { operation_id } = deleted.json<{ operation_id: string }>();
+
+    // The token's first use stamps its last_used_at (once a minute, after the answer): done before the snapshot.
+    expect((await t.request({ method: 'GET', url: '/api/clients', token: limited })).statusCode).toBe(200);
+    const stamp = t.store.db.prepare('SELECT last_used_at FROM api_tokens WHERE name = ?').pluck();
+    await vi.waitFor(() => expect(stamp.get('one client')).not.toBeNull());
+    const before = dataSnapshot(t.store.db);
+    for (const query of ['?dryRun=true', '']) {
+      const refused = expectErrorBody(await undo(operation_id, query, limited), 403);
+      expect(refused.message).toBe(
+        'This change was made to locations of several clients: only a caller not limited to one client can undo it; nothing was changed',
+      );
+    }
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+
+    // Its own client's change it may undo; the one over both clients, an Admin's session may.
+    const own2 = await importRows(own, [{ name: 'Own C' }]);
+    expect((await undo(own2.operation_id, '', limited)).statusCode).toBe(200);
+    const back = await undo(operation_id);
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json<{ recreated: number }>().recreated).toBe(2);
   });
 
   it('as a Viewer -> 403; an unknown operation -> 404', async () => {
