@@ -98,6 +98,7 @@ function stepOf(db: Db, operationId: string, row: PlannedRow, since: number): St
   const code = row.gives_code ? row.code : undefined;
   if (row.action === 'deleted') {
     if (row.client_id !== null) return { kind: 'conflict', location_id: id, name, reason: 'exists again' };
+    if (row.client_gone) return { kind: 'conflict', location_id: id, name, reason: 'its client was deleted since' };
     return { kind: 'recreate', id, clientId: row.before_client!, name, code };
   }
   if (row.client_id === null) return { kind: 'conflict', location_id: id, name, reason: 'deleted since' };

@@ -277,6 +277,8 @@ export interface PlannedRow {
   client_id: string | null;
   name: string | null;
   revision: number | null;
+  /** 1 for a deleted location whose client is gone too: it cannot come back. */
+  client_gone: 0 | 1;
 }
 
 /** An operation's rows read this many at a time, in location id order. */
@@ -290,7 +292,8 @@ export function* plannedRows(db: Db, operationId: string): Generator<PlannedRow[
        r.before ->> 'client_id' AS before_client, r.before ->> 'revision' AS before_revision,
        json_type(r.before, '$.store_code') IS NOT NULL AS gives_code, r.before ->> 'store_code' AS code,
        iif(r.action = 'updated', (SELECT group_concat(key) FROM json_each(r.before)), NULL) AS kept_columns,
-       l.client_id, l.name, l.revision
+       l.client_id, l.name, l.revision,
+       r.action = 'deleted' AND NOT EXISTS (SELECT 1 FROM clients c WHERE c.id = r.before ->> 'client_id') AS client_gone
      FROM operation_rows r LEFT JOIN locations l ON l.id = r.location_id
      WHERE r.operation_id = ? AND r.location_id > ? ORDER BY r.location_id LIMIT ?`,
   );

@@ -874,6 +874,48 @@ describe('undo', () => {
     expect(back.json<{ recreated: number }>().recreated).toBe(2);
   });
 
+  it('of a delete whose client was deleted since: those locations are conflicts, the others come back', async () => {
+    const gone = await t.createClient(admin, 'Undo client gone');
+    const kept = await t.createClient(admin, 'Undo client kept');
+    await importRows(gone, [{ name: 'Gone A' }, { name: 'Gone B' }]);
+    await importRows(kept, [{ name: 'Kept C' }]);
+    const ids = [...(await listOf(gone)), ...(await listOf(kept))].map((location) => location.id);
+    const deleted = await t.request({ method: 'POST', url: '/api/locations/delete', token: admin, body: { ids } });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const { operation_id } = deleted.json<{ operation_id: string }>();
+    expect((await t.request({ method: 'DELETE', url: `/api/clients/${gone}`, token: admin })).statusCode).toBe(200);
+
+    const answer = await undo(operation_id);
+    expect(answer.statusCode, answer.body).toBe(200);
+    const body = answer.json<UndoResponse>();
+    expect(Value.Errors(UndoResponse, body).First()).toBeUndefined();
+    expect(body.recreated).toBe(1);
+    expect(body.conflicts.map(({ name, reason }) => `${name}: ${reason}`).sort()).toEqual([
+      'Gone A: its client was deleted since',
+      'Gone B: its client was deleted since',
+    ]);
+    expect((await listOf(kept)).map((location) => location.name)).toEqual(['Kept C']);
+  });
+
+  it('of a delete whose one client was deleted since changes nothing, and says why for each location', async () => {
+    const gone = await t.createClient(admin, 'Undo only client gone');
+    await importRows(gone, [{ name: 'Only A' }]);
+    const ids = (await listOf(gone)).map((location) => location.id);
+    const { operation_id } = (
+      await t.request({ method: 'POST', url: '/api/locations/delete', token: admin, body: { ids } })
+    ).json<{ operation_id: string }>();
+    expect((await t.request({ method: 'DELETE', url: `/api/clients/${gone}`, token: admin })).statusCode).toBe(200);
+    const before = dataSnapshot(t.store.db);
+    const answer = await undo(operation_id);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json<UndoResponse>()).toMatchObject({
+      operation_id: null,
+      recreated: 0,
+      conflicts: [{ name: 'Only A', reason: 'its client was deleted since' }],
+    });
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+  });
+
   it('as a Viewer -> 403; an unknown operation -> 404', async () => {
     const clientId = await t.createClient(admin, 'Undo refused');
     const { operation_id } = await importRows(clientId, [{ name: 'A' }]);
