@@ -76,7 +76,17 @@ export function decodeCsv(bytes: Uint8Array, charset: string | undefined): { tex
   // A byte order mark says the encoding over any label, as the WHATWG Encoding Standard's decode does:
   // Excel's "Unicode Text" sent by a script that labels every body charset=utf-8 is UTF-16 all the same.
   const bom = bomOf(bytes);
-  if (bom !== null) return { text: new TextDecoder(bom.encoding).decode(bytes.subarray(bom.length)) };
+  if (bom !== null) {
+    // Fatal, as for a charset: a byte the encoding cannot read (a lone surrogate, an odd last byte of
+    // UTF-16, a stray byte after UTF-8's mark) is refused, never stored as U+FFFD.
+    try {
+      return { text: new TextDecoder(bom.encoding, { fatal: true }).decode(bytes.subarray(bom.length)) };
+    } catch {
+      return {
+        message: `The file is not valid ${bom.encoding.toUpperCase()}, as its byte order mark says it is: some bytes cannot be read in it`,
+      };
+    }
+  }
   if (charset !== undefined) {
     let decoder: { decode(bytes: Uint8Array): string };
     try {

@@ -76,6 +76,23 @@ describe('decodeSource', () => {
     expect(!decoded.ok && decoded.message).toMatch(/Excel workbook.*Save As > CSV/);
   });
 
+  it.each([
+    ['a lone surrogate', [0xff, 0xfe, 0x6e, 0x00, 0x0a, 0x00, 0x41, 0x00, 0x00, 0xd8, 0x0a, 0x00]],
+    ['an odd last byte', [0xff, 0xfe, 0x6e, 0x00, 0x0a, 0x00, 0x41, 0x00, 0x42]],
+    ['a lone surrogate, big-endian', [0xfe, 0xff, 0x00, 0x6e, 0x00, 0x0a, 0xdc, 0x00]],
+  ])('refuses UTF-16 that its byte order mark names but that holds %s, rather than read U+FFFD', async (_, bytes) => {
+    const decoded = await decodeSource(bufferSource(new Uint8Array(bytes)));
+    expect(!decoded.ok && decoded.message).toMatch(/cannot be decoded as UTF-16 [LB]E: some bytes are not valid/);
+  });
+
+  it('refuses a broken sequence of the multi-byte encoding the user picks, rather than read U+FFFD', async () => {
+    // Shift JIS: 0x82 starts a two-byte character; a line break cannot end it.
+    const decoded = await decodeSource(bufferSource(new Uint8Array([0x6e, 0x0a, 0x82, 0x0a])), {
+      forced: 'shift_jis',
+    });
+    expect(!decoded.ok && decoded.message).toMatch(/cannot be decoded as Shift JIS/);
+  });
+
   it('refuses a file that says UTF-8 but is not', async () => {
     const decoded = await decodeSource(
       bufferSource(new Uint8Array([0xef, 0xbb, 0xbf, 0x6e, 0x61, 0x6d, 0x65, 0x0a, 0xff, 0xfe, 0x41])),

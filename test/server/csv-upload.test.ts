@@ -374,6 +374,28 @@ describe('unhappy CSV uploads get a clear JSON error', () => {
     ['an .xlsx sent as text/csv', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00]), /Excel workbook/],
     ['an unclosed quote', 'Name,City\n"Acme,Berlin\n', /never closed/],
     ['an unknown charset', 'Name\nA\n', /character set/],
+    [
+      'UTF-16 with a lone surrogate',
+      Buffer.from([
+        0xff,
+        0xfe,
+        ...Buffer.from('name,city\nShop', 'utf16le'),
+        0x00,
+        0xd8,
+        ...Buffer.from(',Town\n', 'utf16le'),
+      ]),
+      /not valid UTF-16LE, as its byte order mark says/,
+    ],
+    [
+      'UTF-16 with an odd last byte',
+      Buffer.from([0xff, 0xfe, ...Buffer.from('name\nShop\n', 'utf16le'), 0x41]),
+      /UTF-16LE/,
+    ],
+    [
+      'UTF-8 with a stray byte after its mark',
+      Buffer.from([0xef, 0xbb, 0xbf, ...Buffer.from('name\nB'), 0xff]),
+      /UTF-8/,
+    ],
   ])('%s -> 400', async (_, body, words) => {
     const type = words?.source === 'character set' ? 'text/csv; charset=x-klingon' : 'text/csv';
     const response = await upload(clientId, body, type);

@@ -141,8 +141,10 @@ async function stream(
   sink: TextSink,
   options: DecodeOptions,
 ): Promise<void> {
-  // Only UTF-8 can be invalid: legacy single-byte encodings map every byte.
-  const decoder = new TextDecoder(encoding, { fatal: encoding === 'utf-8' });
+  // Fatal: a byte the encoding cannot read (UTF-8's stray bytes, UTF-16's lone surrogates or odd last byte,
+  // a multi-byte legacy encoding's broken sequence) fails the decoding, never becomes U+FFFD in a location.
+  // The single-byte legacy encodings map every byte.
+  const decoder = new TextDecoder(encoding, { fatal: true });
   const slice = first.length;
   let next: Promise<Uint8Array> = Promise.resolve(first.subarray(skip));
   try {
@@ -183,23 +185,33 @@ export async function decodeInto(
   const encoding = forced ?? bom?.encoding ?? utf16WithoutBom(head);
   if (encoding) {
     const skip = bom !== null && encoding === bom.encoding ? bom.length : 0;
-    try {
-      await stream(source, first, encoding, skip, openSink(), options);
-      return { ok: true, encoding };
-    } catch {
-      return {
-        ok: false,
-        message: `This file cannot be decoded as ${TEXT_ENCODINGS[encoding]}: some bytes are not valid in that encoding. Save it again as "CSV UTF-8" and try again.`,
-      };
-    }
+    return streamOrRefuse(source, first, encoding, skip, openSink, options);
   }
   try {
     await stream(source, first, 'utf-8', 0, openSink(), options);
     return { ok: true, encoding: 'utf-8' };
   } catch {
     const legacy = guessLegacyEncoding(await findNonAsciiSample(source));
-    await stream(source, first, legacy, 0, openSink(), options);
-    return { ok: true, encoding: legacy };
+    return streamOrRefuse(source, first, legacy, 0, openSink, options);
+  }
+}
+
+async function streamOrRefuse(
+  source: ByteSource,
+  first: Uint8Array,
+  encoding: TextEncodingName,
+  skip: number,
+  openSink: () => TextSink,
+  options: DecodeOptions,
+): Promise<Decoding> {
+  try {
+    await stream(source, first, encoding, skip, openSink(), options);
+    return { ok: true, encoding };
+  } catch {
+    return {
+      ok: false,
+      message: `This file cannot be decoded as ${TEXT_ENCODINGS[encoding]}: some bytes are not valid in that encoding. Save it again as "CSV UTF-8" and try again.`,
+    };
   }
 }
 
