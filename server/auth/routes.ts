@@ -9,6 +9,7 @@ import type { IssuedTokens } from '../store/store.js';
 import { LoginBody, RefreshBody, SetupBody, SetupStatus, TokenResponse, type SessionUser } from './schemas.js';
 import { makeAuthenticate } from './session.js';
 import { ACCESS_TOKEN_SECONDS } from './tokens.js';
+import { isBlank } from '../http/control-characters.js';
 
 const WRONG_CREDENTIALS = 'Wrong e-mail or password';
 
@@ -152,7 +153,7 @@ const setupRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) 
     },
     async (request, reply) => {
       if (await data.auth.anyUserExists()) throw Conflict('Agency Desk is already set up: sign in instead');
-      if (request.body.organization_name.trim() === '') {
+      if (isBlank(request.body.organization_name)) {
         throw Invalid('organization_name must not be blank', [
           { path: '/body/organization_name', message: 'must not be blank' },
         ]);

@@ -9,6 +9,7 @@ import { UsageError } from './errors.js';
 import { cliActor, theOrganization, withStore } from './store.js';
 import { recordEntry } from '../audit/queries.js';
 import { printTable } from './table.js';
+import { isBlank } from '../http/control-characters.js';
 
 /** The same rules as POST /api/clients (README: "Clients"). */
 function newClient(options: Record<string, string | boolean | undefined>) {
@@ -18,7 +19,7 @@ function newClient(options: Record<string, string | boolean | undefined>) {
   const details = bodyErrors(CreateClientBody, body);
   if (details.length > 0) throw new UsageError(detailsInWords(details));
   const name = (options.name as string).trim();
-  if (name === '') throw new UsageError('--name must not be blank');
+  if (isBlank(name)) throw new UsageError('--name must not be blank');
   const website = textOrNull(options.website as string | undefined);
   if (website !== null && !isWebsite(website)) {
     throw new UsageError(`--website ${WEBSITE_WORDS}`);

@@ -7,6 +7,7 @@ import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.
 import { errors, Page, Success } from '../http/schemas.js';
 import { isWebsite, WEBSITE_WORDS } from '../locations/website.js';
 import { Client, ClientParams, CreateClientBody, CreatedClient, UpdateClientBody } from './schemas.js';
+import { isBlank } from '../http/control-characters.js';
 
 /** Spec 4.2-4.4: list, create and delete the organization's clients. */
 export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
@@ -108,7 +109,7 @@ function clientFields(body: { name?: string; industry?: string | null; website?:
   const fields: { name?: string; industry?: string | null; website?: string | null } = {};
   if (body.name !== undefined) {
     fields.name = body.name.trim();
-    if (fields.name === '')
+    if (isBlank(fields.name))
       throw Invalid('name must not be blank', [{ path: '/body/name', message: 'must not be blank' }]);
   }
   if (body.website !== undefined) {

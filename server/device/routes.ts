@@ -20,6 +20,7 @@ import {
   PendingDeviceRequest,
   UserCodeBody,
 } from './schemas.js';
+import { isBlank } from '../http/control-characters.js';
 
 // The two OAuth endpoints take small bodies only (issue 13: unauthenticated routes hold little memory).
 const OAUTH_BODY_LIMIT = 4096;
@@ -97,6 +98,13 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
     },
     async (request) => {
       const { clientName, scopes } = checkedRequest(request.body);
+      // A request for no client could never be approved (no one sees it): the script is told now.
+      const { clientId } = request.body;
+      if (clientId != null && !(await data.clients.exists(clientId))) {
+        throw Invalid('clientId names no client: ask your Admin for the id of the client the script is for', [
+          { path: '/body/clientId', message: 'names no client' },
+        ]);
+      }
       const made = requests.create({ clientName, scopes, clientId: request.body.clientId ?? null });
       if (made.kind === 'flooded') {
         throw TooManyRequests(
@@ -238,7 +246,7 @@ function checkedRequest(body: { scope: string; client_name: string; clientId?: s
     ]);
   }
   const clientName = body.client_name.trim();
-  if (clientName === '') {
+  if (isBlank(clientName)) {
     throw Invalid('client_name must not be blank', [{ path: '/body/client_name', message: 'must not be blank' }]);
   }
   return { clientName, scopes };

@@ -1,12 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Timestamp, Uuid } from '../http/schemas.js';
+import { PlainText, Timestamp, Uuid } from '../http/schemas.js';
 import { Scope } from '../tokens/scopes.js';
 
 export const DEVICE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
 
 export const DeviceAuthorizationBody = Type.Object(
   {
-    client_name: Type.String({ minLength: 1, maxLength: 100, description: 'What the script calls itself' }),
+    client_name: PlainText({ minLength: 1, maxLength: 100, description: 'What the script calls itself' }),
     scope: Type.String({ maxLength: 100, description: 'Space-separated scopes, e.g. "read import"' }),
     clientId: Type.Optional(Type.Union([Uuid, Type.Null()], { description: 'Ask for a token limited to this client' })),
   },

@@ -21,3 +21,12 @@ const CONTROLS = new RegExp(CONTROL.source, 'g');
 export function withoutControlCharacters(text: string): string {
   return text.replace(CONTROLS, ' ');
 }
+
+// Blanks, and what is drawn as nothing: direction marks, zero-width spaces and joiners, the byte order
+// mark, variation selectors, the Hangul fillers (Unicode's default-ignorable code points).
+const NOTHING_SHOWN = /^[\s\p{Default_Ignorable_Code_Point}]*$/u;
+
+/** A name that shows nothing: "  ", or only direction marks. Such a name is refused as blank. */
+export function isBlank(text: string): boolean {
+  return NOTHING_SHOWN.test(text);
+}

@@ -9,17 +9,17 @@ export const MappingField = Type.Union([...TARGETS.map((target) => Type.Literal(
 });
 
 export const MappingColumn = Type.Object(
-  { header: Type.String({ minLength: 1, maxLength: 200 }), field: MappingField },
+  { header: PlainText({ minLength: 1, maxLength: 200 }), field: MappingField },
   { additionalProperties: false },
 );
 
 export const MappingOptions = Type.Object(
   {
     separator: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 10, description: 'Between address lines; ", " by default' }),
+      PlainText({ minLength: 1, maxLength: 10, description: 'Between address lines; ", " by default' }),
     ),
     placeholders: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
+      Type.Array(PlainText({ minLength: 1, maxLength: 50 }), {
         maxItems: 100,
         description: 'The values read as blank, instead of the default list (README: "Location fields")',
       }),

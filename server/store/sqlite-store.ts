@@ -13,7 +13,7 @@ import {
 import { bootstrapAdmin } from '../users/bootstrap.js';
 import { anyUserExists } from '../users/queries.js';
 import { clientChanges, recordClientEntry } from '../clients/audit.js';
-import { clientById, insertClient, listClients, updateClient } from '../clients/queries.js';
+import { clientById, clientExists, insertClient, listClients, updateClient } from '../clients/queries.js';
 import type { Db } from '../db/open.js';
 import { isWholeList } from '../db/sql.js';
 import { write } from '../db/write.js';
@@ -60,6 +60,7 @@ function clientStore(db: Db, writer: Writer): ClientStore {
   return {
     list: async (organizationId, page) => listClients(db, organizationId, page),
     byId: async (organizationId, clientId) => clientById(db, organizationId, clientId),
+    exists: async (clientId) => clientExists(db, clientId),
     create: (principal, fields, now) =>
       write(db, () => {
         authorizeWrite(db, principal, NEEDS.createClient, now);

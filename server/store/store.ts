@@ -45,6 +45,8 @@ export interface ClientStore {
   /** The organization's clients, by name, one page of them, and how many there are. */
   list(organizationId: string, page: Page): Promise<{ clients: Client[]; total: number }>;
   byId(organizationId: string, clientId: string): Promise<Client | undefined>;
+  /** Whether a client of this id exists in any organization: what a script's device request, not yet anyone's, can be told. */
+  exists(clientId: string): Promise<boolean>;
   create(principal: Principal, fields: NewClient, now: number): Promise<CreatedClient>;
   /** Throws NotFound when the organization has no such client. */
   update(principal: Principal, clientId: string, fields: ClientFields, now: number): Promise<Client>;

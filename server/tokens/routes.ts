@@ -12,12 +12,13 @@ import {
   CreatedApiToken,
   type CreateApiTokenBody as CreateBody,
 } from './schemas.js';
+import { isBlank } from '../http/control-characters.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function nameOf(body: CreateBody): string {
   const name = body.name.trim();
-  if (name === '') throw Invalid('name must not be blank', [{ path: '/body/name', message: 'must not be blank' }]);
+  if (isBlank(name)) throw Invalid('name must not be blank', [{ path: '/body/name', message: 'must not be blank' }]);
   return name;
 }
 

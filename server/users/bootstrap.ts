@@ -6,6 +6,7 @@ import { bodyErrors, detailsInWords } from '../http/validation.js';
 import { write } from '../db/write.js';
 import { anyUserExists, insertOrganization, insertUser } from './queries.js';
 import type { User } from './schemas.js';
+import { isBlank } from '../http/control-characters.js';
 
 export interface BootstrapAdmin {
   organizationName: string;
@@ -26,8 +27,7 @@ export function checkBootstrapAdmin(admin: BootstrapAdmin): void {
     email: admin.email.trim(),
     password: admin.password,
   });
-  if (admin.organizationName.trim() === '')
-    details.push({ path: '/body/organization_name', message: 'must not be blank' });
+  if (isBlank(admin.organizationName)) details.push({ path: '/body/organization_name', message: 'must not be blank' });
   if (details.length > 0) throw new BootstrapError(detailsInWords(details));
 }
 
