@@ -32,7 +32,11 @@ export const dashboard = fp(async (app: FastifyInstance, options: { root: string
       file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
     );
   };
-  await app.register(fastifyStatic, { root: options.root, wildcard: false, setHeaders, index: 'index.html' });
+  // wildcard: each file is looked up when asked for, not listed once at start: a dashboard built again
+  // while the server runs (npm run build in another terminal) is served whole, where a list made at start
+  // had the new index.html name scripts it did not hold (a blank window). A path with no file falls
+  // through to the not-found handler: a page path gets index.html (sendDashboardPage), the rest a 404.
+  await app.register(fastifyStatic, { root: options.root, wildcard: true, setHeaders, index: 'index.html' });
 });
 
 /** A page path the dashboard's router owns (not the API, not a file): answered with index.html. */

@@ -67,6 +67,35 @@ describe('the dashboard served at /', () => {
     expectErrorBody(response, 404);
   });
 
+  it('serves what a build wrote after the server started (a rebuild under a running server)', async () => {
+    const root = tempDir();
+    fs.cpSync(DASHBOARD, root, { recursive: true });
+    const rebuilt = await buildApp({ store, dashboardDir: root });
+    try {
+      fs.writeFileSync(path.join(root, 'assets', 'app-9b1c.js'), "document.title = 'rebuilt';");
+      fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><script src="/assets/app-9b1c.js"></script>');
+      const inject = (url: string) => rebuilt.inject({ method: 'GET', url, headers: { host: '127.0.0.1:4870' } });
+      const script = await inject('/assets/app-9b1c.js');
+      expect(script.statusCode).toBe(200);
+      expect(script.body).toContain('rebuilt');
+      expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect((await inject('/clients')).body).toContain('app-9b1c.js');
+      expectErrorBody(await inject('/assets/app-3f2a-gone.js'), 404);
+      expectErrorBody(await inject('/api/nothing-here'), 404);
+    } finally {
+      await rebuilt.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('GET a path outside the dashboard (traversal, encoded or not) -> 404, never a file', async () => {
+    for (const url of ['/../package.json', '/assets/..%2f..%2fpackage.json', '/%2e%2e/%2e%2e/package.json']) {
+      const response = await get(url);
+      expect([400, 404], url).toContain(response.statusCode);
+      expect(response.body).not.toContain('"dependencies"');
+    }
+  });
+
   it('the Host guard covers the dashboard too (DNS rebinding)', async () => {
     expectErrorBody(await get('/', { host: 'attacker.example' }), 400);
   });
