@@ -176,7 +176,12 @@ const PARTS: Record<string, string> = {
 export function detailInWords({ path, message }: ErrorDetail): string {
   const [, part = '', ...field] = path.split('/');
   if (field.length === 0) return `the ${part === 'querystring' ? 'query string' : part} ${message}`;
-  return `${PARTS[part] ?? ''}${field.join('/')} ${message}`;
+  return `${PARTS[part] ?? ''}${field.map(pointerToken).join('/')} ${message}`;
+}
+
+/** A JSON pointer's token as the key it names (RFC 6901: ~1 is /, ~0 is ~): "State ~1 province" is "State / province". */
+export function pointerToken(token: string): string {
+  return token.replaceAll('~1', '/').replaceAll('~0', '~');
 }
 
 /** Details as one sentence for a person at a terminal: "email must match format "email"; password ...". */
@@ -192,7 +197,9 @@ export function errorDetails(errors: Iterable<ValueError>, part: string): ErrorD
     // A missing field is "is required", not also the wrong type: one message a value.
     if (seen.has(error.path)) continue;
     seen.add(error.path);
-    details.push({ path: `/${part}${error.path}`, message: errorInWords(error) });
+    // A union's telling error inside the value names where it is: hours/xyz, not hours.
+    const at = error.type === ValueErrorType.Union ? (tellingOf(error)?.path ?? error.path) : error.path;
+    details.push({ path: `/${part}${at}`, message: errorInWords(error) });
   }
   return details;
 }
@@ -222,11 +229,13 @@ export function errorInWords(error: ValueError): string {
     case ValueErrorType.ObjectAdditionalProperties:
       return 'is not a known field';
     case ValueErrorType.ObjectMinProperties:
-      return `must NOT have fewer than ${String(schema.minProperties)} properties`;
+      return schema.minProperties === 1
+        ? 'must name at least one field'
+        : `must name at least ${String(schema.minProperties)} fields`;
     case ValueErrorType.ArrayMinItems:
-      return `must NOT have fewer than ${String(schema.minItems)} items`;
+      return schema.minItems === 1 ? 'must not be empty' : `must have at least ${String(schema.minItems)} items`;
     case ValueErrorType.ArrayMaxItems:
-      return `must NOT have more than ${String(schema.maxItems)} items`;
+      return `must have at most ${String(schema.maxItems)} items`;
     case ValueErrorType.ArrayUniqueItems:
       return 'must NOT have duplicate items';
     case ValueErrorType.Literal:
@@ -282,9 +291,23 @@ function boundInWords(error: ValueError): string | undefined {
  * ("must NOT have more than 200 characters" for a too long text of a text-or-null field); otherwise the
  * allowed values or types are listed.
  */
+// A union error's members' errors are iterators, read once: what was found is kept for the error.
+const tellingFound = new WeakMap<ValueError, ValueError | null>();
+
+/** Of a union's members, the first error that says more than "the wrong type": the one to word. */
+function tellingOf(error: ValueError): ValueError | undefined {
+  let telling = tellingFound.get(error);
+  if (telling === undefined) {
+    const inner = error.errors.map((member) => member.First()).filter((first) => first !== undefined);
+    telling =
+      inner.find((first) => TYPE_ERRORS[first.type] === undefined && first.type !== ValueErrorType.Literal) ?? null;
+    tellingFound.set(error, telling);
+  }
+  return telling ?? undefined;
+}
+
 function unionInWords(error: ValueError): string {
-  const inner = error.errors.map((member) => member.First()).filter((first) => first !== undefined);
-  const telling = inner.find((first) => TYPE_ERRORS[first.type] === undefined && first.type !== ValueErrorType.Literal);
+  const telling = tellingOf(error);
   if (telling !== undefined) return errorInWords(telling);
   const members = (error.schema.anyOf as TSchema[] | undefined) ?? [];
   // Allowed values, and maybe null: "must be one of "name", "city", or null".

@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { ErrorDetail } from '../http/errors.js';
-import { errorInWords } from '../http/validation.js';
+import { errorInWords, pointerToken } from '../http/validation.js';
 import {
   fieldValue,
   FieldError,
@@ -68,9 +68,12 @@ function maxLengthOf(schema: TSchema, value: unknown): number | undefined {
 
 /** One of TypeBox's errors in a person's words, for the field it is about. */
 export function wordedError(error: ValueError): { field: string; message: string } {
-  const field = error.path.split('/')[1] ?? '';
+  const [, top = '', ...inside] = error.path.split('/').map(pointerToken);
+  const field = top;
   switch (error.type) {
     case ValueErrorType.ObjectAdditionalProperties:
+      // Inside a field, the key that is not known is the last one: hours' "xyz", not hours.
+      if (inside.length > 0) return { field, message: `holds "${inside.at(-1)}", which ${field} does not take` };
       return { field, message: `"${field}" is not a field of a location` };
     case ValueErrorType.ObjectRequiredProperty:
       return { field, message: 'is required' };

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { expectErrorBody } from '../helpers/assertions.js';
+import { buildSignedInApp } from '../helpers/users.js';
+
+/**
+ * Error messages name what the person sent, in their words (found by a new-user walkthrough): a key's
+ * "/" and "~" as typed, not as JSON pointer escapes; the key inside a field that is not known; and no
+ * "must NOT have fewer than 1 properties".
+ */
+
+let t: TestApp;
+let admin: string;
+let clientId: string;
+let locationId: string;
+
+beforeAll(async () => {
+  ({
+    t,
+    tokens: { admin },
+  } = await buildSignedInApp({ admin: 'admin' }));
+  clientId = await t.createClient(admin, 'Words client');
+  const imported = await t.request({
+    method: 'POST',
+    url: '/api/locations/upload',
+    token: admin,
+    body: { clientId, rows: [{ name: 'Words A' }] },
+  });
+  locationId = imported.json<{ locations: { id: string }[] }>().locations[0]!.id;
+});
+afterAll(() => t.close());
+
+it('a row key with "/" or "~" is named as sent, in the row error and the message', async () => {
+  const response = await t.request({
+    method: 'POST',
+    url: '/api/locations/upload?dryRun=true',
+    token: admin,
+    body: { clientId, rows: [{ name: 'A', 'State / province': 'IL', 'a~b': 'x' }] },
+  });
+  const text = JSON.stringify(response.json());
+  expect(text).toContain('\\"State / province\\" is not a field of a location');
+  expect(text).toContain('\\"a~b\\" is not a field of a location');
+  expect(text).not.toMatch(/~1|~0/);
+});
+
+it('a key inside hours that is not a day is named, not hours', async () => {
+  const response = await t.request({
+    method: 'PATCH',
+    url: `/api/locations/${locationId}`,
+    token: admin,
+    body: { hours: { xyz: [] } },
+  });
+  expect(expectErrorBody(response, 400).message).toBe('hours/xyz is not a known field');
+});
+
+it.each([
+  [
+    'a bulk edit that sets nothing',
+    'PATCH',
+    '/api/locations',
+    { ids: ['11111111-1111-4111-8111-111111111111'], set: {} },
+    'set must name at least one field',
+  ],
+  ['a bulk delete of no ids', 'POST', '/api/locations/delete', { ids: [] }, 'ids must not be empty'],
+  ['a PATCH of nothing', 'PATCH', '/api/clients/CLIENT', {}, 'the body must name at least one field'],
+])('%s: a message in words', async (_, method, url, body, words) => {
+  const response = await t.request({
+    method: method as 'PATCH' | 'POST',
+    url: url.replace('CLIENT', clientId),
+    token: admin,
+    body,
+  });
+  const { message } = expectErrorBody(response, 400);
+  expect(message).toContain(words);
+  expect(message).not.toMatch(/NOT have/);
+});
