@@ -91,8 +91,13 @@ test('bulk edit: set the status of every location shown, in one request', async 
   await page.getByRole('searchbox').fill('Bluebird');
   await page.getByRole('button', { name: 'Change the 2 locations shown…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Change 2 locations' });
+  // It opens on its first choice; the status it starts with (Open) is theirs already: nothing to send.
+  await expect(dialog.getByLabel('What to do')).toBeFocused();
   await dialog.getByLabel('What to do').selectOption({ label: 'Set the status' });
+  await expect(dialog.getByRole('status')).toHaveText(/^None will change: all 2 locations already/);
+  await expect(dialog.getByRole('button', { name: 'Change 2 locations' })).toBeDisabled();
   await dialog.getByRole('combobox', { name: /^Status/ }).selectOption({ label: 'Temporarily closed' });
+  await expect(dialog.getByRole('status')).toHaveText('All 2 locations will change.');
   await dialog.getByRole('button', { name: 'Change 2 locations' }).click();
   await expect(dialog.getByRole('status')).toHaveText('2 locations changed.');
   await dialog.getByRole('button', { name: 'Done' }).click();

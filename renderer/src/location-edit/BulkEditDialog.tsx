@@ -5,7 +5,7 @@ import { DialogDone } from '../components/DialogDone.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { FormActions } from '../components/FormActions.js';
 import { plural } from '../format.js';
-import { ACTIONS, doneWords, editOf, startOf, type BulkAction, type BulkChoice } from './bulk-change.js';
+import { ACTIONS, doneWords, editOf, previewWords, startOf, type BulkAction, type BulkChoice } from './bulk-change.js';
 import { BulkValue } from './BulkValue.js';
 import { useBulkPreview } from './use-bulk-preview.js';
 
@@ -31,8 +31,10 @@ export function BulkEditDialog({
   const edit = useBulkEdit(clientId);
   const remove = useDeleteLocations(clientId);
   const body = choice.action === 'delete' ? null : editOf(choice);
-  const preview = useBulkPreview(ids, choice.action === 'labels' ? body : null);
+  // Every edit is counted first by the server's dry run: a change that would change nothing is not sent.
+  const preview = useBulkPreview(ids, body);
   const deleting = choice.action === 'delete';
+  const changesNone = preview.state === 'counted' && preview.count === 0;
 
   function apply(event: FormEvent) {
     event.preventDefault();
@@ -58,7 +60,12 @@ export function BulkEditDialog({
         <form onSubmit={apply}>
           <label className="field">
             <span>What to do</span>
-            <select value={choice.action} onChange={(event) => setChoice(startOf(event.target.value as BulkAction))}>
+            <select
+              value={choice.action}
+              onChange={(event) => setChoice(startOf(event.target.value as BulkAction))}
+              // The dialog opens on its first choice, not on its close button (Dialog focuses it).
+              data-autofocus
+            >
               {ACTIONS.map(([key, label]) => (
                 <option key={key} value={key}>
                   {label}
@@ -66,14 +73,21 @@ export function BulkEditDialog({
               ))}
             </select>
           </label>
-          <BulkValue choice={choice} count={ids.length} preview={preview} onChoice={setChoice} />
+          <BulkValue choice={choice} preview={preview} onChoice={setChoice} />
+          {choice.action !== 'delete' && (
+            <p className="muted" role="status" aria-busy={preview.state === 'counting'}>
+              {preview.state === 'counting' && 'Counting the locations it changes…'}
+              {preview.state === 'counted' && previewWords(choice, preview.count, ids.length)}
+            </p>
+          )}
           <ErrorNotice error={edit.error ?? remove.error} />
           <FormActions
             action={[`${deleting ? 'Delete' : 'Change'} ${plural(ids.length, 'location')}`, 'Saving…']}
             danger={deleting}
             busy={edit.isPending || remove.isPending}
-            // Nothing to send yet (no label typed), or the server's dry run refused it already.
-            disabled={(!deleting && body === null) || preview.state === 'refused'}
+            // Nothing to send yet (no label typed), or the server's dry run refused it already or found
+            // that it changes none of them.
+            disabled={(!deleting && body === null) || preview.state === 'refused' || changesNone}
             onCancel={onClose}
           />
         </form>

@@ -1,6 +1,6 @@
 import { RadioGroup, type RadioOption } from '../components/RadioGroup.js';
 import { TextField } from '../components/TextField.js';
-import { previewWords, type LabelsChoice, type LabelsMode } from './bulk-change.js';
+import type { LabelsChoice, LabelsMode } from './bulk-change.js';
 import type { BulkPreview } from './use-bulk-preview.js';
 
 const MODES: readonly RadioOption<LabelsMode>[] = [
@@ -23,17 +23,14 @@ const FIELDS: Record<LabelsMode, { label: string; hint: string }> = {
 
 /**
  * The labels of many locations: added to each one's own (the default: a walk's "set" wiped the labels
- * 15 locations had), taken off, or replaced; and, from the server's dry run, how many will change.
+ * 15 locations had), taken off, or replaced; a refusal of the server's dry run shows at the field.
  */
 export function BulkLabels({
   choice,
-  count,
   preview,
   onChoice,
 }: {
   choice: LabelsChoice;
-  /** How many locations the change is for. */
-  count: number;
   preview: BulkPreview;
   onChoice: (choice: LabelsChoice) => void;
 }) {
@@ -55,10 +52,6 @@ export function BulkLabels({
         hint={field.hint}
         error={preview.state === 'refused' ? preview.message : undefined}
       />
-      <p className="muted" role="status" aria-busy={preview.state === 'counting'}>
-        {preview.state === 'counting' && 'Counting the locations it changes…'}
-        {preview.state === 'counted' && previewWords(choice, preview.count, count)}
-      </p>
     </div>
   );
 }

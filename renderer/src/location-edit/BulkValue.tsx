@@ -7,13 +7,10 @@ import type { BulkPreview } from './use-bulk-preview.js';
 /** The value a bulk change sets, by its action: a status, a category, the labels; or what a deletion means. */
 export function BulkValue({
   choice,
-  count,
   preview,
   onChoice,
 }: {
   choice: BulkChoice;
-  /** How many locations the change is for. */
-  count: number;
   preview: BulkPreview;
   onChoice: (choice: BulkChoice) => void;
 }) {
@@ -42,6 +39,6 @@ export function BulkValue({
         />
       );
     case 'labels':
-      return <BulkLabels choice={choice} count={count} preview={preview} onChoice={onChoice} />;
+      return <BulkLabels choice={choice} preview={preview} onChoice={onChoice} />;
   }
 }
