@@ -202,7 +202,8 @@ class ImportPlan {
     }
     // A dry run reads the client's locations: a caller limited to another client is refused it too.
     request.authorize?.(db, clientId);
-    if (!request.dryRun) {
+    // An import of no rows changes nothing and leaves nothing in the trail: no operation to undo either.
+    if (!request.dryRun && rows.length > 0) {
       this.operationId = startOperation(
         db,
         { organizationId: request.organizationId, clientId, kind: 'import' },
@@ -626,7 +627,7 @@ class ImportPlan {
     this.recordImport();
     // UploadResponse, in its order.
     const head = `{"success":true,"count":${created},"locations":[`;
-    const tail = `],"created":${created},"updated":${updated},"unchanged":${unchanged},"skipped":${skipped},"operation_id":"${this.operationId}"${this.end()}`;
+    const tail = `],"created":${created},"updated":${updated},"unchanged":${unchanged},"skipped":${skipped},"operation_id":${JSON.stringify(this.operationId)}${this.end()}`;
     return { statusCode: 201, bytes: [UTF8.encode(head), ...this.created.finish(), UTF8.encode(tail)] };
   }
 }

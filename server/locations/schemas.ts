@@ -244,9 +244,9 @@ export const UploadResponse = Type.Object({
   count: Type.Integer({ description: 'Locations created' }),
   locations: Type.Array(ImportedLocation, { description: 'The locations created' }),
   ...Totals,
-  operation_id: Type.String({
-    format: 'uuid',
-    description: 'The import in the audit trail: POST /api/operations/:id/undo reverts it',
+  operation_id: Type.Union([Uuid, Type.Null()], {
+    description:
+      'The import in the audit trail: POST /api/operations/:id/undo reverts it; null for an import of no rows, which changed and recorded nothing',
   }),
   ...TableAnswer,
 });

@@ -1,6 +1,9 @@
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuditPage, UndoResponse } from '../../server/audit/schemas.js';
+import { UploadResponse } from '../../server/locations/schemas.js';
+
+type UploadAnswer = typeof UploadResponse.static;
 import type { TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
 import { dataSnapshot, rowCount } from '../helpers/data.js';
@@ -152,6 +155,28 @@ describe('each change leaves exactly its entries', () => {
       target: { type: 'client', id: clientId, name: 'Audited' },
     });
     expect(clientUpdated!.changes).toEqual({ industry: { from: null, to: 'Coffee' } });
+  });
+
+  it('an import of no rows leaves no entry and no operation: its operation_id is null', async () => {
+    const clientId = await t.createClient(admin, 'Empty import');
+    const before = dataSnapshot(t.store.db);
+    for (const [body, type] of [
+      [JSON.stringify({ clientId, rows: [] }), 'application/json'],
+      ['Name,City\n', 'text/csv'],
+    ] as const) {
+      const response = await t.request({
+        method: 'POST',
+        url: `/api/locations/upload${type === 'text/csv' ? `?clientId=${clientId}` : ''}`,
+        token: admin,
+        headers: { 'content-type': type },
+        body,
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      const answer = response.json<UploadAnswer>();
+      expect(Value.Errors(UploadResponse, answer).First()).toBeUndefined();
+      expect(answer).toMatchObject({ success: true, count: 0, created: 0, operation_id: null });
+    }
+    expect(dataSnapshot(t.store.db)).toEqual(before);
   });
 
   it('a change that fails leaves no entry (an invalid import, an invalid PATCH, a Viewer)', async () => {

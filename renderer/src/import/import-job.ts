@@ -473,7 +473,7 @@ export class ImportJob {
         index > 0 ? { written: { ...written }, rowsNotSent: rows.length - start } : undefined,
         rows.slice(start, end),
       );
-      if (answer) written.operations.push(answer.operation_id);
+      if (answer?.operation_id) written.operations.push(answer.operation_id);
       if (this.cancelled) return this.undoWritten(written.operations);
       if (!answer) return;
       written.imported += answer.count;
