@@ -57,6 +57,9 @@ export function openDatabase(file: string, key: DatabaseKey, options: OpenOption
       }
       throw error;
     }
+    // A new database is its owner's alone, as db.key is (encrypted all the same); its -wal and -shm files
+    // take its mode from SQLite.
+    if (!existed && !options.readOnly) fs.chmodSync(file, 0o600);
     if (!options.readOnly) db.pragma('journal_mode = WAL');
     // NORMAL is durable in WAL mode except for the last transactions on power loss (SQLite docs, "WAL").
     db.pragma('synchronous = NORMAL');

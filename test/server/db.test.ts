@@ -123,6 +123,21 @@ describe('migrations', () => {
   });
 });
 
+describe.runIf(process.platform !== 'win32')('a new database file', () => {
+  it('is its owner’s alone (0600), and so are its -wal and -shm files; an existing file keeps its mode', () => {
+    const dir = freshDir();
+    const file = databaseFileIn(dir);
+    const store = openStore(file, randomKey());
+    insertOrganization(store.db, 'Modes', Date.now());
+    for (const name of ['agency-desk.db', 'agency-desk.db-wal', 'agency-desk.db-shm'])
+      expect((fs.statSync(path.join(dir, name)).mode & 0o777).toString(8), name).toBe('600');
+    store.close();
+    fs.chmodSync(file, 0o640);
+    openDatabase(file, store.key).close();
+    expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('640');
+  });
+});
+
 describe('opening with the wrong key', () => {
   it('a wrong raw key -> WrongKeyError, the file bytes unchanged and no new file in the directory', () => {
     const { dir, file } = closedDatabase();

@@ -34,8 +34,9 @@ export function BackupsPage() {
       <p className="muted">
         Agency Desk makes an encrypted backup every day and keeps the last 7 days and 4 weeks. A backup made with “Back
         up now” is manual: it is kept until you delete it from the backups folder. Each opens only with this database’s
-        key. To restore one, stop Agency Desk and run <code>agency-desk restore</code> with its file (below, the
-        newest), or use “Restore from backup…” in the desktop app’s File menu.
+        key. To restore one, stop Agency Desk and run <code>agency-desk restore</code> with its file (below, the newest;
+        from a checkout without <code>npm link</code>, <code>node dist/server/cli.js restore</code>), or use “Restore
+        from backup…” in the desktop app’s File menu.
       </p>
       {newest && <BackupsFolder newest={newest} />}
       {backups.isPending && <p>Loading…</p>}

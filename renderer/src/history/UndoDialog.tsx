@@ -72,11 +72,16 @@ export function UndoDialog({
       {preview.data && !done && <p>{what(preview.data)}</p>}
       {preview.data && preview.data.conflicts.length > 0 && !done && (
         <div className="notice">
-          <p>{plural(preview.data.conflicts.length, 'location')} changed since, and will be left as they are:</p>
+          <p>
+            {preview.data.conflicts.length === 1
+              ? 'One location will be left as it is:'
+              : `${plural(preview.data.conflicts.length, 'location')} will be left as they are:`}
+          </p>
           <ul>
             {preview.data.conflicts.slice(0, SHOWN_CONFLICTS).map((conflict) => (
               <li key={conflict.location_id}>
-                {conflict.name}: {conflict.reason}
+                {/* A location deleted since whose name the change did not keep has none to show. */}
+                {conflict.name || 'A location no longer there'}: {conflict.reason}
               </li>
             ))}
           </ul>
