@@ -206,6 +206,12 @@ function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): vo
     if (error instanceof DatabaseBusyError) {
       return reply.code(503).header('retry-after', String(error.retryAfterSeconds)).send(errorBody(503, error.message));
     }
+    if (cutOff(error)) {
+      // The client closed the connection while its body was arriving: nothing went wrong here, and no
+      // one is left to read an answer. Said at info, not as a server error with a stack.
+      request.log.info({ url: request.url }, 'the client closed the connection before its body arrived');
+      return reply.code(400).send(errorBody(400, 'The request was cut off before its body arrived'));
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return reply
@@ -219,6 +225,11 @@ function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): vo
     if (withDashboard && sendDashboardPage(request, reply)) return reply;
     return reply.code(404).send(errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}`));
   });
+}
+
+/** Node's error for a request body whose connection closed before it ended. */
+function cutOff(error: FastifyError): boolean {
+  return error.code === 'ECONNRESET' && error.message === 'aborted';
 }
 
 /** Fastify's own 4xx errors, in the API's words. */

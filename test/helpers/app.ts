@@ -73,12 +73,18 @@ export function requestsTo(app: TestApp['app']): TestApp['request'] {
 }
 
 /** The real app over a real encrypted database in a fresh directory; close() removes it all. */
-export async function buildTestApp(options: { clock?: TestClock; nativeBinding?: string } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  options: {
+    clock?: TestClock;
+    nativeBinding?: string;
+    logger?: { level: string; stream: NodeJS.WritableStream };
+  } = {},
+): Promise<TestApp> {
   const dataDir = tempDir();
   const key = randomKey();
   const store = openStore(databaseFileIn(dataDir), key, { nativeBinding: options.nativeBinding });
   const clock = options.clock ?? new TestClock();
-  const app = await buildApp({ store, clock, logger: false, dashboardDir: null });
+  const app = await buildApp({ store, clock, logger: options.logger ?? false, dashboardDir: null });
   const organizationId = insertOrganization(store.db, 'Test Agency', clock.now());
   const passwordHash = await hashPassword(PASSWORD);
 

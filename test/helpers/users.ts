@@ -15,7 +15,7 @@ export interface SignedInApp<Name extends string> {
  */
 export async function buildSignedInApp<Name extends string>(
   users: Record<Name, Role | { role: 'client_viewer'; clientName: string }>,
-  options: { clock?: TestClock } = {},
+  options: Parameters<typeof buildTestApp>[0] = {},
 ): Promise<SignedInApp<Name> & { clientIds: Record<string, string> }> {
   const t = await buildTestApp(options);
   const tokens = {} as Record<Name, string>;

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,11 +40,19 @@ describe('POST /api/locations/upload from a client that goes away', () => {
   let t: TestApp;
   let port: number;
   let admin: string;
+  /** The server's log lines, as JSON. */
+  const logged: { level: number; msg: string }[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') logged.push(JSON.parse(line));
+      done();
+    },
+  });
   beforeAll(async () => {
     ({
       t,
       tokens: { admin },
-    } = await buildSignedInApp({ admin: 'admin' }));
+    } = await buildSignedInApp({ admin: 'admin' }, { logger: { level: 'info', stream } }));
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
   });
@@ -70,9 +79,13 @@ describe('POST /api/locations/upload from a client that goes away', () => {
   it('gone while the body is read -> nothing written', async () => {
     const clientId = await t.createClient(admin, 'Half Sent');
     const { head, body } = uploadRequest(admin, clientId, 2_000);
+    logged.length = 0;
     await sendAndLeave(port, Buffer.concat([Buffer.from(head), body.subarray(0, body.length / 2)]));
     await settled(clientId);
     expect(await stored(clientId)).toBe(0);
+    // Not a server error: said once, at info, without a stack.
+    expect(logged.filter((line) => line.level >= 50)).toEqual([]);
+    expect(logged.map((line) => line.msg)).toContain('the client closed the connection before its body arrived');
   });
 
   it('gone after the whole body, while the writer imports -> rolled back, nothing written', async () => {
