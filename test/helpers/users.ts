@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { Role } from '../../server/http/schemas.js';
-import { buildTestApp, type TestApp, type TestClock } from './app.js';
+import { buildTestApp, type TestApp } from './app.js';
 
 export interface SignedInApp<Name extends string> {
   t: TestApp;
