@@ -210,9 +210,24 @@ export function readableInput(
   deferPhone: boolean,
   placeholders?: ReadonlySet<string>,
 ): RowInput | undefined {
-  if (!rowChecker.Check(raw)) return undefined;
-  const { input } = readFields(raw, () => undefined, deferPhone, placeholders);
+  const row = rowChecker.Check(raw) ? raw : withoutRefusedFields(raw);
+  if (row === undefined) return undefined;
+  const { input } = readFields(row, () => undefined, deferPhone, placeholders);
   return withExcelZeros(input);
+}
+
+/**
+ * A row the schema refused, less the fields it refused (a city too long, a number for a name), so that the
+ * rest still shows in the dry run; undefined when what is left is still no row (not an object at all).
+ */
+function withoutRefusedFields(raw: unknown): UploadRow | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const refused = new Set<string>();
+  for (const error of rowChecker.Errors(raw)) refused.add(pointerToken(error.path.split('/')[1] ?? ''));
+  const kept = Object.fromEntries(Object.entries(raw).filter(([field]) => !refused.has(field)));
+  // The name is required: a refused one shows as blank.
+  if (refused.has('name')) kept.name = '';
+  return rowChecker.Check(kept) ? kept : undefined;
 }
 
 /** An imported row's postal code with the leading zeros a spreadsheet dropped (fields.ts, zipWithZeros). */

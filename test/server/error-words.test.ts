@@ -81,3 +81,16 @@ it('a time whose offset lost its + to the URL says to write it %2B', async () =>
   const encoded = await t.request({ method: 'GET', url: '/api/audit?since=2026-11-24T10:00:00%2B01:00', token: admin });
   expect(encoded.statusCode).toBe(200);
 });
+
+it('a dry run shows what it can read of a row the schema refused one field of, and names that field', async () => {
+  const response = await t.request({
+    method: 'POST',
+    url: '/api/locations/upload?dryRun=true',
+    token: admin,
+    body: { clientId, rows: [{ name: 'Zed', city: 'Xanten', zip: '1'.repeat(24), state: 5 }] },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  const answer = response.json<{ rows: Record<string, unknown>[]; errors: { field: string }[] }>();
+  expect(answer.rows[0]).toMatchObject({ name: 'Zed', city: 'Xanten', zip: null, state: null, action: 'error' });
+  expect(answer.errors.map((error) => error.field).sort()).toEqual(['state', 'zip']);
+});
