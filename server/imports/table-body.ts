@@ -32,7 +32,13 @@ export function readTableBody(
   const read = format.kind === 'csv' ? csvCells(body, format.charset) : { cells: format.cells ?? [] };
   if ('statusCode' in read) return read;
   const { blanks, keepFlagged, mapping, placeholders } = format;
-  const table = tableRows(read.cells, { blanks, keepFlagged, placeholders, ...(mapping ? { mapping } : {}) });
+  const table = tableRows(read.cells, {
+    blanks,
+    keepFlagged,
+    placeholders,
+    refuseExtraValues: format.kind === 'csv',
+    ...(mapping ? { mapping } : {}),
+  });
   if ('statusCode' in table) return table;
   return {
     clientId: format.clientId,

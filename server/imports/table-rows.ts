@@ -18,6 +18,12 @@ export interface TableOptions {
   placeholders?: 'none' | undefined;
   /** A saved mapping: its columns' fields and its options; else the headers are matched. */
   mapping?: SavedMapping;
+  /**
+   * A CSV's row with a value past the header's last column is refused: a value that held the delimiter
+   * unquoted ("Mo-Fr 8-16; Sa 8-12" in a file separated by semicolons) split in two and moved every value
+   * after it. A workbook's cells cannot split so: a value off to the side, under no header, is left out.
+   */
+  refuseExtraValues?: boolean;
 }
 
 /** What the import takes of a saved mapping (server/mappings/schemas.ts). */
@@ -116,15 +122,25 @@ export function tableRows(cells: Cells, options: TableOptions): TableRows | Tabl
     columns: headers.map((header, column) => ({ header, ...(matches[column] ?? noMatch) })),
     left_out: [],
   };
+  const overfull: number[] = [];
   for (let index = headerIndex + 1; index < cells.length; index++) {
     const row = reader.cleaned(cells[index]!);
     if (isEmpty(row)) continue;
     const line = index + 1;
     const reason = junkReason(row, reader.junk);
     if (reason !== null && !options.keepFlagged) result.left_out.push({ line, reason });
+    else if (options.refuseExtraValues && !isEmpty(row.slice(headers.length))) overfull.push(line);
     else result.rows.push(reader.rowOf(row, line));
   }
-  return result;
+  return overfull.length > 0 ? overfullRefusal(overfull, headers.length) : result;
+}
+
+function overfullRefusal(lines: readonly number[], columns: number): TableRefusal {
+  const shown = lines.slice(0, 10).join(', ') + (lines.length > 10 ? ` and ${lines.length - 10} more` : '');
+  return {
+    statusCode: 400,
+    message: `${lines.length === 1 ? 'Line' : 'Lines'} ${shown} of the file ${lines.length === 1 ? 'has' : 'have'} more values than the header has columns (${columns}): a value may hold the separator without quotes around it, which moves every value after it. Quote that value, or add the header it lacks; nothing was imported.`,
+  };
 }
 
 const noMatch = { field: null, matched_by: null, score: 0 };

@@ -196,6 +196,11 @@ describe('POST /api/locations/upload with Content-Type: text/csv, encodings', ()
 });
 
 describe('POST /api/locations/upload with Content-Type: text/csv, other sources', () => {
+  it('a row that ends in separators with nothing after them is read as its header says', async () => {
+    const location = await importedAs('Trailing separators', 'Name;City;\nA;Köln;;;\n', 'text/csv');
+    expect(location).toMatchObject({ name: 'A', city: 'Köln' });
+  });
+
   it('honours the charset the Content-Type names', async () => {
     const body = windows1252('Name,City\nZürich Café,Zürich\n');
     const location = await importedAs('Charset client', body, 'text/csv; charset=windows-1252');
@@ -390,6 +395,11 @@ describe('unhappy CSV uploads get a clear JSON error', () => {
       'UTF-16 with an odd last byte',
       Buffer.from([0xff, 0xfe, ...Buffer.from('name\nShop\n', 'utf16le'), 0x41]),
       /UTF-16LE/,
+    ],
+    [
+      'a value holding the separator unquoted (every value after it moves)',
+      'Name;City;Hours\nBäckerei Kraft;Köln;Mo-Fr 8-16 Uhr; Sa 8-12\nB;C;Mo-Fr 9-17\n',
+      /^Line 2 of the file has more values than the header has columns \(3\): a value may hold the separator without quotes/,
     ],
     [
       'UTF-8 with a stray byte after its mark',
