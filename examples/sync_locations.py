@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Agency Desk from a script, with Python's standard library only (README: "Writing a script").
 
-    export AGENCY_DESK_URL=$(agency-desk url)
+    export AGENCY_DESK_URL=$(agency-desk url)   # or node dist/server/cli.js url, in a checkout
     export AGENCY_DESK_TOKEN=adk_pat_...        # an API token with the read, import and clients scopes
-    python3 examples/sync_locations.py "Bluebird Coffee" locations.csv
+    python3 examples/sync_locations.py "Bluebird Coffee" examples/locations.csv
 
-Finds the client by name (creates it when missing), imports the CSV's rows (name, address, city, ...)
-all or nothing, then lists the client's locations a page at a time.
+Finds the client by name (creates it when missing), then sends the CSV file itself to the server, which
+reads it as the dashboard does (its encoding and byte order mark, its delimiter, its headers: the
+dashboard's template, Google Business Profile's bulk sheet, Yext, BrightLocal, Uberall), and imports it
+all or nothing as an upsert: a row whose store code (or place id, or name and address) matches a location
+updates it, the others are created. Run it again with the same file: nothing changes. Then it lists the
+client's locations a page at a time.
 """
-import csv
 import json
 import os
 import sys
@@ -25,16 +28,17 @@ class ApiError(Exception):
     def __init__(self, status, body):
         self.status = status
         self.body = body
-        super().__init__(f"{status}: {body.get('message', body)}")
+        super().__init__(f"{status} {body.get('error', '')}: {body.get('message', body)}")
 
 
-def api(method, path, body=None):
+def api(method, path, body=None, content_type="application/json"):
     """One call; returns (JSON body, headers). Every error is {statusCode, error, message, details?}."""
+    data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
     request = urllib.request.Request(
         URL + path,
         method=method,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
+        data=data,
+        headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": content_type},
     )
     try:
         with urllib.request.urlopen(request) as response:
@@ -52,17 +56,23 @@ def client_named(name):
     return created["id"]
 
 
-def import_rows(client_id, rows):
-    """All or nothing: a 400 lists every bad row, and nothing is written."""
+def import_file(client_id, csv_file):
+    """All or nothing: a 400 says what is wrong (each bad row by its line and field), and nothing is written."""
+    with open(csv_file, "rb") as file:
+        body = file.read()
+    query = urllib.parse.urlencode({"clientId": client_id, "mode": "upsert", "fileName": os.path.basename(csv_file)})
     try:
-        result, _ = api("POST", "/api/locations/upload", {"clientId": client_id, "rows": rows})
+        result, _ = api("POST", "/api/locations/upload?" + query, body, "text/csv")
     except ApiError as error:
         if error.status != 400:
             raise
+        print(error.body["message"], file=sys.stderr)
         for detail in error.body.get("details", []):
-            print(f"row {detail.get('row')}: {detail.get('field') or detail['path']} {detail['message']}", file=sys.stderr)
+            where = f"line {detail['line']}" if "line" in detail else f"row {detail.get('row')}"
+            print(f"{where}: {detail.get('field') or detail['path']} {detail['message']}", file=sys.stderr)
         sys.exit(1)
-    print(f"imported: {result['created']} new, {result['updated']} updated, {result['skipped']} skipped")
+    counts = ", ".join(f"{result[key]} {key}" for key in ("created", "updated", "unchanged", "skipped"))
+    print(f"imported {os.path.basename(csv_file)}: {counts}")
 
 
 def all_locations(client_id):
@@ -78,13 +88,19 @@ def all_locations(client_id):
 
 
 def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: sync_locations.py CLIENT_NAME FILE.csv")
     name, csv_file = sys.argv[1], sys.argv[2]
-    with open(csv_file, newline="", encoding="utf-8") as file:
-        rows = [{key: value for key, value in row.items() if value} for row in csv.DictReader(file)]
-    client_id = client_named(name)
-    import_rows(client_id, rows)
-    for location in all_locations(client_id):
-        print(f"{location['name']}\t{location['health_status']}\t{location['health_score']}")
+    try:
+        client_id = client_named(name)
+        import_file(client_id, csv_file)
+        for location in all_locations(client_id):
+            print(f"{location['name']}\t{location['health_status']}\t{location['health_score']}")
+    except ApiError as error:
+        # A refusal in the server's words (a token without the clients scope, say), not a traceback.
+        sys.exit(f"sync_locations.py: {error}")
+    except (OSError, urllib.error.URLError) as error:
+        sys.exit(f"sync_locations.py: {error}")
 
 
 if __name__ == "__main__":

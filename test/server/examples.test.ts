@@ -16,12 +16,23 @@ const ADMIN = { email: 'scripter@example.com', password: 'scripter-password-1' }
 const dataDir = tempDir('agency-desk-examples-');
 let server: ServerProcess;
 let token: string;
+let readOnly: string;
 
-function run(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd: REPO_ROOT,
-      env: { ...process.env, AGENCY_DESK_URL: server.url, AGENCY_DESK_TOKEN: token, AGENCY_DESK_PAGE_SIZE: '2' },
+      env: {
+        ...process.env,
+        AGENCY_DESK_URL: server.url,
+        AGENCY_DESK_TOKEN: token,
+        AGENCY_DESK_PAGE_SIZE: '2',
+        ...env,
+      },
     });
     let stdout = '';
     let stderr = '';
@@ -54,6 +65,7 @@ beforeAll(async () => {
     ).json() as Promise<Record<string, string>>;
   const session = (await post('/auth/callback', ADMIN)).access_token!;
   token = (await post('/api/tokens', { name: 'examples', scopes: ['read', 'import', 'clients'] }, session)).token!;
+  readOnly = (await post('/api/tokens', { name: 'read only', scopes: ['read', 'import'] }, session)).token!;
 });
 afterAll(async () => {
   await server?.stop();
@@ -69,7 +81,7 @@ describe('examples/sync_locations.py (Python, standard library only)', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
-    expect(lines[0]).toBe('imported: 3 new, 0 updated, 0 skipped');
+    expect(lines[0]).toBe('imported rows.csv: 3 created, 0 updated, 0 unchanged, 0 skipped');
     expect(lines.slice(1).map((line) => line.split('\t')[0])).toEqual([
       'Bluebird Downtown',
       'Bluebird Airport',
@@ -80,7 +92,8 @@ describe('examples/sync_locations.py (Python, standard library only)', () => {
   it('run again with the name in another case: the same client, not a second one', async () => {
     const result = await run('python3', ['examples/sync_locations.py', 'BLUEBIRD COFFEE', csvFile('rows.csv', ROWS)]);
     expect(result.code).toBe(0);
-    expect(result.stdout.split('\n')[0]).toMatch(/^imported: 0 new/);
+    // An upsert: the same rows again change nothing.
+    expect(result.stdout.split('\n')[0]).toBe('imported rows.csv: 0 created, 0 updated, 3 unchanged, 0 skipped');
     const clients = (await (
       await fetch(`${server.url}/api/clients`, { headers: { authorization: `Bearer ${token}` } })
     ).json()) as unknown[];
@@ -94,7 +107,29 @@ describe('examples/sync_locations.py (Python, standard library only)', () => {
       csvFile('bad.csv', 'name,address,city\n,No Name St,Portland\n'),
     ]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^row 0: name /);
+    expect(result.stderr).toMatch(/^line 2: name /m);
+  });
+
+  it('the example file as Excel saves it (a byte order mark, CRLF, the template headers) imports whole', async () => {
+    const result = await run('python3', ['examples/sync_locations.py', 'Example Bluebird', 'examples/locations.csv']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toBe('imported locations.csv: 3 created, 0 updated, 0 unchanged, 0 skipped');
+    expect(lines.slice(1).map((line) => line.split('\t')[0])).toEqual([
+      'Bluebird Downtown',
+      'Bluebird Airport Kiosk',
+      'Bluebird Campus',
+    ]);
+  });
+
+  it('a refusal is one line in the server’s words and exit 1, never a traceback', async () => {
+    const result = await run('python3', ['examples/sync_locations.py', 'Not Here Yet', csvFile('rows.csv', ROWS)], {
+      AGENCY_DESK_TOKEN: readOnly,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^sync_locations\.py: 403 Forbidden: .+\n$/);
+    expect(result.stderr).not.toContain('Traceback');
   });
 });
 
