@@ -105,6 +105,8 @@ test('find and replace on 100 rows, set a column on the rows shown, fix a red ce
   await red.getByLabel('Postal code, line 2').press('Enter');
   await expect(dialog.getByTestId('problem-count')).toHaveText('2');
   await expect(red).toHaveCount(0);
+  // The focus went on to the next problem, as in a sheet: not to the page, where the keyboard starts over.
+  await expect(dialog.locator('.grid-input').first()).toBeFocused();
 
   // Select all the rows shown (the 2 left with problems) and set their postal code at once.
   await dialog.getByRole('button', { name: 'Select all 2 shown' }).click();

@@ -33,10 +33,21 @@ function FixCell({ row, field, onFix }: { row: GridRow; field: RowField; onFix: 
       onKeyDown={(event) => {
         if (event.key !== 'Enter') return;
         event.preventDefault();
-        commit(event.currentTarget.value);
+        const input = event.currentTarget;
+        // On to the next problem, as a sheet moves on: the fixed cell leaves the grid of problems, and
+        // the focus must not fall to the page with it.
+        nextProblemOrGrid(input)?.focus();
+        commit(input.value);
       }}
     />
   );
+}
+
+/** The cell to type in after this one (the next flagged cell shown), else the grid itself. */
+function nextProblemOrGrid(input: HTMLInputElement): HTMLElement | null {
+  const grid = input.closest<HTMLElement>('.grid-scroller');
+  const cells = [...(grid?.querySelectorAll<HTMLInputElement>('.grid-input') ?? [])];
+  return cells[cells.indexOf(input) + 1] ?? grid;
 }
 
 /** A row the junk-row rule flagged: why, and one click to keep it (or leave it out again). */

@@ -83,7 +83,8 @@ export function ImportGrid({
   const { items, before, after, rowAt } = useVirtualRows({ grid, filter, report, selection, showRows, scroller });
   const columns = fields.length + 4;
   return (
-    <div className="grid-scroller" ref={scroller} data-testid="import-grid">
+    // tabIndex -1: where the focus goes when the last problem shown is fixed (GridRowView), not a tab stop.
+    <div className="grid-scroller" ref={scroller} data-testid="import-grid" tabIndex={-1}>
       <table className="grid" aria-label="Rows of the file" aria-rowcount={total + 1}>
         <GridHead fields={fields} />
         <tbody>
