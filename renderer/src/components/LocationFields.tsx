@@ -54,7 +54,7 @@ export function LocationFields({ location }: { location: LocationRow }) {
       <Field label="Store code">{location.store_code}</Field>
       <Field label="Address">{location.address}</Field>
       <Field label="City">{location.city}</Field>
-      <Field label="State or province">{location.state}</Field>
+      <Field label="State / province">{location.state}</Field>
       <Field label="Postal code">{location.zip}</Field>
       <Field label="Country">{location.country}</Field>
       <Field label="Phone">{location.phone && phoneText(location.phone)}</Field>
