@@ -36,7 +36,14 @@ export const dashboard = fp(async (app: FastifyInstance, options: { root: string
   // while the server runs (npm run build in another terminal) is served whole, where a list made at start
   // had the new index.html name scripts it did not hold (a blank window). A path with no file falls
   // through to the not-found handler: a page path gets index.html (sendDashboardPage), the rest a 404.
-  await app.register(fastifyStatic, { root: options.root, wildcard: true, setHeaders, index: 'index.html' });
+  // dotfiles: a .env or .git that lands in the folder is never served (wildcard serving allows them by default).
+  await app.register(fastifyStatic, {
+    root: options.root,
+    wildcard: true,
+    dotfiles: 'ignore',
+    setHeaders,
+    index: 'index.html',
+  });
 });
 
 /** A page path the dashboard's router owns (not the API, not a file): answered with index.html. */

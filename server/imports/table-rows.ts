@@ -123,16 +123,37 @@ export function tableRows(cells: Cells, options: TableOptions): TableRows | Tabl
     left_out: [],
   };
   const overfull: number[] = [];
+  const usual = options.refuseExtraValues ? usualWidth(cells, headerIndex) : 0;
+  const width = Math.max(headers.length, usual);
   for (let index = headerIndex + 1; index < cells.length; index++) {
     const row = reader.cleaned(cells[index]!);
     if (isEmpty(row)) continue;
     const line = index + 1;
     const reason = junkReason(row, reader.junk);
     if (reason !== null && !options.keepFlagged) result.left_out.push({ line, reason });
-    else if (options.refuseExtraValues && !isEmpty(row.slice(headers.length))) overfull.push(line);
+    else if (options.refuseExtraValues && (row.length > width || !isEmpty(row.slice(headers.length))))
+      overfull.push(line);
     else result.rows.push(reader.rowOf(row, line));
   }
   return overfull.length > 0 ? overfullRefusal(overfull, headers.length) : result;
+}
+
+/**
+ * How many cells the file's rows usually have (the most common count): a row wider than that and than
+ * its header was split by a delimiter its value held, even when the cell it pushed past the end is blank
+ * (Excel writes a blank last column as a trailing ;). A file whose every row ends in ;;; is that wide.
+ */
+function usualWidth(cells: Cells, headerIndex: number): number {
+  const counts = new Map<number, number>();
+  let usual = 0;
+  for (let index = headerIndex + 1; index < cells.length; index++) {
+    const row = cells[index]!;
+    if (isEmpty(row)) continue;
+    const count = (counts.get(row.length) ?? 0) + 1;
+    counts.set(row.length, count);
+    if (count > (counts.get(usual) ?? 0)) usual = row.length;
+  }
+  return usual;
 }
 
 function overfullRefusal(lines: readonly number[], columns: number): TableRefusal {

@@ -196,8 +196,8 @@ describe('POST /api/locations/upload with Content-Type: text/csv, encodings', ()
 });
 
 describe('POST /api/locations/upload with Content-Type: text/csv, other sources', () => {
-  it('a row that ends in separators with nothing after them is read as its header says', async () => {
-    const location = await importedAs('Trailing separators', 'Name;City;\nA;Köln;;;\n', 'text/csv');
+  it('rows that end in separators with nothing after them are read as their header says', async () => {
+    const location = await importedAs('Trailing separators', 'Name;City;\nA;Köln;;;\nB;Bonn;;;\n', 'text/csv');
     expect(location).toMatchObject({ name: 'A', city: 'Köln' });
   });
 
@@ -400,6 +400,11 @@ describe('unhappy CSV uploads get a clear JSON error', () => {
       'a value holding the separator unquoted (every value after it moves)',
       'Name;City;Hours\nBäckerei Kraft;Köln;Mo-Fr 8-16 Uhr; Sa 8-12\nB;C;Mo-Fr 9-17\n',
       /^Line 2 of the file has more values than the header has columns \(3\): a value may hold the separator without quotes/,
+    ],
+    [
+      'a value holding the separator unquoted in a row whose last column is blank',
+      'Name;Hours;City;State;Labels\nBäckerei Kraft;Mo-Fr 8-16 Uhr; Sa 8-12;Köln;NRW;\nB;Mo-Fr 9-17;Bonn;NRW;\nC;;Aachen;NRW;\n',
+      /^Line 2 of the file has more values than the header has columns \(5\)/,
     ],
     [
       'UTF-8 with a stray byte after its mark',

@@ -82,6 +82,14 @@ describe('the dashboard served at /', () => {
       expect((await inject('/clients')).body).toContain('app-9b1c.js');
       expectErrorBody(await inject('/assets/app-3f2a-gone.js'), 404);
       expectErrorBody(await inject('/api/nothing-here'), 404);
+      // A dotfile that lands in the folder is never served.
+      fs.writeFileSync(path.join(root, '.env'), 'SECRET=1');
+      fs.mkdirSync(path.join(root, 'assets', '.git'));
+      fs.writeFileSync(path.join(root, 'assets', '.git', 'config'), 'SECRET=2');
+      for (const url of ['/.env', '/assets/.git/config', '/%2eenv']) {
+        const response = await inject(url);
+        expect(response.body, url).not.toContain('SECRET');
+      }
     } finally {
       await rebuilt.close();
       fs.rmSync(root, { recursive: true, force: true });
