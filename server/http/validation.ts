@@ -259,7 +259,7 @@ function textInWords(error: ValueError): string | undefined {
     case ValueErrorType.StringFormat:
       if (schema.format === PLAIN_TEXT) return controlCharacterWords(String(error.value));
       // A time's + typed into a URL arrives as a space (a query string's + is a space): say how to send it.
-      if (schema.format === 'date-time' && / \d{2}:\d{2}$/.test(String(error.value)))
+      if (schema.format === 'date-time' && /T\d{2}:\d{2}(:\d{2}(\.\d+)?)? \d{2}:\d{2}$/i.test(String(error.value)))
         return 'must match format "date-time": a + in a URL is read as a space, so write the offset\'s + as %2B';
       return `must match format "${String(schema.format)}"`;
     case ValueErrorType.StringFormatUnknown:

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
 import { importFixture } from './columns.js';
 
 /**
@@ -102,8 +102,16 @@ test('find and replace on 100 rows, set a column on the rows shown, fix a red ce
   await dialog.getByRole('button', { name: /rows have problems/ }).click();
   const red = dialog.locator('[data-testid="grid-row"][data-line="2"]');
   await red.getByLabel('Postal code, line 2').fill('SW1A 1AA');
+  // The fix is sent once: Enter moves the focus on, and that blur sends nothing again.
+  const checks: string[] = [];
+  const counted = (request: Request) => {
+    if (request.url().includes('dryRun=true')) checks.push(request.url());
+  };
+  page.on('request', counted);
   await red.getByLabel('Postal code, line 2').press('Enter');
   await expect(dialog.getByTestId('problem-count')).toHaveText('2');
+  page.off('request', counted);
+  expect(checks).toHaveLength(1);
   await expect(red).toHaveCount(0);
   // The focus went on to the next problem, as in a sheet: not to the page, where the keyboard starts over.
   await expect(dialog.locator('.grid-input').first()).toBeFocused();

@@ -93,6 +93,11 @@ test('bulk edit: set the status of every location shown, in one request', async 
   const dialog = page.getByRole('dialog', { name: 'Change 2 locations' });
   // It opens on its first choice; the status it starts with (Open) is theirs already: nothing to send.
   await expect(dialog.getByLabel('What to do')).toBeFocused();
+  // A value the server refuses says why, beside the button it turns off.
+  await dialog.getByLabel('What to do').selectOption({ label: 'Set the primary category' });
+  await dialog.getByRole('textbox', { name: /^Primary category/ }).fill('x'.repeat(101));
+  await expect(dialog.getByRole('status')).toContainText('100 characters');
+  await expect(dialog.getByRole('button', { name: 'Change 2 locations' })).toBeDisabled();
   await dialog.getByLabel('What to do').selectOption({ label: 'Set the status' });
   await expect(dialog.getByRole('status')).toHaveText(/^None will change: all 2 locations already/);
   await expect(dialog.getByRole('button', { name: 'Change 2 locations' })).toBeDisabled();

@@ -93,6 +93,15 @@ describe('decodeSource', () => {
     expect(!decoded.ok && decoded.message).toMatch(/cannot be decoded as Shift JIS/);
   });
 
+  it('reads as Windows-1252 a file guessed to be Shift JIS that a byte breaks, for the person to choose its encoding', async () => {
+    const kana: number[] = [];
+    for (let i = 0; i < 400; i++) kana.push(0x82, 0xa0 + 2 * (i % 40));
+    const bytes = new Uint8Array([...new TextEncoder().encode('name,city\n'), ...kana, 0x0a, 0x41, 0x2c, 0x82, 0x0a]);
+    expect(guessLegacyEncoding(bytes)).toBe('shift_jis');
+    const decoded = await decodeSource(bufferSource(bytes));
+    expect(decoded.ok && decoded.encoding).toBe('windows-1252');
+  });
+
   it('refuses a file that says UTF-8 but is not', async () => {
     const decoded = await decodeSource(
       bufferSource(new Uint8Array([0xef, 0xbb, 0xbf, 0x6e, 0x61, 0x6d, 0x65, 0x0a, 0xff, 0xfe, 0x41])),

@@ -78,6 +78,9 @@ it.each([
 it('a time whose offset lost its + to the URL says to write it %2B', async () => {
   const response = await t.request({ method: 'GET', url: '/api/audit?since=2026-11-24T10:00:00+01:00', token: admin });
   expect(expectErrorBody(response, 400).message).toContain('a + in a URL is read as a space, so write the offset');
+  // A space typed for the T says nothing of a +.
+  const spaced = await t.request({ method: 'GET', url: '/api/audit?since=2026-01-01%2010:00', token: admin });
+  expect(expectErrorBody(spaced, 400).message).not.toContain('%2B');
   const encoded = await t.request({ method: 'GET', url: '/api/audit?since=2026-11-24T10:00:00%2B01:00', token: admin });
   expect(encoded.statusCode).toBe(200);
 });

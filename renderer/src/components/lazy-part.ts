@@ -4,8 +4,9 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 const waiting: (() => Promise<unknown>)[] = [];
 
 /**
- * A component whose code loads when first drawn, or earlier when `prefetchParts` runs. A fetch that
- * failed (the server was down) is tried again the next time it is asked for.
+ * A component whose code loads when first drawn, or earlier when `prefetchParts` runs. A prefetch that
+ * failed (the server was down) is tried again when the part is first drawn; once a draw has failed, React
+ * keeps that failure for the window, and the part's PartBoundary offers a reload.
  */
 export function lazyPart<Props extends object>(
   load: () => Promise<ComponentType<Props>>,

@@ -192,7 +192,10 @@ export async function decodeInto(
     return { ok: true, encoding: 'utf-8' };
   } catch {
     const legacy = guessLegacyEncoding(await findNonAsciiSample(source));
-    return streamOrRefuse(source, first, legacy, 0, openSink, options);
+    const guessed = await streamOrRefuse(source, first, legacy, 0, openSink, options);
+    // A guess of a multi-byte encoding that some byte breaks was a wrong guess: read it as Windows-1252,
+    // which maps every byte, and the mapping screen's encoding choice lets the person pick another.
+    return guessed.ok ? guessed : streamOrRefuse(source, first, 'windows-1252', 0, openSink, options);
   }
 }
 

@@ -78,6 +78,8 @@ export function BulkEditDialog({
             <p className="muted" role="status" aria-busy={preview.state === 'counting'}>
               {preview.state === 'counting' && 'Counting the locations it changes…'}
               {preview.state === 'counted' && previewWords(choice, preview.count, ids.length)}
+              {/* The labels show a refusal at their field; the others here, beside the button it turns off. */}
+              {preview.state === 'refused' && choice.action !== 'labels' && preview.message}
             </p>
           )}
           <ErrorNotice error={edit.error ?? remove.error} />

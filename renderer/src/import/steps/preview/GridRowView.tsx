@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import type { RowField } from '../../../../../server/locations/schemas.js';
 import { ROW_FIELD_LABELS } from '../../header-mapping.js';
 import type { GridRow } from '../../protocol.js';
@@ -19,8 +20,12 @@ const STATUS_LABELS: Record<GridRow['status'], string> = {
 function FixCell({ row, field, onFix }: { row: GridRow; field: RowField; onFix: (value: string) => void }) {
   const current = row.values[field] ?? '';
   const message = problemWith(row.errors, field);
+  // Enter moves the focus on, and the blur that follows must not send the same fix a second time.
+  const sent = useRef(current);
   const commit = (value: string) => {
-    if (value !== current) onFix(value);
+    if (value === current || value === sent.current) return;
+    sent.current = value;
+    onFix(value);
   };
   return (
     <input
@@ -34,10 +39,10 @@ function FixCell({ row, field, onFix }: { row: GridRow; field: RowField; onFix: 
         if (event.key !== 'Enter') return;
         event.preventDefault();
         const input = event.currentTarget;
+        commit(input.value);
         // On to the next problem, as a sheet moves on: the fixed cell leaves the grid of problems, and
         // the focus must not fall to the page with it.
         nextProblemOrGrid(input)?.focus();
-        commit(input.value);
       }}
     />
   );
