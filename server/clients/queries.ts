@@ -57,12 +57,6 @@ export function clientById(db: Db, organizationId: string, id: string): Client |
   ).get(organizationId, id);
 }
 
-export function clientExists(db: Db, id: string): boolean {
-  return (
-    statement<[string], { found: number }>(db, 'SELECT 1 AS found FROM clients WHERE id = ?').get(id) !== undefined
-  );
-}
-
 export interface NewClient {
   name: string;
   industry: string | null;

@@ -13,14 +13,14 @@ import {
 import { bootstrapAdmin } from '../users/bootstrap.js';
 import { anyUserExists } from '../users/queries.js';
 import { clientChanges, recordClientEntry } from '../clients/audit.js';
-import { clientById, clientExists, insertClient, listClients, updateClient } from '../clients/queries.js';
+import { clientById, insertClient, listClients, updateClient } from '../clients/queries.js';
 import type { Db } from '../db/open.js';
 import { isWholeList } from '../db/sql.js';
 import { write } from '../db/write.js';
 import { HttpError, NotFound } from '../http/errors.js';
 import { NEEDS } from '../http/guards.js';
 import { patchLocation } from '../locations/edit.js';
-import { locationRecord, locationsJson, locationsJsonPieces } from '../locations/queries.js';
+import { clientOrganization, locationRecord, locationsJson, locationsJsonPieces } from '../locations/queries.js';
 import { rescoreLocations } from '../locations/rescore.js';
 import { checkGrant, grantToken } from '../tokens/grant.js';
 import { apiTokenById, listApiTokens } from '../tokens/queries.js';
@@ -60,7 +60,7 @@ function clientStore(db: Db, writer: Writer): ClientStore {
   return {
     list: async (organizationId, page) => listClients(db, organizationId, page),
     byId: async (organizationId, clientId) => clientById(db, organizationId, clientId),
-    exists: async (clientId) => clientExists(db, clientId),
+    exists: async (clientId) => clientOrganization(db, clientId) !== undefined,
     create: (principal, fields, now) =>
       write(db, () => {
         authorizeWrite(db, principal, NEEDS.createClient, now);
