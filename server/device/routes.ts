@@ -105,7 +105,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
           { path: '/body/clientId', message: 'names no client' },
         ]);
       }
-      const made = requests.create({ clientName, scopes, clientId: request.body.clientId ?? null });
+      const made = requests.create({ clientName, scopes, clientId: clientId ?? null });
       if (made.kind === 'flooded') {
         throw TooManyRequests(
           'Too many device requests are waiting: approve or deny them, or try later',
