@@ -289,11 +289,6 @@ function boundInWords(error: ValueError): string | undefined {
   }
 }
 
-/**
- * A value that matches no member of a union: the member of the value's own type says what is wrong
- * ("must NOT have more than 200 characters" for a too long text of a text-or-null field); otherwise the
- * allowed values or types are listed.
- */
 // A union error's members' errors are iterators, read once: what was found is kept for the error.
 const tellingFound = new WeakMap<ValueError, ValueError | null>();
 
@@ -309,6 +304,11 @@ function tellingOf(error: ValueError): ValueError | undefined {
   return telling ?? undefined;
 }
 
+/**
+ * A value that matches no member of a union: the member of the value's own type says what is wrong
+ * ("must NOT have more than 200 characters" for a too long text of a text-or-null field); otherwise the
+ * allowed values or types are listed.
+ */
 function unionInWords(error: ValueError): string {
   const telling = tellingOf(error);
   if (telling !== undefined) return errorInWords(telling);
