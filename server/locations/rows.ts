@@ -66,10 +66,15 @@ function maxLengthOf(schema: TSchema, value: unknown): number | undefined {
   return members.find((member) => member.type === 'string')?.maxLength as number | undefined;
 }
 
+/** The keys of an error's path, as sent: the row's field, then the keys inside it. */
+function pathKeys(error: ValueError): [field: string, ...inside: string[]] {
+  const [, field = '', ...inside] = error.path.split('/').map(pointerToken);
+  return [field, ...inside];
+}
+
 /** One of TypeBox's errors in a person's words, for the field it is about. */
 export function wordedError(error: ValueError): { field: string; message: string } {
-  const [, top = '', ...inside] = error.path.split('/').map(pointerToken);
-  const field = top;
+  const [field, ...inside] = pathKeys(error);
   switch (error.type) {
     case ValueErrorType.ObjectAdditionalProperties:
       // Inside a field, the key that is not known is the last one: hours' "xyz", not hours.
@@ -223,7 +228,7 @@ export function readableInput(
 function withoutRefusedFields(raw: unknown): UploadRow | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
   const refused = new Set<string>();
-  for (const error of rowChecker.Errors(raw)) refused.add(pointerToken(error.path.split('/')[1] ?? ''));
+  for (const error of rowChecker.Errors(raw)) refused.add(pathKeys(error)[0]);
   const kept = Object.fromEntries(Object.entries(raw).filter(([field]) => !refused.has(field)));
   // The name is required: a refused one shows as blank.
   if (refused.has('name')) kept.name = '';
