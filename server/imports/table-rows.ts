@@ -147,11 +147,13 @@ function usualWidth(cells: Cells, headerIndex: number): number {
   const counts = new Map<number, number>();
   let usual = 0;
   for (let index = headerIndex + 1; index < cells.length; index++) {
-    const row = cells[index]!;
-    if (isEmpty(row)) continue;
-    const count = (counts.get(row.length) ?? 0) + 1;
-    counts.set(row.length, count);
-    if (count > (counts.get(usual) ?? 0)) usual = row.length;
+    // Counts only: an empty line is one cell and never the usual width; no cell is read (the rows'
+    // loop reads them once).
+    const width = cells[index]!.length;
+    if (width <= 1) continue;
+    const count = (counts.get(width) ?? 0) + 1;
+    counts.set(width, count);
+    if (count > (counts.get(usual) ?? 0)) usual = width;
   }
   return usual;
 }
