@@ -3,9 +3,9 @@ import type { SavedMapping } from './table-rows.js';
 
 /**
  * Why a mapping's columns cannot be applied, or null: a header sent to two fields, a field fed by two
- * headers (only `address` joins several columns), or no column for the name. Checked when a mapping is saved, so that an import
- * never has to guess. A module of its own: the routes that save mappings run on the main thread, which
- * does not load the sheet reader (table-rows.ts).
+ * headers (only `address` joins several columns), or no column for the name. Checked when a mapping is
+ * saved, so that an import never has to guess. A module of its own: the routes that save mappings run on
+ * the main thread, which does not load the sheet reader (table-rows.ts).
  */
 export function mappingColumnsProblem(columns: SavedMapping['columns']): string | null {
   const fieldOf = new Map<string, string>();
