@@ -30,6 +30,7 @@ export function useClientImport({
   }, [enabled, open]);
   useMenuCommand('import-csv', openFromMenu);
 
+  const close = () => setImporting(null);
   const view =
     clientName === undefined ? null : (
       <>
@@ -42,17 +43,12 @@ export function useClientImport({
           <PartBoundary
             what="the import"
             frame={(content) => (
-              <Dialog title={`Import locations into ${clientName}`} onClose={() => setImporting(null)}>
+              <Dialog title={`Import locations into ${clientName}`} onClose={close}>
                 {content}
               </Dialog>
             )}
           >
-            <ImportDialog
-              clientId={clientId}
-              clientName={clientName}
-              initialFile={importing.file}
-              onClose={() => setImporting(null)}
-            />
+            <ImportDialog clientId={clientId} clientName={clientName} initialFile={importing.file} onClose={close} />
           </PartBoundary>
         )}
       </>
