@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app.js';
-import { Conflict, Invalid, TooManyRequests, Unauthorized } from '../http/errors.js';
+import { Conflict, nameOrRefusal, TooManyRequests, Unauthorized } from '../http/errors.js';
 import { errors, Success } from '../http/schemas.js';
 import { principalOf } from '../http/guards.js';
 import { deviceCookie, trustedDevice } from './device.js';
@@ -9,7 +9,6 @@ import type { IssuedTokens } from '../store/store.js';
 import { LoginBody, RefreshBody, SetupBody, SetupStatus, TokenResponse, type SessionUser } from './schemas.js';
 import { makeAuthenticate } from './session.js';
 import { ACCESS_TOKEN_SECONDS } from './tokens.js';
-import { isBlank } from '../http/control-characters.js';
 
 const WRONG_CREDENTIALS = 'Wrong e-mail or password';
 
@@ -153,11 +152,7 @@ const setupRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) 
     },
     async (request, reply) => {
       if (await data.auth.anyUserExists()) throw Conflict('Agency Desk is already set up: sign in instead');
-      if (isBlank(request.body.organization_name)) {
-        throw Invalid('organization_name must not be blank', [
-          { path: '/body/organization_name', message: 'must not be blank' },
-        ]);
-      }
+      nameOrRefusal(request.body.organization_name, 'organization_name');
       const created = await data.auth.setUp(
         {
           organizationName: request.body.organization_name,

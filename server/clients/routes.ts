@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
-import { Invalid, NotFound } from '../http/errors.js';
+import { Invalid, nameOrRefusal, NotFound } from '../http/errors.js';
 import { textOrNull } from '../http/body.js';
 import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Page, Success } from '../http/schemas.js';
 import { isWebsite, WEBSITE_WORDS } from '../locations/website.js';
 import { Client, ClientParams, CreateClientBody, CreatedClient, UpdateClientBody } from './schemas.js';
-import { isBlank } from '../http/control-characters.js';
 
 /** Spec 4.2-4.4: list, create and delete the organization's clients. */
 export const clientRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
@@ -108,9 +107,7 @@ const clientDeleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
 function clientFields(body: { name?: string; industry?: string | null; website?: string | null }) {
   const fields: { name?: string; industry?: string | null; website?: string | null } = {};
   if (body.name !== undefined) {
-    fields.name = body.name.trim();
-    if (isBlank(fields.name))
-      throw Invalid('name must not be blank', [{ path: '/body/name', message: 'must not be blank' }]);
+    fields.name = nameOrRefusal(body.name, 'name');
   }
   if (body.website !== undefined) {
     fields.website = textOrNull(body.website);

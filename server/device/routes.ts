@@ -5,7 +5,7 @@ import type { AppContext } from '../app.js';
 import { makeAuthenticate } from '../auth/session.js';
 import type { Client } from '../clients/schemas.js';
 import type { DataStore } from '../store/store.js';
-import { HttpError, Invalid, NotFound, TooManyRequests } from '../http/errors.js';
+import { HttpError, Invalid, nameOrRefusal, NotFound, TooManyRequests } from '../http/errors.js';
 import { canSeeClient, NEEDS, principalOf, requireAccess, type Principal } from '../http/guards.js';
 import { errors, Success } from '../http/schemas.js';
 import { parseScopes, ROLE_SCOPES, scopesInWords, scopeString } from '../tokens/scopes.js';
@@ -20,7 +20,6 @@ import {
   PendingDeviceRequest,
   UserCodeBody,
 } from './schemas.js';
-import { isBlank } from '../http/control-characters.js';
 
 // The two OAuth endpoints take small bodies only (issue 13: unauthenticated routes hold little memory).
 const OAUTH_BODY_LIMIT = 4096;
@@ -245,9 +244,5 @@ function checkedRequest(body: { scope: string; client_name: string; clientId?: s
       { path: '/body/scope', message: 'admin is for the whole organization: leave out clientId, or the admin scope' },
     ]);
   }
-  const clientName = body.client_name.trim();
-  if (isBlank(clientName)) {
-    throw Invalid('client_name must not be blank', [{ path: '/body/client_name', message: 'must not be blank' }]);
-  }
-  return { clientName, scopes };
+  return { clientName: nameOrRefusal(body.client_name, 'client_name'), scopes };
 }

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { isBlank } from './control-characters.js';
 
 export interface ErrorDetail {
   /** JSON pointer into the request part that is wrong, e.g. "/rows/3/name". */
@@ -50,3 +51,14 @@ export const Conflict = (message: string) => new HttpError(409, message);
 export const PayloadTooLarge = (message: string) => new HttpError(413, message);
 export const TooManyRequests = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, message, undefined, { 'retry-after': String(retryAfterSeconds) });
+
+/**
+ * A name as sent, trimmed, for a route to keep; a 400 naming the body's field when the name shows nothing
+ * (isBlank: blanks, direction marks, zero-width spaces). The schema has already refused control characters.
+ */
+export function nameOrRefusal(text: string, field: string): string {
+  const name = text.trim();
+  if (isBlank(name))
+    throw Invalid(`${field} must not be blank`, [{ path: `/body/${field}`, message: 'must not be blank' }]);
+  return name;
+}

@@ -1,26 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.js';
-import { Forbidden, Invalid } from '../http/errors.js';
+import { Forbidden, nameOrRefusal } from '../http/errors.js';
 import { NEEDS, principalOf, requireAccess } from '../http/guards.js';
 import { errors, Success } from '../http/schemas.js';
-import {
-  ApiToken,
-  ApiTokenListQuery,
-  ApiTokenParams,
-  CreateApiTokenBody,
-  CreatedApiToken,
-  type CreateApiTokenBody as CreateBody,
-} from './schemas.js';
-import { isBlank } from '../http/control-characters.js';
+import { ApiToken, ApiTokenListQuery, ApiTokenParams, CreateApiTokenBody, CreatedApiToken } from './schemas.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-function nameOf(body: CreateBody): string {
-  const name = body.name.trim();
-  if (isBlank(name)) throw Invalid('name must not be blank', [{ path: '/body/name', message: 'must not be blank' }]);
-  return name;
-}
 
 /** Issue 10, section 1: a user's API tokens (README: "API tokens"). */
 export const tokenRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context) => {
@@ -68,7 +54,7 @@ const tokenListRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { dat
     async (request, reply) => {
       const principal = principalOf(request);
       const { body } = request;
-      const grant = { name: nameOf(body), scopes: body.scopes, clientId: body.clientId ?? null };
+      const grant = { name: nameOrRefusal(body.name, 'name'), scopes: body.scopes, clientId: body.clientId ?? null };
       const now = clock.now();
       const expiresAt = body.expiresInDays == null ? null : now + body.expiresInDays * DAY_MS;
       const created = await data.tokens.create(principal, grant, expiresAt, now);
