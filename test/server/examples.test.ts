@@ -75,14 +75,19 @@ afterAll(async () => {
 const ROWS =
   'name,address,city,country\nBluebird Downtown,1 Main St,Portland,US\nBluebird Airport,7 Gate Rd,Portland,US\nBluebird Pearl,9 Pearl St,Portland,US\n';
 
+/** A clean run of the sync script: its import line, then the client's locations by name, in order. */
+function expectImportedAndListed(result: Awaited<ReturnType<typeof run>>, imported: string, names: string[]): void {
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  const lines = result.stdout.trim().split('\n');
+  expect(lines[0]).toBe(imported);
+  expect(lines.slice(1).map((line) => line.split('\t')[0])).toEqual(names);
+}
+
 describe('examples/sync_locations.py (Python, standard library only)', () => {
   it('creates the client, imports the rows, lists them a page at a time', async () => {
     const result = await run('python3', ['examples/sync_locations.py', 'Bluebird Coffee', csvFile('rows.csv', ROWS)]);
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    const lines = result.stdout.trim().split('\n');
-    expect(lines[0]).toBe('imported rows.csv: 3 created, 0 updated, 0 unchanged, 0 skipped');
-    expect(lines.slice(1).map((line) => line.split('\t')[0])).toEqual([
+    expectImportedAndListed(result, 'imported rows.csv: 3 created, 0 updated, 0 unchanged, 0 skipped', [
       'Bluebird Downtown',
       'Bluebird Airport',
       'Bluebird Pearl',
@@ -112,11 +117,7 @@ describe('examples/sync_locations.py (Python, standard library only)', () => {
 
   it('the example file as Excel saves it (a byte order mark, CRLF, the template headers) imports whole', async () => {
     const result = await run('python3', ['examples/sync_locations.py', 'Example Bluebird', 'examples/locations.csv']);
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    const lines = result.stdout.trim().split('\n');
-    expect(lines[0]).toBe('imported locations.csv: 3 created, 0 updated, 0 unchanged, 0 skipped');
-    expect(lines.slice(1).map((line) => line.split('\t')[0])).toEqual([
+    expectImportedAndListed(result, 'imported locations.csv: 3 created, 0 updated, 0 unchanged, 0 skipped', [
       'Bluebird Downtown',
       'Bluebird Airport Kiosk',
       'Bluebird Campus',
