@@ -101,6 +101,8 @@ async function workerAgainstPapaparse(page: Page, csvPath: string, record: Param
   // The same File for both parsers: picked once into an input of the page's own.
   await page.getByRole('link', { name: 'Bluebird Coffee Roasters' }).click();
   await page.getByRole('button', { name: 'Import CSV' }).click();
+  // The import's code loads apart from the first page's (lazyPart): its drop zone is there once drawn.
+  await page.getByTestId('drop-zone').waitFor();
   await page.evaluate(() => {
     const input = document.createElement('input');
     input.type = 'file';

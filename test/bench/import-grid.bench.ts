@@ -252,6 +252,8 @@ export default (async (record) => {
     await page.goto(`${server.url}/clients/${id}`);
     await page.getByRole('button', { name: 'Import CSV' }).click();
     const dialog = page.getByRole('dialog', { name: /^Import locations into/ });
+    // The import's code loads apart from the first page's (lazyPart): its drop zone is there once drawn.
+    await dialog.getByTestId('drop-zone').waitFor();
     await measureAppear(page, dialog, csvPath, record);
     await measureScroll(page, dialog, record);
     await measureFilters(page, dialog, facts, record);
