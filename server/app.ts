@@ -20,6 +20,7 @@ import { errorBody, HttpError } from './http/errors.js';
 import { processAllocator } from './memory.js';
 import { BodyBudget, loneSurrogateError, loneSurrogatePath, parseJson, readJsonText } from './http/body.js';
 import { registerLocalhostGuard } from './http/localhost.js';
+import { registerNoBodyRule } from './http/no-body.js';
 import { registerIdentityBodiesOnly } from './http/content-encoding.js';
 import { openApi } from './http/openapi.js';
 import { compileValidator } from './http/validation.js';
@@ -136,6 +137,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerLocalhostGuard(app, options.extraHosts ?? []);
   registerIdentityBodiesOnly(app);
   registerJsonParser(app, context.bodies);
+  registerNoBodyRule(app);
   registerErrorHandlers(app, Boolean(options.dashboardDir));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');

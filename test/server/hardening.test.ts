@@ -289,6 +289,48 @@ describe('request bodies', () => {
     expectErrorBody(await t.request({ method: 'GET', url: '/api/users?limit=1', token: admin }), 400);
   });
 
+  it('a body sent to a route that reads none -> 400 naming its fields, nothing done (undo {"dryRun": true} does not undo)', async () => {
+    const imported = (
+      await t.request({
+        method: 'POST',
+        url: '/api/locations/upload',
+        token: admin,
+        body: { clientId, rows: [{ name: 'Bodied' }] },
+      })
+    ).json<{ operation_id: string; locations: { id: string }[] }>();
+    const undo = await t.request({
+      method: 'POST',
+      url: `/api/operations/${imported.operation_id}/undo`,
+      token: admin,
+      body: { dryRun: true },
+    });
+    expect(expectErrorBody(undo, 400).message).toBe(
+      `POST /api/operations/${imported.operation_id}/undo takes no body, and this one has dryRun: nothing was done. ` +
+        'dryRun goes in the query string (?dryRun=…).',
+    );
+    const id = imported.locations[0]!.id;
+    const removed = await t.request({ method: 'DELETE', url: `/api/locations/${id}`, token: admin, body: [id] });
+    expect(expectErrorBody(removed, 400).message).toBe(`DELETE /api/locations/${id} takes no body: nothing was done`);
+    const stored = await t.request({ method: 'GET', url: `/api/locations/${id}`, token: admin });
+    expect(stored.statusCode).toBe(200);
+    const backups = await t.request({ method: 'GET', url: '/api/backups', token: admin });
+    const backup = await t.request({ method: 'POST', url: '/api/backups', token: admin, body: { label: 'before' } });
+    expect(expectErrorBody(backup, 400).message).toBe(
+      'POST /api/backups takes no body, and this one has label: nothing was done.',
+    );
+    expect((await t.request({ method: 'GET', url: '/api/backups', token: admin })).json()).toEqual(backups.json());
+    // No body, null and {} are no body.
+    for (const body of [undefined, null, {}]) {
+      const dryRun = await t.request({
+        method: 'POST',
+        url: `/api/operations/${imported.operation_id}/undo?dryRun=true`,
+        token: admin,
+        body,
+      });
+      expect(dryRun.statusCode).toBe(200);
+    }
+  });
+
   it('Content-Encoding identity is a plain body', async () => {
     const response = await t.request({
       method: 'POST',
