@@ -103,6 +103,15 @@ export function startOperation(
   return id;
 }
 
+/**
+ * Removes an operation that changed nothing (a bulk edit whose locations had the values already, an
+ * import of unchanged and skipped rows), before its entry is recorded: the trail keeps the entry, and no
+ * operation is left to undo to no effect. It holds no rows: nothing else refers to it yet.
+ */
+export function dropOperation(db: Db, id: string): void {
+  statement(db, 'DELETE FROM operations WHERE id = ?').run(id);
+}
+
 interface EntryRow {
   seq: number;
   id: string;

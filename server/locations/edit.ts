@@ -1,4 +1,4 @@
-import { actorOf, recordEntry, startOperation } from '../audit/queries.js';
+import { actorOf, dropOperation, recordEntry, startOperation } from '../audit/queries.js';
 import { authorizeWrite } from '../auth/authorize.js';
 import { clientName } from '../clients/queries.js';
 import { inIdOrder, piecesOf } from './pieces.js';
@@ -284,6 +284,8 @@ function writeEdits(db: Db, request: EditRequest, change: BulkChange, clients: s
       count++;
     }
   }
+  if (count === 0) dropOperation(db, operationId);
+  const kept = count === 0 ? null : operationId;
   recordEntry(
     db,
     {
@@ -293,11 +295,11 @@ function writeEdits(db: Db, request: EditRequest, change: BulkChange, clients: s
       target: { type: 'client', id: clientId, name: clientId && clientName(db, clientId) },
       clientId,
       summary: editSummary(request, change, count),
-      operationId,
+      operationId: kept,
     },
     now,
   );
-  return { count, operation_id: operationId };
+  return { count, operation_id: kept };
 }
 
 /**

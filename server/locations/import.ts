@@ -1,4 +1,4 @@
-import { recordEntry, startOperation, type Actor } from '../audit/queries.js';
+import { dropOperation, recordEntry, startOperation, type Actor } from '../audit/queries.js';
 import type { Db } from '../db/open.js';
 import { clientName } from '../clients/queries.js';
 import { partialSnapshot, rememberRow } from './snapshots.js';
@@ -546,12 +546,17 @@ class ImportPlan {
   /**
    * The import's one entry in the audit trail, in its own transaction. An import of no rows changed
    * nothing and read no file worth naming: it leaves no entry (a script syncing an empty list every hour
-   * would fill the history with them).
+   * would fill the history with them). An import that created and updated nothing keeps its entry (the
+   * file was read) but no operation: there is nothing to undo, and its answer's operation_id is null.
    */
   private recordImport(): void {
     const { request, db, clientId, totals } = this;
-    if (request.actor === undefined || this.body.rows.length === 0) return;
     const { created, updated, unchanged, skipped } = totals;
+    if (created + updated === 0 && this.operationId !== null) {
+      dropOperation(db, this.operationId);
+      this.operationId = null;
+    }
+    if (request.actor === undefined || this.body.rows.length === 0) return;
     recordEntry(
       db,
       {

@@ -179,6 +179,31 @@ describe('each change leaves exactly its entries', () => {
     expect(dataSnapshot(t.store.db)).toEqual(before);
   });
 
+  it('an import of unchanged rows and a bulk edit that changes nothing keep their entry but no operation to undo', async () => {
+    const clientId = await t.createClient(admin, 'Nothing changed');
+    const first = await importRows(clientId, [{ name: 'A', city: 'Austin', store_code: 'A-1' }]);
+    const operations = () => rowCount(t.store.db, 'operations');
+    const before = operations();
+    const again = await importRows(clientId, [{ name: 'A', city: 'Austin', store_code: 'A-1' }], '?mode=upsert');
+    expect(again).toMatchObject({ created: 0, updated: 0, unchanged: 1, operation_id: null });
+    const locations = await listOf(clientId);
+    const edit = await t.request({
+      method: 'PATCH',
+      url: '/api/locations',
+      token: admin,
+      body: { ids: locations.map((location) => location.id), set: { status: 'open' } },
+    });
+    expect(edit.json()).toEqual({ success: true, count: 0, operation_id: null });
+    expect(operations()).toBe(before);
+    const { entries } = await audit(`?clientId=${clientId}`);
+    expect(entries.map((entry) => [entry.action, entry.operation_id])).toEqual([
+      ['locations.edited', null],
+      ['locations.imported', null],
+      ['locations.imported', first.operation_id],
+      ['client.created', null],
+    ]);
+  });
+
   it('a change that fails leaves no entry (an invalid import, an invalid PATCH, a Viewer)', async () => {
     const clientId = await t.createClient(admin, 'Refused');
     const before = entriesCount();
