@@ -1,5 +1,5 @@
 import { parsePhoneNumberWithError, ParseError, type CountryCode } from 'libphonenumber-js';
-import { isPlaceholder } from '../imports/placeholders.js';
+import { isPlaceholder, NO_PLACEHOLDERS } from '../imports/placeholders.js';
 import { hasLoneSurrogate, LONE_SURROGATE_WORDS, textOrNull } from '../http/body.js';
 import { controlCharacterWords } from '../http/control-characters.js';
 import { countryCode } from './country.js';
@@ -206,13 +206,29 @@ function labels(value: string | string[], most = MAX_LABELS): string[] | null {
   const comma = typeof value === 'string' ? undefined : value.find((label) => label.includes(','));
   if (comma !== undefined)
     throw new FieldError(`"${comma.slice(0, 30)}" holds a comma; labels are separated by commas in a sheet's cell`);
-  const list = (typeof value === 'string' ? value.split(',') : value)
-    .map((label) => label.trim())
-    .filter((label) => label !== '');
+  // Repeats are left out before counting: ten labels and a repeat are ten.
+  const list = [
+    ...new Set(
+      (typeof value === 'string' ? value.split(',') : value)
+        .map((label) => label.trim())
+        .filter((label) => !INVISIBLE.test(label)),
+    ),
+  ];
   if (list.length > most) throw new FieldError(`has ${list.length} labels; a location takes at most ${MAX_LABELS}`);
+  const broken = list.find((label) => /[\t\r\n]/.test(label));
+  if (broken !== undefined)
+    throw new FieldError(`"${broken.slice(0, 20)}" holds a tab or a line break; a label is one line`);
   const long = list.find((label) => label.length > MAX_LABEL);
   if (long !== undefined) throw new FieldError(`"${long.slice(0, 20)}…" is longer than ${MAX_LABEL} characters`);
-  return list.length === 0 ? null : [...new Set(list)];
+  return list.length === 0 ? null : list;
+}
+
+/**
+ * One label of a list, read as a text field is: a control character or a lone surrogate is refused, and
+ * a label of nothing visible or a placeholder ("N/A") is blank, left out.
+ */
+function labelItem(label: string, placeholders?: ReadonlySet<string>): string {
+  return text(label, Infinity, 'labels', placeholders) ?? '';
 }
 
 const STATUS_WORDS: Record<string, LocationStatus> = {
@@ -398,7 +414,7 @@ export function fieldValue(
   }
   if (field === 'latitude') return coordinate(raw as number, 90);
   if (field === 'longitude') return coordinate(raw as number, 180);
-  if (field === 'labels') return labels((raw as string[]).map((label) => wellFormed(label)));
+  if (field === 'labels') return labels((raw as string[]).map((label) => labelItem(label, placeholders)));
   if (field === 'hours') return hours(raw as Record<string, unknown>);
   throw new FieldError('must be text or null');
 }
@@ -409,15 +425,11 @@ export function fieldValue(
  * location holds no more); labels to remove may be more, since the locations chosen may hold different ones.
  */
 export function labelsToChange(list: string[], change: 'add' | 'remove'): string[] | null {
+  // No placeholder here: a label "N/A" stored before can be removed by its name.
   return labels(
-    list.map((label) => wellFormed(label)),
+    list.map((label) => labelItem(label, NO_PLACEHOLDERS)),
     change === 'add' ? MAX_LABELS : Infinity,
   );
-}
-
-function wellFormed(value: string): string {
-  if (hasLoneSurrogate(value)) throw new FieldError(LONE_SURROGATE_WORDS);
-  return value;
 }
 
 /**

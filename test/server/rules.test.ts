@@ -163,6 +163,22 @@ describe('normalizeRow', () => {
     expect(normalizeRow(row, 0, false)).toEqual([expect.objectContaining({ row: 0, path: '/rows/0' })]);
   });
 
+  it('labels sent as a list are read as a text field is: controls refused, blanks and placeholders left out', () => {
+    const labelsOf = (labels: unknown) => normalizeRow({ name: 'A', labels }, 0, false);
+    const refusal = (labels: unknown) => (labelsOf(labels) as { field: string; message: string }[])[0]!.message;
+    expect(refusal(['\u0000z'])).toMatch(/control character U\+0000/);
+    expect(refusal(['q\u0007'])).toMatch(/control character U\+0007/);
+    expect(refusal(['west\neast'])).toBe('"west\neast" holds a tab or a line break; a label is one line');
+    expect(refusal('west\neast, north')).toBe('"west\neast" holds a tab or a line break; a label is one line');
+    expect(labelsOf(['\u200b', ' ', 'N/A', '-', 'west'])).toMatchObject({ input: { labels: ['west'] } });
+    expect(labelsOf('west, \u200b, east')).toMatchObject({ input: { labels: ['west', 'east'] } });
+    expect(labelsOf(['\u200b', 'N/A'])).toMatchObject({ input: { labels: null } });
+    // Repeats are left out before counting: ten labels and a repeat are ten.
+    const ten = Array.from({ length: 10 }, (_, n) => `l${n}`);
+    expect(labelsOf([...ten, 'l0'])).toMatchObject({ input: { labels: ten } });
+    expect(refusal([...ten, 'l10'])).toBe('has 11 labels; a location takes at most 10');
+  });
+
   it('a national phone number on a row without a country waits for the matched location in upsert', () => {
     expect(normalizeRow({ name: 'A', phone: '(415) 555-0100' }, 0, true)).toMatchObject({
       phoneText: '(415) 555-0100',
@@ -199,6 +215,9 @@ describe('labels a bulk edit adds and removes', () => {
     expect(() => labelsToChange(eleven, 'add')).toThrow('has 11 labels; a location takes at most 10');
     expect(labelsToChange(eleven, 'remove')).toHaveLength(11);
     expect(() => labelsToChange(['a,b'], 'remove')).toThrow('holds a comma');
+    expect(() => labelsToChange(['q\u0007'], 'add')).toThrow(/control character U\+0007/);
+    // No placeholder in a change: a label "N/A" stored before is removed by its name.
+    expect(labelsToChange(['N/A'], 'remove')).toEqual(['N/A']);
     expect(labelsToChange(['  '], 'add')).toBeNull();
   });
 
