@@ -5,7 +5,16 @@ import { controlCharacterWords } from '../http/control-characters.js';
 import { countryCode } from './country.js';
 import { zipFitsCountry } from './health.js';
 import { isWebsite, WEBSITE_WORDS } from './website.js';
-import { HOURS_FORMS, HoursError, dayIntervals, orderedHours, weekHours, DAYS, type Hours } from './hours.js';
+import {
+  HOURS_FORMS,
+  HoursError,
+  dayIntervals,
+  orderedHours,
+  refuseOverlaps,
+  weekHours,
+  DAYS,
+  type Hours,
+} from './hours.js';
 
 /**
  * The rules of each field of a location (README: "Location fields"), shared by the import, PATCH and
@@ -320,21 +329,34 @@ export function statusWithClosed(
   throw new FieldError(`${given}: ${fix}, or leave one of them blank`);
 }
 
-/** Hours as a week in one text, or an object of days each with a text or intervals. */
-function hours(value: string | Record<string, unknown>): Hours | null {
+/**
+ * Hours as a week in one text, or an object of days each with a text or intervals; a day's text that is
+ * blank or a placeholder ("N/A") is unknown, as the same cell of a sheet's day column is. Intervals that
+ * overlap are refused (hours.ts, refuseOverlaps).
+ */
+function hours(value: string | Record<string, unknown>, placeholders?: ReadonlySet<string>): Hours | null {
   try {
-    if (typeof value === 'string') return orderedHours(weekHours(value));
-    const week: Hours = {};
-    for (const [key, day] of Object.entries(value)) {
-      if (!(DAYS as readonly string[]).includes(key)) throw new HoursError(`"${key}" is not a day (mon ... sun)`);
-      if (day === null || day === undefined || (typeof day === 'string' && day.trim() === '')) continue;
-      week[key as keyof Hours] = typeof day === 'string' ? dayIntervals(day) : intervalsOf(day as string[][]);
-    }
+    const week = typeof value === 'string' ? weekHours(value) : daysHours(value, placeholders);
+    refuseOverlaps(week);
     return orderedHours(week);
   } catch (error) {
-    if (error instanceof HoursError) throw new FieldError(`${error.message}: write hours as ${HOURS_FORMS}`);
-    throw error;
+    if (!(error instanceof HoursError)) throw error;
+    throw new FieldError(error.formHint ? `${error.message}: write hours as ${HOURS_FORMS}` : error.message);
   }
+}
+
+function daysHours(value: Record<string, unknown>, placeholders?: ReadonlySet<string>): Hours {
+  const week: Hours = {};
+  for (const [key, day] of Object.entries(value)) {
+    if (!(DAYS as readonly string[]).includes(key)) throw new HoursError(`"${key}" is not a day (mon ... sun)`);
+    if (day === null || day === undefined) continue;
+    if (typeof day === 'string') {
+      const text = day.trim();
+      if (text === '' || isPlaceholder(text, 'hours', placeholders)) continue;
+      week[key as keyof Hours] = dayIntervals(text);
+    } else week[key as keyof Hours] = intervalsOf(day as string[][]);
+  }
+  return week;
 }
 
 /** A day given as intervals [["09:00", "17:00"], ...]: each read as a range; none is a closed day. */
@@ -415,7 +437,7 @@ export function fieldValue(
   if (field === 'latitude') return coordinate(raw as number, 90);
   if (field === 'longitude') return coordinate(raw as number, 180);
   if (field === 'labels') return labels((raw as string[]).map((label) => labelItem(label, placeholders)));
-  if (field === 'hours') return hours(raw as Record<string, unknown>);
+  if (field === 'hours') return hours(raw as Record<string, unknown>, placeholders);
   throw new FieldError('must be text or null');
 }
 

@@ -8,7 +8,22 @@ export type Day = (typeof DAYS)[number];
 export type Interval = [string, string];
 export type Hours = Partial<Record<Day, Interval[]>>;
 
-export class HoursError extends Error {}
+/** A reason hours cannot be read; `formHint` when showing the forms that can be would help. */
+export class HoursError extends Error {
+  constructor(
+    message: string,
+    readonly formHint = true,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The most intervals a day holds (a split shift, a lunch break and a late opening are three): the bound
+ * on what one bulk edit copies onto every location, and what the export's one line of hours can carry
+ * back into an import.
+ */
+export const MAX_INTERVALS = 8;
 
 export const HOURS_FORMS =
   'e.g. "Mon-Fri 9:00-17:00, Sat 10:00-14:00, Sun closed", or per day "09:00-12:00,13:00-17:00", "9am-5pm", "x" (closed)';
@@ -77,15 +92,57 @@ export function dayIntervals(text: string): Interval[] {
   const value = text.trim();
   if (CLOSED.test(value)) return [];
   if (ALL_DAY.test(value)) return [['00:00', '24:00']];
-  return value.split(/\s*(?:,|;|&|\band\b|\/)\s*/i).map((part) => {
+  const parts = value.split(/\s*(?:,|;|&|\band\b|\/)\s*/i);
+  if (parts.length > MAX_INTERVALS)
+    throw new HoursError(
+      `a day holds at most ${MAX_INTERVALS} intervals; "${value.slice(0, 40)}…" has ${parts.length}`,
+      false,
+    );
+  return parts.map((part) => {
     const ends = part.split(RANGE);
     if (ends.length !== 2 || ends[0] === '' || ends[1] === '')
       throw new HoursError(`"${part}" is not a time range such as 09:00-17:00`);
     const open = time(ends[0]!);
+    // "Midnight-2am" opens at the start of the day; "24:00-02:00" at its end, which is the next day's start.
+    if (open === '24:00' && !/^\s*midnight/i.test(ends[0]!))
+      throw new HoursError(
+        `"${part}" opens at 24:00, the end of the day: write the hours after midnight on the next day, from 00:00`,
+        false,
+      );
     const close = shortAfternoon(ends[1]!, open, time(ends[1]!));
     if (open === close) throw new HoursError(`"${part}" opens and closes at the same time`);
     return [open === '24:00' ? '00:00' : open, close === '00:00' ? '24:00' : close] as Interval;
   });
+}
+
+/** An interval's minutes from Monday 00:00; one that closes at or before it opens runs into the next day. */
+function weekSpan(day: number, [open, close]: Interval): [number, number] {
+  const [from, to] = [minutesOf(open), minutesOf(close)];
+  return [day * 1440 + from, day * 1440 + to + (to <= from ? 1440 : 0)];
+}
+
+/**
+ * Refuses intervals that overlap (Google's rule: a listing's periods may not), within a day or across
+ * midnight into the next one, Sunday's into Monday's: "Mon 12:00-18:00 overlaps Mon 09:00-17:00".
+ */
+export function refuseOverlaps(hours: Hours): void {
+  const spans = DAYS.flatMap((day, at) =>
+    (hours[day] ?? []).map((interval) => ({ day, interval, span: weekSpan(at, interval) })),
+  ).sort((a, b) => a.span[0] - b.span[0]);
+  const week = 7 * 1440;
+  // Sunday's past midnight is Monday's: each span is also seen a week later.
+  const later = spans.map((each) => ({
+    ...each,
+    span: [each.span[0] + week, each.span[1] + week] as [number, number],
+  }));
+  const words = (each: (typeof spans)[number]) => `${dayLabel(each.day)} ${each.interval.join('-')}`;
+  /** The span seen so far that closes last. */
+  let reach: (typeof spans)[number] | undefined;
+  for (const next of [...spans, ...later]) {
+    if (reach !== undefined && next.span[0] < reach.span[1])
+      throw new HoursError(`${words(next)} overlaps ${words(reach)}: a listing's hours may not overlap`, false);
+    if (reach === undefined || next.span[1] > reach.span[1]) reach = next;
+  }
 }
 
 function dayOf(word: string): Day | undefined {
@@ -146,8 +203,10 @@ function addDay(hours: Hours, day: Day, intervals: Interval[], replace = false):
     return;
   }
   if ((earlier.length === 0) !== (intervals.length === 0)) {
-    throw new HoursError(`${day[0]!.toUpperCase()}${day.slice(1)} is said to be both closed and open`);
+    throw new HoursError(`${dayLabel(day)} is said to be both closed and open`);
   }
+  if (earlier.length + intervals.length > MAX_INTERVALS)
+    throw new HoursError(`${dayLabel(day)} is given more than ${MAX_INTERVALS} intervals, the most a day holds`, false);
   earlier.push(...intervals);
 }
 

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TableAnswer, TableQuery } from '../imports/schemas.js';
 import { ErrorDetail, Page, PlainText, Timestamp, Uuid } from '../http/schemas.js';
+import { MAX_INTERVALS } from './hours.js';
 
 export const HealthStatus = Type.Union(
   [Type.Literal('green'), Type.Literal('yellow'), Type.Literal('red'), Type.Literal('closed')],
@@ -29,6 +30,11 @@ const Day = Type.Optional(Type.Array(Interval, { description: 'Empty: closed tha
 export const Hours = Type.Object(
   { mon: Day, tue: Day, wed: Day, thu: Day, fri: Day, sat: Day, sun: Day },
   { additionalProperties: false, description: 'Regular weekly hours; a day left out is unknown' },
+);
+
+/** A day of hours as sent: a text, or at most MAX_INTERVALS intervals, or null. */
+const DayInput = Type.Optional(
+  Type.Union([Type.String({ maxLength: 200 }), Type.Array(Interval, { maxItems: MAX_INTERVALS }), Type.Null()]),
 );
 
 /** The listing fields (issue 9): additions to the spec's location, null when unknown. */
@@ -123,13 +129,13 @@ const InputFields = {
         Type.String({ maxLength: 1000, description: 'The week: "Mon-Fri 9:00-17:00, Sat 10:00-14:00, Sun closed"' }),
         Type.Object(
           {
-            mon: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Interval), Type.Null()])),
-            tue: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Interval), Type.Null()])),
-            wed: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Interval), Type.Null()])),
-            thu: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Interval), Type.Null()])),
-            fri: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Interval), Type.Null()])),
-            sat: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Interval), Type.Null()])),
-            sun: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Interval), Type.Null()])),
+            mon: DayInput,
+            tue: DayInput,
+            wed: DayInput,
+            thu: DayInput,
+            fri: DayInput,
+            sat: DayInput,
+            sun: DayInput,
           },
           {
             additionalProperties: false,

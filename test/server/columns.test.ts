@@ -353,3 +353,80 @@ describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
     expect(() => fieldValue('status', 'CLOSED', null)).toThrow(/must be one of/);
   });
 });
+
+describe('hours a listing can hold (found by a hostile-input probe)', () => {
+  const read = (hours: unknown) => {
+    try {
+      return fieldValue('hours', hours as Record<string, unknown>, 'US');
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  it('refuses intervals that overlap, within a day and past midnight into the next, Sunday into Monday', () => {
+    expect(
+      read({
+        mon: [
+          ['09:00', '17:00'],
+          ['12:00', '18:00'],
+        ],
+      }),
+    ).toBe("Mon 12:00-18:00 overlaps Mon 09:00-17:00: a listing's hours may not overlap");
+    expect(
+      read({
+        mon: [
+          ['09:00', '17:00'],
+          ['09:00', '17:00'],
+        ],
+      }),
+    ).toMatch(/^Mon 09:00-17:00 overlaps Mon 09:00-17:00/);
+    expect(read({ mon: [['22:00', '02:00']], tue: [['01:00', '05:00']] })).toMatch(
+      /^Tue 01:00-05:00 overlaps Mon 22:00-02:00/,
+    );
+    expect(read({ sun: [['22:00', '02:00']], mon: [['00:00', '03:00']] })).toMatch(
+      /^Mon 00:00-03:00 overlaps Sun 22:00-02:00/,
+    );
+    expect(read('Mon 9-17, Mon 16-20')).toMatch(/^Mon 16:00-20:00 overlaps Mon 09:00-17:00/);
+    // Touching is not overlapping: a lunch break's halves, every day all day, a night into a day.
+    expect(
+      read({
+        mon: [
+          ['09:00', '12:00'],
+          ['12:00', '17:00'],
+        ],
+      }),
+    ).toEqual({
+      mon: [
+        ['09:00', '12:00'],
+        ['12:00', '17:00'],
+      ],
+    });
+    expect(read('24/7')).toMatchObject({ mon: [['00:00', '24:00']], sun: [['00:00', '24:00']] });
+    expect(read({ mon: [['22:00', '02:00']], tue: [['02:00', '05:00']] })).toMatchObject({ tue: [['02:00', '05:00']] });
+  });
+
+  it('a day holds at most 8 intervals, however it is written', () => {
+    const nine = Array.from({ length: 9 }, (_, n) => [`${String(n + 10)}:00`, `${String(n + 10)}:30`]);
+    expect(read({ mon: nine })).toMatch(/^a day holds at most 8 intervals/);
+    expect(read(`Mon ${nine.map((interval) => interval.join('-')).join(', ')}`)).toMatch(/at most 8 intervals/);
+    expect(read(nine.map((interval) => `Mon ${interval.join('-')}`).join(', '))).toBe(
+      'Mon is given more than 8 intervals, the most a day holds',
+    );
+    expect(read({ mon: nine.slice(0, 8) })).toMatchObject({ mon: expect.any(Array) });
+  });
+
+  it('"24:00" does not open a day (it is the next day\'s 00:00); "midnight" opens it', () => {
+    expect(read({ mon: [['24:00', '02:00']] })).toBe(
+      '"24:00-02:00" opens at 24:00, the end of the day: write the hours after midnight on the next day, from 00:00',
+    );
+    expect(read('Mon 24:00-02:00')).toMatch(/opens at 24:00/);
+    expect(dayIntervals('midnight-2am')).toEqual([['00:00', '02:00']]);
+    expect(dayIntervals('18:00-24:00')).toEqual([['18:00', '24:00']]);
+  });
+
+  it("a day's placeholder is unknown, as the same cell of a sheet's day column is", () => {
+    expect(read({ mon: 'N/A', tue: '-', wed: 'TBD', thu: '9-5' })).toEqual({ thu: [['09:00', '17:00']] });
+    expect(read({ mon: 'none' })).toBeNull();
+    expect(read({ mon: 'x' })).toEqual({ mon: [] });
+  });
+});

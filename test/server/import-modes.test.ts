@@ -1060,6 +1060,27 @@ describe('bulk edit: labels added and removed', () => {
     [{ add_labels: [' '] }, '/body/add_labels', /^add_labels names no label: each one given is blank$/],
     [{ remove_labels: ['', '  '] }, '/body/remove_labels', /^remove_labels names no label/],
     [{}, '/body', /changes nothing/],
+    // Found by a probe: one request copied 140,000 intervals onto each of 200 locations (600 MB).
+    [
+      { set: { hours: { mon: Array.from({ length: 9 }, () => ['09:00', '10:00']) } } },
+      '/body/set/hours/mon',
+      /^set\/hours\/mon must have at most 8 items/,
+    ],
+    [
+      {
+        set: {
+          hours: {
+            mon: [
+              ['09:00', '17:00'],
+              ['12:00', '18:00'],
+            ],
+          },
+        },
+      },
+      '/body/set/hours',
+      /^set\/hours Mon 12:00-18:00 overlaps Mon 09:00-17:00/,
+    ],
+    [{ set: { labels: ['x\u0000y'] } }, '/body/set/labels', /control character U\+0000/],
   ])('%j -> 400 naming the path, nothing written', async (body, path, message) => {
     const { ids } = await tagged(`Labels refused ${path} ${JSON.stringify(body).length}`);
     const before = dataSnapshot(t.store.db);
