@@ -110,10 +110,11 @@ export function tableRows(cells: Cells, options: TableOptions): TableRows | Tabl
       message: `No column can be the name of a location (its headers: ${headers.map((h) => `"${h}"`).join(', ')}). Name one "Name" or "Location name".`,
     };
   }
-  if (cells.length - headerIndex - 1 > MAX_IMPORT_ROWS) {
+  const tooMany = rowsOverLimit(cells, headerIndex);
+  if (tooMany !== undefined) {
     return {
       statusCode: 413,
-      message: `An import takes at most ${MAX_IMPORT_ROWS} rows; this file has ${cells.length - headerIndex - 1}. Send it in parts.`,
+      message: `An import takes at most ${MAX_IMPORT_ROWS} rows; this file has ${tooMany}. Send it in parts.`,
     };
   }
   const reader = new RowReader(headers, matches, nameColumn, options);
@@ -136,6 +137,18 @@ export function tableRows(cells: Cells, options: TableOptions): TableRows | Tabl
     else result.rows.push(reader.rowOf(row, line));
   }
   return overfull.length > 0 ? overfullRefusal(overfull, headers.length) : result;
+}
+
+/**
+ * How many rows under the header hold something, when they are more than an import takes; undefined
+ * otherwise. Empty lines (a sheet saved with 100,000 blank rows below its data) are not rows; they are
+ * counted only when the file has more lines than the limit.
+ */
+function rowsOverLimit(cells: Cells, headerIndex: number): number | undefined {
+  if (cells.length - headerIndex - 1 <= MAX_IMPORT_ROWS) return undefined;
+  let rows = 0;
+  for (let index = headerIndex + 1; index < cells.length; index++) if (!isEmpty(cells[index]!)) rows++;
+  return rows > MAX_IMPORT_ROWS ? rows : undefined;
 }
 
 /**

@@ -455,6 +455,18 @@ describe('hostile files are refused before they are built in memory', () => {
     expect(await locationsOf(clientId)).toEqual([]);
   });
 
+  it('more than 100,000 rows -> 413 counting rows; empty lines below the data are no rows (found by a probe)', async () => {
+    const trailing = `Name,City\nA,Boston\n${'\n'.repeat(60_000)}${',\n'.repeat(60_000)}`;
+    const answer = await upload(clientId, trailing, 'text/csv');
+    expect(answer.statusCode, answer.body).toBe(201);
+    expect(answer.json()).toMatchObject({ count: 1 });
+    const rows = `Name\n${'a\n\n'.repeat(100_001)}`;
+    expect(expectErrorBody(await upload(clientId, rows, 'text/csv'), 413).message).toBe(
+      'An import takes at most 100000 rows; this file has 100001. Send it in parts.',
+    );
+    expect(await locationsOf(clientId)).toEqual([expect.objectContaining({ name: 'A' })]);
+  });
+
   it('an .xlsx zip bomb (a sheet that unzips to 200 MiB) -> 413, nothing written', async () => {
     const bomb = await zipBomb(200 * 1024 * 1024);
     expect(bomb.length).toBeLessThan(1024 * 1024);
