@@ -229,9 +229,12 @@ function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): vo
   });
 }
 
-/** Node's error for a request body whose connection closed before it ended. */
+/**
+ * Node's errors for a request whose connection closed before its body ended: `aborted` as the body is
+ * read, ERR_STREAM_PREMATURE_CLOSE where a stream of it (an import's rows) was still being piped.
+ */
 function cutOff(error: FastifyError): boolean {
-  return error.code === 'ECONNRESET' && error.message === 'aborted';
+  return (error.code === 'ECONNRESET' && error.message === 'aborted') || error.code === 'ERR_STREAM_PREMATURE_CLOSE';
 }
 
 /** Fastify's own 4xx errors, in the API's words. */

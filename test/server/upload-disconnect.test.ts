@@ -88,6 +88,26 @@ describe('POST /api/locations/upload from a client that goes away', () => {
     expect(logged.map((line) => line.msg)).toContain('the client closed the connection before its body arrived');
   });
 
+  it.each(['application/json', 'text/csv'])(
+    'gone while a chunked %s body is read -> nothing written, said at info',
+    async (type) => {
+      const clientId = await t.createClient(admin, `Half chunked ${type}`);
+      const { head, body } = uploadRequest(admin, clientId, 2_000);
+      const csv = `Name,City\n${'Store,Springfield\n'.repeat(20_000)}`;
+      const half = type === 'text/csv' ? Buffer.from(csv.slice(0, csv.length / 2)) : body.subarray(0, body.length / 2);
+      const chunkedHead = head
+        .replace(/content-length: \d+\r\n/, 'transfer-encoding: chunked\r\n')
+        .replace('application/json', type)
+        .replace('/api/locations/upload', `/api/locations/upload?clientId=${clientId}`);
+      logged.length = 0;
+      const chunk = Buffer.concat([Buffer.from(`${half.length.toString(16)}\r\n`), half, Buffer.from('\r\n')]);
+      await sendAndLeave(port, Buffer.concat([Buffer.from(chunkedHead), chunk]), 50);
+      await settled(clientId);
+      expect(await stored(clientId)).toBe(0);
+      expect(logged.filter((line) => line.level >= 50)).toEqual([]);
+    },
+  );
+
   it('gone after the whole body, while the writer imports -> rolled back, nothing written', async () => {
     const clientId = await t.createClient(admin, 'Fully Sent');
     const { head, body } = uploadRequest(admin, clientId, 30_000);
