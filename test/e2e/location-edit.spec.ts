@@ -99,10 +99,10 @@ test('bulk edit: set the status of every location shown, in one request', async 
   await expect(dialog.getByRole('status')).toContainText('100 characters');
   await expect(dialog.getByRole('button', { name: 'Change 2 locations' })).toBeDisabled();
   await dialog.getByLabel('What to do').selectOption({ label: 'Set the status' });
-  await expect(dialog.getByRole('status')).toHaveText(/^None will change: all 2 locations already/);
+  await expect(dialog.getByRole('status')).toHaveText(/^None will change: both already/);
   await expect(dialog.getByRole('button', { name: 'Change 2 locations' })).toBeDisabled();
   await dialog.getByRole('combobox', { name: /^Status/ }).selectOption({ label: 'Temporarily closed' });
-  await expect(dialog.getByRole('status')).toHaveText('All 2 locations will change.');
+  await expect(dialog.getByRole('status')).toHaveText('Both locations will change.');
   await dialog.getByRole('button', { name: 'Change 2 locations' }).click();
   await expect(dialog.getByRole('status')).toHaveText('2 locations changed.');
   await dialog.getByRole('button', { name: 'Done' }).click();

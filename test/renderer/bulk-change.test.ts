@@ -22,7 +22,9 @@ describe('the bulk change dialog', () => {
     expect(editOf(labels('remove', 'café'))).toEqual({ remove_labels: ['café'] });
     expect(editOf(labels('replace', 'a, b'))).toEqual({ set: { labels: 'a, b' } });
     expect(editOf(labels('replace', '  '))).toEqual({ set: { labels: null } });
-    expect(editOf({ action: 'primary_category', text: '' })).toEqual({ set: { primary_category: null } });
+    expect(editOf({ action: 'primary_category', text: '' })).toBeNull();
+    expect(editOf({ action: 'primary_category', text: ' ' })).toBeNull();
+    expect(editOf({ action: 'clear_category' })).toEqual({ set: { primary_category: null } });
   });
 
   it('has nothing to send while no label to add or remove is typed', () => {
@@ -39,6 +41,9 @@ describe('the bulk change dialog', () => {
     expect(previewWords(labels('remove', 'café'), 2, 15)).toBe('2 of the 15 locations will change; 13 do not have it.');
     expect(previewWords(labels('add', 'summer'), 0, 15)).toBe('None will change: all 15 locations already have it.');
     expect(previewWords(labels('add', 'summer'), 15, 15)).toBe('All 15 locations will change.');
+    expect(previewWords(labels('add', 'summer'), 2, 2)).toBe('Both locations will change.');
+    expect(previewWords(labels('add', 'summer'), 0, 2)).toBe('None will change: both already have it.');
+    expect(previewWords({ action: 'clear_category' }, 2, 5)).toBe('2 of the 5 locations will change; 3 have none.');
     expect(previewWords(labels('add', 'bakery'), 2, 3)).toBe('2 of the 3 locations will change; 1 already has it.');
     expect(previewWords(labels('replace', 'a, b'), 1, 3)).toBe(
       '1 of the 3 locations will change; 2 already have them.',

@@ -35,6 +35,18 @@ export function HealthBadge({
   issues?: readonly string[];
   hints?: readonly string[];
 }) {
+  // Closed for good: no score is shown, nor what would raise it (README: "Health").
+  if (status === 'closed') {
+    return (
+      <span className="health" title="Permanently closed: not scored">
+        <span className="health-badge health-closed">
+          <span className="health-dot" aria-hidden="true" />
+          {HEALTH_LABELS.closed}
+        </span>
+        <span className="health-issues muted">Permanently closed, not scored</span>
+      </span>
+    );
+  }
   const reasons = issues && issues.length > 0 ? issues : hints;
   const explanation =
     reasons.length > 0 ? reasons.join('; ') : score === 100 ? 'Complete' : `${HEALTH_LABELS[status]}, score ${score}`;

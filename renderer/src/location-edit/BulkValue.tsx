@@ -35,9 +35,11 @@ export function BulkValue({
           label="Primary category"
           value={choice.text}
           onValue={(text) => onChoice({ ...choice, text })}
-          hint="Blank clears it"
+          hint="The same category on each of them"
         />
       );
+    case 'clear_category':
+      return <p className="muted">Each of them is left with no primary category (health counts it as missing).</p>;
     case 'labels':
       return <BulkLabels choice={choice} preview={preview} onChoice={onChoice} />;
   }

@@ -12,6 +12,7 @@ export type LabelsMode = 'add' | 'remove' | 'replace';
 export type BulkChoice =
   | { action: 'status'; status: LocationRow['status'] }
   | { action: 'primary_category'; text: string }
+  | { action: 'clear_category' }
   | { action: 'labels'; mode: LabelsMode; text: string }
   | { action: 'delete' };
 
@@ -22,6 +23,7 @@ export type LabelsChoice = Extract<BulkChoice, { action: 'labels' }>;
 export const ACTIONS: readonly [BulkAction, string][] = [
   ['status', 'Set the status'],
   ['primary_category', 'Set the primary category'],
+  ['clear_category', 'Clear the primary category'],
   ['labels', 'Change the labels'],
   ['delete', 'Delete them'],
 ];
@@ -35,6 +37,7 @@ export function startOf(action: BulkAction): BulkChoice {
       return { action, text: '' };
     case 'labels':
       return { action, mode: 'add', text: '' };
+    case 'clear_category':
     case 'delete':
       return { action };
   }
@@ -54,8 +57,12 @@ export function editOf(choice: EditChoice): BulkEdit | null {
   switch (choice.action) {
     case 'status':
       return { set: { status: choice.status } };
+    // A blank category sends nothing: clearing it is an action of its own (a walk's blank default was
+    // one click from clearing every location's category).
     case 'primary_category':
-      return { set: { primary_category: blankAsNull(choice.text) } };
+      return choice.text.trim() === '' ? null : { set: { primary_category: choice.text } };
+    case 'clear_category':
+      return { set: { primary_category: null } };
     case 'labels':
       if (choice.mode === 'replace') return { set: { labels: blankAsNull(choice.text) } };
       if (labelCount(choice.text) === 0) return null;
@@ -70,6 +77,7 @@ export function editOf(choice: EditChoice): BulkEdit | null {
  * had them", "already has them", "already have them".
  */
 function unchangedWords(choice: EditChoice): { had: string; has: string; have: string } {
+  if (choice.action === 'clear_category') return { had: 'had none', has: 'has none', have: 'have none' };
   const add = choice.action !== 'labels' || choice.mode !== 'remove';
   const one = choice.action !== 'labels' || labelCount(choice.text) === 1;
   const it = one ? 'it' : 'them';
@@ -88,9 +96,11 @@ export function doneWords(choice: EditChoice, count: number, of: number): string
 /** Before the change, from the server's dry run: "12 of the 15 locations will change; 3 already have them." */
 export function previewWords(choice: EditChoice, count: number, of: number): string {
   if (of === 1) return count === 1 ? 'The location will change.' : 'The location will not change.';
-  if (count === of) return `All ${plural(of, 'location')} will change.`;
+  // "Both", not "all 2".
+  const all = of === 2 ? 'Both locations' : `All ${plural(of, 'location')}`;
+  if (count === of) return `${all} will change.`;
   const words = unchangedWords(choice);
-  if (count === 0) return `None will change: all ${plural(of, 'location')} ${words.have}.`;
+  if (count === 0) return `None will change: ${of === 2 ? 'both' : `all ${plural(of, 'location')}`} ${words.have}.`;
   const rest = of - count;
   return `${formatCount(count)} of the ${plural(of, 'location')} will change; ${formatCount(rest)} ${rest === 1 ? words.has : words.have}.`;
 }
