@@ -211,6 +211,13 @@ test('choose rows: Ctrl-click one, Shift-click a range, Space to leave one out; 
   await expect(page.getByRole('button', { name: 'Change the location chosen…' })).toBeVisible();
   await expect(page.locator('[data-testid="location-row"][aria-selected="true"]')).toHaveCount(1);
   await page.getByRole('button', { name: 'Clear the choice' }).click();
+  // A plain click opens a row and starts a range there, as in a spreadsheet (a walk's Shift-click after
+  // it chose one row).
+  await row('Harbor 2').click();
+  await expect(page.getByTestId('location-panel')).toBeVisible();
+  await row('Harbor 4').click({ modifiers: ['Shift'] });
+  await expect(page.getByRole('button', { name: 'Change the 3 locations chosen…' })).toBeVisible();
+  await page.getByRole('button', { name: 'Clear the choice' }).click();
 
   // Deleting the chosen locations ends the choice too.
   await row('Harbor 1').click({ modifiers: ['ControlOrMeta'] });

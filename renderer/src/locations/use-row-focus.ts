@@ -10,8 +10,8 @@ const rowIndexOf = (target: EventTarget | null): number | null => {
 /**
  * Roving focus over a virtual list of rows (WAI-ARIA grid pattern, row by row): one row is the Tab
  * stop, arrows, Page Up / Down, Home and End move it (scrolling it into view first), Enter opens it,
- * Space chooses it (Shift+Space: every row from the last one chosen). A click opens a row; with Ctrl or
- * ⌘ it chooses it, with Shift it chooses the range.
+ * Space chooses it (Shift+Space: every row from the last one chosen). A click opens a row (and starts a
+ * range there); with Ctrl or ⌘ it chooses it, with Shift it chooses the range.
  * `scope` changes with the shown rows (filter, sort): the Tab stop goes back to the first row.
  */
 export function useRowFocus({
@@ -89,9 +89,9 @@ export function useRowFocus({
     const index = rowIndexOf(event.target);
     if (index === null) return;
     setActive(index);
-    if (event.shiftKey) onSelect(index, 'range');
-    else if (event.ctrlKey || event.metaKey) onSelect(index, 'toggle');
-    else onOpen(index);
+    const how = event.shiftKey ? 'range' : event.ctrlKey || event.metaKey ? 'toggle' : 'anchor';
+    onSelect(index, how);
+    if (how === 'anchor') onOpen(index);
   };
 
   const onFocus = (event: { target: EventTarget }) => {

@@ -1,8 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LocationList } from './list.js';
 
-/** How a click or a key chooses rows: one more or less (Ctrl, ⌘ or Space), or all from the last one (Shift). */
-export type SelectHow = 'toggle' | 'range';
+/**
+ * How a click or a key chooses rows: one more or less (Ctrl, ⌘ or Space), or all from the last one
+ * (Shift); `anchor` chooses none but starts the next range there (a plain click, which opens the row: a
+ * Shift-click after it chooses both and those between, as in a spreadsheet or a file manager).
+ */
+export type SelectHow = 'toggle' | 'range' | 'anchor';
 
 export interface Selection {
   /** The chosen locations, by id: they stay chosen when the sort changes. */
@@ -15,8 +19,8 @@ export interface Selection {
 
 /**
  * The locations chosen in the table for a bulk change (issue 9 §2): Ctrl/⌘-click or Space adds or
- * removes a row, Shift-click or Shift+Space adds every row from the last one chosen to this one, in the
- * order shown. The choice is kept in the address (`addressed`, written back through `onAddressed`), so a
+ * removes a row, Shift-click or Shift+Space adds every row from the last one chosen or opened to this
+ * one, in the order shown. The choice is kept in the address (`addressed`, written back through `onAddressed`), so a
  * reload keeps it; a new search or health filter (`scope`) takes the address's, which a change of filter
  * empties (url-state.ts) and Back brings back. A choice read from the address keeps only the locations
  * the view shows once every row has arrived: none deleted since, none filtered out.
@@ -58,6 +62,7 @@ export function useSelection(
 
   const select = useCallback(
     (index: number, how: SelectHow) => {
+      if (how === 'anchor') return setAnchor(index);
       const id = idAt(index);
       if (id === undefined) return;
       if (how === 'toggle' || anchor === null) {
