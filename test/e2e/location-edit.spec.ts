@@ -407,6 +407,21 @@ test('unsaved edits are never dropped without a word: opening another location o
     { token },
   );
   expect(stored.find((location) => location.name === 'Bluebird Airport')?.primary_category).toBeNull();
+
+  // Escape, then Discard by keyboard: the panel closes and its row has the focus, for the arrows and
+  // Enter (a walk's focus fell to the page's body).
+  await panel.getByRole('button', { name: 'Edit location' }).click();
+  const harbor = panel.getByRole('form', { name: 'Edit Harbor 2' }).getByLabel('Primary category');
+  await harbor.fill('Lounge');
+  await harbor.press('Escape');
+  await page
+    .getByRole('dialog', { name: 'Discard your changes to Harbor 2?' })
+    .getByRole('button', { name: 'Discard changes' })
+    .press('Enter');
+  await expect(panel).toHaveCount(0);
+  await expect(row('Harbor 2')).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(row('Bluebird Downtown')).toBeFocused();
 });
 
 /** How far each History entry's time and words reach past the panel's content box, in pixels (0 when inside). */

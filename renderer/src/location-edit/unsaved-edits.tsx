@@ -79,7 +79,9 @@ export function useUnsavedGuard(): {
           onAction={() => {
             unsaved.current = null;
             setPending(null);
-            pending.move();
+            // Once the question is gone: while a modal dialog is open the page behind it is inert, and the
+            // move's focus (the closed panel's row) would be lost to the page's body.
+            setTimeout(pending.move);
           }}
         />
       </div>
