@@ -81,8 +81,8 @@ export function useViewRequest({ search, health, sort }: TableAddress): ViewRequ
 
 /**
  * The client page's view from the address, and a setter. A filter, a sort or a location opened or closed
- * is a step of the browser's history (Back undoes it); the search text replaces the address as it is
- * typed (no history entry per keystroke), and so does the choice of rows. A new search or health filter
+ * is a step of the browser's history (Back undoes it), and so is starting a search; the search text then
+ * replaces the address as it is typed (no history entry per keystroke), and so does the choice of rows. A new search or health filter
  * starts the choice again with none: what is chosen is always among what shows.
  */
 export function useTableAddress(): [TableAddress, (change: Partial<TableAddress>) => void] {
@@ -95,7 +95,9 @@ export function useTableAddress(): [TableAddress, (change: Partial<TableAddress>
       (next.health !== undefined && next.health !== current.health);
     const target = searchOf({ ...current, ...(filtered ? { selected: [] } : {}), ...next });
     if (target === searchOf(current)) return;
-    const typing = Object.keys(next).every((key) => key === 'search' || key === 'selected');
+    // The first letter of a search is a step (Back goes to the view before it); the next ones edit it.
+    const startsSearch = next.search !== undefined && current.search.trim() === '' && next.search.trim() !== '';
+    const typing = !startsSearch && Object.keys(next).every((key) => key === 'search' || key === 'selected');
     navigate(`${window.location.pathname}${target}`, { replace: typing });
   }, []);
   return [address, change];
