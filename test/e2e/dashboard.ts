@@ -6,6 +6,7 @@ export const fixturePath = (name: string): string => new URL(`../fixtures/csv/${
 /** Signs in through the sign-in page and waits for the dashboard. */
 export async function signIn(page: Page, url: string, email: string, password: string): Promise<void> {
   await page.goto(url);
+  await expect(page).toHaveTitle('Sign in · Agency Desk');
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();

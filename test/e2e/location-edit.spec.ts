@@ -56,6 +56,8 @@ async function openTable(page: Page, count: number): Promise<(name: string) => L
   await signIn(page, server.url, ADMIN.email, ADMIN.password);
   await page.goto(clientUrl);
   await expect(page.getByTestId('location-row')).toHaveCount(count);
+  // Tabs and the browser's history tell pages apart by their titles.
+  await expect(page).toHaveTitle('Bluebird Coffee · Agency Desk');
   return (name) => page.getByTestId('location-row').filter({ hasText: name });
 }
 

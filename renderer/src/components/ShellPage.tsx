@@ -5,6 +5,7 @@ import { ClientsPage } from '../pages/ClientsPage.js';
 import { ClientPage } from '../pages/ClientPage.js';
 import { lazyPart, prefetchParts } from './lazy-part.js';
 import { PartBoundary } from './PartBoundary.js';
+import { usePageTitle } from './page-title.js';
 
 // The pages a person opens now and then load their code after the first page is up (prefetchParts):
 // the dashboard's first page (clients, or a client's locations) does not wait for them.
@@ -45,8 +46,17 @@ export function ShellPage({ route, user }: { route: Route; user: SignedInUser })
   );
 }
 
+/** Each page's title; a client's page names its client itself (ClientPage), once the client is read. */
+const TITLES: Partial<Record<Route['page'], string>> = {
+  clients: 'Clients',
+  users: 'Users',
+  backups: 'Backups',
+  tokens: 'Scripts & API tokens',
+};
+
 function RoutePage({ route, user }: { route: Route; user: SignedInUser }) {
   const search = useSearch();
+  usePageTitle(route.page === 'client' ? undefined : (TITLES[route.page] ?? 'Page not found'));
   const isAdmin = user.role === 'admin';
   switch (route.page) {
     case 'client':

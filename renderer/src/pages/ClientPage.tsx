@@ -11,6 +11,7 @@ import { HealthTiles } from '../components/HealthTiles.js';
 import { NoLocationsYet } from '../components/NoLocationsYet.js';
 import { ClientLocations } from '../components/ClientLocations.js';
 import { useClientImport } from '../components/ClientImport.js';
+import { usePageTitle } from '../components/page-title.js';
 import { DeleteClientDialog } from '../components/DeleteClientDialog.js';
 import { EditClientDialog } from '../components/EditClientDialog.js';
 import { ClientHistory } from '../history/ClientHistory.js';
@@ -22,6 +23,7 @@ type ClientDialog = 'edit' | 'delete' | null;
 export function ClientPage({ clientId, role }: { clientId: string; role: RoleName }) {
   const clients = useClients();
   const client = clients.data?.find((candidate) => candidate.id === clientId);
+  usePageTitle(client?.name ?? 'Client');
   if (clients.isPending) return <p className="loading">Loading the client…</p>;
   if (clients.isError) return <ErrorNotice error={clients.error} />;
   if (!client) return <ClientNotFound role={role} />;

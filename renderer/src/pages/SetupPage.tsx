@@ -7,11 +7,13 @@ import { ErrorNotice } from '../components/ErrorNotice.js';
 import { TextField } from '../components/TextField.js';
 import { useFieldCheck } from '../forms/use-field-check.js';
 import { PASSWORD_RULE } from '../forms/field-words.js';
+import { usePageTitle } from '../components/page-title.js';
 
 const FIELDS = ['organization_name', 'email', 'password', 'repeat'] as const;
 
 /** First run: no account exists yet, so the first Admin creates the organization. */
 export function SetupPage() {
+  usePageTitle('Set up');
   const cache = useQueryClient();
   const [organization, setOrganization] = useState('');
   const [email, setEmail] = useState('');

@@ -5,6 +5,7 @@ import { TextField } from '../components/TextField.js';
 import { fieldProblems } from '../forms/field-words.js';
 import { Type } from '@sinclair/typebox';
 import { Email } from '../../../server/auth/schemas.js';
+import { usePageTitle } from '../components/page-title.js';
 
 // On the sign-in form a 401 is a wrong e-mail or password, not "you are not signed in".
 export const WRONG_CREDENTIALS_TITLE = { 401: 'Wrong e-mail or password' };
@@ -39,6 +40,7 @@ export function PasswordField({
 const SIGN_IN_EMAIL = Type.Object({ email: Email });
 
 export function SignInPage({ notice }: { notice: string | null }) {
+  usePageTitle('Sign in');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [tried, setTried] = useState(false);
