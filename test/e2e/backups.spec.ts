@@ -50,6 +50,12 @@ test('an Admin sees the automatic backup, backs up now (a manual backup) and dow
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(command);
   await page.getByRole('button', { name: "Copy the folder's path" }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(folder);
+  // Any backup's own command, not only the newest's (a walk had to write an older one's by hand).
+  const automatic = page.getByTestId('backup-row').last();
+  await automatic.getByRole('button', { name: /^Copy restore command auto-/ }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(
+    new RegExp(`^agency-desk restore ${folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/auto-.*\\.db$`),
+  );
   await snap(page, testInfo, 'backups');
 
   const download = page.waitForEvent('download');

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { formatBytes, formatCount } from '../format.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { SimpleTableHead } from '../components/SimpleTableHead.js';
+import { CopyButton } from '../components/CopyButton.js';
 import { downloadBackup, type BackupRow } from './queries.js';
+import { restoreCommand } from './restore-command.js';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -55,7 +57,11 @@ export function BackupsTable({ backups }: { backups: BackupRow[] }) {
             <td>{count(backup.clients)}</td>
             <td>{count(backup.locations)}</td>
             <td>
-              <DownloadButton backup={backup} />
+              <div className="backup-actions">
+                <DownloadButton backup={backup} />
+                {/* Any backup, not only the newest: its command (BackupsFolder shows the newest's). */}
+                <CopyButton text={restoreCommand(backup)} what={backup.name} label="Copy restore command" />
+              </div>
             </td>
           </tr>
         ))}

@@ -7,9 +7,12 @@ import { useState } from 'react';
 export function CopyButton({
   text,
   what,
+  label = 'Copy',
 }: {
   text: string;
   /** For screen readers: "Copy the folder". */ what: string;
+  /** What the button shows: "Copy", or "Copy the restore command" where no text is beside it. */
+  label?: string;
 }) {
   const [copied, setCopied] = useState(false);
   if (typeof navigator.clipboard?.writeText !== 'function') return null;
@@ -20,7 +23,7 @@ export function CopyButton({
     );
   return (
     <button type="button" className="button button-quiet" onClick={copy}>
-      {copied ? 'Copied' : 'Copy'}
+      {copied ? 'Copied' : label}
       <span className="sr-only"> {what}</span>
     </button>
   );
