@@ -66,11 +66,16 @@ test('edit a location: a wrong phone is explained under its field; a right one i
   const panel = page.getByTestId('location-panel');
   await panel.getByRole('button', { name: 'Edit location' }).click();
   const form = panel.getByRole('form', { name: 'Edit Bluebird Downtown' });
+  // The phone reads as the panel shows it, not as stored (E.164).
+  await expect(form.getByLabel('Phone')).toHaveValue('+1 217 555 0142');
   await form.getByLabel('Phone').fill('call us');
   await form.getByLabel('Primary category').fill('Coffee shop');
   await form.getByRole('button', { name: 'Save 2 changes' }).click();
   await expect(form.getByText('"call us" is not a phone number')).toBeVisible();
+  await expect(form.getByRole('alert')).toHaveText('Some fields need a fix before saving.');
   await form.getByLabel('Phone').fill('(217) 555-0199');
+  // Each field it named is changed: the banner goes with their words.
+  await expect(form.getByRole('alert')).toHaveCount(0);
   await form.getByRole('button', { name: 'Save 2 changes' }).click();
   await expect(form).toBeHidden();
   const [location] = await server.api<{ phone: string; primary_category: string }[]>(

@@ -5,13 +5,17 @@ import { TextField } from '../components/TextField.js';
 import { changeOf, draftOf, EDITABLE, fieldErrors, HINTS, type Draft, type EditableField } from './draft.js';
 import { StatusOptions } from './StatusOptions.js';
 import { useReportUnsaved } from './unsaved-edits.js';
+import { usePhoneText } from '../phone-text.js';
 
 /**
  * A location's fields as a form (Admin). Only what the person changed is sent; the server checks each
  * field by the import's rules and its words show under the field. Saving recomputes the health.
  */
 export function LocationEditor({ location, onDone }: { location: LocationWhole; onDone: () => void }) {
-  const initial = draftOf(location);
+  const phoneText = usePhoneText();
+  // The values it opened with, kept: the phone reads as the panel shows it ("+1 217 555 0142"), and
+  // the phone library loading meanwhile must not turn into a change.
+  const [initial] = useState(() => draftOf(location, phoneText));
   const [draft, setDraft] = useState<Draft>(initial);
   const [errors, setErrors] = useState<Partial<Record<EditableField, string>>>({});
   const [notice, setNotice] = useState<string | null>(null);
@@ -47,7 +51,7 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
       if (error.status === 409) byField.store_code = error.message;
       setErrors(byField);
       setRefusals((count) => count + 1);
-      setNotice(Object.keys(byField).length > 0 ? 'Some fields need a fix before saving.' : error.message);
+      setNotice(Object.keys(byField).length > 0 ? null : error.message);
     }
   }
 
@@ -71,9 +75,10 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
           <StatusOptions />
         </select>
       </label>
-      {notice && (
+      {/* Said while a field the server refused is not changed yet: gone once each one is. */}
+      {(notice ?? Object.values(errors).some(Boolean)) && (
         <p className="field-error" role="alert">
-          {notice}
+          {notice ?? 'Some fields need a fix before saving.'}
         </p>
       )}
       <div className="form-actions">

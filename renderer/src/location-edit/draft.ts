@@ -29,8 +29,8 @@ export const HINTS: Partial<Record<EditableField, string>> = {
   country: 'A name or an ISO code',
 };
 
-/** A location's values as the form shows them. */
-export function draftOf(location: LocationWhole): Draft {
+/** A location's values as the form shows them; the phone as `phoneText` writes it (phone-text.ts). */
+export function draftOf(location: LocationWhole, phoneText: (phone: string) => string = (phone) => phone): Draft {
   const text = (value: string | number | null) => (value === null ? '' : String(value));
   return {
     name: location.name,
@@ -40,7 +40,7 @@ export function draftOf(location: LocationWhole): Draft {
     state: text(location.state),
     zip: text(location.zip),
     country: text(location.country),
-    phone: text(location.phone),
+    phone: location.phone === null ? '' : phoneText(location.phone),
     website: text(location.website),
     primary_category: text(location.primary_category),
     labels: (location.labels ?? []).join(', '),
