@@ -25,6 +25,19 @@ const names = (index: LocationIndex, request: ViewRequest) =>
   Array.from(index.view(request), (row) => index.rows[row]!.name);
 
 describe('LocationIndex', () => {
+  it('sorts by the words, punctuation aside: a quoted or dashed name sorts among the others (found by a walk)', () => {
+    const index = new LocationIndex();
+    const list = ['Northwind Coffee "The Pearl"', 'Northwind Coffee — Pike', 'Northwind Coffee Ballard', 'Store #2'];
+    index.add([...list, 'Store #10'].map((name) => location(name)));
+    expect(names(index, byName)).toEqual([
+      'Northwind Coffee Ballard',
+      'Northwind Coffee — Pike',
+      'Northwind Coffee "The Pearl"',
+      'Store #2',
+      'Store #10',
+    ]);
+  });
+
   it('sorts names naturally and without regard to case: "Store 2" < "store 10" < "Store 102"', () => {
     const index = new LocationIndex();
     index.add(['Store 102', 'Store 15', 'store 10', 'Store 2', 'Store 1'].map((name) => location(name)));

@@ -19,8 +19,9 @@ export interface ViewRequest {
   health: HealthFilter;
 }
 
-// Natural order ("#2" before "#10"), case and accents aside, in the user's language.
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+// Natural order ("#2" before "#10"), case, accents and punctuation aside (Northwind Coffee "The Pearl"
+// among the T's, not before every other name), in the user's language.
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base', ignorePunctuation: true });
 
 type Value = string | number | null;
 
