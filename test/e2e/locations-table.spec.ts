@@ -207,6 +207,16 @@ test('the keyboard reaches the rows, arrows move between them and Enter opens on
   await expect(page.locator('[data-testid="location-row"]:focus')).toContainText('Store 15');
   await page.keyboard.press('Home');
   await expect(page.locator('[data-testid="location-row"]:focus')).toContainText('Branch 001');
+
+  // Past the 18 header controls in one step: the last button before the table, Tab, then "Skip to the rows".
+  await page.keyboard.press('ArrowDown');
+  await page.getByRole('button', { name: /^Change the .* locations shown…$/ }).focus();
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('button', { name: 'Skip to the rows' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-testid="location-row"]:focus')).toContainText('Branch 002');
 });
 
 test('a column widens by dragging its edge or with the arrow keys', async ({ page }) => {

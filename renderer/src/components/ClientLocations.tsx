@@ -8,6 +8,7 @@ import { ErrorNotice } from './ErrorNotice.js';
 import { LocationsToolbar } from './LocationsToolbar.js';
 import { LocationsTable } from './LocationsTable.js';
 import { LocationPanel } from './LocationPanel.js';
+import { SkipToRows } from './SkipToRows.js';
 import { BulkEditButton } from '../location-edit/BulkEditButton.js';
 import { useSelection } from '../locations/use-selection.js';
 import { useDeleteFromPanel } from '../locations/use-delete-from-panel.js';
@@ -77,18 +78,21 @@ export function ClientLocations({
           </button>
         </div>
       ) : (
-        <LocationsTable
-          rows={state.rows}
-          count={state.count}
-          onRange={onRange}
-          sort={sort}
-          onSort={onSort}
-          openId={address.location}
-          onOpen={onOpen}
-          selection={selection}
-          scope={`${query}\u0000${health}\u0000${sort.key}\u0000${sort.direction}`}
-          busy={!state.loaded || state.shown !== state.requested}
-        />
+        <>
+          <SkipToRows />
+          <LocationsTable
+            rows={state.rows}
+            count={state.count}
+            onRange={onRange}
+            sort={sort}
+            onSort={onSort}
+            openId={address.location}
+            onOpen={onOpen}
+            selection={selection}
+            scope={`${query}\u0000${health}\u0000${sort.key}\u0000${sort.direction}`}
+            busy={!state.loaded || state.shown !== state.requested}
+          />
+        </>
       )}
       {address.location && (
         <UnsavedEditsProvider value={report}>
