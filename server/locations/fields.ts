@@ -1,3 +1,4 @@
+import { domainToUnicode } from 'node:url';
 import { parsePhoneNumberWithError, ParseError, type CountryCode } from 'libphonenumber-js';
 import { isPlaceholder, NO_PLACEHOLDERS } from '../imports/placeholders.js';
 import { hasLoneSurrogate, LONE_SURROGATE_WORDS, textOrNull } from '../http/body.js';
@@ -165,7 +166,24 @@ function phoneReason(text: string, reason: string, country: string | null): stri
  */
 function website(text: string): string {
   if (!isWebsite(text)) throw new FieldError(WEBSITE_WORDS);
-  return readableUrl(new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`).href);
+  let url: URL;
+  try {
+    url = new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`);
+  } catch {
+    throw new FieldError(WEBSITE_WORDS); // A host IDNA refuses (a label of symbols alone, say).
+  }
+  return readableUrl(withReadableHost(url));
+}
+
+/**
+ * The URL with an internationalized host as its letters (https://müller.de/, as the address bar shows
+ * it and as it was typed), where the URL parser writes its ASCII form (https://xn--mller-kva.de/). The
+ * same domain either way: Google and browsers take both.
+ */
+function withReadableHost(url: URL): string {
+  if (!url.hostname.includes('xn--')) return url.href;
+  const host = domainToUnicode(url.hostname);
+  return host === '' ? url.href : url.href.replace(`//${url.hostname}`, `//${host}`);
 }
 
 // A run of percent-encoded bytes of 0x80 and above: the UTF-8 of letters beyond ASCII.

@@ -2,11 +2,15 @@
  * The one rule for a website, a location's or a client's: an http(s) URL or a bare domain (stored as
  * https://). A module of its own, importing nothing: the dashboard's client form checks it before sending.
  */
-const WEBSITE = /^(https?:\/\/)?([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}(?::(\d{1,5}))?([/?#]\S*)?$/i;
+// Labels of letters (any script: müller.de, bücher.example), marks and digits, hyphens inside; the last
+// one letters, or an internationalized one's ASCII form (xn--p1ai, Russia's .рф); a port from 1 to 65535.
+const WEBSITE =
+  /^(https?:\/\/)?(?:[\p{L}\p{N}](?:[\p{L}\p{M}\p{N}-]*[\p{L}\p{M}\p{N}])?\.)+(?:\p{L}[\p{L}\p{M}]{1,62}|xn--[a-z0-9-]{1,59})(?::(?<port>\d{1,5}))?(?:[/?#]\S*)?$/iu;
 
 export const WEBSITE_WORDS = 'must be a domain such as example.com or an http(s) address';
 
 export function isWebsite(value: string): boolean {
-  const match = WEBSITE.exec(value);
-  return match !== null && (match[4] === undefined || Number(match[4]) <= 65535);
+  const port = WEBSITE.exec(value)?.groups;
+  if (port === undefined) return false;
+  return port.port === undefined || (Number(port.port) >= 1 && Number(port.port) <= 65535);
 }

@@ -744,6 +744,46 @@ describe('import modes', () => {
     expect(await imported(clientId, rows, '?mode=upsert')).toMatchObject({ unchanged: 5, updated: 0 });
   });
 
+  it('an internationalized domain is a website, kept as its letters; a port is 1 to 65535 (found by a probe)', async () => {
+    const clientId = await t.createClient(admin, 'IDN websites');
+    const rows = [
+      { name: 'Müller', store_code: 'I1', website: 'müller.de' },
+      { name: 'Bücher', store_code: 'I2', website: 'https://BÜCHER.example/läden?stadt=köln' },
+      { name: 'Punycode', store_code: 'I3', website: 'https://xn--mller-kva.de/' },
+      { name: 'Russia', store_code: 'I4', website: 'пример.рф' },
+      { name: 'Russia ASCII', store_code: 'I5', website: 'example.xn--p1ai' },
+    ];
+    await imported(clientId, rows);
+    expect((await list(clientId)).map((location) => location.website)).toEqual([
+      'https://müller.de/',
+      'https://bücher.example/läden?stadt=köln',
+      'https://müller.de/',
+      'https://пример.рф/',
+      'https://example.рф/',
+    ]);
+    expect(await imported(clientId, rows, '?mode=upsert')).toMatchObject({ unchanged: 5, updated: 0 });
+    const refused = await t.request({
+      method: 'POST',
+      url: '/api/locations/upload?dryRun=true',
+      token: admin,
+      body: {
+        clientId,
+        rows: ['https://example.com:0/', 'https://example.com:65536/', '☕.example', 'müller.d3'].map((website, n) => ({
+          name: `R${n}`,
+          website,
+        })),
+      },
+    });
+    expect(
+      refused.json<{ errors: { row: number; field: string }[] }>().errors.map((error) => [error.row, error.field]),
+    ).toEqual([
+      [0, 'website'],
+      [1, 'website'],
+      [2, 'website'],
+      [3, 'website'],
+    ]);
+  });
+
   it('export -> re-import as upsert round-trips with zero changes', async () => {
     const clientId = await t.createClient(admin, 'Round trip');
     await imported(clientId, [STORE, { name: 'Bare' }, { name: 'Kiosk', address: 'Gate 4', labels: 'a,b' }]);
