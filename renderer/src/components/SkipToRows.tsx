@@ -5,9 +5,7 @@
  */
 export function SkipToRows() {
   const toRows = () =>
-    document
-      .querySelector<HTMLElement>('[data-testid="locations-scroll"] [role="row"][tabindex="0"]')
-      ?.focus();
+    document.querySelector<HTMLElement>('[data-testid="locations-scroll"] [role="row"][tabindex="0"]')?.focus();
   return (
     <button type="button" className="skip-to-rows button button-quiet" onClick={toRows}>
       Skip to the rows
