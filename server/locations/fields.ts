@@ -228,19 +228,14 @@ function coordinate(value: string | number, limit: number): number {
   return number;
 }
 
-function labels(value: string | string[], most = MAX_LABELS): string[] | null {
+/** Labels read one by one (labelItem), as a list or from a cell's text split at its commas. */
+function labels(value: string[], most = MAX_LABELS): string[] | null {
   // A sheet's cell (Google's bulk sheet, the export) separates labels by commas: one cannot hold one.
-  const comma = typeof value === 'string' ? undefined : value.find((label) => label.includes(','));
+  const comma = value.find((label) => label.includes(','));
   if (comma !== undefined)
     throw new FieldError(`"${comma.slice(0, 30)}" holds a comma; labels are separated by commas in a sheet's cell`);
   // Repeats are left out before counting: ten labels and a repeat are ten.
-  const list = [
-    ...new Set(
-      (typeof value === 'string' ? value.split(',') : value)
-        .map((label) => label.trim())
-        .filter((label) => !INVISIBLE.test(label)),
-    ),
-  ];
+  const list = [...new Set(value.map((label) => label.trim()).filter((label) => !INVISIBLE.test(label)))];
   if (list.length > most) throw new FieldError(`has ${list.length} labels; a location takes at most ${MAX_LABELS}`);
   const broken = list.find((label) => /[\t\r\n]/.test(label));
   if (broken !== undefined)
@@ -450,6 +445,8 @@ export function fieldValue(
     const limit = (TEXT_LIMITS as Record<string, number>)[field] ?? 2000;
     const value = text(raw, limit, field, placeholders);
     if (value === null) return null;
+    // Each label of the cell as a label of a list: "summer, N/A" is summer.
+    if (field === 'labels') return labels(value.split(',').map((label) => labelItem(label, placeholders)));
     return fromText(field, value, country);
   }
   if (field === 'latitude') return coordinate(raw as number, 90);
@@ -465,9 +462,11 @@ export function fieldValue(
  * location holds no more); labels to remove may be more, since the locations chosen may hold different ones.
  */
 export function labelsToChange(list: string[], change: 'add' | 'remove'): string[] | null {
-  // No placeholder here: a label "N/A" stored before can be removed by its name.
+  // Labels to add are read as a location's (a placeholder is none); labels to remove as stored, so that
+  // a label "N/A" kept before can be removed by its name.
+  const placeholders = change === 'add' ? undefined : NO_PLACEHOLDERS;
   return labels(
-    list.map((label) => labelItem(label, NO_PLACEHOLDERS)),
+    list.map((label) => labelItem(label, placeholders)),
     change === 'add' ? MAX_LABELS : Infinity,
   );
 }
@@ -502,8 +501,6 @@ function fromText(field: LocationField, value: string, country: string | null): 
       return coordinate(value, 90);
     case 'longitude':
       return coordinate(value, 180);
-    case 'labels':
-      return labels(value);
     case 'status':
       return status(value);
     case 'hours':

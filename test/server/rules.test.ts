@@ -172,6 +172,8 @@ describe('normalizeRow', () => {
     expect(refusal('west\neast, north')).toBe('"west\neast" holds a tab or a line break; a label is one line');
     expect(labelsOf(['\u200b', ' ', 'N/A', '-', 'west'])).toMatchObject({ input: { labels: ['west'] } });
     expect(labelsOf('west, \u200b, east')).toMatchObject({ input: { labels: ['west', 'east'] } });
+    // A cell's text is read label by label, as a list is: what a CSV column and the editor send.
+    expect(labelsOf('summer, N/A, -')).toMatchObject({ input: { labels: ['summer'] } });
     expect(labelsOf(['\u200b', 'N/A'])).toMatchObject({ input: { labels: null } });
     // Repeats are left out before counting: ten labels and a repeat are ten.
     const ten = Array.from({ length: 10 }, (_, n) => `l${n}`);
@@ -216,7 +218,8 @@ describe('labels a bulk edit adds and removes', () => {
     expect(labelsToChange(eleven, 'remove')).toHaveLength(11);
     expect(() => labelsToChange(['a,b'], 'remove')).toThrow('holds a comma');
     expect(() => labelsToChange(['q\u0007'], 'add')).toThrow(/control character U\+0007/);
-    // No placeholder in a change: a label "N/A" stored before is removed by its name.
+    // A placeholder is no label to add; one to remove is a label "N/A" stored before, by its name.
+    expect(labelsToChange(['N/A', 'summer'], 'add')).toEqual(['summer']);
     expect(labelsToChange(['N/A'], 'remove')).toEqual(['N/A']);
     expect(labelsToChange(['  '], 'add')).toBeNull();
   });
