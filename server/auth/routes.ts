@@ -114,7 +114,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, context
         tags: ['auth'],
         summary: 'End the session of the access token',
         security: [{ bearer: [] }],
-        response: { 200: Success, ...errors(401) },
+        response: { 200: Success, ...errors(400, 401) },
       },
     },
     async (request) => {

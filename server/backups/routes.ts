@@ -34,7 +34,7 @@ export const backupRoutes: FastifyPluginAsyncTypebox<AppContext & { backups: Bac
         tags: ['backups'],
         summary:
           'Back up now: a manual backup (manual-<UTC time>.db), an encrypted, consistent copy made while the server keeps answering, never removed by the rotation (Admin)',
-        response: { 201: Backup, ...errors(401, 403) },
+        response: { 201: Backup, ...errors(400, 401, 403) },
       },
     },
     async (_request, reply) => {

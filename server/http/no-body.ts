@@ -27,10 +27,11 @@ function refuseBody(request: FastifyRequest, queryNames: ReadonlySet<string>): v
   if (fields?.length === 0) return;
   const route = `${request.method} ${request.url.split('?')[0]}`;
   if (fields === null) throw Invalid(`${route} takes no body: nothing was done`);
-  const inQuery = fields.filter((field) => queryNames.has(field));
+  const inQuery = fields.filter((field) => queryNames.has(field)).slice(0, 5);
   const verb = inQuery.length === 1 ? 'goes' : 'go';
   const hint = inQuery.length === 0 ? '' : ` ${inQuery.join(', ')} ${verb} in the query string (?${inQuery[0]}=…).`;
-  throw Invalid(`${route} takes no body, and this one has ${fields.join(', ')}: nothing was done.${hint}`);
+  const named = fields.slice(0, 5).join(', ') + (fields.length > 5 ? ` and ${fields.length - 5} more` : '');
+  throw Invalid(`${route} takes no body, and this one has ${named}: nothing was done.${hint}`);
 }
 
 function propertyNames(schema: unknown): ReadonlySet<string> {

@@ -165,14 +165,9 @@ function phoneReason(text: string, reason: string, country: string | null): stri
  * any other ASCII character stays encoded, so the result reads back to the same URL.
  */
 function website(text: string): string {
+  // isWebsite has parsed it: the URL parser takes it.
   if (!isWebsite(text)) throw new FieldError(WEBSITE_WORDS);
-  let url: URL;
-  try {
-    url = new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`);
-  } catch {
-    throw new FieldError(WEBSITE_WORDS); // A host IDNA refuses (a label of symbols alone, say).
-  }
-  return readableUrl(withReadableHost(url));
+  return readableUrl(withReadableHost(new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`)));
 }
 
 /**

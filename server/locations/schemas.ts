@@ -252,7 +252,7 @@ export const UploadResponse = Type.Object({
   ...Totals,
   operation_id: Type.Union([Uuid, Type.Null()], {
     description:
-      'The import in the audit trail: POST /api/operations/:id/undo reverts it; null for an import of no rows, which changed and recorded nothing',
+      'The import in the audit trail: POST /api/operations/:id/undo reverts it; null for an import that created and updated nothing (no rows, or every row unchanged or skipped): there is nothing to undo',
   }),
   ...TableAnswer,
 });
@@ -401,7 +401,8 @@ export const BulkEditResponse = Type.Object({
   success: Type.Literal(true),
   count: Type.Integer({ description: 'The locations whose values changed (with dryRun: would change)' }),
   operation_id: Type.Union([Uuid, Type.Null()], {
-    description: 'The change in the audit trail: POST /api/operations/:id/undo reverts it; null for a dry run',
+    description:
+      'The change in the audit trail: POST /api/operations/:id/undo reverts it; null for a dry run, and when count is 0 (nothing to undo)',
   }),
 });
 

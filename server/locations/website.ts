@@ -1,6 +1,7 @@
 /**
  * The one rule for a website, a location's or a client's: an http(s) URL or a bare domain (stored as
- * https://). A module of its own, importing nothing: the dashboard's client form checks it before sending.
+ * https://). A module of its own, importing nothing: the dashboard's client form checks it before sending,
+ * and client websites are checked by it as locations' are.
  */
 // Labels of letters (any script: müller.de, bücher.example), marks and digits, hyphens inside; the last
 // one letters, or an internationalized one's ASCII form (xn--p1ai, Russia's .рф); a port from 1 to 65535.
@@ -9,8 +10,10 @@ const WEBSITE =
 
 export const WEBSITE_WORDS = 'must be a domain such as example.com or an http(s) address';
 
+/** Whether the text is a website by the rule above, and one the URL parser reads (its host IDNA takes). */
 export function isWebsite(value: string): boolean {
-  const port = WEBSITE.exec(value)?.groups;
-  if (port === undefined) return false;
-  return port.port === undefined || (Number(port.port) >= 1 && Number(port.port) <= 65535);
+  const parts = WEBSITE.exec(value)?.groups;
+  if (parts === undefined) return false;
+  if (parts.port !== undefined && (Number(parts.port) < 1 || Number(parts.port) > 65535)) return false;
+  return URL.canParse(/^https?:\/\//i.test(value) ? value : `https://${value}`);
 }

@@ -768,10 +768,12 @@ describe('import modes', () => {
       token: admin,
       body: {
         clientId,
-        rows: ['https://example.com:0/', 'https://example.com:65536/', '☕.example', 'müller.d3'].map((website, n) => ({
-          name: `R${n}`,
-          website,
-        })),
+        rows: ['https://example.com:0/', 'https://example.com:65536/', '☕.example', 'müller.d3', 'xn--a.com'].map(
+          (website, n) => ({
+            name: `R${n}`,
+            website,
+          }),
+        ),
       },
     });
     expect(
@@ -781,6 +783,7 @@ describe('import modes', () => {
       [1, 'website'],
       [2, 'website'],
       [3, 'website'],
+      [4, 'website'],
     ]);
   });
 
@@ -1143,6 +1146,9 @@ describe('one client: GET and PATCH', () => {
     expect(read.json()).toMatchObject({ name: 'Bluebird Coffee', industry: null });
     expectErrorBody(await patchClient({ name: '  ' }), 400);
     expectErrorBody(await patchClient({ website: 'nope' }), 400);
+    // The locations' rule: a host the URL parser refuses is no website; an internationalized one is.
+    expectErrorBody(await patchClient({ website: 'xn--a.com' }), 400);
+    expect((await patchClient({ website: 'müller.de' })).json()).toMatchObject({ website: 'müller.de' });
     expectErrorBody(await patchClient({}), 400);
     expectErrorBody(await patchClient({ name: 'X' }, viewer), 403);
     expectErrorBody(

@@ -10,7 +10,7 @@ export function CopyButton({
   label = 'Copy',
 }: {
   text: string;
-  /** For screen readers: "Copy the folder". */ what: string;
+  /** For screen readers, after the label: "Copy" and "the folder's path". */ what: string;
   /** What the button shows: "Copy", or "Copy the restore command" where no text is beside it. */
   label?: string;
 }) {
