@@ -21,7 +21,9 @@ describe('the bulk change dialog', () => {
     expect(editOf(labels('add', 'summer, new '))).toEqual({ add_labels: ['summer', ' new '] });
     expect(editOf(labels('remove', 'café'))).toEqual({ remove_labels: ['café'] });
     expect(editOf(labels('replace', 'a, b'))).toEqual({ set: { labels: 'a, b' } });
-    expect(editOf(labels('replace', '  '))).toEqual({ set: { labels: null } });
+    expect(editOf(labels('replace', '  '))).toBeNull();
+    expect(editOf(labels('replace', ' , '))).toBeNull();
+    expect(editOf({ action: 'clear_labels' })).toEqual({ set: { labels: null } });
     expect(editOf({ action: 'primary_category', text: '' })).toBeNull();
     expect(editOf({ action: 'primary_category', text: ' ' })).toBeNull();
     expect(editOf({ action: 'clear_category' })).toEqual({ set: { primary_category: null } });

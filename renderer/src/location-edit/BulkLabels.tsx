@@ -17,7 +17,7 @@ const FIELDS: Record<LabelsMode, { label: string; hint: string }> = {
   },
   replace: {
     label: 'New labels',
-    hint: 'Separated by commas; they replace every label of each location; blank clears them',
+    hint: 'Separated by commas; they replace every label of each location',
   },
 };
 

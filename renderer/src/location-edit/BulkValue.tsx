@@ -40,6 +40,12 @@ export function BulkValue({
       );
     case 'clear_category':
       return <p className="muted">Each of them is left with no primary category (health counts it as missing).</p>;
+    case 'clear_labels':
+      return (
+        <p className="muted">
+          Each of them is left with no label. To take some off, choose Change the labels, then Remove.
+        </p>
+      );
     case 'labels':
       return <BulkLabels choice={choice} preview={preview} onChoice={onChoice} />;
   }

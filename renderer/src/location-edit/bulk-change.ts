@@ -13,6 +13,7 @@ export type BulkChoice =
   | { action: 'status'; status: LocationRow['status'] }
   | { action: 'primary_category'; text: string }
   | { action: 'clear_category' }
+  | { action: 'clear_labels' }
   | { action: 'labels'; mode: LabelsMode; text: string }
   | { action: 'delete' };
 
@@ -25,6 +26,7 @@ export const ACTIONS: readonly [BulkAction, string][] = [
   ['primary_category', 'Set the primary category'],
   ['clear_category', 'Clear the primary category'],
   ['labels', 'Change the labels'],
+  ['clear_labels', 'Clear the labels'],
   ['delete', 'Delete them'],
 ];
 
@@ -38,12 +40,11 @@ export function startOf(action: BulkAction): BulkChoice {
     case 'labels':
       return { action, mode: 'add', text: '' };
     case 'clear_category':
+    case 'clear_labels':
     case 'delete':
       return { action };
   }
 }
-
-const blankAsNull = (text: string) => (text.trim() === '' ? null : text);
 
 /**
  * The labels typed, separated by commas as in a sheet's cell; the server reads each by the labels rule
@@ -63,8 +64,11 @@ export function editOf(choice: EditChoice): BulkEdit | null {
       return choice.text.trim() === '' ? null : { set: { primary_category: choice.text } };
     case 'clear_category':
       return { set: { primary_category: null } };
+    case 'clear_labels':
+      return { set: { labels: null } };
     case 'labels':
-      if (choice.mode === 'replace') return { set: { labels: blankAsNull(choice.text) } };
+      // Blank replaces with nothing: clearing them all is an action of its own, as for the category.
+      if (choice.mode === 'replace') return labelCount(choice.text) === 0 ? null : { set: { labels: choice.text } };
       if (labelCount(choice.text) === 0) return null;
       return choice.mode === 'add'
         ? { add_labels: labelsTyped(choice.text) }
@@ -77,7 +81,8 @@ export function editOf(choice: EditChoice): BulkEdit | null {
  * had them", "already has them", "already have them".
  */
 function unchangedWords(choice: EditChoice): { had: string; has: string; have: string } {
-  if (choice.action === 'clear_category') return { had: 'had none', has: 'has none', have: 'have none' };
+  if (choice.action === 'clear_category' || choice.action === 'clear_labels')
+    return { had: 'had none', has: 'has none', have: 'have none' };
   const add = choice.action !== 'labels' || choice.mode !== 'remove';
   const one = choice.action !== 'labels' || labelCount(choice.text) === 1;
   const it = one ? 'it' : 'them';
