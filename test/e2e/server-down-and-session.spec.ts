@@ -128,3 +128,35 @@ test('signing out instead of signing in again leads to the sign-in page', async 
   await again.getByRole('button', { name: 'Sign out instead' }).click();
   await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
 });
+
+test("a tab duplicated from a signed-in one lets its copy of the session go; the first tab's session goes on", async ({
+  page,
+  context,
+}) => {
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  const session = await page.evaluate(() => sessionStorage.getItem('agency-desk.session'));
+  // What "Duplicate tab" does: a new tab of the same window, with a copy of the first one's sessionStorage.
+  const copy = await context.newPage();
+  await copy.addInitScript((saved) => {
+    if (sessionStorage.getItem('agency-desk.copied') === null) {
+      sessionStorage.setItem('agency-desk.session', saved!);
+      sessionStorage.setItem('agency-desk.copied', 'yes');
+    }
+  }, session);
+  await copy.goto(server.url);
+  await expect(copy.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
+  await expect(copy.getByText('This tab was copied from another, which keeps the session')).toBeVisible();
+  // The copy never refreshed the shared token (the server would have ended the session in both tabs).
+  const clients = await fetch(`${server.url}/api/clients`, {
+    headers: { Authorization: `Bearer ${await pageAccessToken(page)}` },
+  });
+  expect(clients.status).toBe(200);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Clients', level: 1 })).toBeVisible();
+  // The copy signs in on its own, its own session.
+  await copy.getByLabel('E-mail').fill(ADMIN.email);
+  await copy.getByLabel('Password').fill(ADMIN.password);
+  await copy.getByRole('button', { name: 'Sign in' }).click();
+  await expect(copy.getByTestId('signed-in-user')).toHaveText(ADMIN.email);
+  expect(await pageAccessToken(copy)).not.toBe(await pageAccessToken(page));
+});

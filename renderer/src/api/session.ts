@@ -117,6 +117,7 @@ export async function signOut(): Promise<void> {
  */
 export function refreshSession(): Promise<Session | null> {
   refreshing ??= (async () => {
+    await othersAnswered;
     const current = state.session;
     if (!current) return null;
     try {
@@ -171,5 +172,31 @@ export async function authorized<T>(path: string, request: ApiRequest = {}): Pro
   }
 }
 
-// A session restored from a reload needs its refresh timer again.
-if (state.session) setState(state);
+/**
+ * A tab the browser duplicated holds a copy of this tab's session (sessionStorage is copied with it): two
+ * tabs refreshing one refresh token would read as theft to the server, which ends the session in both. So
+ * a session restored at start asks the other tabs whether one holds it; if one does, this copy is let go
+ * (the other tab keeps working) and this tab asks to sign in. Refreshing waits for the answer.
+ */
+export const COPIED_TAB = 'This tab was copied from another, which keeps the session: sign in to use this one too.';
+const ASK_WAIT_MS = 300;
+const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('agency-desk.session') : null;
+// Enough of the token to tell sessions apart, not the secret itself.
+const markOf = (session: Session) => session.refreshToken.slice(0, 12);
+let othersAnswered: Promise<void> = Promise.resolve();
+
+channel?.addEventListener('message', (event: MessageEvent<{ type: 'holds?' | 'held'; mark: string }>) => {
+  const { type, mark } = event.data;
+  if (state.session === null || markOf(state.session) !== mark) return;
+  if (type === 'holds?') channel.postMessage({ type: 'held', mark });
+  else endSession(COPIED_TAB);
+});
+
+if (state.session) {
+  if (channel) {
+    channel.postMessage({ type: 'holds?', mark: markOf(state.session) });
+    othersAnswered = new Promise((resolve) => setTimeout(resolve, ASK_WAIT_MS));
+  }
+  // A session restored from a reload needs its refresh timer again.
+  setState(state);
+}
