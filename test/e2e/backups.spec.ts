@@ -77,4 +77,5 @@ test('a Viewer has no Backups page', async ({ page }) => {
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Backups' })).toHaveCount(0);
   await page.goto(`${server.url}/backups`);
   await expect(page.getByRole('heading', { name: 'Only an Admin can see this page' })).toBeVisible();
+  await expect(page).toHaveTitle('Admins only · Agency Desk');
 });

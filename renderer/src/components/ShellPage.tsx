@@ -56,8 +56,11 @@ const TITLES: Partial<Record<Route['page'], string>> = {
 
 function RoutePage({ route, user }: { route: Route; user: SignedInUser }) {
   const search = useSearch();
-  usePageTitle(route.page === 'client' ? undefined : (TITLES[route.page] ?? 'Page not found'));
   const isAdmin = user.role === 'admin';
+  const adminOnly = !isAdmin && (route.page === 'users' || route.page === 'backups');
+  usePageTitle(
+    route.page === 'client' ? undefined : adminOnly ? 'Admins only' : (TITLES[route.page] ?? 'Page not found'),
+  );
   switch (route.page) {
     case 'client':
       return <ClientPage clientId={route.clientId} role={user.role} />;

@@ -23,7 +23,7 @@ type ClientDialog = 'edit' | 'delete' | null;
 export function ClientPage({ clientId, role }: { clientId: string; role: RoleName }) {
   const clients = useClients();
   const client = clients.data?.find((candidate) => candidate.id === clientId);
-  usePageTitle(client?.name ?? 'Client');
+  usePageTitle(client?.name ?? (clients.isSuccess ? 'Client not found' : 'Client'));
   if (clients.isPending) return <p className="loading">Loading the client…</p>;
   if (clients.isError) return <ErrorNotice error={clients.error} />;
   if (!client) return <ClientNotFound role={role} />;
