@@ -152,6 +152,8 @@ export function deleteLocationsOf(
       );
       // One location deleted is named in the trail (its ids were checked as the organization's above).
       const one = ids.length === 1 ? { id: ids[0]!, name: locationName(db, ids[0]!) } : undefined;
+      // Several: the first few are named in the entry, so the history says which ("Pike Place, Mission…").
+      const names = one ? undefined : ids.slice(0, NAMED).map((id) => locationName(db, id));
       deleteKeeping(db, operationId, ids);
       recordEntry(
         db,
@@ -164,7 +166,7 @@ export function deleteLocationsOf(
             : { type: 'client', id: clientId, name: clientId && clientName(db, clientId) },
           clientId,
           locationId: one?.id ?? null,
-          summary: { count: ids.length },
+          summary: names ? { count: ids.length, names } : { count: ids.length },
           operationId,
         },
         now,
@@ -254,9 +256,20 @@ function refuseOverfull(db: Db, request: EditRequest, change: BulkChange): void 
 
 type EditRequest = ManyRequest & { edit: BulkEdit; dryRun: boolean };
 
-/** What the audit entry says was done: the values set as sent, the labels added and removed as read. */
-function editSummary(request: EditRequest, change: BulkChange, count: number): Record<string, unknown> {
-  const summary: Record<string, unknown> = { count, of: request.ids.length };
+/** How many of the locations a bulk change or delete touched its entry names: the history says which. */
+const NAMED = 3;
+
+/**
+ * What the audit entry says was done: the values set as sent, the labels added and removed as read, and
+ * the names of the first locations changed.
+ */
+function editSummary(
+  request: EditRequest,
+  change: BulkChange,
+  count: number,
+  names: string[],
+): Record<string, unknown> {
+  const summary: Record<string, unknown> = { count, of: request.ids.length, names };
   if (request.edit.set !== undefined) summary.set = request.edit.set;
   if (change.labels?.add.length) summary.add_labels = change.labels.add;
   if (change.labels?.remove.length) summary.remove_labels = change.labels.remove;
@@ -273,11 +286,13 @@ function writeEdits(db: Db, request: EditRequest, change: BulkChange, clients: s
     now,
   );
   let count = 0;
+  const names: string[] = [];
   // In id order: operation_rows' key (operation, location) grows at its end.
   for (const found of locationPieces(db, principal.organizationId, inIdOrder(request.ids))) {
     for (const location of found) {
       const edit = editOf(location, change);
       if (edit === null) continue;
+      if (names.length < NAMED) names.push(location.name);
       // Saved once below. Only the fields it changes are kept, as an import keeps them.
       rememberUpdated(db, operationId, location, Object.keys(edit.changes));
       saveLocation(db, location, edit.values, now);
@@ -294,7 +309,7 @@ function writeEdits(db: Db, request: EditRequest, change: BulkChange, clients: s
       action: 'locations.edited',
       target: { type: 'client', id: clientId, name: clientId && clientName(db, clientId) },
       clientId,
-      summary: editSummary(request, change, count),
+      summary: editSummary(request, change, count, names),
       operationId: kept,
     },
     now,

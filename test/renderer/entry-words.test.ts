@@ -172,6 +172,28 @@ describe('the history in words', () => {
     ]);
   });
 
+  it('names the first locations a bulk change or delete touched, and counts the rest (found by a walk)', () => {
+    const deleted = (count: number, names: string[]) => ({
+      ...base,
+      action: 'locations.deleted',
+      summary: { count, names },
+    });
+    expect(entryInWords(deleted(2, ['Pike Place', 'Mission']))).toBe(
+      'maria@agency.example deleted 2 locations (Pike Place and Mission)',
+    );
+    expect(entryInWords(deleted(1204, ['Pike Place', 'Mission', 'Ballard']))).toBe(
+      `maria@agency.example deleted ${(1204).toLocaleString()} locations (Pike Place, Mission, Ballard and ${(1201).toLocaleString()} more)`,
+    );
+    const edited = {
+      ...base,
+      action: 'locations.edited',
+      summary: { count: 4, of: 5, set: { status: 'open' }, names: ['A', 'B', 'C'] },
+    };
+    expect(entryInWords(edited)).toBe(
+      'maria@agency.example set the status to open on 4 locations at once (A, B, C and 1 more)',
+    );
+  });
+
   it('counts as the rest of the dashboard does: "1 location", "2,255 created" (in the user’s locale)', () => {
     const many = (1204).toLocaleString();
     const deleted = (count: number) => ({ ...base, action: 'locations.deleted', summary: { count } });

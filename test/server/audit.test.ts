@@ -773,6 +773,9 @@ describe('undo', () => {
       await t.request({ method: 'POST', url: '/api/locations/delete', token: admin, body: { ids } })
     ).json<{ operation_id: string }>();
     expect(await listOf(clientId)).toEqual([]);
+    // Its entry names the locations it deleted (the first 3), read before they went.
+    const [entry] = (await audit(`?clientId=${clientId}&action=locations.deleted`)).entries;
+    expect(entry!.summary).toEqual({ count: 2, names: ['A', 'B'] });
     const back = (await undo(removed.operation_id)).json<{ recreated: number; operation_id: string }>();
     expect(back.recreated).toBe(2);
     expect((await listOf(clientId)).map((row) => row.id).sort()).toEqual([...ids].sort());
@@ -880,7 +883,15 @@ describe('undo', () => {
       ['Airport', ['summer']],
     ]);
     const [entry] = (await audit(`?clientId=${clientId}&action=locations.edited`)).entries;
-    expect(entry!.summary).toEqual({ count: 2, of: 3, add_labels: ['summer'], remove_labels: ['café'] });
+    // The locations it changed are named (the first 3; here both), so the history says which.
+    expect(entry!.summary).toEqual({
+      count: 2,
+      of: 3,
+      add_labels: ['summer'],
+      remove_labels: ['café'],
+      names: expect.any(Array),
+    });
+    expect((entry!.summary!.names as string[]).sort()).toEqual(['Harbor', 'Pike Street']);
     expect((await undo(edit.operation_id)).json()).toMatchObject({ restored: 2, conflicts: [] });
     expect(await labels()).toEqual(before);
   });

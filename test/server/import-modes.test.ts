@@ -1023,6 +1023,7 @@ describe('bulk edit: labels added and removed', () => {
       count: 3,
       of: 3,
       add_labels: ['summer'],
+      names: expect.arrayContaining(['Pike Street', 'Harbor', 'Airport']),
     });
   });
 

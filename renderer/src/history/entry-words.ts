@@ -88,6 +88,14 @@ const changed =
 const listWords = (parts: readonly string[]) =>
   parts.length < 2 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 
+/** " (Pike Place, Mission and 3 more)": the locations a bulk entry names, when it names them. */
+function namedWords(summary: Record<string, unknown>, count: number): string {
+  const names = (summary.names as string[] | undefined) ?? [];
+  if (names.length === 0) return '';
+  const rest = count - names.length;
+  return ` (${listWords(rest > 0 ? [...names, `${formatCount(rest)} more`] : names)})`;
+}
+
 /** "added the label summer", "removed the labels flagship, café". */
 const labelsWords = (verb: string, labels: readonly string[]) =>
   `${verb} the ${labels.length === 1 ? 'label' : 'labels'} ${labels.join(', ')}`;
@@ -122,7 +130,7 @@ function editedWords(summary: Record<string, unknown>): string {
   const count = summary.count as number;
   // A bulk change whose locations all had the values already changed nothing: it says so.
   if (count === 0) return `${what} ${to} ${plural(summary.of as number, 'location')}, ${unchanged}: nothing changed`;
-  return `${what} ${to} ${plural(count, 'location')}${to === 'on' ? ' at once' : ''}`;
+  return `${what} ${to} ${plural(count, 'location')}${to === 'on' ? ' at once' : ''}${namedWords(summary, count)}`;
 }
 
 /** What each action says, after who did it. */
@@ -132,7 +140,8 @@ const SENTENCES: Record<string, Words> = {
   'location.updated': changed(''),
   'location.deleted': (_entry, _summary, target) => `deleted ${target}`,
   'locations.edited': (_entry, summary) => editedWords(summary),
-  'locations.deleted': (_entry, summary) => `deleted ${plural(summary.count as number, 'location')}`,
+  'locations.deleted': (_entry, summary) =>
+    `deleted ${plural(summary.count as number, 'location')}${namedWords(summary, summary.count as number)}`,
   // An upgrade's new health or matching rules, applied at start (server/locations/rescore.ts).
   'locations.rescored': (_entry, summary) =>
     summary.count === 0
