@@ -473,3 +473,28 @@ test('the History of a location wraps a long place id and a long sentence inside
     await snap(page, testInfo, `location-history-${width}`);
   }
 });
+
+test('a range does not start from a row whose location moved away meanwhile (renamed, it sorted elsewhere)', async ({
+  page,
+}) => {
+  const { id: fern } = await server.api<{ id: string }>('POST', '/api/clients', { token, body: { name: 'Fern' } });
+  await server.api('POST', '/api/locations/upload', {
+    token,
+    body: { clientId: fern, rows: ['Fern 1', 'Fern 2', 'Fern 3', 'Fern 4'].map((name) => ({ name })) },
+  });
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server.url}/clients/${fern}`);
+  const row = (name: string) => page.getByTestId('location-row').filter({ hasText: name });
+  await expect(page.getByTestId('location-row')).toHaveCount(4);
+  // Fern 2 opened (the range's start), then renamed: it sorts last now, and Fern 3 takes its row.
+  await row('Fern 2').click();
+  const panel = page.getByTestId('location-panel');
+  await panel.getByRole('button', { name: 'Edit location' }).click();
+  await panel.getByRole('form', { name: 'Edit Fern 2' }).getByLabel('Name', { exact: true }).fill('Fern 9');
+  await panel.getByRole('button', { name: 'Save 1 change' }).click();
+  await expect(page.getByTestId('location-row').last()).toContainText('Fern 9');
+  // Shift-click: the row it started from holds another location now; this chooses Fern 1 alone.
+  await row('Fern 1').click({ modifiers: ['Shift'] });
+  await expect(page.getByRole('button', { name: 'Change the location chosen…' })).toBeVisible();
+  await expect(page.locator('[data-testid="location-row"][aria-selected="true"]')).toHaveText([/Fern 1/]);
+});

@@ -33,7 +33,9 @@ export function useSelection(
   onAddressed: (ids: string[]) => void,
 ): Selection {
   const [ids, setIds] = useState<ReadonlySet<string>>(() => new Set(addressed));
-  const [anchor, setAnchor] = useState<number | null>(null);
+  // The row a range starts from, and the location it held: a list that moved under it (a location
+  // renamed, deleted or added meanwhile) no longer starts the range there.
+  const [anchor, setAnchor] = useState<{ index: number; id: string | undefined } | null>(null);
   const [selectionScope, setSelectionScope] = useState(scope);
   const restoring = useRef(0);
   if (selectionScope !== scope) {
@@ -62,21 +64,24 @@ export function useSelection(
 
   const select = useCallback(
     (index: number, how: SelectHow) => {
-      if (how === 'anchor') return setAnchor(index);
       const id = idAt(index);
+      if (how === 'anchor') return setAnchor({ index, id });
       if (id === undefined) return;
-      if (how === 'toggle' || anchor === null) {
+      // A row scrolled out of the page is not known here: its place is trusted.
+      const there = anchor === null ? undefined : idAt(anchor.index);
+      const from = anchor !== null && (there === undefined || there === anchor.id) ? anchor.index : null;
+      if (how === 'toggle' || from === null) {
         setIds((before) => {
           const next = new Set(before);
           if (next.has(id)) next.delete(id);
           else next.add(id);
           return next;
         });
-        setAnchor(index);
+        setAnchor({ index, id });
         return;
       }
       // The rows between may not be in the page (it holds those around the view): the worker has them all.
-      const [start, end] = anchor < index ? [anchor, index + 1] : [index, anchor + 1];
+      const [start, end] = from < index ? [from, index + 1] : [index, from + 1];
       void list.exportRows({ start, end }).then((rows) => {
         setIds((before) => new Set([...before, ...rows.map((row) => row.id)]));
       });
