@@ -43,7 +43,7 @@ export function HealthBadge({
           <span className="health-dot" aria-hidden="true" />
           {HEALTH_LABELS.closed}
         </span>
-        <span className="health-issues muted">Permanently closed, not scored</span>
+        <span className="health-issues muted">Not scored</span>
       </span>
     );
   }

@@ -31,8 +31,8 @@ export function SortHeader<K extends string>({
   const active = sort.key === column;
   return (
     <div role="columnheader" aria-sort={active ? sort.direction : 'none'} className={`cell ${className ?? ''}`}>
-      <button type="button" className="sort-button" onClick={() => onSort(nextSort(sort, column))}>
-        {label}
+      <button type="button" className="sort-button" title={label} onClick={() => onSort(nextSort(sort, column))}>
+        <span className="sort-label">{label}</span>
         <span className="sort-mark" aria-hidden="true">
           {active ? (sort.direction === 'ascending' ? '▲' : '▼') : '↕'}
         </span>

@@ -17,18 +17,22 @@ function contentWidth(element: Element): number {
  */
 export function fitWidth(grid: HTMLElement, column: number): number | null {
   const cells = grid.querySelectorAll(`[role="row"] > :nth-child(${column + 1})`);
-  const first = cells[0];
-  if (first === undefined) return null;
-  const style = getComputedStyle(first);
-  const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+  if (cells.length === 0) return null;
+  // Each with its own padding: a header's is narrower than a row's (its width handle sits in it).
+  const padding = (cell: Element) => {
+    const style = getComputedStyle(cell);
+    return parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+  };
+  const rowPadding = padding(cells[cells.length - 1]!);
   let widest = 0;
   for (const cell of cells) {
     // A header's own content is its sort button (label and mark); the resize handle beside it is not.
-    const content = cell.getAttribute('role') === 'columnheader' ? (cell.querySelector('button') ?? cell) : cell;
-    widest = Math.max(widest, contentWidth(content));
+    const header = cell.getAttribute('role') === 'columnheader';
+    const content = header ? (cell.querySelector('button') ?? cell) : cell;
+    widest = Math.max(widest, contentWidth(content) + (header ? padding(cell) : rowPadding));
   }
   // One pixel more: a width rounded down would cut the last letter into an ellipsis.
-  return Math.ceil(widest + padding) + 1;
+  return Math.ceil(widest) + 1;
 }
 
 /** Each column's place in a row (LOCATION_COLUMNS' order). */

@@ -1,17 +1,20 @@
 import { useCallback, useLayoutEffect, useMemo, useState, type RefObject } from 'react';
 import type { LocationColumn } from './order.js';
 
-/** `keeps`: a column of set-width values (a date) never narrows below its usual width when the table fits a small window. */
+/**
+ * `keeps`: a column of set-width values (a date) never narrows below its usual width when the table fits a
+ * small window. The name has the most room: at 1280 pixels a walk found names cut while addresses fit.
+ */
 export const LOCATION_COLUMNS: readonly { key: LocationColumn; label: string; width: number; keeps?: true }[] = [
-  { key: 'name', label: 'Name', width: 240 },
+  { key: 'name', label: 'Name', width: 280 },
   // The agency's own id for each location: what its people search and sort by.
   { key: 'store_code', label: 'Store code', width: 110 },
-  { key: 'address', label: 'Address', width: 220 },
-  { key: 'city', label: 'City', width: 120 },
-  { key: 'state', label: 'State', width: 72 },
-  { key: 'zip', label: 'Postal code', width: 120 },
-  { key: 'country', label: 'Country', width: 96 },
-  { key: 'health_score', label: 'Health', width: 230 },
+  { key: 'address', label: 'Address', width: 200 },
+  { key: 'city', label: 'City', width: 112 },
+  { key: 'state', label: 'State', width: 68 },
+  { key: 'zip', label: 'Postal code', width: 116 },
+  { key: 'country', label: 'Country', width: 88 },
+  { key: 'health_score', label: 'Health', width: 202 },
   { key: 'created_at', label: 'Created', width: 120, keeps: true },
 ];
 
