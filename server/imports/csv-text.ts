@@ -131,6 +131,15 @@ export function csvCells(bytes: Uint8Array, charset: string | undefined): CellsO
       message: `Row ${(unclosed.row ?? 0) + 1}: a quoted value is never closed (a " is missing), so the rest of the file would be read as one value`,
     };
   }
+  // `"Best" Pizza,2 Main St`: text after a closing quote. Papaparse reads on to the next quote, joining
+  // the rows between into one value: a location lost and a name holding the next row (found by a probe).
+  const stray = errors.find((error) => error.code === 'InvalidQuotes');
+  if (stray !== undefined) {
+    return {
+      statusCode: 400,
+      message: `Row ${(stray.row ?? 0) + 1}: a value has text after its closing quote (such as "Best" Pizza), which would join the rows after it into one value. Put the whole value in quotes with its quotes doubled ("""Best"" Pizza"), or take the quotes out; nothing was imported`,
+    };
+  }
   // A final line break makes papaparse add one empty row: the sheet has none there.
   const last = data[data.length - 1];
   if (last !== undefined && last.length === 1 && last[0] === '') data.pop();

@@ -378,6 +378,12 @@ describe('unhappy CSV uploads get a clear JSON error', () => {
     ['binary garbage', Buffer.from([0x00, 0x01, 0x02, 0xff, 0x00, 0x10, 0x00]), /not text/],
     ['an .xlsx sent as text/csv', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00]), /Excel workbook/],
     ['an unclosed quote', 'Name,City\n"Acme,Berlin\n', /never closed/],
+    // Found by a probe: the row after it was joined into this one's name, and a location lost.
+    [
+      'text after a closing quote',
+      'Name,Address,City\nJoe\'s 12" Pizza,1 Main St,Austin\n"Best" Pizza in Town,2 Main St,Austin\n"Tony\'s, ""The"" Original",3 Main St,Austin\n',
+      /^Row 3: a value has text after its closing quote/,
+    ],
     ['an unknown charset', 'Name\nA\n', /character set/],
     [
       'UTF-16 with a lone surrogate',
