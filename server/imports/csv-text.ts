@@ -2,6 +2,7 @@ import { analyse } from 'chardet';
 import Papa from 'papaparse';
 import { tooManyCells } from './cell-limits.js';
 import { sniffCsv } from './sniff.js';
+import { mixedEncodingLine, mixedEncodingWords } from './mixed-encoding.js';
 
 /**
  * A CSV body as the cells of a sheet (README: "Import a CSV or Excel file"): decoded by the charset the
@@ -105,6 +106,8 @@ export function decodeCsv(bytes: Uint8Array, charset: string | undefined): { tex
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
+    const mixed = mixedEncodingLine(bytes);
+    if (mixed !== null) return { message: mixedEncodingWords(mixed) };
     return { text: decoderOf(legacyEncoding(bytes)).decode(bytes) };
   }
 }

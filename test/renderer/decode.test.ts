@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bomOf, decodeSource, guessLegacyEncoding, notCsvReason } from '../../renderer/src/import/decode.js';
 import { bufferSource, decodeFixture, fixtureText } from './csv-files.js';
+import { mixedEncodingWords } from '../../server/imports/mixed-encoding.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -58,6 +59,12 @@ describe('decodeSource', () => {
     const decoded = await decodeSource(bufferSource(bytes));
     expect(decoded.ok && decoded.encoding).toBe('windows-1252');
     expect(decoded.ok && decoded.text.endsWith('Café,Nîmes\n')).toBe(true);
+  });
+
+  it('refuses a UTF-8 file with one stray Windows-1252 byte, naming its line, as the server does', async () => {
+    // Found by a probe: read as Windows-1252, every other accent of the file was garbled.
+    const bytes = new Uint8Array([...utf8('name,city\nBäckerei,Zürich\nJoe'), 0x92, ...utf8('s,Köln\n')]);
+    expect(await decodeSource(bufferSource(bytes))).toEqual({ ok: false, message: mixedEncodingWords(3) });
   });
 
   it('decodes in the encoding the user picks', async () => {

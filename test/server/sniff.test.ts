@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeCsv } from '../../server/imports/csv-text.js';
 import { sniffCsv } from '../../server/imports/sniff.js';
+import { mixedEncodingLine, mixedEncodingWords } from '../../server/imports/mixed-encoding.js';
 
 /** A file's lines, as Excel writes them (CRLF, a final line break). */
 const lines = (...rows: string[]) => `${rows.join('\r\n')}\r\n`;
@@ -136,5 +137,35 @@ describe('sniffCsv: the delimiter that splits the most rows, and at least half',
     if (!('text' in decoded)) throw new Error(decoded.message);
     expect(decoded.text.split('\r\n')[0]).toBe('Google Business Profile – bulk upload');
     expect(sniffCsv(decoded.text)).toEqual({ delimiter: ';', linebreak: '\r\n' });
+  });
+});
+
+describe('decodeCsv: a UTF-8 file with a stray byte of another encoding (found by a probe)', () => {
+  const utf8 = (text: string) => Buffer.from(text, 'utf8');
+  const cp1252 = (text: string) => Buffer.from(text, 'latin1');
+
+  it('is refused, naming the line of the stray byte, instead of garbling every accent of the file', () => {
+    const bytes = Buffer.concat([
+      utf8('Name,City\nBäckerei Müller,Besançon\n'),
+      cp1252('Joe'),
+      Buffer.from([0x92]),
+      utf8('s Diner,Zürich\r\nCafé,Köln\n'),
+    ]);
+    expect(mixedEncodingLine(bytes)).toBe(3);
+    expect(decodeCsv(bytes, undefined)).toEqual({ message: mixedEncodingWords(3) });
+  });
+
+  it('a Windows-1252 file (every accent one byte) and a UTF-8 one are no mix', () => {
+    const legacy = cp1252('Name,City\nBäckerei Müller,Besançon\nCafé,Köln\n');
+    expect(mixedEncodingLine(legacy)).toBeNull();
+    expect(decodeCsv(legacy, undefined)).toEqual({ text: 'Name,City\nBäckerei Müller,Besançon\nCafé,Köln\n' });
+    expect(mixedEncodingLine(utf8('Name\nBäckerei\n'))).toBeNull();
+    // A legacy file whose two letters happen to form one UTF-8 letter ("Ã©" is C3 A9) is still legacy.
+    expect(mixedEncodingLine(cp1252('Name\nÃ© é è à\n'))).toBeNull();
+  });
+
+  it('counts lines as the sheet does: CRLF, LF and a Mac CR alone', () => {
+    const bytes = Buffer.concat([utf8('a\r\nb\rç\nü ö\n'), Buffer.from([0x92])]);
+    expect(mixedEncodingLine(bytes)).toBe(5);
   });
 });

@@ -1,5 +1,6 @@
 import { analyse } from 'chardet';
 import { TEXT_ENCODINGS, type TextEncodingName } from './encodings.js';
+import { mixedEncodingLine, mixedEncodingWords } from '../../../server/imports/mixed-encoding.js';
 
 export { TEXT_ENCODINGS, type TextEncodingName };
 
@@ -191,6 +192,9 @@ export async function decodeInto(
     await stream(source, first, 'utf-8', 0, openSink(), options);
     return { ok: true, encoding: 'utf-8' };
   } catch {
+    // UTF-8 but for a stray byte: refused as the server refuses it, not garbled (mixed-encoding.ts).
+    const mixed = mixedEncodingLine(await source.read(0, source.size));
+    if (mixed !== null) return { ok: false, message: mixedEncodingWords(mixed) };
     const legacy = guessLegacyEncoding(await findNonAsciiSample(source));
     const guessed = await streamOrRefuse(source, first, legacy, 0, openSink, options);
     // A guess of a multi-byte encoding that some byte breaks was a wrong guess: read it as Windows-1252,
