@@ -1,6 +1,8 @@
-// C0 controls and DEL but tab and line breaks (a sheet's cell may hold those), never meant in a name or a listing.
+// C0 controls and DEL but tab and line breaks (a sheet's cell may hold those), and the C1 controls (what a
+// file in another encoding read as Windows-1252 leaves: Mac Roman's ç as U+008D), never meant in a name or
+// a listing.
 // eslint-disable-next-line no-control-regex -- finding control characters is this expression's purpose
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
 /**
  * The one rule on control characters, and its words everywhere: a location's fields (locations/fields.ts)

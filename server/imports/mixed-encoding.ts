@@ -63,3 +63,22 @@ export function mixedEncodingLine(bytes: Uint8Array): number | null {
 export function mixedEncodingWords(line: number): string {
   return `Line ${line} holds a byte that is not UTF-8, though the rest of the file is UTF-8: the file mixes two encodings (a line pasted from another file, say), and read as Windows-1252 every accent in it would be garbled. Fix that line, or save the file again as "CSV UTF-8"; nothing was imported.`;
 }
+
+/** Bytes Windows-1252 leaves without a letter, which Mac Roman uses for Å ç è ê ù. */
+const UNDEFINED_IN_1252 = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
+const isSmall = (byte: number | undefined) => byte !== undefined && byte >= 0x61 && byte <= 0x7a;
+
+/**
+ * Whether a file that is not UTF-8 is Mac Roman (Excel for Mac's "Comma Separated Values") rather than
+ * Windows-1252: it holds a byte Windows-1252 has no letter for, or Mac Roman's ä or ü (0x8A, 0x9F: Š and Ÿ
+ * in Windows-1252, which never sit between small letters there: "BŠckerei MŸller"). Read on the bytes,
+ * whatever a platform's decoder makes of them.
+ */
+export function looksMacRoman(bytes: Uint8Array): boolean {
+  for (let at = 0; at < bytes.length; at++) {
+    const byte = bytes[at]!;
+    if (UNDEFINED_IN_1252.has(byte)) return true;
+    if ((byte === 0x8a || byte === 0x9f) && isSmall(bytes[at - 1]) && isSmall(bytes[at + 1])) return true;
+  }
+  return false;
+}

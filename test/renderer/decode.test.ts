@@ -67,6 +67,19 @@ describe('decodeSource', () => {
     expect(await decodeSource(bufferSource(bytes))).toEqual({ ok: false, message: mixedEncodingWords(3) });
   });
 
+  it('reads Excel for Mac\'s CSV as Mac Roman, as the server does (not "BŠckerei MŸller")', async () => {
+    const bytes = new Uint8Array(
+      [...'name,city\rBäckerei Müller,Besançon\r'].map(
+        (char) => ({ ä: 0x8a, ü: 0x9f, ç: 0x8d })[char] ?? char.charCodeAt(0),
+      ),
+    );
+    expect(await decodeSource(bufferSource(bytes))).toEqual({
+      ok: true,
+      text: 'name,city\rBäckerei Müller,Besançon\r',
+      encoding: 'macintosh',
+    });
+  });
+
   it('decodes in the encoding the user picks', async () => {
     const decoded = await decodeSource(bufferSource(utf8('name\nCafé\n')), { forced: 'windows-1252' });
     expect(decoded).toEqual({ ok: true, text: 'name\nCafÃ©\n', encoding: 'windows-1252' });

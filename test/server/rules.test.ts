@@ -154,6 +154,14 @@ describe('normalizeRow', () => {
     ]);
   });
 
+  it('a C1 control character (what another encoding read as Windows-1252 leaves) is refused, as C0 ones are', () => {
+    const errors = normalizeRow({ name: 'Café', city: 'Besan\u008Dcon' }, 0, false) as {
+      field: string;
+      message: string;
+    }[];
+    expect(errors).toEqual([expect.objectContaining({ field: 'city', message: 'holds the control character U+008D' })]);
+  });
+
   it('a blank name is missing; a country that is none is refused', () => {
     const errors = normalizeRow({ name: '   ', country: 'Mars' }, 0, false) as { field: string; message: string }[];
     expect(errors.map((error) => error.field).sort()).toEqual(['country', 'name']);

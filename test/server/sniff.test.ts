@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeCsv } from '../../server/imports/csv-text.js';
 import { sniffCsv } from '../../server/imports/sniff.js';
-import { mixedEncodingLine, mixedEncodingWords } from '../../server/imports/mixed-encoding.js';
+import { looksMacRoman, mixedEncodingLine, mixedEncodingWords } from '../../server/imports/mixed-encoding.js';
 
 /** A file's lines, as Excel writes them (CRLF, a final line break). */
 const lines = (...rows: string[]) => `${rows.join('\r\n')}\r\n`;
@@ -167,5 +167,23 @@ describe('decodeCsv: a UTF-8 file with a stray byte of another encoding (found b
   it('counts lines as the sheet does: CRLF, LF and a Mac CR alone', () => {
     const bytes = Buffer.concat([utf8('a\r\nb\rç\nü ö\n'), Buffer.from([0x92])]);
     expect(mixedEncodingLine(bytes)).toBe(5);
+  });
+});
+
+describe("decodeCsv: Excel for Mac's CSV, Mac Roman (found by a probe)", () => {
+  const macRoman = (text: string) =>
+    Buffer.from([...text].map((char) => ({ ä: 0x8a, ü: 0x9f, ç: 0x8d, é: 0x8e })[char] ?? char.charCodeAt(0)));
+
+  it('is read as Mac Roman, not as Windows-1252 ("BŠckerei MŸller", a control character for ç)', () => {
+    const bytes = macRoman('Name,City\rBäckerei Müller,Zürich\rCafé,Besançon\r');
+    expect(looksMacRoman(bytes)).toBe(true);
+    expect(decodeCsv(bytes, undefined)).toEqual({ text: 'Name,City\rBäckerei Müller,Zürich\rCafé,Besançon\r' });
+  });
+
+  it('a Windows-1252 file with Š and Ÿ where Czech and French write them stays Windows-1252', () => {
+    const text = "Name,City\nŠkoda Servis,Košice\nL'Haÿ-les-Roses,ŸVELINES\n";
+    const cp1252 = Buffer.from([...text].map((char) => ({ Š: 0x8a, š: 0x9a, Ÿ: 0x9f })[char] ?? char.charCodeAt(0)));
+    expect(looksMacRoman(cp1252)).toBe(false);
+    expect(decodeCsv(cp1252, undefined)).toEqual({ text });
   });
 });

@@ -1,6 +1,6 @@
 import { analyse } from 'chardet';
 import { TEXT_ENCODINGS, type TextEncodingName } from './encodings.js';
-import { mixedEncodingLine, mixedEncodingWords } from '../../../server/imports/mixed-encoding.js';
+import { looksMacRoman, mixedEncodingLine, mixedEncodingWords } from '../../../server/imports/mixed-encoding.js';
 
 export { TEXT_ENCODINGS, type TextEncodingName };
 
@@ -195,12 +195,22 @@ export async function decodeInto(
     // UTF-8 but for a stray byte: refused as the server refuses it, not garbled (mixed-encoding.ts).
     const mixed = mixedEncodingLine(await source.read(0, source.size));
     if (mixed !== null) return { ok: false, message: mixedEncodingWords(mixed) };
-    const legacy = guessLegacyEncoding(await findNonAsciiSample(source));
+    const legacy = await legacyOf(source);
     const guessed = await streamOrRefuse(source, first, legacy, 0, openSink, options);
     // A guess of a multi-byte encoding that some byte breaks was a wrong guess: read it as Windows-1252,
     // which maps every byte, and the mapping screen's encoding choice lets the person pick another.
     return guessed.ok ? guessed : streamOrRefuse(source, first, 'windows-1252', 0, openSink, options);
   }
+}
+
+/**
+ * The legacy encoding of a file that is not UTF-8: chardet's guess, or Mac Roman where that guess is
+ * Windows-1252 but the bytes are Excel for Mac's ("BŠckerei MŸller"; looksMacRoman, the server's rule too).
+ */
+async function legacyOf(source: ByteSource): Promise<TextEncodingName> {
+  const sample = await findNonAsciiSample(source);
+  const guess = guessLegacyEncoding(sample);
+  return guess === 'windows-1252' && looksMacRoman(sample) ? 'macintosh' : guess;
 }
 
 async function streamOrRefuse(

@@ -4,6 +4,7 @@ export const TEXT_ENCODINGS = {
   'windows-1252': 'Windows-1252 (Western, Latin-1)',
   'windows-1250': 'Windows-1250 (Central European)',
   'windows-1251': 'Windows-1251 (Cyrillic)',
+  macintosh: 'Mac Roman (Excel for Mac before 2016)',
   'utf-16le': 'UTF-16 LE',
   'utf-16be': 'UTF-16 BE',
   shift_jis: 'Shift JIS (Japanese)',
