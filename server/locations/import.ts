@@ -155,6 +155,8 @@ class ImportPlan {
    * be skipped (the file is wrong either way), and each message names the other row.
    */
   private readonly codeRows = new Map<string, { index: number; line: number | undefined }>();
+  /** The same for location ids, in upsert and update: a row copied with its id kept is a mistake too. */
+  private readonly idRows = new Map<string, { index: number; line: number | undefined }>();
   private readonly byStoreCode = new Map<string, number>();
   private readonly byPlace = new Map<string, number>();
   private readonly byMatchKey = new Map<string, number>();
@@ -338,18 +340,11 @@ class ImportPlan {
   /** What to do with a valid row; undefined when it is an error after all (a repeated store code). */
   private decide(row: NormalizedRow, existing: Record<Key['kind'], Map<string, string>>): Decision | undefined {
     const keys = this.keysOf(row);
-    const code = row.input.store_code;
-    const earlier = code == null ? undefined : this.codeRows.get(code);
-    if (earlier !== undefined) {
-      const { index: earlierCode, line: earlierLine } = earlier;
-      const words = (where: string) =>
-        `the store code "${code}" is also on ${where}; store codes are unique within a client`;
-      this.lateError(earlierCode, earlierLine, words(rowWords(row.index, row.line)));
-      const message = words(rowWords(earlierCode, earlierLine));
-      this.invalid(row.index, [rowError(row.index, 'store_code', message, row.line)], inputValues(row));
-      return undefined;
-    }
-    if (code != null) this.codeRows.set(code, { index: row.index, line: row.line });
+    if (this.repeated(row, 'store_code', row.input.store_code, 'store codes are unique within a client')) return;
+    // A row copied to add a location, its id kept, would be taken for the first and skipped (found by a probe).
+    const id = this.request.mode === 'create' ? null : row.id;
+    if (this.repeated(row, 'id', id, 'one id is one location: a row copied to add a location needs its id cell blank'))
+      return;
     for (const key of keys) {
       const seen = this.inFile(key.kind).get(key.value);
       if (seen !== undefined) return this.duplicate(row, { reason: key.kind, row: seen });
@@ -370,11 +365,31 @@ class ImportPlan {
   }
 
   /**
-   * A store code error of a row decided already: it counts as invalid once, and a dry run shows it so
-   * (showLateErrors).
+   * Whether the row repeats an earlier row's store code or id: both rows are then errors, each naming the
+   * other (the earlier one late: it was decided already). Remembers the value otherwise.
    */
-  private lateError(index: number, line: number | undefined, message: string): void {
-    this.errors.push(rowError(index, 'store_code', message, line));
+  private repeated(row: NormalizedRow, field: 'store_code' | 'id', value: string | null | undefined, rule: string) {
+    if (value == null) return false;
+    const seen = field === 'id' ? this.idRows : this.codeRows;
+    const earlier = seen.get(value);
+    if (earlier === undefined) {
+      seen.set(value, { index: row.index, line: row.line });
+      return false;
+    }
+    const words = (where: string) =>
+      `the ${field === 'id' ? 'location id' : 'store code'} "${value}" is also on ${where}; ${rule}`;
+    this.lateError(earlier.index, earlier.line, words(rowWords(row.index, row.line)), field);
+    const message = words(rowWords(earlier.index, earlier.line));
+    this.invalid(row.index, [rowError(row.index, field, message, row.line)], inputValues(row));
+    return true;
+  }
+
+  /**
+   * A store code's or an id's error of a row decided already: it counts as invalid once, and a dry run
+   * shows it so (showLateErrors).
+   */
+  private lateError(index: number, line: number | undefined, message: string, field = 'store_code'): void {
+    this.errors.push(rowError(index, field, message, line));
     if (this.lateErrors.has(index)) return;
     this.lateErrors.add(index);
     this.badRows++;

@@ -228,6 +228,31 @@ describe('the listing fields', () => {
     ]);
   });
 
+  it('two rows with one location id in an upsert -> 400 naming both (a row copied to add a shop, its id kept)', async () => {
+    // Found by a probe: the copy was skipped as a duplicate of the first, and the new shop never created.
+    const clientId = await t.createClient(admin, 'One id twice');
+    await imported(clientId, [{ name: 'Edinburgh', store_code: 'E1' }]);
+    const [edinburgh] = await list(clientId);
+    const before = dataSnapshot(t.store.db);
+    const error = expectErrorBody(
+      await upload(
+        clientId,
+        [
+          { id: edinburgh!.id, name: 'Edinburgh', store_code: 'E1' },
+          { id: edinburgh!.id, name: 'Glasgow', store_code: 'G1' },
+        ],
+        '?mode=upsert',
+      ),
+      400,
+    );
+    expect(error.details?.map((detail) => [detail.row, detail.field])).toEqual([
+      [0, 'id'],
+      [1, 'id'],
+    ]);
+    expect(error.details?.[1]?.message).toMatch(/^the location id ".*" is also on row 0; one id is one location/);
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+  });
+
   it('the dry run shows both rows with one store code as errors, with what they read, and counts them so', async () => {
     const clientId = await t.createClient(admin, 'Twice, dry');
     const rows = [
