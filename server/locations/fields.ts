@@ -75,15 +75,21 @@ export const MAX_LABELS = 10;
 export const MAX_LABEL = 50;
 export const MAX_CATEGORY = 100;
 
+// What Excel shows of a long number in a General cell (2.12555E+09): its last digits are gone for good.
+const SCIENTIFIC = /^\d(?:[.,]\d+)?E\+?\d+$/i;
+
 function storeCode(text: string): string {
   if (text.length > MAX_STORE_CODE) throw new FieldError(`must be at most ${MAX_STORE_CODE} characters`);
+  // Excel's 1.00E+05 of a code typed 1E5 or 100000: which it was is lost (found by a probe). A code written
+  // 1E5 (no "+") is a code: Excel never writes one so.
+  if (/^\d(?:[.,]\d+)?E\+\d+$/i.test(text))
+    throw new FieldError(
+      `"${text}" is a code Excel turned into a number in scientific notation: format the store code column as Text in Excel, enter the codes again and save the file again`,
+    );
   if (/[<>]/.test(text) || /^[a-z][a-z0-9+.-]*:\/\/|^www\./i.test(text))
     throw new FieldError('must not contain < or > or be a URL');
   return text;
 }
-
-// What Excel shows of a long number in a General cell (2.12555E+09): its last digits are gone for good.
-const SCIENTIFIC = /^\d(?:[.,]\d+)?E\+?\d+$/i;
 
 function phone(text: string, country: string | null): string {
   if (SCIENTIFIC.test(text)) {
@@ -400,10 +406,27 @@ function invisibleOrRefused(value: string, field: string): boolean {
  */
 function text(value: string, maxLength: number, field: string, placeholders?: ReadonlySet<string>): string | null {
   if (invisibleOrRefused(value, field)) return null;
-  const trimmed = textOrNull(value);
+  const trimmed = excelText(textOrNull(value));
   if (trimmed !== null && isPlaceholder(trimmed, field, placeholders)) return null;
   if (trimmed !== null && trimmed.length > maxLength) throw new FieldError(`is longer than ${maxLength} characters`);
   return trimmed;
+}
+
+// Excel's formula errors but #N/A (a placeholder: a lookup that found nothing): a cell whose formula broke.
+const EXCEL_ERROR =
+  /^#(?:REF!|VALUE!|DIV\/0!|NAME\?|NUM!|NULL!|SPILL!|CALC!|FIELD!|BLOCKED!|CONNECT!|BUSY!|UNKNOWN!)$/i;
+// A number typed with Excel's text mark ('00123, '02116, '+44 20 …): the mark is Excel's, not the value's.
+const TEXT_MARKED_NUMBER = /^'(?=[\d+(.])[\d\s+().,/-]+$/;
+
+/**
+ * A cell's text as Excel meant it: a formula's error value refused (found by a probe: the address it
+ * should have shown would be missing, or cleared with blanks=clear), a number's leading text mark dropped.
+ */
+function excelText(text: string | null): string | null {
+  if (text === null || (text.charCodeAt(0) !== 0x23 && text.charCodeAt(0) !== 0x27)) return text;
+  if (EXCEL_ERROR.test(text))
+    throw new FieldError(`"${text}" is an Excel formula's error: fix the formula in the sheet, or clear the cell`);
+  return TEXT_MARKED_NUMBER.test(text) ? text.slice(1) : text;
 }
 
 /** Limits of the plain text fields, after trimming. */

@@ -162,6 +162,27 @@ describe('normalizeRow', () => {
     expect(errors).toEqual([expect.objectContaining({ field: 'city', message: 'holds the control character U+008D' })]);
   });
 
+  it("reads a sheet's cells as Excel meant them (found by a probe with real files)", () => {
+    const read = (row: Record<string, unknown>) => normalizeRow({ name: 'A', ...row }, 0, false);
+    const messages = (row: Record<string, unknown>) =>
+      (read(row) as { field: string; message: string }[]).map((error) => [error.field, error.message]);
+    // A formula's error is refused, naming it; #N/A is a placeholder (a lookup that found nothing).
+    expect(messages({ address: '#REF!', city: '#VALUE!' })).toEqual([
+      ['address', '"#REF!" is an Excel formula\'s error: fix the formula in the sheet, or clear the cell'],
+      ['city', '"#VALUE!" is an Excel formula\'s error: fix the formula in the sheet, or clear the cell'],
+    ]);
+    expect(read({ city: '#N/A' })).toMatchObject({ input: { city: null } });
+    // Excel's text mark before a number is dropped; before words it is the value's own.
+    expect(read({ zip: "'02116", store_code: "'00123", latitude: "'42.35", country: 'US' })).toMatchObject({
+      input: { zip: '02116', store_code: '00123', latitude: 42.35 },
+    });
+    expect(read({ address: "'Round the Corner" })).toMatchObject({ input: { address: "'Round the Corner" } });
+    // A store code Excel turned into scientific notation cannot be read back: refused, as such a phone is.
+    expect(messages({ store_code: '1.00E+05' })[0]![1]).toMatch(/^"1.00E\+05" is a code Excel turned into a number/);
+    expect(messages({ store_code: '1.23457E+11' })[0]![0]).toBe('store_code');
+    expect(read({ store_code: '4E2' })).toMatchObject({ input: { store_code: '4E2' } });
+  });
+
   it('a blank name is missing; a country that is none is refused', () => {
     const errors = normalizeRow({ name: '   ', country: 'Mars' }, 0, false) as { field: string; message: string }[];
     expect(errors.map((error) => error.field).sort()).toEqual(['country', 'name']);
