@@ -49,6 +49,10 @@ export const SYNONYMS: Record<ImportTarget, string[]> = {
     'site code',
     'filialnummer',
     'code magasin',
+    // Found by a probe with real sheets: German "Filialnr." and "Filiale-Nr." (its key "filiale nr" above).
+    'filialnr',
+    'filial nr',
+    'filiale nummer',
   ],
   name: [
     'location name name',

@@ -56,7 +56,7 @@ const TYPE_WORDS: Partial<Record<string, string>> = {
   longitude: 'must be a number, or text holding one',
   labels: 'must be text separated by commas, or a list of texts',
   hours: 'must be text such as "Mon-Fri 9:00-17:00", or an object of days (mon ... sun)',
-  id: "must be a location's id (a UUID, as the export writes it), or blank",
+  id: "must be a location's id (a UUID, as the export writes it), or blank; a column of your own numbering is the store code (name its header Store code, or choose Store code for it in the column step)",
   closed: 'must be yes or no: text such as "Yes" or "No", true or false, or blank',
 };
 

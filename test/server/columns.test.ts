@@ -77,6 +77,9 @@ describe('matchHeaders: other sources and languages', () => {
       'state',
       'country',
     ]);
+    // Found by a probe: a German sheet's "Filialnr." went unmapped, and its codes with it.
+    expect(mapHeaders(['Filialnr.', 'Filiale', 'PLZ'])).toEqual(['store_code', 'name', 'zip']);
+    expect(mapHeaders(['Filial-Nr.', 'Filialname'])[0]).toBe('store_code');
     expect(mapHeaders(['Nom', 'Adresse', 'Complément', 'Code postal', 'Ville', 'Pays'])).toEqual([
       'name',
       'address',
