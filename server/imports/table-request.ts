@@ -12,6 +12,14 @@ export const XLS_REFUSAL = new HttpError(
   'This is an old Excel workbook (.xls). In Excel, choose File > Save As and pick "Excel Workbook (.xlsx)" or "CSV UTF-8", then send that file.',
 );
 
+// The Compound File (OLE2) signature every .xls starts with.
+const OLE2 = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+
+/** Whether a body sent as application/vnd.ms-excel is an old workbook (.xls), not a CSV Windows labelled so. */
+export function isOldWorkbook(start: Uint8Array | undefined): boolean {
+  return start !== undefined && OLE2.every((byte, at) => start[at] === byte);
+}
+
 interface TableQuery {
   clientId?: string;
   mapping?: string;
@@ -32,7 +40,9 @@ function mediaType(header: string): { type: string; charset?: string } {
 
 /** How to read an upload's body: undefined for JSON rows, else the CSV or .xlsx file's format. */
 export function tableFormatOf(contentType: string, query: TableQuery, blanks: BlankCells): TableFormat | undefined {
-  const { type, charset } = mediaType(contentType);
+  const { type: given, charset } = mediaType(contentType);
+  // A body sent as application/vnd.ms-excel that is no .xls (the parser refused those) is a CSV.
+  const type = given === XLS_TYPE ? CSV_TYPE : given;
   if (type !== CSV_TYPE && type !== XLSX_TYPE) return undefined;
   if (query.clientId === undefined) throw Invalid('A CSV or .xlsx upload names its client in the query: ?clientId=');
   const common = {

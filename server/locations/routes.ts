@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app.js';
 import { BodyPieces, readBody } from '../http/body.js';
 import { CSV_TYPE, XLS_TYPE, XLSX_TYPE } from '../imports/schemas.js';
-import { TABLE_TYPES, tableFormatOf, XLS_REFUSAL } from '../imports/table-request.js';
+import { isOldWorkbook, TABLE_TYPES, tableFormatOf, XLS_REFUSAL } from '../imports/table-request.js';
 import type { TableFormat } from '../imports/table-body.js';
 import { Forbidden, HttpError, Invalid, NotFound } from '../http/errors.js';
 import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.js';
@@ -217,11 +217,13 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { data
   upload.removeContentTypeParser('application/json');
   // JSON rows, or a CSV or .xlsx file (server/imports/): read as bytes, parsed on the writer thread.
   upload.addContentTypeParser(['application/json', ...TABLE_TYPES], (request, payload, done) => {
-    if (request.headers['content-type']?.toLowerCase().startsWith(XLS_TYPE)) return done(XLS_REFUSAL, undefined);
     const length = request.headers['content-length'];
     readBody(payload, MAX_IMPORT_BYTES, length === undefined ? undefined : Number(length), bodies).then(
       (body) => {
         held.set(request.raw, body.byteLength);
+        // Windows names a .csv file's type application/vnd.ms-excel: only a real .xls is refused as one.
+        const type = request.headers['content-type']?.toLowerCase() ?? '';
+        if (type.startsWith(XLS_TYPE) && isOldWorkbook(body.pieces[0])) return done(XLS_REFUSAL, undefined);
         done(null, body);
       },
       (error: Error) => done(error, undefined),

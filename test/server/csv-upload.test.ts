@@ -356,10 +356,18 @@ describe('POST /api/locations/upload with an .xlsx workbook', () => {
     const wrong = expectErrorBody(await upload(clientId, await workbook(), XLSX, '&sheet=Nope'), 400);
     expect(wrong.message).toContain('"Summary", "Locations"');
     const xls = expectErrorBody(
-      await upload(clientId, Buffer.from([0xd0, 0xcf, 0x11, 0xe0]), 'application/vnd.ms-excel'),
+      await upload(
+        clientId,
+        Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]),
+        'application/vnd.ms-excel',
+      ),
       415,
     );
     expect(xls.message).toMatch(/\.xlsx/);
+    // Windows names a .csv file's type application/vnd.ms-excel (a probe's script sent it so): a CSV is read.
+    const csv = await upload(clientId, 'Name,City\nWindows Shop,Austin\n', 'application/vnd.ms-excel; charset=utf-8');
+    expect(csv.statusCode, csv.body).toBe(201);
+    expect(csv.json()).toMatchObject({ count: 1, locations: [{ name: 'Windows Shop', city: 'Austin' }] });
     const garbage = expectErrorBody(await upload(clientId, Buffer.from('not a zip at all'), XLSX), 400);
     expect(garbage.message).toMatch(/not an \.xlsx workbook/);
   });
