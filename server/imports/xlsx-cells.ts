@@ -1,6 +1,7 @@
 import readXlsxFile from 'read-excel-file/node';
 import { MAX_UNZIPPED_BYTES, unzipsPast } from './cell-limits.js';
 import type { CellsOrRefusal } from './csv-text.js';
+import { workbookFacts, withSheetFacts, type SheetFacts } from './workbook-facts.js';
 
 /**
  * An .xlsx body's sheet as text cells (README: "Import a CSV or Excel file"), with read-excel-file
@@ -27,7 +28,9 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
       message: 'The body is not an .xlsx workbook that can be read. Save it again from Excel as .xlsx, or as CSV.',
     };
   }
-  const chosen = sheet === undefined ? sheets[0] : sheets.find((each) => each.sheet === sheet);
+  const facts = workbookFacts(bytes);
+  const factsOf = (name: string) => facts.find((each) => each.name === name);
+  const chosen = sheet === undefined ? firstShown(sheets, factsOf) : sheets.find((each) => each.sheet === sheet);
   if (chosen === undefined) {
     const names = sheets.map((each) => `"${each.sheet}"`).join(', ');
     return {
@@ -35,7 +38,20 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
       message: `The workbook has no sheet named "${sheet ?? ''}"; its sheets are ${names}. Name one with ?sheet=`,
     };
   }
-  return { cells: chosen.data.map((row) => row.map(cellText)) };
+  return { cells: withSheetFacts(chosen.data, factsOf(chosen.sheet)).map((row) => row.map(cellText)) };
+}
+
+/**
+ * The sheet read without ?sheet=: the first that is not hidden and holds a value (a probe's workbook
+ * kept a stale hidden sheet first, another an empty one or a page of instructions without a table
+ * first: the first sheet with rows that is shown, as a person opening the file sees it); else the first.
+ */
+function firstShown<T extends { sheet: string; data: unknown[][] }>(
+  sheets: T[],
+  factsOf: (name: string) => SheetFacts | undefined,
+): T | undefined {
+  const filled = (each: T) => each.data.some((row) => row.some((cell) => cell !== null && cell !== ''));
+  return sheets.find((each) => !factsOf(each.sheet)?.hidden && filled(each)) ?? sheets[0];
 }
 
 function cellText(value: unknown): string {

@@ -129,3 +129,42 @@ describe('Excel workbooks (.xlsx) in the import worker', () => {
     });
   });
 });
+
+describe('a workbook as Excel shows it (found by a probe), as the server reads one', () => {
+  it('fills a value merged down a column, shows a broken formula, and knows a hidden sheet', async () => {
+    const { unzipSync, zipSync, strToU8, strFromU8 } = await import('fflate');
+    const real = await writeXlsxFile([
+      { sheet: 'Old', data: [['Name'], ['Stale Shop']] },
+      {
+        sheet: 'Locations',
+        data: [
+          ['Name', 'City', 'Phone'],
+          ['Back Bay', 'Boston', '1'],
+          ['Beacon Hill', null, 'x'],
+        ],
+      },
+    ]).toBuffer();
+    const parts = unzipSync(new Uint8Array(real));
+    const edit = (name: string, change: (xml: string) => string) =>
+      (parts[name] = strToU8(change(strFromU8(parts[name]!))));
+    edit('xl/workbook.xml', (xml) => xml.replace('name="Old"', 'name="Old" state="hidden"'));
+    edit('xl/worksheets/sheet2.xml', (xml) =>
+      xml
+        .replace(/<c r="C3" t="s"><v>\d+<\/v><\/c>/, '<c r="C3" t="e"><f>X!A1</f><v>#REF!</v></c>')
+        .replace('</sheetData>', '</sheetData><mergeCells count="1"><mergeCell ref="B2:B3"/></mergeCells>'),
+    );
+    const read = await readWorkbook(bufferSource(zipSync(parts)));
+    expect(read.ok && read.sheets.map((sheet) => [sheet.name, sheet.hidden, sheet.rows])).toEqual([
+      ['Old', true, [['Name'], ['Stale Shop']]],
+      [
+        'Locations',
+        false,
+        [
+          ['Name', 'City', 'Phone'],
+          ['Back Bay', 'Boston', '1'],
+          ['Beacon Hill', 'Boston', '#REF!'],
+        ],
+      ],
+    ]);
+  });
+});

@@ -183,7 +183,10 @@ export class ImportJob {
   private async readWorkbook(file: ByteSource & { name: string }, chosen?: string): Promise<void> {
     const workbook = await readWorkbook(file);
     if (!workbook.ok) return this.ports.send({ type: 'rejected', message: workbook.message });
-    const filled = workbook.sheets.filter((sheet) => sheet.rows.length > 0);
+    // A hidden sheet (a stale copy kept in the workbook) only when no shown sheet has rows.
+    const withRows = workbook.sheets.filter((sheet) => sheet.rows.length > 0);
+    const shown = withRows.filter((sheet) => !sheet.hidden);
+    const filled = shown.length > 0 ? shown : withRows;
     const sheet = filled.find((candidate) => candidate.name === chosen) ?? (filled.length === 1 ? filled[0] : null);
     if (!sheet) {
       if (filled.length === 0)

@@ -2,6 +2,7 @@ import Papa from 'papaparse';
 import readXlsxFile from 'read-excel-file/web-worker';
 import type { ByteSource } from './decode.js';
 import { parseCsvText, type CsvTable } from './parse-csv.js';
+import { withSheetFacts, workbookFacts } from '../../../server/imports/workbook-facts.js';
 
 /** One sheet of a workbook, its cells as text, each row with its row number in the spreadsheet. */
 export interface WorkbookSheet {
@@ -9,6 +10,8 @@ export interface WorkbookSheet {
   rows: string[][];
   /** The spreadsheet's row number of each row (empty rows are left out). */
   lines: number[];
+  /** Hidden in Excel: offered only when no shown sheet has rows (workbook-facts.ts). */
+  hidden?: boolean;
 }
 
 export type Workbook = { ok: true; sheets: WorkbookSheet[] } | { ok: false; message: string };
@@ -56,7 +59,15 @@ export async function readWorkbook(file: ByteSource): Promise<Workbook> {
   const bytes = await file.read(0, file.size);
   try {
     const sheets = await readXlsxFile(bytes.slice().buffer, { parseNumber: (text: string) => text });
-    return { ok: true, sheets: sheets.map(({ sheet, data }) => sheetOf(sheet, data)) };
+    // Merged cells filled down, formula errors shown, hidden sheets known: as the server reads a workbook.
+    const facts = workbookFacts(bytes);
+    return {
+      ok: true,
+      sheets: sheets.map(({ sheet, data }) => {
+        const own = facts.find((each) => each.name === sheet);
+        return { ...sheetOf(sheet, withSheetFacts(data, own)), hidden: own?.hidden ?? false };
+      }),
+    };
   } catch {
     return {
       ok: false,
