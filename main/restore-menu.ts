@@ -3,6 +3,7 @@ import { BEFORE_RESTORE, newBackupFile, parseBackupName } from '../server/backup
 import { countWords } from '../server/cli/count-words.js';
 import { restoreDatabase } from '../server/db/restore.js';
 import type { DesktopShell } from './desktop.js';
+import { afterRestore } from '../server/backups/after-restore.js';
 
 // A message box is no list: the newest backups fit as its buttons; older ones stay in the folder.
 const SHOWN = 8;
@@ -84,6 +85,7 @@ export async function restoreFromBackup(shell: DesktopShell): Promise<void> {
         liveKey: key,
         source,
         keepPreviousAs: newBackupFile(dataDir, BEFORE_RESTORE, shell.now()),
+        adjust: afterRestore(backup.name, shell.now().getTime()),
       });
     } catch (error) {
       failure = error as Error;

@@ -18,10 +18,10 @@ export const AuditEntry = Type.Object({
   actor: Actor,
   action: Type.String({
     description:
-      'client.created, client.updated, client.deleted, location.updated, location.deleted, locations.imported, locations.edited, locations.deleted, locations.rescored (by Agency Desk itself, after an upgrade changed its health or matching rules), operation.undone, mapping.created, mapping.updated, mapping.deleted, user.created, user.updated, user.deleted, user.password_changed, user.signed_in, user.sign_in_throttled, token.created, token.revoked',
+      'client.created, client.updated, client.deleted, location.updated, location.deleted, locations.imported, locations.edited, locations.deleted, locations.rescored (by Agency Desk itself, after an upgrade changed its health or matching rules), operation.undone, mapping.created, mapping.updated, mapping.deleted, user.created, user.updated, user.deleted, user.password_changed, user.signed_in, user.sign_in_throttled, token.created, token.revoked, database.restored (by Agency Desk itself: a backup was restored; a change feed reads everything again)',
   }),
   target: Type.Object({
-    type: Type.String({ description: 'client, location, operation, user, token or mapping' }),
+    type: Type.String({ description: 'client, location, operation, user, token, mapping or backup' }),
     id: Type.Union([Type.String(), Type.Null()]),
     name: Type.Union([Type.String(), Type.Null()]),
   }),

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { newBackupFile, BEFORE_RESTORE } from '../backups/folder.js';
 import { runningServers } from '../backups/running.js';
 import { parseKey, type DatabaseKey } from '../db/key.js';
@@ -9,6 +10,7 @@ import { countWords } from './count-words.js';
 import { CliError, UsageError } from './errors.js';
 import { askHidden } from './password.js';
 import { keyFor } from './store.js';
+import { afterRestore } from '../backups/after-restore.js';
 
 /** The backup's own key, when it is not this installation's: from a file, or typed (or piped) once. */
 async function backupKey(options: Record<string, string | boolean | undefined>): Promise<DatabaseKey | undefined> {
@@ -67,6 +69,7 @@ export const restore: Command = {
         source: args[0]!,
         sourceKey,
         keepPreviousAs: newBackupFile(config.dataDir, BEFORE_RESTORE, new Date()),
+        adjust: afterRestore(path.basename(args[0]!), Date.now()),
       });
       console.log(
         `Restored ${args[0]} (${countWords(result.counts.clients, 'client')}, ${countWords(result.counts.locations, 'location')}).` +

@@ -110,6 +110,12 @@ export interface RestoreRequest {
   sourceKey?: DatabaseKey;
   /** Where the current database is kept before it is replaced. */
   keepPreviousAs: string;
+  /**
+   * Changes to the restored copy, with the database it replaces open beside it (when that one opens),
+   * made in one transaction before the copy goes live: what the app keeps across a restore
+   * (backups/after-restore.ts). The data layer knows no feature: the caller brings them.
+   */
+  adjust?: (restored: Db, previous: Db) => void;
 }
 
 export interface RestoreResult {
@@ -136,6 +142,7 @@ export function restoreDatabase(request: RestoreRequest): RestoreResult {
     fs.chmodSync(candidate, 0o600);
     const counts = checkCandidate(candidate, sourceKey);
     if (keyPragmaValue(sourceKey) !== keyPragmaValue(liveKey)) rekeyCandidate(candidate, sourceKey, liveKey);
+    if (request.adjust) adjustCandidate(candidate, liveFile, liveKey, request.adjust);
     flushToDisk(candidate);
     const previous = keepPrevious(liveFile, liveKey, request.keepPreviousAs);
     // The old database's WAL and shared memory belong to it: read with the new file they would corrupt it.
@@ -145,6 +152,30 @@ export function restoreDatabase(request: RestoreRequest): RestoreResult {
     return { counts, previous };
   } finally {
     removeWithSidecars(candidate);
+  }
+}
+
+/** The caller's changes to the candidate (RestoreRequest.adjust), when the live database opens to read. */
+function adjustCandidate(
+  candidate: string,
+  liveFile: string,
+  key: DatabaseKey,
+  adjust: NonNullable<RestoreRequest['adjust']>,
+) {
+  if (!fs.existsSync(liveFile)) return;
+  let previous: Db;
+  try {
+    previous = openDatabase(liveFile, key, { readOnly: true });
+  } catch {
+    return; // A live file that no longer opens is kept as it is (keepPrevious); there is nothing to carry.
+  }
+  const restored = openDatabase(candidate, key);
+  try {
+    restored.pragma('journal_mode = DELETE');
+    restored.transaction(() => adjust(restored, previous))();
+  } finally {
+    restored.close();
+    previous.close();
   }
 }
 

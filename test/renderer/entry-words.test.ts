@@ -194,6 +194,19 @@ describe('the history in words', () => {
     );
   });
 
+  it('says a restore, by Agency Desk itself', () => {
+    const restored = {
+      ...base,
+      actor: { type: 'system' as const, id: null, email: null, name: null, token_id: null },
+      action: 'database.restored',
+      target: { type: 'backup', id: null, name: 'manual-2026-11-25T07-21-13Z.db' },
+      summary: { clients: 2, locations: 1 },
+    };
+    expect(entryInWords(restored)).toMatch(
+      /restored the data from the backup manual-2026-11-25T07-21-13Z\.db \(2 clients, 1 location\); what was done since is in the backup made before it$/,
+    );
+  });
+
   it('counts as the rest of the dashboard does: "1 location", "2,255 created" (in the user’s locale)', () => {
     const many = (1204).toLocaleString();
     const deleted = (count: number) => ({ ...base, action: 'locations.deleted', summary: { count } });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import crypto, { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -303,4 +303,67 @@ function randomPages(count: number): Buffer {
 /** The first page of an unencrypted SQLite file: what another tool, or a careless copy, leaves. */
 function plainSqlite(): string {
   return write('plain-sqlite.db', Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(4096 - 16)]));
+}
+
+describe('what a restore keeps of the database it replaces (found by a script author’s walk)', () => {
+  it('a token revoked since stays revoked, every session ends, and the trail numbers on with an entry saying so', async () => {
+    const store = openStore(liveFile, key);
+    const { db } = store;
+    const organizationId = db.prepare('SELECT id FROM organizations').pluck().get() as string;
+    const userId = crypto.randomUUID();
+    const now = new Date().toISOString();
+    db.prepare(
+      "INSERT INTO users (id, organization_id, email, password_hash, role, client_id, created_at, updated_at) VALUES (?, ?, ?, 'x', 'admin', NULL, ?, ?)",
+    ).run(userId, organizationId, `kept-${Date.now()}@example.com`, now, now);
+    const token = (name: string) => {
+      const id = crypto.randomUUID();
+      db.prepare(
+        "INSERT INTO api_tokens (id, user_id, name, hash, scopes, client_id, created_at) VALUES (?, ?, ?, ?, 'read', NULL, 0)",
+      ).run(id, userId, name, crypto.randomBytes(32));
+      return id;
+    };
+    const [stays, revoked] = [token('stays'), token('revoked')];
+    db.prepare(
+      "INSERT INTO sessions (id, user_id, access_hash, access_expires_at, refresh_hash, refresh_expires_at, created_at) VALUES (?, ?, ?, 0, ?, 0, '')",
+    ).run(crypto.randomUUID(), userId, crypto.randomBytes(32), crypto.randomBytes(32));
+    store.close();
+    const backup = path.join(root, 'with-tokens.db');
+    expect((await cli(['backup', backup])).code).toBe(0);
+    // Since the backup: one token revoked, and entries a change feed may have read (seq up to `read`).
+    const after = openStore(liveFile, key);
+    after.db.prepare('DELETE FROM api_tokens WHERE id = ?').run(revoked);
+    for (let n = 0; n < 3; n++) addEntry(after.db, organizationId);
+    const read = after.db.prepare('SELECT max(seq) FROM audit_entries').pluck().get() as number;
+    after.close();
+
+    const result = await cli(['restore', backup]);
+    expect(result.code, result.stderr).toBe(0);
+    const restored = openDatabase(liveFile, key, { readOnly: true });
+    try {
+      expect(restored.prepare('SELECT id FROM api_tokens WHERE user_id = ?').pluck().all(userId)).toEqual([stays]);
+      expect(restored.prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(0);
+      const last = restored
+        .prepare('SELECT seq, action, target_name, actor_type FROM audit_entries ORDER BY seq DESC LIMIT 1')
+        .get() as {
+        seq: number;
+        action: string;
+        target_name: string;
+        actor_type: string;
+      };
+      expect(last).toEqual({
+        seq: read + 1,
+        action: 'database.restored',
+        target_name: 'with-tokens.db',
+        actor_type: 'system',
+      });
+    } finally {
+      restored.close();
+    }
+  });
+});
+
+function addEntry(db: ReturnType<typeof openDatabase>, organizationId: string): void {
+  db.prepare(
+    "INSERT INTO audit_entries (id, organization_id, at, actor_type, action, target_type) VALUES (?, ?, '', 'system', 'test.entry', 'test')",
+  ).run(crypto.randomUUID(), organizationId);
 }

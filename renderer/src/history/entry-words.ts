@@ -164,6 +164,9 @@ const SENTENCES: Record<string, Words> = {
   'mapping.created': (_entry, _summary, target) => `saved the column mapping “${target}”`,
   'mapping.updated': (_entry, _summary, target) => `changed the column mapping “${target}”`,
   'mapping.deleted': (_entry, _summary, target) => `deleted the column mapping “${target}”`,
+  // Agency Desk itself, as a restore's last step (server/backups/after-restore.ts).
+  'database.restored': (_entry, summary, target) =>
+    `restored the data from the backup ${target} (${plural(summary.clients as number, 'client')}, ${plural(summary.locations as number, 'location')}); what was done since is in the backup made before it`,
 };
 
 /** What an entry says after who did it: "imported boston.csv: 180 created, 20 updated". */
