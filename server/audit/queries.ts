@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open.js';
 import { nowIso, statement } from '../db/sql.js';
 import type { Principal } from '../http/guards.js';
+import { Invalid } from '../http/errors.js';
 import type { AuditEntry, AuditQuery } from './schemas.js';
 
 /** Who made a change, as the trail keeps it: the user, or the API token and its owner. */
@@ -147,6 +148,19 @@ const FILTERS = `organization_id = ?
   AND (? IS NULL OR at >= ?)`;
 
 /**
+ * A feed's cursor past every entry the trail has: no next_cursor ever said it. Answered empty, a script
+ * would wait for entries numbered past it and silently miss those before (found by a walk with a cursor
+ * kept across a restore). Checked only when nothing is new: one max() on the primary key.
+ */
+function refusePastCursor(db: Db, cursor: number): void {
+  const newest =
+    (statement<[], number | null>(db, 'SELECT max(seq) FROM audit_entries').pluck().get() as number | null) ?? 0;
+  if (cursor <= newest) return;
+  const message = `the cursor ${cursor} is past the trail's newest entry (${newest}): no next_cursor said it. Read the feed again from cursor=0`;
+  throw Invalid(message, [{ path: '/querystring/cursor', message }]);
+}
+
+/**
  * A page of the trail, newest first; or, with order=asc, the entries after the cursor in the order they
  * were written: a change feed. seq grows in commit order (SQLite has one writer at a time), so a feed
  * that polls with its last cursor never skips or repeats an entry.
@@ -168,6 +182,7 @@ export function listEntries(
   ).all(organizationId, ...filterValues(query, reader), query.cursor ?? (asc ? 0 : Number.MAX_SAFE_INTEGER), limit);
 
   const entries = rows.map((row) => entryOf(row, reader));
+  if (asc && rows.length === 0 && query.cursor !== undefined) refusePastCursor(db, query.cursor);
   // The feed (asc) always says where to go on from, even when nothing is new yet; a page newest first
   // says null on the last page.
   if (asc) return { entries, next_cursor: rows.at(-1)?.seq ?? query.cursor ?? 0 };

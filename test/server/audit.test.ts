@@ -402,6 +402,15 @@ describe('the change feed', () => {
     expect(seen).toEqual(expected);
   });
 
+  it('a feed cursor past the newest entry is a 400 saying to read again, not an empty answer forever', async () => {
+    const { next_cursor: newest } = await audit('?order=asc&limit=1000&cursor=0');
+    expect((await audit(`?order=asc&cursor=${newest}`)).entries).toEqual([]);
+    const past = await t.request({ method: 'GET', url: `/api/audit?order=asc&cursor=${newest! + 50}`, token: admin });
+    expect(expectErrorBody(past, 400).message).toBe(
+      `the cursor ${newest! + 50} is past the trail's newest entry (${newest}): no next_cursor said it. Read the feed again from cursor=0`,
+    );
+  });
+
   it('newest first by default, next_cursor null on the last page', async () => {
     const page1 = await audit('?limit=2');
     expect(page1.next_cursor).not.toBeNull();
