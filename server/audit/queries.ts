@@ -208,7 +208,15 @@ function entryOf(row: EntryRow, reader: Reader): AuditEntry {
       token_id: row.token_id,
     },
     action: row.action,
-    target: { type: row.target_type, id: row.target_id, name: row.target_name },
+    // A user named as the target (user.created, user.signed_in) is an e-mail address too (found by a walk).
+    target: {
+      type: row.target_type,
+      id: row.target_id,
+      name:
+        reader.clientId !== null && row.target_type === 'user' && row.target_id !== reader.userId
+          ? null
+          : row.target_name,
+    },
     client_id: row.client_id,
     changes: row.changes === null ? null : JSON.parse(row.changes),
     summary: row.summary === null ? null : JSON.parse(row.summary),

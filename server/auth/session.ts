@@ -1,7 +1,7 @@
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { AppContext } from '../app.js';
 import { HttpError } from '../http/errors.js';
-import { isApiTokenSecret } from '../tokens/queries.js';
+import { API_TOKEN_PREFIX, isApiTokenSecret } from '../tokens/queries.js';
 
 // RFC 9110 §11.1: the scheme is case-insensitive ("bearer", "BEARER").
 const BEARER = /^Bearer +([A-Za-z0-9_-]{20,200})$/i;
@@ -20,10 +20,15 @@ export function bearerToken(request: FastifyRequest): string {
   if (header === undefined) throw notAuthenticated('Sign in first: send Authorization: Bearer <access token>', false);
   const match = BEARER.exec(header.trim());
   if (match === null) {
-    // "Bearer nope" has the right form, and a token that cannot be one: it is the token that is wrong.
-    const words = /^Bearer +\S+$/i.test(header.trim())
-      ? 'The access token is invalid or has expired: refresh it or sign in again'
-      : 'The Authorization header must be "Bearer <access token>"';
+    // "Bearer nope" has the right form, and a token that cannot be one: it is the token that is wrong. One
+    // with the API tokens' prefix, cut or mistyped, is told so, not to sign in (found by a script's walk).
+    const token = /^Bearer +(\S+)$/i.exec(header.trim())?.[1];
+    const words =
+      token === undefined
+        ? 'The Authorization header must be "Bearer <access token>"'
+        : token.startsWith(API_TOKEN_PREFIX)
+          ? 'The API token is not valid: copy it whole, as it was shown when it was made'
+          : 'The access token is invalid or has expired: refresh it or sign in again';
     throw notAuthenticated(words, true);
   }
   return match[1]!;

@@ -102,9 +102,9 @@ export const openApi = fp(async (app: FastifyInstance) => {
           'token (README: "API tokens and scripts"), and send `Authorization: Bearer <token>`. Every error is ' +
           '`{statusCode, error, message, details?}`.',
       },
-      servers: [
-        { url: 'http://127.0.0.1:4870', description: 'The default address; `agency-desk url` prints the real one' },
-      ],
+      // The server that serves the document, whatever its port (the desktop app moves off 4870 when it
+      // is taken: a fixed address sent every "Try it out" of /api/docs there, found by a script's walk).
+      servers: [{ url: '/', description: 'This server; `agency-desk url` prints its address' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },

@@ -233,8 +233,9 @@ describe('each change leaves exactly its entries', () => {
     expect(entries.length).toBeGreaterThan(0);
     for (const entry of entries) {
       expect(entry.client_id).toBe(cvClient);
-      // Its own sign-ins name it; nobody else's e-mail shows.
+      // Its own sign-ins name it; nobody else's e-mail shows, as the actor or as the user an entry is about.
       expect([null, 'cv@example.com']).toContain(entry.actor.email);
+      if (entry.target.type === 'user') expect([null, 'cv@example.com']).toContain(entry.target.name);
     }
     expect(entries.some((entry) => entry.action === 'locations.imported' && entry.actor.email === null)).toBe(true);
     expect((await audit(`?action=locations.imported&clientId=${cvClient}`, viewer)).entries.length).toBe(1);
@@ -245,6 +246,19 @@ describe('each change leaves exactly its entries', () => {
     expect((await audit(`?clientId=${cvClient.toUpperCase()}`, cv)).entries.length).toBe(entries.length);
     expectErrorBody(await t.request({ method: 'GET', url: '/api/audit?limit=0', token: admin }), 400);
     expectErrorBody(await t.request({ method: 'GET', url: '/api/audit?order=sideways', token: admin }), 400);
+    // Another user of the client, added by the admin: the entry is the client's, the address is not shown.
+    const added = await t.request({
+      method: 'POST',
+      url: '/api/users',
+      token: admin,
+      body: { email: 'colleague@example.com', password: 'correct horse', role: 'client_viewer', clientId: cvClient },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const seen = (await audit('?action=user.created', cv)).entries;
+    expect(seen.map((entry) => [entry.target.type, entry.target.name])).toContainEqual(['user', null]);
+    expect((await audit('?action=user.created', admin)).entries.map((entry) => entry.target.name)).toContain(
+      'colleague@example.com',
+    );
   });
 
   it.each(['2026-02-30T00:00:00Z', '2026-13-01T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01', 'yesterday'])(

@@ -485,6 +485,15 @@ describe('the Authorization scheme is case-insensitive (RFC 9110 section 11.1)',
   it('Bearer <a token too short to be one> -> 401 saying the token is wrong, not the form', async () => {
     const response = await t.request({ method: 'GET', url: '/api/clients', headers: { authorization: 'Bearer nope' } });
     expect(expectErrorBody(response, 401).message).toMatch(/^The access token is invalid or has expired/);
+    // An API token cut short (it has the prefix): told so, not to sign in again (found by a script's walk).
+    const cut = await t.request({
+      method: 'GET',
+      url: '/api/clients',
+      headers: { authorization: 'Bearer adk_pat_abc' },
+    });
+    expect(expectErrorBody(cut, 401).message).toBe(
+      'The API token is not valid: copy it whole, as it was shown when it was made',
+    );
   });
 });
 
