@@ -155,8 +155,11 @@ class ImportPlan {
    * be skipped (the file is wrong either way), and each message names the other row.
    */
   private readonly codeRows = new Map<string, { index: number; line: number | undefined }>();
-  /** The same for location ids, in upsert and update: a row copied with its id kept is a mistake too. */
-  private readonly idRows = new Map<string, { index: number; line: number | undefined }>();
+  /**
+   * Each row's line in the sheet (0: none said), by index: a row that repeats an earlier row's location
+   * id names that row's line, found by its index in byId (4 bytes a row, not a second map of ids).
+   */
+  private readonly lineAt: Int32Array;
   private readonly byStoreCode = new Map<string, number>();
   private readonly byPlace = new Map<string, number>();
   private readonly byMatchKey = new Map<string, number>();
@@ -192,6 +195,7 @@ class ImportPlan {
   ) {
     this.clientId = body.clientId;
     this.ids = new SortedUuids(Math.max(body.rows.length, 1));
+    this.lineAt = new Int32Array(body.rows.length);
     const blanked = request.format !== undefined || request.placeholders === 'none';
     this.placeholders = blanked ? NO_PLACEHOLDERS : undefined;
   }
@@ -340,11 +344,15 @@ class ImportPlan {
   /** What to do with a valid row; undefined when it is an error after all (a repeated store code). */
   private decide(row: NormalizedRow, existing: Record<Key['kind'], Map<string, string>>): Decision | undefined {
     const keys = this.keysOf(row);
-    if (this.repeated(row, 'store_code', row.input.store_code, 'store codes are unique within a client')) return;
+    this.lineAt[row.index] = row.line ?? 0;
+    if (this.repeatedCode(row)) return;
     // A row copied to add a location, its id kept, would be taken for the first and skipped (found by a probe).
-    const id = this.request.mode === 'create' ? null : row.id;
-    if (this.repeated(row, 'id', id, 'one id is one location: a row copied to add a location needs its id cell blank'))
+    const earlier = this.request.mode === 'create' || row.id === null ? undefined : this.byId.get(row.id);
+    if (earlier !== undefined) {
+      const rule = 'one id is one location: a row copied to add a location needs its id cell blank';
+      this.repeated(row, 'id', row.id!, { index: earlier, line: this.lineAt[earlier] || undefined }, rule);
       return;
+    }
     for (const key of keys) {
       const seen = this.inFile(key.kind).get(key.value);
       if (seen !== undefined) return this.duplicate(row, { reason: key.kind, row: seen });
@@ -365,23 +373,33 @@ class ImportPlan {
   }
 
   /**
-   * Whether the row repeats an earlier row's store code or id: both rows are then errors, each naming the
-   * other (the earlier one late: it was decided already). Remembers the value otherwise.
+   * Whether the row repeats an earlier row's store code (remembered otherwise, whatever becomes of the row).
    */
-  private repeated(row: NormalizedRow, field: 'store_code' | 'id', value: string | null | undefined, rule: string) {
-    if (value == null) return false;
-    const seen = field === 'id' ? this.idRows : this.codeRows;
-    const earlier = seen.get(value);
+  private repeatedCode(row: NormalizedRow): boolean {
+    const code = row.input.store_code;
+    if (code == null) return false;
+    const earlier = this.codeRows.get(code);
     if (earlier === undefined) {
-      seen.set(value, { index: row.index, line: row.line });
+      this.codeRows.set(code, { index: row.index, line: row.line });
       return false;
     }
+    this.repeated(row, 'store_code', code, earlier, 'store codes are unique within a client');
+    return true;
+  }
+
+  /** Both rows are errors, each naming the other; the earlier one late (it was decided already). */
+  private repeated(
+    row: NormalizedRow,
+    field: 'store_code' | 'id',
+    value: string,
+    earlier: { index: number; line: number | undefined },
+    rule: string,
+  ): void {
     const words = (where: string) =>
       `the ${field === 'id' ? 'location id' : 'store code'} "${value}" is also on ${where}; ${rule}`;
     this.lateError(earlier.index, earlier.line, words(rowWords(row.index, row.line)), field);
     const message = words(rowWords(earlier.index, earlier.line));
     this.invalid(row.index, [rowError(row.index, field, message, row.line)], inputValues(row));
-    return true;
   }
 
   /**
