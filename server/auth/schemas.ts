@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PlainText, Role, Uuid } from '../http/schemas.js';
+import { Scope } from '../tokens/scopes.js';
 
 export const Email = Type.String({ format: 'email', maxLength: 320, description: 'E-mail address (case-insensitive)' });
 // OWASP ASVS 2.1.1 / NIST 800-63B: at least 8 characters, no composition rules; a cap keeps hashing bounded.
@@ -36,9 +37,22 @@ export const TokenResponse = Type.Object({
 });
 export type TokenResponse = Static<typeof TokenResponse>;
 
+/**
+ * What the credential of the request may do (found by a script author's walk: a token limited to one
+ * client was told only its owner's role): a session's or an API token's, its scopes cut to the role now.
+ */
+export const Access = Type.Object({
+  credential: Type.Union([Type.Literal('session'), Type.Literal('api_token')]),
+  token_id: Type.Union([Uuid, Type.Null()], { description: 'The API token of the request, null for a session' }),
+  scopes: Type.Array(Scope, { description: "What the request may do now: a token's scopes cut to its owner's role" }),
+  client_id: Type.Union([Uuid, Type.Null()], {
+    description: "The one client the request may see and change (a Client Viewer's, or a token's limit); null for all",
+  }),
+});
+
 export const Me = Type.Composite([
   SessionUser,
-  Type.Object({ organization: Type.Object({ id: Uuid, name: Type.String() }) }),
+  Type.Object({ organization: Type.Object({ id: Uuid, name: Type.String() }), access: Access }),
 ]);
 export type Me = Static<typeof Me>;
 

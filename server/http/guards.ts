@@ -29,6 +29,16 @@ declare module 'fastify' {
   }
 }
 
+/** What the request's credential may do, as GET /api/me says it (auth/schemas.ts, Access), for every store. */
+export function accessOf({ credential, scopes, clientId }: Principal) {
+  return {
+    credential: credential.kind,
+    token_id: credential.kind === 'api_token' ? credential.id : null,
+    scopes: [...scopes],
+    client_id: clientId,
+  };
+}
+
 /** The caller, on a route the auth hook has already guarded. */
 export function principalOf(request: FastifyRequest): Principal {
   if (request.principal === null) throw new Error('principalOf on a public route');

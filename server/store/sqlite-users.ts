@@ -5,7 +5,7 @@ import { clientById } from '../clients/queries.js';
 import type { Db } from '../db/open.js';
 import { write } from '../db/write.js';
 import { Conflict, Invalid, NotFound } from '../http/errors.js';
-import { NEEDS } from '../http/guards.js';
+import { accessOf, NEEDS } from '../http/guards.js';
 import type { Role } from '../http/schemas.js';
 import { deleteApiTokensOfUser } from '../tokens/queries.js';
 import {
@@ -65,6 +65,7 @@ export function sqliteUsers(db: Db): UserStore {
     me: async (principal) => ({
       ...sessionUserById(db, principal.userId)!,
       organization: { id: principal.organizationId, name: organizationName(db, principal.organizationId) },
+      access: accessOf(principal),
     }),
     passwordHashOf: async (email) => credentialsByEmail(db, email)?.password_hash,
     list: async (organizationId) => listUsers(db, organizationId),

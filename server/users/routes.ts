@@ -20,7 +20,13 @@ export const userRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, con
 const meRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, clock, loginThrottle }) => {
   app.get(
     '/api/me',
-    { schema: { tags: ['users'], summary: 'The signed-in user', response: { 200: Me, ...errors(401) } } },
+    {
+      schema: {
+        tags: ['users'],
+        summary: "The signed-in user, and what this request's credential (a session or an API token) may do",
+        response: { 200: Me, ...errors(401) },
+      },
+    },
     async (request) => data.users.me(principalOf(request)),
   );
 

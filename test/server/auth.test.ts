@@ -153,6 +153,12 @@ describe('sessions', () => {
         organization_id: t.organizationId,
         client_id: null,
         organization: { id: t.organizationId, name: 'Test Agency' },
+        access: {
+          credential: 'session',
+          token_id: null,
+          scopes: ['read', 'import', 'clients', 'admin'],
+          client_id: null,
+        },
       });
     });
 

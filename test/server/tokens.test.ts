@@ -127,6 +127,21 @@ describe('POST /api/tokens', () => {
       token: created.token,
     });
     expectErrorBody(other, 403);
+    // The token says what it may do itself (a script's walk found only its owner's role there).
+    const me = await t.request({ method: 'GET', url: '/api/me', token: created.token });
+    expect(me.json()).toMatchObject({
+      role: 'admin',
+      access: { credential: 'api_token', token_id: created.id, scopes: ['read'], client_id: ownClientId },
+    });
+    const session = await t.request({ method: 'GET', url: '/api/me', token: sessions.admin });
+    expect(session.json()).toMatchObject({
+      access: {
+        credential: 'session',
+        token_id: null,
+        scopes: ['read', 'import', 'clients', 'admin'],
+        client_id: null,
+      },
+    });
   });
 
   it("an import token limited to a client gets no dry run of another client's import or undo (403, nothing shown)", async () => {
