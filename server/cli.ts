@@ -43,20 +43,37 @@ const EXPECTED = [
   HttpError,
 ];
 
+const HELP = ['help', '--help', '-h'];
+
+/** The commands of a group ("client": client add, client list), none for another word. */
+const groupOf = (word: string | undefined) =>
+  word === undefined ? [] : COMMANDS.filter((command) => command.name.startsWith(`${word} `));
+
 /** Runs one command line; resolves with the exit status (a running `serve` keeps the process alive). */
 export async function main(argv: string[]): Promise<number> {
   if (argv.length === 0) {
     console.error(overallHelp(COMMANDS));
     return 2;
   }
-  if (['help', '--help', '-h'].includes(argv[0]!)) {
+  if (HELP.includes(argv[0]!)) {
     const asked = argv.length > 1 ? findCommand(COMMANDS, argv.slice(1)) : undefined;
-    console.log(asked ? commandHelp(asked.command) : overallHelp(COMMANDS));
+    const group = groupOf(argv[1]);
+    console.log(asked ? commandHelp(asked.command) : group.length > 0 ? overallHelp(group) : overallHelp(COMMANDS));
     return 0;
   }
   const found = findCommand(COMMANDS, argv);
   if (found === undefined) {
-    throw new UsageError(`Unknown command "${argv.slice(0, 2).join(' ')}": agency-desk --help lists the commands`);
+    // "agency-desk client --help": the commands of the group (a walk got "Unknown command").
+    const group = groupOf(argv[0]);
+    if (group.length > 0 && argv.length === 2 && HELP.includes(argv[1]!)) {
+      console.log(overallHelp(group));
+      return 0;
+    }
+    const hint =
+      group.length > 0
+        ? `its commands are ${group.map((command) => command.name).join(', ')}`
+        : 'agency-desk --help lists the commands';
+    throw new UsageError(`Unknown command "${argv.slice(0, 2).join(' ')}": ${hint}`);
   }
   const parsed = parseCommandArgs(found.command, found.rest);
   if (parsed === 'help') {

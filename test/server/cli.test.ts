@@ -101,9 +101,18 @@ describe('help and usage', () => {
     expect(asked.stdout).toMatch(/Admin, Viewer or "Client Viewer"/);
   });
 
+  it('"client --help" and "help client" list the group\'s commands (a walk got "Unknown command")', async () => {
+    const [flagged, asked] = await Promise.all([cli(['client', '--help']), cli(['help', 'client'])]);
+    expect([flagged.code, asked.code]).toEqual([0, 0]);
+    expect(flagged.stdout).toBe(asked.stdout);
+    expect(flagged.stdout).toMatch(/client add .*\n.*client list/);
+    expect(flagged.stdout).not.toMatch(/^\s+user add/m);
+  });
+
   it.each([
     [['frobnicate'], /Unknown command "frobnicate"/],
-    [['user', 'promote'], /Unknown command "user promote"/],
+    [['user', 'promote'], /Unknown command "user promote": its commands are user add, user list/],
+    [['client'], /Unknown command "client": its commands are client add, client list/],
     [['user', 'add', '--email', 'x@example.com', '--role', 'viewer', '--colour', 'red'], /unknown option --colour/i],
     [['user', 'add', '--role', 'viewer'], /user add needs --email/],
     [['backup'], /backup needs TARGET/],
