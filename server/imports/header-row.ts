@@ -27,11 +27,40 @@ export function namesTheName(row: readonly string[]): boolean {
   });
 }
 
+/** How many of a row's cells name a field by its word or a synonym (not a near miss). */
+function fieldsNamed(row: readonly string[]): number {
+  let count = 0;
+  for (const cell of row) {
+    const match = matchHeader(cell.trim());
+    if (match.field !== null && match.matched_by !== 'fuzzy') count++;
+  }
+  return count;
+}
+
+/**
+ * A group row above the header, as a merged cell over each group of columns ("Location | Address |
+ * Contact" over "Store code, Name, Street …", found by a probe: the group row was taken as the header and
+ * the real one imported as a location): the row below it is a header naming more fields, in more cells.
+ * True, false, or undefined while that row has not been read yet.
+ */
+function groupAbove(
+  rows: readonly (readonly string[])[],
+  index: number,
+  isHeader: (row: readonly string[]) => boolean,
+): boolean | undefined {
+  const next = rows[index + 1];
+  if (next === undefined) return rows.length >= HEADER_SEARCH_ROWS ? false : undefined;
+  const row = rows[index]!;
+  return isHeader(next) && valueCount(next) > valueCount(row) && fieldsNamed(next) > fieldsNamed(row);
+}
+
 /**
  * The header's index among a sheet's non-empty rows, given from the top: the first row that `isHeader`
  * (by default, one naming the name column) when every row above it holds at most two values, fewer than
- * it does; else the first row, as a sheet without a title has it. `undefined` while the rows given cannot tell yet (fewer
- * than HEADER_SEARCH_ROWS, all short): the caller reads on, or takes the first row at the file's end.
+ * it does; else the first row, as a sheet without a title has it. A group row over the header (groupAbove)
+ * is passed over for the header below it. `undefined` while the rows given cannot tell yet (fewer than
+ * HEADER_SEARCH_ROWS, all short, or a possible group row last): the caller reads on, or takes the first
+ * row at the file's end.
  */
 export function headerRowOf(
   rows: readonly (readonly string[])[],
@@ -43,8 +72,12 @@ export function headerRowOf(
     const row = rows[index]!;
     const values = valueCount(row);
     // A header is wider than a title: in a sheet of one or two columns, a row below is data.
-    if (isHeader(row) && (index === 0 || values > mostAbove)) return index;
-    if (values > MAX_VALUES_ABOVE_HEADER) return 0;
+    const header = isHeader(row) && (index === 0 || values > mostAbove);
+    if (header || values > MAX_VALUES_ABOVE_HEADER) {
+      const group = groupAbove(rows, index, isHeader);
+      if (group === undefined) return undefined;
+      return group ? index + 1 : header ? index : 0;
+    }
     mostAbove = Math.max(mostAbove, values);
   }
   return rows.length >= HEADER_SEARCH_ROWS ? 0 : undefined;

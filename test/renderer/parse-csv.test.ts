@@ -184,6 +184,20 @@ describe('parseCsvText', () => {
 });
 
 describe('parseCsvText: the header below a title', () => {
+  it('a group row over the header (merged cells: Location | Address | Contact) is left out, as the server does', () => {
+    // Found by a probe: the group row was the header, and the real header a location.
+    for (const group of ['Location,,Address,,Contact', 'Business details,,Address,,Contact details']) {
+      const table = parseCsvText(
+        `${group}\nStore code,Name,Street,City,Phone\nLON-1,Bluebird Soho,1 Dean St,London,020 7946 0000\n`,
+      );
+      expect(table.headers, group).toEqual(['Store code', 'Name', 'Street', 'City', 'Phone']);
+      expect([table.headerLine, table.rowsAboveHeader, rowsOf(table).length]).toEqual([2, 1, 1]);
+    }
+    // A header and its data: the data row names no fields, the header stays the first row.
+    const plain = parseCsvText('Name,City\nLocation 1,Address\n');
+    expect([plain.headerLine, rowsOf(plain)]).toEqual([1, [['Location 1', 'Address']]]);
+  });
+
   it('a title, a date and a blank line above the header are left out; lines stay the file’s', () => {
     const table = parseCsvText(
       'Store list Bluebird Coffee;;;\r\n;Stand: 01.11.2026;;\r\n;;;\r\nStore code;Location name;City;Phone\r\n' +

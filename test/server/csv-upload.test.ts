@@ -350,6 +350,20 @@ describe('POST /api/locations/upload with an .xlsx workbook', () => {
     expect(response.json().columns.map((column: { field: string }) => column.field)).toEqual(['store_code', 'name']);
   });
 
+  it('a group row over the header (merged Location | Address | Contact) is left out, never imported (found by a probe)', async () => {
+    const clientId = await t.createClient(admin, 'Grouped header client');
+    const file = (await writeXlsxFile([
+      ['Location', null, 'Address', null, 'Contact'],
+      ['Store code', 'Name', 'Street', 'City', 'Phone'],
+      ['LON-1', 'Bluebird Soho', '1 Dean St', 'London', '020 7946 0000'],
+    ]).toBuffer()) as Buffer;
+    const response = await upload(clientId, file, XLSX, '&dryRun=true');
+    expect(response.statusCode, response.body).toBe(200);
+    const preview = response.json<{ rows: { name: string; line: number }[]; columns: { field: string | null }[] }>();
+    expect(preview.columns.map((column) => column.field)).toEqual(['store_code', 'name', 'address', 'city', 'phone']);
+    expect(preview.rows.map((row) => row.name)).toEqual(['Bluebird Soho']);
+  });
+
   it('postal codes Excel stored as numbers get their leading zeros back, by the country’s format', async () => {
     const clientId = await t.createClient(admin, 'Number zips client');
     const file = (await writeXlsxFile([
