@@ -99,3 +99,36 @@ export const REAL_WORLD_FILES: RealWorldFile[] = [
     locations: 2,
   },
 ];
+
+/**
+ * A client's workbook as a probe found them (stop 28), for the server's and the dashboard's readers alike:
+ * a stale sheet "Old" kept first and hidden; on "Locations", a city merged down two rows (B2:B3) and the
+ * second row's phone a formula that broke (#REF!). `firstPhone` is the first row's phone.
+ */
+export async function clientWorkbook(firstPhone: string): Promise<Buffer> {
+  const { unzipSync, zipSync, strToU8, strFromU8 } = await import('fflate');
+  const { default: writeXlsxFile } = await import('write-excel-file/node');
+  const real = (await writeXlsxFile([
+    { sheet: 'Old', data: [['Name'], ['Stale Shop']] },
+    {
+      sheet: 'Locations',
+      data: [
+        ['Name', 'City', 'Phone'],
+        ['Back Bay', 'Boston', firstPhone],
+        ['Beacon Hill', null, 'x'],
+      ],
+    },
+  ]).toBuffer()) as Buffer;
+  const parts = unzipSync(new Uint8Array(real));
+  const edit = (name: string, change: (xml: string) => string) =>
+    (parts[name] = strToU8(change(strFromU8(parts[name]!))));
+  edit('xl/workbook.xml', (xml) => xml.replace('name="Old"', 'name="Old" state="hidden"'));
+  edit('xl/worksheets/sheet2.xml', (xml) =>
+    xml
+      .replace(/<c r="C3" t="s"><v>\d+<\/v><\/c>/, '<c r="C3" t="e"><f>Contacts!B2</f><v>#REF!</v></c>')
+      .replace('</sheetData>', '</sheetData><mergeCells count="1"><mergeCell ref="B2:B3"/></mergeCells>'),
+  );
+  // A view of the zip's own bytes: Buffer.from(bytes) would copy a small file into Node's shared pool.
+  const zipped = zipSync(parts);
+  return Buffer.from(zipped.buffer, zipped.byteOffset, zipped.byteLength);
+}

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
 import { TestClock, type TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
-import { YEXT_CSV } from '../helpers/real-world-files.js';
+import { clientWorkbook, YEXT_CSV } from '../helpers/real-world-files.js';
 import { buildSignedInApp } from '../helpers/users.js';
 
 /**
@@ -293,7 +293,7 @@ describe('POST /api/locations/upload with an .xlsx workbook', () => {
 
   it("reads a client's workbook as Excel shows it: the first shown sheet, a merged city in each row, a broken formula refused", async () => {
     const clientId = await t.createClient(admin, 'Excel as shown');
-    const dry = await upload(clientId, await clientWorkbook(), XLSX, '&dryRun=true');
+    const dry = await upload(clientId, await clientWorkbook('+1 617 555 0100'), XLSX, '&dryRun=true');
     expect(dry.statusCode, dry.body).toBe(200);
     const preview = dry.json<{
       rows: { name: string; city: string | null }[];
@@ -311,7 +311,7 @@ describe('POST /api/locations/upload with an .xlsx workbook', () => {
       }),
     ]);
     // The hidden sheet is still there to name.
-    const stale = await upload(clientId, await clientWorkbook(), XLSX, '&dryRun=true&sheet=Old');
+    const stale = await upload(clientId, await clientWorkbook('+1 617 555 0100'), XLSX, '&dryRun=true&sheet=Old');
     expect(stale.json<{ rows: { name: string }[] }>().rows.map((row) => row.name)).toEqual(['Stale Shop']);
   });
 
@@ -528,35 +528,6 @@ describe('hostile files are refused before they are built in memory', () => {
     expect(await locationsOf(clientId)).toEqual([]);
   });
 });
-
-/**
- * A client's workbook as a probe found them: a stale sheet kept first and hidden, a city merged down two
- * rows, a phone whose formula broke (#REF!).
- */
-async function clientWorkbook(): Promise<Buffer> {
-  const { unzipSync, zipSync, strToU8, strFromU8 } = await import('fflate');
-  const real = (await writeXlsxFile([
-    { sheet: 'Old', data: [['Name'], ['Stale Shop']] },
-    {
-      sheet: 'Locations',
-      data: [
-        ['Name', 'City', 'Phone'],
-        ['Back Bay', 'Boston', '+1 617 555 0100'],
-        ['Beacon Hill', null, 'x'],
-      ],
-    },
-  ]).toBuffer()) as Buffer;
-  const parts = unzipSync(new Uint8Array(real));
-  const edit = (name: string, change: (xml: string) => string) =>
-    (parts[name] = strToU8(change(strFromU8(parts[name]!))));
-  edit('xl/workbook.xml', (xml) => xml.replace('name="Old"', 'name="Old" state="hidden"'));
-  edit('xl/worksheets/sheet2.xml', (xml) =>
-    xml
-      .replace(/<c r="C3" t="s"><v>\d+<\/v><\/c>/, '<c r="C3" t="e"><f>Contacts!B2</f><v>#REF!</v></c>')
-      .replace('</sheetData>', '</sheetData><mergeCells count="1"><mergeCell ref="B2:B3"/></mergeCells>'),
-  );
-  return Buffer.from(zipSync(parts));
-}
 
 /** A workbook whose sheet XML is `bytes` long once unzipped: a real .xlsx with padding in its sheet. */
 async function zipBomb(bytes: number): Promise<Buffer> {
