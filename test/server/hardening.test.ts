@@ -268,15 +268,19 @@ describe('request bodies', () => {
     },
   );
 
-  it('a query parameter a route does not read -> 400 naming it, nothing written (PATCH ...?dryRun=true does not write)', async () => {
-    const location = (
+  /** One location imported into the client: the answer's operation and the location. */
+  const importOne = async (name: string) =>
+    (
       await t.request({
         method: 'POST',
         url: '/api/locations/upload',
         token: admin,
-        body: { clientId, rows: [{ name: 'Queried' }] },
+        body: { clientId, rows: [{ name }] },
       })
-    ).json<{ locations: { id: string }[] }>().locations[0]!;
+    ).json<{ operation_id: string; locations: { id: string }[] }>();
+
+  it('a query parameter a route does not read -> 400 naming it, nothing written (PATCH ...?dryRun=true does not write)', async () => {
+    const location = (await importOne('Queried')).locations[0]!;
     const patched = await t.request({
       method: 'PATCH',
       url: `/api/locations/${location.id}?dryRun=true`,
@@ -290,14 +294,7 @@ describe('request bodies', () => {
   });
 
   it('a body sent to a route that reads none -> 400 naming its fields, nothing done (undo {"dryRun": true} does not undo)', async () => {
-    const imported = (
-      await t.request({
-        method: 'POST',
-        url: '/api/locations/upload',
-        token: admin,
-        body: { clientId, rows: [{ name: 'Bodied' }] },
-      })
-    ).json<{ operation_id: string; locations: { id: string }[] }>();
+    const imported = await importOne('Bodied');
     const undo = await t.request({
       method: 'POST',
       url: `/api/operations/${imported.operation_id}/undo`,
