@@ -5,7 +5,7 @@ import { hasLoneSurrogate, LONE_SURROGATE_WORDS, textOrNull } from '../http/body
 import { controlCharacterWords } from '../http/control-characters.js';
 import { countryCode } from './country.js';
 import { zipFitsCountry } from './health.js';
-import { isWebsite, WEBSITE_WORDS } from './website.js';
+import { websiteUrl, WEBSITE_WORDS } from './website.js';
 import {
   HOURS_FORMS,
   HoursError,
@@ -171,9 +171,9 @@ function phoneReason(text: string, reason: string, country: string | null): stri
  * any other ASCII character stays encoded, so the result reads back to the same URL.
  */
 function website(text: string): string {
-  // isWebsite has parsed it: the URL parser takes it.
-  if (!isWebsite(text)) throw new FieldError(WEBSITE_WORDS);
-  return readableUrl(withReadableHost(new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`)));
+  const url = websiteUrl(text);
+  if (url === null) throw new FieldError(WEBSITE_WORDS);
+  return readableUrl(withReadableHost(url));
 }
 
 /**

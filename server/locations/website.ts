@@ -10,10 +10,20 @@ const WEBSITE =
 
 export const WEBSITE_WORDS = 'must be a domain such as example.com or an http(s) address';
 
-/** Whether the text is a website by the rule above, and one the URL parser reads (its host IDNA takes). */
-export function isWebsite(value: string): boolean {
+/**
+ * The text as a URL (a bare domain as https://) when it is a website by the rule above and one the URL
+ * parser reads (its host IDNA takes); null otherwise. Parsed once: the import keeps what it gives.
+ */
+export function websiteUrl(value: string): URL | null {
   const parts = WEBSITE.exec(value)?.groups;
-  if (parts === undefined) return false;
-  if (parts.port !== undefined && (Number(parts.port) < 1 || Number(parts.port) > 65535)) return false;
-  return URL.canParse(/^https?:\/\//i.test(value) ? value : `https://${value}`);
+  if (parts === undefined) return null;
+  if (parts.port !== undefined && (Number(parts.port) < 1 || Number(parts.port) > 65535)) return null;
+  try {
+    return new URL(/^https?:\/\//i.test(value) ? value : `https://${value}`);
+  } catch {
+    return null;
+  }
 }
+
+/** Whether the text is a website (websiteUrl): a client's, checked before it is kept as typed. */
+export const isWebsite = (value: string): boolean => websiteUrl(value) !== null;
