@@ -129,20 +129,19 @@ export function refuseOverlaps(hours: Hours): void {
   const spans = DAYS.flatMap((day, at) =>
     (hours[day] ?? []).map((interval) => ({ day, interval, span: weekSpan(at, interval) })),
   ).sort((a, b) => a.span[0] - b.span[0]);
-  const week = 7 * 1440;
-  // Sunday's past midnight is Monday's: each span is also seen a week later.
-  const later = spans.map((each) => ({
-    ...each,
-    span: [each.span[0] + week, each.span[1] + week] as [number, number],
-  }));
   const words = (each: (typeof spans)[number]) => `${dayLabel(each.day)} ${each.interval.join('-')}`;
+  const overlap = (next: (typeof spans)[number], earlier: (typeof spans)[number]) =>
+    new HoursError(`${words(next)} overlaps ${words(earlier)}: a listing's hours may not overlap`, false);
   /** The span seen so far that closes last. */
   let reach: (typeof spans)[number] | undefined;
-  for (const next of [...spans, ...later]) {
-    if (reach !== undefined && next.span[0] < reach.span[1])
-      throw new HoursError(`${words(next)} overlaps ${words(reach)}: a listing's hours may not overlap`, false);
+  for (const next of spans) {
+    if (reach !== undefined && next.span[0] < reach.span[1]) throw overlap(next, reach);
     if (reach === undefined || next.span[1] > reach.span[1]) reach = next;
   }
+  // Sunday's past midnight is Monday's: what closes last, a week earlier, against what opens first.
+  const [first] = spans;
+  if (first !== undefined && reach !== undefined && first.span[0] < reach.span[1] - 7 * 1440)
+    throw overlap(first, reach);
 }
 
 function dayOf(word: string): Day | undefined {
