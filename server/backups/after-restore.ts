@@ -1,6 +1,7 @@
 import { recordEntry } from '../audit/queries.js';
 import type { Db } from '../db/open.js';
 import { migrations } from '../db/migrations/index.js';
+import { countsOf } from '../db/restore.js';
 
 const tablesOf = (db: Db) =>
   new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
@@ -34,7 +35,7 @@ export function afterRestore(backupName: string, now: number): (restored: Db, pr
     restored.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES ('audit_entries', ?)").run(last);
     // The entry in the trail's shape of this version only: an older backup's is upgraded at start.
     if ((restored.pragma('user_version', { simple: true }) as number) !== migrations.at(-1)!.version) return;
-    const count = (table: string) => restored.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+    const summary = countsOf(restored);
     for (const organizationId of restored.prepare('SELECT id FROM organizations').pluck().all() as string[]) {
       recordEntry(
         restored,
@@ -43,7 +44,7 @@ export function afterRestore(backupName: string, now: number): (restored: Db, pr
           actor: { type: 'system', id: null, email: null, name: null, token_id: null },
           action: 'database.restored',
           target: { type: 'backup', id: null, name: backupName },
-          summary: { clients: count('clients'), locations: count('locations') },
+          summary,
         },
         now,
       );
