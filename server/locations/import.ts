@@ -150,14 +150,14 @@ class ImportPlan {
   private readonly ids: SortedUuids;
   private readonly byId = new Map<string, number>();
   /**
-   * Every valid row's store code, with the row and its line in the sheet when the rows said it, whatever
-   * the import does with the row: two rows of one file with one code are an error even when both would
-   * be skipped (the file is wrong either way), and each message names the other row.
+   * Every valid row's store code, with its row, whatever the import does with the row: two rows of one
+   * file with one code are an error even when both would be skipped (the file is wrong either way), and
+   * each message names the other row (its line from lineAt).
    */
-  private readonly codeRows = new Map<string, { index: number; line: number | undefined }>();
+  private readonly codeRows = new Map<string, number>();
   /**
-   * Each row's line in the sheet (0: none said), by index: a row that repeats an earlier row's location
-   * id names that row's line, found by its index in byId (4 bytes a row, not a second map of ids).
+   * Each row's line in the sheet (0: none said), by index: a row that repeats an earlier row's store code
+   * (codeRows) or location id (byId) names that row's line (4 bytes a row, no object a row).
    */
   private readonly lineAt: Int32Array;
   private readonly byStoreCode = new Map<string, number>();
@@ -346,15 +346,20 @@ class ImportPlan {
     const keys = this.keysOf(row);
     this.lineAt[row.index] = row.line ?? 0;
     if (this.repeatedCode(row)) return;
-    // A row copied to add a location, its id kept, would be taken for the first and skipped (found by a probe).
-    const earlier = this.request.mode === 'create' || row.id === null ? undefined : this.byId.get(row.id);
-    if (earlier !== undefined) {
-      const rule = 'one id is one location: a row copied to add a location needs its id cell blank';
-      this.repeated(row, 'id', row.id!, { index: earlier, line: this.lineAt[earlier] || undefined }, rule);
-      return;
-    }
     for (const key of keys) {
       const seen = this.inFile(key.kind).get(key.value);
+      // A row copied to add a location, its id kept, would be taken for the first and skipped (found by
+      // a probe): in upsert and update, one id on two rows is an error of both.
+      if (seen !== undefined && key.kind === 'id' && this.request.mode !== 'create') {
+        this.repeated(
+          row,
+          'id',
+          key.value,
+          seen,
+          'one id is one location: a row copied to add a location needs its id cell blank',
+        );
+        return;
+      }
       if (seen !== undefined) return this.duplicate(row, { reason: key.kind, row: seen });
       const id = existing[key.kind].get(key.value);
       if (id !== undefined) return this.matchedExisting(row, key, id);
@@ -380,7 +385,7 @@ class ImportPlan {
     if (code == null) return false;
     const earlier = this.codeRows.get(code);
     if (earlier === undefined) {
-      this.codeRows.set(code, { index: row.index, line: row.line });
+      this.codeRows.set(code, row.index);
       return false;
     }
     this.repeated(row, 'store_code', code, earlier, 'store codes are unique within a client');
@@ -388,17 +393,12 @@ class ImportPlan {
   }
 
   /** Both rows are errors, each naming the other; the earlier one late (it was decided already). */
-  private repeated(
-    row: NormalizedRow,
-    field: 'store_code' | 'id',
-    value: string,
-    earlier: { index: number; line: number | undefined },
-    rule: string,
-  ): void {
+  private repeated(row: NormalizedRow, field: 'store_code' | 'id', value: string, earlier: number, rule: string): void {
+    const line = this.lineAt[earlier] || undefined;
     const words = (where: string) =>
       `the ${field === 'id' ? 'location id' : 'store code'} "${value}" is also on ${where}; ${rule}`;
-    this.lateError(earlier.index, earlier.line, words(rowWords(row.index, row.line)), field);
-    const message = words(rowWords(earlier.index, earlier.line));
+    this.lateError(earlier, line, words(rowWords(row.index, row.line)), field);
+    const message = words(rowWords(earlier, line));
     this.invalid(row.index, [rowError(row.index, field, message, row.line)], inputValues(row));
   }
 
