@@ -229,14 +229,15 @@ function coordinate(value: string | number, limit: number): number {
   return number;
 }
 
-/** Labels read one by one (labelItem), as a list or from a cell's text split at its commas. */
+/** Labels each read by labelItem, from a list or from a cell's text split at its commas. */
 function labels(value: string[], most = MAX_LABELS): string[] | null {
   // A sheet's cell (Google's bulk sheet, the export) separates labels by commas: one cannot hold one.
   const comma = value.find((label) => label.includes(','));
   if (comma !== undefined)
     throw new FieldError(`"${comma.slice(0, 30)}" holds a comma; labels are separated by commas in a sheet's cell`);
-  // Repeats are left out before counting: ten labels and a repeat are ten.
-  const list = [...new Set(value.map((label) => label.trim()).filter((label) => !INVISIBLE.test(label)))];
+  // Each was read by labelItem (trimmed, '' when blank). Repeats are left out before counting: ten labels
+  // and a repeat are ten.
+  const list = [...new Set(value.filter((label) => label !== ''))];
   if (list.length > most) throw new FieldError(`has ${list.length} labels; a location takes at most ${MAX_LABELS}`);
   const broken = list.find((label) => /[\t\r\n]/.test(label));
   if (broken !== undefined)
