@@ -77,12 +77,13 @@ export const MAX_CATEGORY = 100;
 
 // What Excel shows of a long number in a General cell (2.12555E+09): its last digits are gone for good.
 const SCIENTIFIC = /^\d(?:[.,]\d+)?E\+?\d+$/i;
+// The same as Excel writes it, always with its "+": a store code written 1E5 is a code, 1.00E+05 is Excel's.
+const EXCEL_SCIENTIFIC = /^\d(?:[.,]\d+)?E\+\d+$/i;
 
 function storeCode(text: string): string {
   if (text.length > MAX_STORE_CODE) throw new FieldError(`must be at most ${MAX_STORE_CODE} characters`);
-  // Excel's 1.00E+05 of a code typed 1E5 or 100000: which it was is lost (found by a probe). A code written
-  // 1E5 (no "+") is a code: Excel never writes one so.
-  if (/^\d(?:[.,]\d+)?E\+\d+$/i.test(text))
+  // Excel's 1.00E+05 of a code typed 1E5 or 100000: which it was is lost (found by a probe).
+  if (EXCEL_SCIENTIFIC.test(text))
     throw new FieldError(
       `"${text}" is a code Excel turned into a number in scientific notation: format the store code column as Text in Excel, enter the codes again and save the file again`,
     );
