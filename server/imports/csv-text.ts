@@ -2,7 +2,7 @@ import { analyse } from 'chardet';
 import Papa from 'papaparse';
 import { tooManyCells } from './cell-limits.js';
 import { sniffCsv } from './sniff.js';
-import { looksMacRoman, mixedEncodingLine, mixedEncodingWords } from './mixed-encoding.js';
+import { mixedEncodingLine, mixedEncodingWords, orMacRoman } from './mixed-encoding.js';
 
 /**
  * A CSV body as the cells of a sheet (README: "Import a CSV or Excel file"): decoded by the charset the
@@ -109,7 +109,7 @@ export function decodeCsv(bytes: Uint8Array, charset: string | undefined): { tex
     const mixed = mixedEncodingLine(bytes);
     if (mixed !== null) return { message: mixedEncodingWords(mixed) };
     const legacy = legacyEncoding(bytes);
-    return { text: decoderOf(legacy === 'windows-1252' && looksMacRoman(bytes) ? 'macintosh' : legacy).decode(bytes) };
+    return { text: decoderOf(orMacRoman(legacy, bytes)).decode(bytes) };
   }
 }
 

@@ -82,3 +82,8 @@ export function looksMacRoman(bytes: Uint8Array): boolean {
   }
   return false;
 }
+
+/** A legacy encoding's guess (chardet's), as Mac Roman where it says Windows-1252 of Mac Roman's bytes. */
+export function orMacRoman<T extends string>(guess: T, bytes: Uint8Array): T | 'macintosh' {
+  return guess === 'windows-1252' && looksMacRoman(bytes) ? 'macintosh' : guess;
+}

@@ -1,6 +1,6 @@
 import { analyse } from 'chardet';
 import { TEXT_ENCODINGS, type TextEncodingName } from './encodings.js';
-import { looksMacRoman, mixedEncodingLine, mixedEncodingWords } from '../../../server/imports/mixed-encoding.js';
+import { mixedEncodingLine, mixedEncodingWords, orMacRoman } from '../../../server/imports/mixed-encoding.js';
 
 export { TEXT_ENCODINGS, type TextEncodingName };
 
@@ -205,12 +205,11 @@ export async function decodeInto(
 
 /**
  * The legacy encoding of a file that is not UTF-8: chardet's guess, or Mac Roman where that guess is
- * Windows-1252 but the bytes are Excel for Mac's ("BŠckerei MŸller"; looksMacRoman, the server's rule too).
+ * Windows-1252 but the bytes are Excel for Mac's ("BŠckerei MŸller"; orMacRoman, the server's rule too).
  */
 async function legacyOf(source: ByteSource): Promise<TextEncodingName> {
   const sample = await findNonAsciiSample(source);
-  const guess = guessLegacyEncoding(sample);
-  return guess === 'windows-1252' && looksMacRoman(sample) ? 'macintosh' : guess;
+  return orMacRoman(guessLegacyEncoding(sample), sample);
 }
 
 async function streamOrRefuse(
