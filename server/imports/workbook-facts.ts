@@ -76,19 +76,25 @@ function errorsOf(xml: Uint8Array): SheetFacts['errors'] {
   return errors;
 }
 
-/** Each sheet's facts, in the workbook's order; empty when the workbook's XML cannot be read. */
-export function workbookFacts(bytes: Uint8Array): SheetFacts[] {
-  let files: Files;
+/** A sheet as the workbook lists it: its name, whether it is hidden, and its XML's path in the zip. */
+export interface SheetState {
+  name: string;
+  hidden: boolean;
+  path: string;
+}
+
+/** The zip's files that `wanted` names; none when the workbook cannot be unzipped. */
+function unzipped(bytes: Uint8Array, wanted: (name: string) => boolean): Files {
   try {
-    files = unzipSync(bytes, {
-      filter: ({ name }) =>
-        name === 'xl/workbook.xml' ||
-        name === 'xl/_rels/workbook.xml.rels' ||
-        /^xl\/worksheets\/[^/]+\.xml$/.test(name),
-    });
+    return unzipSync(bytes, { filter: ({ name }) => wanted(name) });
   } catch {
-    return [];
+    return {};
   }
+}
+
+/** The workbook's sheets, in its order, from its list alone (no sheet's XML is unzipped). */
+export function sheetStates(bytes: Uint8Array): SheetState[] {
+  const files = unzipped(bytes, (name) => name === 'xl/workbook.xml' || name === 'xl/_rels/workbook.xml.rels');
   const workbook = strFromU8(files['xl/workbook.xml'] ?? new Uint8Array());
   const rels = strFromU8(files['xl/_rels/workbook.xml.rels'] ?? new Uint8Array());
   const targets = new Map(
@@ -96,14 +102,31 @@ export function workbookFacts(bytes: Uint8Array): SheetFacts[] {
   );
   return [...workbook.matchAll(/<sheet\b[^>]*>/g)].map(([tag]) => {
     const target = targets.get(attribute(tag, 'r:id')) ?? '';
-    const xml = files[target.startsWith('/') ? target.slice(1) : `xl/${target}`];
     return {
       name: unescapeXml(attribute(tag, 'name') ?? ''),
       hidden: /\bstate="(hidden|veryHidden)"/.test(tag),
-      merges: xml ? mergesOf(xml) : [],
-      errors: xml ? errorsOf(xml) : [],
+      path: target.startsWith('/') ? target.slice(1) : `xl/${target}`,
     };
   });
+}
+
+const factsOf = (state: SheetState, xml: Uint8Array | undefined): SheetFacts => ({
+  name: state.name,
+  hidden: state.hidden,
+  merges: xml ? mergesOf(xml) : [],
+  errors: xml ? errorsOf(xml) : [],
+});
+
+/** One sheet's facts: only its own XML is unzipped (the server reads one sheet of a workbook). */
+export function sheetFacts(bytes: Uint8Array, state: SheetState): SheetFacts {
+  return factsOf(state, unzipped(bytes, (name) => name === state.path)[state.path]);
+}
+
+/** Every sheet's facts, in the workbook's order (the dashboard offers each sheet). */
+export function workbookFacts(bytes: Uint8Array): SheetFacts[] {
+  const states = sheetStates(bytes);
+  const files = unzipped(bytes, (name) => states.some((state) => state.path === name));
+  return states.map((state) => factsOf(state, files[state.path]));
 }
 
 /**

@@ -1,7 +1,7 @@
 import readXlsxFile from 'read-excel-file/node';
 import { MAX_UNZIPPED_BYTES, unzipsPast } from './cell-limits.js';
 import type { CellsOrRefusal } from './csv-text.js';
-import { workbookFacts, withSheetFacts, type SheetFacts } from './workbook-facts.js';
+import { sheetFacts, sheetStates, withSheetFacts, type SheetState } from './workbook-facts.js';
 
 /**
  * An .xlsx body's sheet as text cells (README: "Import a CSV or Excel file"), with read-excel-file
@@ -28,9 +28,9 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
       message: 'The body is not an .xlsx workbook that can be read. Save it again from Excel as .xlsx, or as CSV.',
     };
   }
-  const facts = workbookFacts(bytes);
-  const factsOf = (name: string) => facts.find((each) => each.name === name);
-  const chosen = sheet === undefined ? firstShown(sheets, factsOf) : sheets.find((each) => each.sheet === sheet);
+  const states = sheetStates(bytes);
+  const stateOf = (name: string) => states.find((each) => each.name === name);
+  const chosen = sheet === undefined ? firstShown(sheets, stateOf) : sheets.find((each) => each.sheet === sheet);
   if (chosen === undefined) {
     const names = sheets.map((each) => `"${each.sheet}"`).join(', ');
     return {
@@ -38,7 +38,10 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
       message: `The workbook has no sheet named "${sheet ?? ''}"; its sheets are ${names}. Name one with ?sheet=`,
     };
   }
-  return { cells: withSheetFacts(chosen.data, factsOf(chosen.sheet)).map((row) => row.map(cellText)) };
+  // Only the sheet read has its merges and errors read (sheetFacts unzips its XML alone).
+  const state = stateOf(chosen.sheet);
+  const facts = state && sheetFacts(bytes, state);
+  return { cells: withSheetFacts(chosen.data, facts).map((row) => row.map(cellText)) };
 }
 
 /**
@@ -48,10 +51,10 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
  */
 function firstShown<T extends { sheet: string; data: unknown[][] }>(
   sheets: T[],
-  factsOf: (name: string) => SheetFacts | undefined,
+  stateOf: (name: string) => SheetState | undefined,
 ): T | undefined {
   const filled = (each: T) => each.data.some((row) => row.some((cell) => cell !== null && cell !== ''));
-  return sheets.find((each) => !factsOf(each.sheet)?.hidden && filled(each)) ?? sheets[0];
+  return sheets.find((each) => !stateOf(each.sheet)?.hidden && filled(each)) ?? sheets[0];
 }
 
 function cellText(value: unknown): string {
