@@ -147,14 +147,18 @@ const FILTERS = `organization_id = ?
   AND (? IS NULL OR action = ?)
   AND (? IS NULL OR at >= ?)`;
 
+/** The trail's newest entry's number (0 while it has none): where a feed is, and where a restore numbers on. */
+export function newestSeq(db: Db): number {
+  return (statement<[], number | null>(db, 'SELECT max(seq) FROM audit_entries').pluck().get() as number | null) ?? 0;
+}
+
 /**
  * A feed's cursor past every entry the trail has: no next_cursor ever said it. Answered empty, a script
  * would wait for entries numbered past it and silently miss those before (found by a walk with a cursor
  * kept across a restore). Checked only when nothing is new: one max() on the primary key.
  */
 function refusePastCursor(db: Db, cursor: number): void {
-  const newest =
-    (statement<[], number | null>(db, 'SELECT max(seq) FROM audit_entries').pluck().get() as number | null) ?? 0;
+  const newest = newestSeq(db);
   if (cursor <= newest) return;
   const message = `the cursor ${cursor} is past the trail's newest entry (${newest}): no next_cursor said it. Read the feed again from cursor=0`;
   throw Invalid(message, [{ path: '/querystring/cursor', message }]);

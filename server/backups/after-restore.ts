@@ -1,12 +1,10 @@
-import { recordEntry } from '../audit/queries.js';
+import { newestSeq, recordEntry } from '../audit/queries.js';
 import type { Db } from '../db/open.js';
 import { migrations } from '../db/migrations/index.js';
 import { countsOf } from '../db/restore.js';
 
 const tablesOf = (db: Db) =>
   new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
-
-const maxSeq = (db: Db) => (db.prepare('SELECT max(seq) FROM audit_entries').pluck().get() as number | null) ?? 0;
 
 /**
  * What a restore keeps of the database it replaces (README: "Restore"), found by a script author's walk:
@@ -30,7 +28,7 @@ export function afterRestore(backupName: string, now: number): (restored: Db, pr
     }
     if (tables.has('sessions')) restored.prepare('DELETE FROM sessions').run();
     if (!tables.has('audit_entries')) return;
-    const last = Math.max(maxSeq(restored), before.has('audit_entries') ? maxSeq(previous) : 0);
+    const last = Math.max(newestSeq(restored), before.has('audit_entries') ? newestSeq(previous) : 0);
     restored.prepare("DELETE FROM sqlite_sequence WHERE name = 'audit_entries'").run();
     restored.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES ('audit_entries', ?)").run(last);
     // The entry in the trail's shape of this version only: an older backup's is upgraded at start.
