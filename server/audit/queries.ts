@@ -200,7 +200,10 @@ function filterValues(query: AuditQuery, reader: Reader): (string | null)[] {
 }
 
 function entryOf(row: EntryRow, reader: Reader): AuditEntry {
-  const hidden = reader.clientId !== null && row.actor_id !== reader.userId;
+  // A client-limited reader sees no other user's e-mail address: as the actor, nor as the user an entry
+  // is about (user.created, user.signed_in: found by a walk).
+  const otherUser = (id: string | null) => reader.clientId !== null && id !== reader.userId;
+  const hidden = otherUser(row.actor_id);
   return {
     id: row.id,
     at: row.at,
@@ -212,14 +215,10 @@ function entryOf(row: EntryRow, reader: Reader): AuditEntry {
       token_id: row.token_id,
     },
     action: row.action,
-    // A user named as the target (user.created, user.signed_in) is an e-mail address too (found by a walk).
     target: {
       type: row.target_type,
       id: row.target_id,
-      name:
-        reader.clientId !== null && row.target_type === 'user' && row.target_id !== reader.userId
-          ? null
-          : row.target_name,
+      name: row.target_type === 'user' && otherUser(row.target_id) ? null : row.target_name,
     },
     client_id: row.client_id,
     changes: row.changes === null ? null : JSON.parse(row.changes),
