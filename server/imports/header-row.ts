@@ -19,22 +19,20 @@ function valueCount(row: readonly string[]): number {
   return count;
 }
 
+/** The field a header cell names by its own word or a synonym (not a near miss), or null. */
+function namedField(cell: string): string | null {
+  const match = matchHeader(cell.trim());
+  return match.matched_by === 'fuzzy' ? null : match.field;
+}
+
 /** Whether a row reads as a header: one of its cells names the location's name, by its own word or a synonym. */
 export function namesTheName(row: readonly string[]): boolean {
-  return row.some((cell) => {
-    const match = matchHeader(cell.trim());
-    return match.field === 'name' && match.matched_by !== 'fuzzy';
-  });
+  return row.some((cell) => namedField(cell) === 'name');
 }
 
 /** How many of a row's cells name a field by its word or a synonym (not a near miss). */
 function fieldsNamed(row: readonly string[]): number {
-  let count = 0;
-  for (const cell of row) {
-    const match = matchHeader(cell.trim());
-    if (match.field !== null && match.matched_by !== 'fuzzy') count++;
-  }
-  return count;
+  return row.filter((cell) => namedField(cell) !== null).length;
 }
 
 /**
