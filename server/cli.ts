@@ -55,20 +55,17 @@ export async function main(argv: string[]): Promise<number> {
     console.error(overallHelp(COMMANDS));
     return 2;
   }
+  // "agency-desk client --help" is "help client": the group's commands (a walk got "Unknown command").
+  if (argv.length === 2 && HELP.includes(argv[1]!) && groupOf(argv[0]).length > 0) return main(['help', argv[0]!]);
   if (HELP.includes(argv[0]!)) {
     const asked = argv.length > 1 ? findCommand(COMMANDS, argv.slice(1)) : undefined;
     const group = groupOf(argv[1]);
-    console.log(asked ? commandHelp(asked.command) : group.length > 0 ? overallHelp(group) : overallHelp(COMMANDS));
+    console.log(asked ? commandHelp(asked.command) : overallHelp(group.length > 0 ? group : COMMANDS));
     return 0;
   }
   const found = findCommand(COMMANDS, argv);
   if (found === undefined) {
-    // "agency-desk client --help": the commands of the group (a walk got "Unknown command").
     const group = groupOf(argv[0]);
-    if (group.length > 0 && argv.length === 2 && HELP.includes(argv[1]!)) {
-      console.log(overallHelp(group));
-      return 0;
-    }
     const hint =
       group.length > 0
         ? `its commands are ${group.map((command) => command.name).join(', ')}`
