@@ -132,8 +132,7 @@ export function tableRows(cells: Cells, options: TableOptions): TableRows | Tabl
     const line = index + 1;
     const reason = junkReason(row, reader.junk);
     if (reason !== null && !options.keepFlagged) result.left_out.push({ line, reason });
-    else if (options.refuseExtraValues && (row.length > width || !isEmpty(row.slice(headers.length))))
-      overfull.push(line);
+    else if (options.refuseExtraValues && hasExtraValues(row, headers.length, width)) overfull.push(line);
     else result.rows.push(reader.rowOf(row, line));
   }
   return overfull.length > 0 ? overfullRefusal(overfull, headers.length) : result;
@@ -149,6 +148,14 @@ function rowsOverLimit(cells: Cells, headerIndex: number): number | undefined {
   let rows = 0;
   for (let index = headerIndex + 1; index < cells.length; index++) if (!isEmpty(cells[index]!)) rows++;
   return rows > MAX_IMPORT_ROWS ? rows : undefined;
+}
+
+/**
+ * A row with a value past its header's last column, or wider than its header and the file's usual rows
+ * (`width`); its cells past the header are copied only when it has any.
+ */
+function hasExtraValues(row: readonly string[], columns: number, width: number): boolean {
+  return row.length > columns && (row.length > width || !isEmpty(row.slice(columns)));
 }
 
 /**
