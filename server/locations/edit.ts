@@ -150,10 +150,10 @@ export function deleteLocationsOf(
         { organizationId: principal.organizationId, clientId, kind: 'bulk_delete' },
         now,
       );
-      // One location deleted is named in the trail (its ids were checked as the organization's above).
-      const one = ids.length === 1 ? { id: ids[0]!, name: locationName(db, ids[0]!) } : undefined;
-      // Several: the first few are named in the entry, so the history says which ("Pike Place, Mission…").
-      const names = one ? undefined : ids.slice(0, NAMED).map((id) => locationName(db, id));
+      // The first few deleted are named (their ids were checked as the organization's above): one as the
+      // entry's target, several in its summary, so the history says which ("Pike Place, Mission…").
+      const names = ids.slice(0, NAMED).map((id) => locationName(db, id));
+      const one = ids.length === 1 ? { id: ids[0]!, name: names[0]! } : undefined;
       deleteKeeping(db, operationId, ids);
       recordEntry(
         db,
@@ -166,7 +166,7 @@ export function deleteLocationsOf(
             : { type: 'client', id: clientId, name: clientId && clientName(db, clientId) },
           clientId,
           locationId: one?.id ?? null,
-          summary: names ? { count: ids.length, names } : { count: ids.length },
+          summary: one ? { count: ids.length } : { count: ids.length, names },
           operationId,
         },
         now,
