@@ -178,7 +178,7 @@ export async function authorized<T>(path: string, request: ApiRequest = {}): Pro
  * a session restored at start asks the other tabs whether one holds it; if one does, this copy is let go
  * (the other tab keeps working) and this tab asks to sign in. Refreshing waits for the answer.
  */
-export const COPIED_TAB = 'This tab was copied from another, which keeps the session: sign in to use this one too.';
+const COPIED_TAB = 'This tab was copied from another, which keeps the session: sign in to use this one too.';
 const ASK_WAIT_MS = 300;
 const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('agency-desk.session') : null;
 // Enough of the token to tell sessions apart, not the secret itself.
