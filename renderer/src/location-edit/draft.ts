@@ -30,7 +30,7 @@ export const HINTS: Partial<Record<EditableField, string>> = {
 };
 
 /** A location's values as the form shows them; the phone as `phoneText` writes it (phone-text.ts). */
-export function draftOf(location: LocationWhole, phoneText: (phone: string) => string = (phone) => phone): Draft {
+export function draftOf(location: LocationWhole, phoneText: (phone: string) => string): Draft {
   const text = (value: string | number | null) => (value === null ? '' : String(value));
   return {
     name: location.name,
