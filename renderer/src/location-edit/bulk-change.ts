@@ -67,9 +67,10 @@ export function editOf(choice: EditChoice): BulkEdit | null {
     case 'clear_labels':
       return { set: { labels: null } };
     case 'labels':
-      // Blank replaces with nothing: clearing them all is an action of its own, as for the category.
-      if (choice.mode === 'replace') return labelCount(choice.text) === 0 ? null : { set: { labels: choice.text } };
+      // No label typed sends nothing, whatever the mode: clearing them all is an action of its own, as
+      // for the category.
       if (labelCount(choice.text) === 0) return null;
+      if (choice.mode === 'replace') return { set: { labels: choice.text } };
       return choice.mode === 'add'
         ? { add_labels: labelsTyped(choice.text) }
         : { remove_labels: labelsTyped(choice.text) };
