@@ -162,12 +162,13 @@ function adjustCandidate(
   key: DatabaseKey,
   adjust: NonNullable<RestoreRequest['adjust']>,
 ) {
-  if (!fs.existsSync(liveFile)) return;
   let previous: Db;
   try {
     previous = openDatabase(liveFile, key, { readOnly: true });
   } catch {
-    return; // A live file that no longer opens is kept as it is (keepPrevious); there is nothing to carry.
+    // None (a new machine; openDatabase opens only a file that exists), or one that no longer opens, kept
+    // as it is (keepPrevious): there is nothing to carry.
+    return;
   }
   const restored = openDatabase(candidate, key);
   try {
