@@ -100,6 +100,8 @@ interface Decision {
   note?: string;
   /** A dry run's stored location with the row's name and address, when its own key matched none (notePlacesTaken). */
   samePlaceAs?: string;
+  /** The row's store code, when it is the stored one but for the leading zeros Excel drops (lostItsZeros). */
+  codeGiven?: string;
 }
 
 /** The indexed column each key kind is matched on in SQL (locationsByKey). */
@@ -109,6 +111,18 @@ const KEY_COLUMNS = {
   name_and_address: 'match_key',
 } as const;
 type KeyColumn = keyof typeof KEY_COLUMNS;
+
+/** A store code as Excel writes a code of digits: no leading zero. */
+const WITHOUT_ZEROS = /^[1-9][0-9]*$/;
+
+/**
+ * Whether a row's store code is the stored one but for the leading zeros Excel drops (123 for 00123):
+ * the same code, kept as stored (README: "Excel's leading zeros").
+ */
+function lostItsZeros(code: string | null | undefined, stored: string | null): stored is string {
+  if (code == null || stored === null || !WITHOUT_ZEROS.test(code) || stored.length <= code.length) return false;
+  return stored.endsWith(code) && /^0+$/.test(stored.slice(0, stored.length - code.length));
+}
 
 /** A dry run's word on a row whose id names none of the client's locations (upsert and update). */
 function foreignIdNote(id: string): string {
@@ -301,7 +315,16 @@ class ImportPlan {
       if (wanted[kind].length > 0)
         found[kind] = locationsByKey(this.db, this.clientId, KEY_COLUMNS[kind], JSON.stringify(wanted[kind]));
     }
+    this.matchCodesWithoutZeros(wanted.store_code, found.store_code);
     return found;
+  }
+
+  /** A store code of digits that names no location may be one Excel stripped of its leading zeros. */
+  private matchCodesWithoutZeros(codes: string[], found: Map<string, string>): void {
+    const unmatched = codes.filter((code) => WITHOUT_ZEROS.test(code) && !found.has(code));
+    if (unmatched.length === 0) return;
+    const json = JSON.stringify(unmatched);
+    for (const [code, id] of locationsByKey(this.db, this.clientId, 'code_without_zeros', json)) found.set(code, id);
   }
 
   /**
@@ -512,6 +535,10 @@ class ImportPlan {
     const values = withInput(location === undefined ? emptyValues(row.input.name!) : { ...location }, row.input, clear);
     // Closed no, Status nothing (a Yext export): closed for good opens; a temporary closure stays.
     if (row.notClosedForGood && values.status === 'permanently_closed') values.status = 'open';
+    if (location !== undefined && lostItsZeros(row.input.store_code, location.store_code)) {
+      decision.codeGiven = row.input.store_code!;
+      values.store_code = location.store_code;
+    }
     if (row.phoneText !== null) {
       try {
         values.phone = fieldValue('phone', row.phoneText, values.country, this.placeholders) as string;
@@ -697,6 +724,7 @@ function preview(decision: Decision, locationId: string | null): PreviewRow {
     note: decision.note ?? null,
     same_place_as: decision.samePlaceAs ?? null,
     phone_extension: decision.row.phoneExtension,
+    store_code_given: decision.codeGiven ?? null,
   };
 }
 
@@ -738,5 +766,6 @@ function errorPreview(index: number, values: LocationValues): PreviewRow {
     note: null,
     same_place_as: null,
     phone_extension: null,
+    store_code_given: null,
   };
 }

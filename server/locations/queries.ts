@@ -317,18 +317,29 @@ export function deleteLocations(db: Db, idsJson: string): Map<string, number> {
   return removed;
 }
 
+/**
+ * How a key names a stored location. `code_without_zeros`: a store code of digits that Excel stripped of
+ * its leading zeros (123) names the location whose code has them (00123), by migration 8's index.
+ */
+const KEY_MATCHES = {
+  store_code: 'store_code = k.value',
+  google_place_id: 'google_place_id = k.value',
+  match_key: 'match_key = k.value',
+  code_without_zeros: "substr(store_code, 1, 1) = '0' AND ltrim(store_code, '0') = k.value",
+} as const;
+
 /** Which of these keys (a JSON array) already name a location of the client, by the column they match. */
 export function locationsByKey(
   db: Db,
   clientId: string,
-  column: 'store_code' | 'google_place_id' | 'match_key',
+  column: keyof typeof KEY_MATCHES,
   keysJson: string,
 ): Map<string, string> {
   // The partial index on (client_id, column) answers each key; the first location (rowid) wins.
   const rows = statement<[string, string], { key: string; id: string }>(
     db,
     `SELECT k.value AS key,
-       (SELECT id FROM locations WHERE client_id = ? AND ${column} = k.value ORDER BY rowid LIMIT 1) AS id
+       (SELECT id FROM locations WHERE client_id = ? AND ${KEY_MATCHES[column]} ORDER BY rowid LIMIT 1) AS id
      FROM json_each(?) k`,
   ).all(clientId, keysJson);
   const found = new Map<string, string>();

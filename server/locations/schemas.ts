@@ -321,6 +321,11 @@ export const PreviewRow = Type.Object({
       'The extension the row\'s phone carried ("3" of "+1 217-555-0100 ext. 3"): the stored E.164 number has none, ' +
       'so it is not kept',
   }),
+  store_code_given: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "The store code the row gave, when it is the matched location's code but for the leading zeros Excel drops " +
+      '("123" for 00123): the stored code is kept (README: "Excel\'s leading zeros")',
+  }),
 });
 export type PreviewRow = Static<typeof PreviewRow>;
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { importAs, importer, importFixture } from './columns.js';
@@ -241,4 +241,42 @@ test('export -> re-import as an update: every field comes back, and nothing chan
     '4 rows carry a location id that is not one of this client’s (lines 2, 3, 4, 5).',
   );
   await snap(page, testInfo, 'import-foreign-ids');
+});
+
+test('an export saved again by Excel, its store codes stripped of their zeros, changes nothing and says why', async ({
+  page,
+}, testInfo) => {
+  const { id: clientId } = await server().api<{ id: string }>('POST', '/api/clients', {
+    token: admin(),
+    body: { name: 'Zeros Coffee' },
+  });
+  const rows = [
+    { name: 'Zeros Coffee Downtown', store_code: '00101', city: 'Tulsa', state: 'OK', country: 'US' },
+    { name: 'Zeros Coffee Uptown', store_code: '0102', city: 'Tulsa', state: 'OK', country: 'US' },
+  ];
+  await server().api('POST', '/api/locations/upload', { token: admin(), body: { clientId, rows } });
+  await signIn(page, server().url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server().url}/clients/${clientId}`);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export all to CSV' }).click(),
+  ]);
+  const exported = testInfo.outputPath('export.csv');
+  await download.saveAs(exported);
+  // What Excel writes back: the codes read as numbers.
+  const saved = testInfo.outputPath('export-from-excel.csv');
+  writeFileSync(saved, readFileSync(exported, 'utf8').replace(',00101,', ',101,').replace(',0102,', ',102,'));
+
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const dialog = importer(page);
+  await dialog.getByTestId('file-input').setInputFiles(saved);
+  await dialog.getByRole('button', { name: 'Check 2 rows' }).click();
+  await expect(dialog.getByTestId('unchanged-count')).toHaveText('2');
+  await expect(dialog.getByTestId('codes-without-zeros')).toHaveText(
+    '2 rows have store codes without their leading zeros (lines 2, 3). Excel saves a code of digits as a number ' +
+      '(00123 as 123). They are read as the stored codes, with the zeros, and those codes stay as they are.',
+  );
+  expect((await new AxeBuilder({ page }).include('.import-dialog').analyze()).violations).toEqual([]);
+  await snap(page, testInfo, 'import-codes-without-zeros');
+  expect((await listed(clientId)).map((location) => location.store_code)).toEqual(['00101', '0102']);
 });

@@ -119,6 +119,22 @@ describe('ImportJob over the real server', () => {
     expect(report().phoneExtensions).toEqual({ count: 1, lines: [3] });
   });
 
+  it("rows whose store code lost its leading zeros in Excel are counted for the preview's notice, and change nothing", async () => {
+    const zeros = await t().createClient(admin(), 'Northwind Coffee with zeros');
+    const codes = (text: string) => text.replace('SEA-001', '00101').replace('SEA-002', '0102');
+    const first = jobOverServer();
+    await first.job.read(file('gbp-hours.csv', codes));
+    await first.job.check(zeros, { mode: 'create', blanks: 'keep' });
+    await first.job.import(zeros, 'skip');
+    expect(first.report().codesWithoutZeros).toEqual({ count: 0, lines: [] });
+    // The same sheet saved by Excel: 00101 and 0102 are numbers now.
+    const { job, report } = jobOverServer();
+    await job.read(file('gbp-hours.csv', (text) => text.replace('SEA-001', '101').replace('SEA-002', '102')));
+    await job.check(zeros, UPSERT);
+    expect(report().totals).toMatchObject({ created: 0, updated: 0, unchanged: 4 });
+    expect(report().codesWithoutZeros).toEqual({ count: 2, lines: [2, 3] });
+  });
+
   it('update with blanks=clear: an emptied cell clears the stored value; rows that match nothing are skipped', async () => {
     const { job, report, summary } = jobOverServer();
     const emptied = (text: string) =>

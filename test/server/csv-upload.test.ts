@@ -270,6 +270,75 @@ describe('POST /api/locations/upload with Content-Type: text/csv, other sources'
   });
 });
 
+describe("Excel's leading zeros on store codes", () => {
+  /** A client whose locations have these codes, as a first import stored them. */
+  async function clientWithCodes(name: string, codes: string[]): Promise<string> {
+    const clientId = await t.createClient(admin, name);
+    const rows = codes.map((code) => `${code},Shop ${code},1 Main St,Springfield,IL,62701,US`).join('\n');
+    const csv = `Store code,Name,Address,City,State,Postal code,Country\n${rows}\n`;
+    expect((await upload(clientId, csv, 'text/csv')).statusCode).toBe(201);
+    return clientId;
+  }
+  const upsertDryRun = async (clientId: string, csv: string) =>
+    (await upload(clientId, csv, 'text/csv', '&mode=upsert&dryRun=true')).json<{
+      totals: Record<string, number>;
+      rows: { action: string; store_code: string; store_code_given: string | null }[];
+    }>();
+  /** The same sheet after Excel: each code a number, its zeros gone. */
+  const fromExcel = (codes: [stripped: string, name: string][]) =>
+    'Store code,Name,Address,City,State,Postal code,Country\n' +
+    codes.map(([code, name]) => `${code},Shop ${name},1 Main St,Springfield,IL,62701,US`).join('\n');
+
+  it('a re-import whose codes lost their zeros matches the stored codes and changes nothing; the dry run gives the code read', async () => {
+    const clientId = await clientWithCodes('Zeros', ['00123', '0042', 'B-7']);
+    const csv = fromExcel([
+      ['123', '00123'],
+      ['42', '0042'],
+      ['B-7', 'B-7'],
+    ]);
+    const dry = await upsertDryRun(clientId, csv);
+    expect(dry.totals).toMatchObject({ created: 0, updated: 0, unchanged: 3 });
+    expect(dry.rows.map((row) => [row.action, row.store_code])).toEqual([
+      ['unchanged', '00123'],
+      ['unchanged', '0042'],
+      ['unchanged', 'B-7'],
+    ]);
+    expect(dry.rows.map((row) => row.store_code_given)).toEqual(['123', '42', null]);
+    const done = await upload(clientId, csv, 'text/csv', '&mode=update');
+    expect(done.json()).toMatchObject({ created: 0, updated: 0, unchanged: 3 });
+    expect((await locationsOf(clientId)).map((location) => location.store_code)).toEqual(['00123', '0042', 'B-7']);
+  });
+
+  it('a changed field beside a stripped code is updated, the code kept; create mode skips it as a duplicate', async () => {
+    const clientId = await clientWithCodes('Zeros and a change', ['000951']);
+    const csv = fromExcel([['951', 'renamed']]);
+    expect((await upload(clientId, csv, 'text/csv', '&mode=upsert')).json()).toMatchObject({ created: 0, updated: 1 });
+    expect(await locationsOf(clientId)).toMatchObject([{ name: 'Shop renamed', store_code: '000951' }]);
+    const again = await upload(clientId, fromExcel([['951', 'again']]), 'text/csv', '&dryRun=true');
+    expect(again.json()).toMatchObject({
+      totals: { created: 0, skipped: 1 },
+      rows: [{ action: 'skipped', duplicate_of: { reason: 'store_code' } }],
+    });
+  });
+
+  it('only zeros in front make one code: 1230, 01234, A12 and 0123 name no location of 0123 or 0A12 but their own', async () => {
+    const clientId = await clientWithCodes('Not the same code', ['0123', '0A12', '1230']);
+    const csv = fromExcel([
+      ['1230', 'ten times'],
+      ['01234', 'longer'],
+      ['A12', 'letters'],
+      ['12', 'shorter'],
+    ]);
+    const dry = await upsertDryRun(clientId, csv);
+    expect(dry.rows.map((row) => [row.action, row.store_code])).toEqual([
+      ['updated', '1230'],
+      ['created', '01234'],
+      ['created', 'A12'],
+      ['created', '12'],
+    ]);
+  });
+});
+
 describe('POST /api/locations/upload with an .xlsx workbook', () => {
   async function workbook(): Promise<Buffer> {
     return (await writeXlsxFile([

@@ -848,6 +848,21 @@ describe('import modes', () => {
     expect(await imported(clientId, rows, '?mode=upsert')).toMatchObject({ created: 0, updated: 0, unchanged: 3 });
   });
 
+  it('a row matched by its exported id keeps the stored store code that Excel stripped of its zeros', async () => {
+    const { clientId, ids } = await clientWithCodes('Zeros by id', { North: '00123', South: '0042' });
+    const rows = [
+      { id: ids.North, name: 'North', store_code: '123' },
+      { id: ids.South, name: 'South', store_code: '42', city: 'Tulsa' },
+    ];
+    const preview = await dryRun(clientId, rows, '?mode=update');
+    expect(preview.rows.map(({ action, changes }) => [action, changes])).toEqual([
+      ['unchanged', null],
+      ['updated', { city: { from: null, to: 'Tulsa' } }],
+    ]);
+    expect(await imported(clientId, rows, '?mode=update')).toMatchObject({ updated: 1, unchanged: 1 });
+    expect((await list(clientId)).map((row) => row.store_code)).toEqual(['00123', '0042']);
+  });
+
   it.each(['?mode=merge', '?blanks=drop', '?dryRun=maybe'])('%s -> 400', async (query) => {
     const clientId = await t.createClient(admin, `Query ${query}`);
     expectErrorBody(await upload(clientId, [{ name: 'A' }], query), 400);

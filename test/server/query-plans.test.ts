@@ -58,6 +58,7 @@ describe('the query plans of the app', () => {
     const rows = [
       { name: 'A', address: '1 Main St', store_code: 'A-1', google_place_id: 'ChIJN1t_tDeuEmsRUsoyG83frY4' },
       { name: 'B', address: '2 Main St', phone: '+1 415 555 0100', country: 'US' },
+      { name: 'C', store_code: '0042' },
     ];
     const importing = (mode: ImportRequest['mode'], dryRun = false) =>
       importLocations(db, {
@@ -72,6 +73,8 @@ describe('the query plans of the app', () => {
     expect(importing('create').statusCode).toBe(201);
     expect(importing('create').statusCode).toBe(201);
     rows[1]!.phone = '+1 415 555 0199';
+    // The code as Excel saves it: matched by the code without its zeros.
+    rows[2]!.store_code = '42';
     expect(importing('upsert').statusCode).toBe(201);
     expect(importing('update', true).statusCode).toBe(200);
     const [first] = (await request('GET', `/api/locations?clientId=${clientId}`)).json<{ id: string }[]>();

@@ -138,6 +138,8 @@ export class ImportJob {
   private readonly notes = new Set<number>();
   /** Rows whose phone carried an extension the stored number does not keep (the server's phone_extension). */
   private readonly extensions = new Set<number>();
+  /** Rows whose store code is the stored one but for the leading zeros Excel drops (store_code_given). */
+  private readonly codesWithoutZeros = new Set<number>();
   /** Rows whose key matched nothing while their place id or name and address are a stored location's. */
   private readonly samePlace = new Set<number>();
   private readonly changes = new Map<number, Changes>();
@@ -283,6 +285,7 @@ export class ImportJob {
       this.notes,
       this.samePlace,
       this.extensions,
+      this.codesWithoutZeros,
     ]) {
       if (row === null) marks.clear();
       else marks.delete(row);
@@ -352,6 +355,7 @@ export class ImportJob {
     if (preview.note !== null) this.notes.add(row);
     if (preview.same_place_as !== null) this.samePlace.add(row);
     if (preview.phone_extension !== null) this.extensions.add(row);
+    if (preview.store_code_given !== null) this.codesWithoutZeros.add(row);
     if (preview.action === 'updated' && preview.changes) this.changes.set(row, preview.changes);
     if (preview.action === 'created' && this.samples.length < SAMPLE_ROWS) {
       this.samples.push({ row, line: this.lineOf(row), location: preview });
@@ -821,6 +825,7 @@ export class ImportJob {
       foreignIds: counted(this.notes),
       samePlace: counted(this.samePlace),
       phoneExtensions: counted(this.extensions),
+      codesWithoutZeros: counted(this.codesWithoutZeros),
     };
   }
 

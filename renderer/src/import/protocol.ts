@@ -124,6 +124,8 @@ export interface CheckReport {
   samePlace: { count: number; lines: number[] };
   /** Rows whose phone carried an extension ("ext. 3"), which the stored number does not keep. */
   phoneExtensions: { count: number; lines: number[] };
+  /** Rows whose store code lost the leading zeros of the stored code it is read as (Excel drops them). */
+  codesWithoutZeros: { count: number; lines: number[] };
 }
 
 export interface ImportSummary {

@@ -6,6 +6,7 @@ import { audit } from './0004-audit.js';
 import { mappings } from './0005-mappings.js';
 import { operationRowsRowid } from './0006-operation-rows-rowid.js';
 import { mappingsByClient } from './0007-mappings-by-client.js';
+import { storeCodesWithZeros } from './0008-store-codes-with-zeros.js';
 
 export interface Migration {
   version: number;
@@ -22,4 +23,5 @@ export const migrations: readonly Migration[] = [
   mappings,
   operationRowsRowid,
   mappingsByClient,
+  storeCodesWithZeros,
 ];

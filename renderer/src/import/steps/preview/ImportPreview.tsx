@@ -7,7 +7,7 @@ import { SkippedRows } from '../../../components/SkippedRows.js';
 import { UnchangedRows } from '../../../components/UnchangedRows.js';
 import { formatBytes, formatCount, plural } from '../../../format.js';
 import type { CheckReport, ImportChoice } from '../../protocol.js';
-import { ForeignIdsNotice, PhoneExtensionsNotice, SamePlaceNotice } from './RowNotices.js';
+import { ForeignIdsNotice, CodesWithoutZerosNotice, PhoneExtensionsNotice, SamePlaceNotice } from './RowNotices.js';
 import { PreviewTotals, type PreviewFilter } from './PreviewTotals.js';
 
 /** How many rows the import writes: those it creates or updates, and the duplicates the user keeps. */
@@ -80,6 +80,7 @@ export function ImportPreview({
       <ReadyLine report={report} ready={rowsToWrite(report, keepDuplicates)} />
       <ForeignIdsNotice foreignIds={report.foreignIds} />
       <PhoneExtensionsNotice phoneExtensions={report.phoneExtensions} />
+      <CodesWithoutZerosNotice codesWithoutZeros={report.codesWithoutZeros} />
       <SamePlaceNotice samePlace={report.samePlace} mode={report.choice.mode} />
       {busy && (
         <p className="muted" role="status">

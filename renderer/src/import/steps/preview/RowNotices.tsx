@@ -93,3 +93,22 @@ export function PhoneExtensionsNotice({ phoneExtensions }: { phoneExtensions: Co
     </RowsWarning>
   );
 }
+
+/**
+ * Rows whose store code is a stored location's but for its leading zeros (the server's store_code_given):
+ * Excel saves a code of digits as a number. They are read as the stored codes, which are kept.
+ */
+export function CodesWithoutZerosNotice({ codesWithoutZeros }: { codesWithoutZeros: CountedRows }) {
+  const one = codesWithoutZeros.count === 1;
+  return (
+    <RowsWarning
+      rows={codesWithoutZeros}
+      testId="codes-without-zeros"
+      says={['has a store code without its leading zeros', 'have store codes without their leading zeros']}
+    >
+      Excel saves a code of digits as a number (00123 as 123). {one ? 'It is' : 'They are'} read as the stored{' '}
+      {one ? 'code' : 'codes'}, with the zeros, and {one ? 'that code stays' : 'those codes stay'} as{' '}
+      {one ? 'it is' : 'they are'}.
+    </RowsWarning>
+  );
+}
