@@ -143,15 +143,21 @@ function clashes(a: ImportTarget, b: ImportTarget): boolean {
   return (a === 'hours' && isDayHours(b)) || (b === 'hours' && isDayHours(a));
 }
 
+const NONE_HIDDEN: ReadonlySet<number> = new Set();
+
 /**
- * One match per column. Each target but `address` takes one column: an exact match before a near miss,
- * else the first; every column naming `address` joins into it, in file order ("Address line 1", "Address
- * line 2").
+ * One match per column. Each target but `address` takes one column: a column shown before one the
+ * workbook hides (a stale column kept out of sight, found by a probe), an exact match before a near
+ * miss, else the first; every column naming `address` joins into it, in file order ("Address line 1",
+ * "Address line 2").
  */
-export function matchHeaders(headers: readonly string[]): ColumnMatch[] {
+export function matchHeaders(headers: readonly string[], hidden = NONE_HIDDEN): ColumnMatch[] {
   const matches = headers.map(matchHeader);
   const taken: ImportTarget[] = [];
-  const order = matches.map((_, index) => index).sort((a, b) => matches[b]!.score - matches[a]!.score || a - b);
+  const shownFirst = (a: number, b: number) => Number(hidden.has(a)) - Number(hidden.has(b));
+  const order = matches
+    .map((_, index) => index)
+    .sort((a, b) => shownFirst(a, b) || matches[b]!.score - matches[a]!.score || a - b);
   const kept = new Set<number>();
   for (const index of order) {
     const target = matches[index]!.field;
@@ -163,8 +169,8 @@ export function matchHeaders(headers: readonly string[]): ColumnMatch[] {
 }
 
 /** The mapping the headers suggest (matchHeaders' fields). */
-export function mapHeaders(headers: readonly string[]): ColumnMapping {
-  return matchHeaders(headers).map((match) => match.field);
+export function mapHeaders(headers: readonly string[], hidden = NONE_HIDDEN): ColumnMapping {
+  return matchHeaders(headers, hidden).map((match) => match.field);
 }
 
 /**

@@ -31,7 +31,7 @@ export function namesTheName(row: readonly string[]): boolean {
 }
 
 /** How many of a row's cells name a field by its word or a synonym (not a near miss). */
-function fieldsNamed(row: readonly string[]): number {
+export function fieldsNamed(row: readonly string[]): number {
   return row.filter((cell) => namedField(cell) !== null).length;
 }
 

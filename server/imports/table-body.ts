@@ -15,7 +15,15 @@ export type TableFormat = {
   placeholders?: 'none';
   /** A saved mapping's columns and options (server/mappings/), instead of matching the headers. */
   mapping?: SavedMapping;
-} & ({ kind: 'csv'; charset?: string } | { kind: 'xlsx'; sheet?: string; cells?: Cells });
+} & (
+  | { kind: 'csv'; charset?: string }
+  | {
+      kind: 'xlsx';
+      sheet?: string;
+      cells?: Cells;
+      /** 0-based, as workbook-facts.ts reads them. */ hiddenColumns?: number[];
+    }
+);
 
 export interface TableBody {
   clientId: string;
@@ -37,6 +45,7 @@ export function readTableBody(
     keepFlagged,
     placeholders,
     refuseExtraValues: format.kind === 'csv',
+    ...(format.kind === 'xlsx' && format.hiddenColumns ? { hiddenColumns: new Set(format.hiddenColumns) } : {}),
     ...(mapping ? { mapping } : {}),
   });
   if ('statusCode' in table) return table;

@@ -24,6 +24,8 @@ export interface TableOptions {
    * after it. A workbook's cells cannot split so: a value off to the side, under no header, is left out.
    */
   refuseExtraValues?: boolean;
+  /** A workbook's hidden columns (workbook-facts.ts): a shown column wins over them for one field. */
+  hiddenColumns?: ReadonlySet<number>;
 }
 
 /** What the import takes of a saved mapping (server/mappings/schemas.ts). */
@@ -101,7 +103,9 @@ export function tableRows(cells: Cells, options: TableOptions): TableRows | Tabl
     return { statusCode: 400, message: 'The file is empty: it needs a header row and one row per location' };
   }
   const headers = cells[headerIndex]!.map((header) => header.trim());
-  const matches = options.mapping ? savedMatches(headers, options.mapping) : matchHeaders(headers);
+  const matches = options.mapping
+    ? savedMatches(headers, options.mapping)
+    : matchHeaders(headers, options.hiddenColumns);
   if (!Array.isArray(matches)) return matches;
   const nameColumn = matches.findIndex((match) => match.field === 'name');
   if (nameColumn < 0) {

@@ -14,6 +14,8 @@ export interface SheetFacts {
   merges: { column: number; top: number; bottom: number }[];
   /** Cells holding a formula's error value, 0-based, with the value (#REF!, #N/A …). */
   errors: { row: number; column: number; text: string }[];
+  /** The columns hidden in Excel, 0-based: a visible column wins over them for one field (matchHeaders). */
+  hiddenColumns: number[];
 }
 
 type Files = Record<string, Uint8Array>;
@@ -23,6 +25,8 @@ const MERGE_CELLS = ascii('<mergeCells');
 const MERGE_CELLS_END = ascii('</mergeCells>');
 const ERROR_CELL = ascii('t="e"');
 const CELL_END = ascii('</c>');
+const COLS = ascii('<cols>');
+const COLS_END = ascii('</cols>');
 
 /** The offsets of `pattern` in `bytes`: the sheet's XML is searched as bytes, never made one big string. */
 function* offsetsOf(bytes: Uint8Array, pattern: Uint8Array, from = 0): Generator<number> {
@@ -76,6 +80,22 @@ function errorsOf(xml: Uint8Array): SheetFacts['errors'] {
   return errors;
 }
 
+/** The columns a sheet hides (`<col min="3" max="4" hidden="1"/>`, 1-based), 0-based. */
+function hiddenColumnsOf(xml: Uint8Array): number[] {
+  const [start] = offsetsOf(xml, COLS);
+  if (start === undefined) return [];
+  const [end = xml.length] = offsetsOf(xml, COLS_END, start);
+  const hidden: number[] = [];
+  for (const [tag] of strFromU8(xml.subarray(start, end)).matchAll(/<col\b[^>]*>/g)) {
+    if (!/\bhidden="(1|true)"/.test(tag)) continue;
+    const min = Number(attribute(tag, 'min'));
+    // A range to Excel's last column (16,384) hides the rest of the sheet: no header lies that far.
+    const max = Math.min(Number(attribute(tag, 'max')), min + 1024);
+    for (let column = min; Number.isInteger(column) && column <= max; column++) hidden.push(column - 1);
+  }
+  return hidden;
+}
+
 /** A sheet as the workbook lists it: its name, whether it is hidden, and its XML's path in the zip. */
 export interface SheetState {
   name: string;
@@ -115,6 +135,7 @@ const factsOf = (state: SheetState, xml: Uint8Array | undefined): SheetFacts => 
   hidden: state.hidden,
   merges: xml ? mergesOf(xml) : [],
   errors: xml ? errorsOf(xml) : [],
+  hiddenColumns: xml ? hiddenColumnsOf(xml) : [],
 });
 
 /** One sheet's facts: only its own XML is unzipped (the server reads one sheet of a workbook). */

@@ -1,7 +1,11 @@
 import readXlsxFile from 'read-excel-file/node';
 import { MAX_UNZIPPED_BYTES, unzipsPast } from './cell-limits.js';
-import type { CellsOrRefusal } from './csv-text.js';
-import { sheetFacts, sheetStates, withSheetFacts, type SheetState } from './workbook-facts.js';
+import type { Cells } from './csv-text.js';
+import { HEADER_SEARCH_ROWS } from './header-row.js';
+import { sheetsToRead } from './sheet-choice.js';
+import { sheetFacts, sheetStates, withSheetFacts } from './workbook-facts.js';
+
+type SheetCells = { cells: Cells; hiddenColumns: number[] } | { statusCode: number; message: string };
 
 /**
  * An .xlsx body's sheet as text cells (README: "Import a CSV or Excel file"), with read-excel-file
@@ -10,7 +14,7 @@ import { sheetFacts, sheetStates, withSheetFacts, type SheetState } from './work
  * 20-digit number is never rounded), dates as ISO text, TRUE/FALSE as those words. Async (the library
  * unzips with promises): the writer thread reads it before the import's synchronous transaction.
  */
-export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): Promise<CellsOrRefusal> {
+export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): Promise<SheetCells> {
   if (unzipsPast(bytes)) {
     return {
       statusCode: 413,
@@ -30,7 +34,7 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
   }
   const states = sheetStates(bytes);
   const stateOf = (name: string) => states.find((each) => each.name === name);
-  const chosen = sheet === undefined ? firstShown(sheets, stateOf) : sheets.find((each) => each.sheet === sheet);
+  const chosen = sheet === undefined ? firstToRead(sheets, stateOf) : sheets.find((each) => each.sheet === sheet);
   if (chosen === undefined) {
     const names = sheets.map((each) => `"${each.sheet}"`).join(', ');
     return {
@@ -41,20 +45,37 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
   // Only the sheet read has its merges and errors read (sheetFacts unzips its XML alone).
   const state = stateOf(chosen.sheet);
   const facts = state && sheetFacts(bytes, state);
-  return { cells: withSheetFacts(chosen.data, facts).map((row) => row.map(cellText)) };
+  const cells = withSheetFacts(chosen.data, facts).map((row) => row.map(cellText));
+  return { cells, hiddenColumns: facts?.hiddenColumns ?? [] };
+}
+
+const hasValue = (row: unknown[]) => row.some((cell) => cell !== null && cell !== '');
+
+/** A sheet's first rows with values, as text: where its header lies (header-row.ts). */
+function topRows(data: unknown[][]): string[][] {
+  const top: string[][] = [];
+  for (let index = 0; index < data.length && top.length < HEADER_SEARCH_ROWS; index++) {
+    if (hasValue(data[index]!)) top.push(data[index]!.map(cellText));
+  }
+  return top;
 }
 
 /**
- * The sheet read without ?sheet=: the first that is not hidden and holds a value (a probe's workbook
- * kept a stale hidden sheet first, another an empty one or a page of instructions without a table
- * first: the first sheet with rows that is shown, as a person opening the file sees it); else the first.
+ * The sheet read without ?sheet=: the first that sheetsToRead offers (a probe's workbooks kept a stale
+ * hidden sheet first, an empty one, or a page of instructions: the shown sheet whose header names the
+ * locations' fields, as a person opening the file reads it); else the first.
  */
-function firstShown<T extends { sheet: string; data: unknown[][] }>(
+function firstToRead<T extends { sheet: string; data: unknown[][] }>(
   sheets: T[],
-  stateOf: (name: string) => SheetState | undefined,
+  stateOf: (name: string) => { hidden: boolean } | undefined,
 ): T | undefined {
-  const filled = (each: T) => each.data.some((row) => row.some((cell) => cell !== null && cell !== ''));
-  return sheets.find((each) => !stateOf(each.sheet)?.hidden && filled(each)) ?? sheets[0];
+  const looks = sheets.map((each) => ({
+    each,
+    hidden: stateOf(each.sheet)?.hidden ?? false,
+    filled: each.data.some(hasValue),
+    top: topRows(each.data),
+  }));
+  return sheetsToRead(looks)[0]?.each ?? sheets[0];
 }
 
 function cellText(value: unknown): string {

@@ -9,7 +9,15 @@ const { server, admin, openImport } = importFixture();
 
 async function twoSheets(): Promise<Buffer> {
   return writeXlsxFile([
-    { sheet: 'Read me', data: [['Note'], ['Stores are on the next sheet']] },
+    // A sheet of notes is passed over (sheet-choice.ts): two tables of locations are a question.
+    { sheet: 'Read me', data: [['Note'], ['Stores are on the next sheets']] },
+    {
+      sheet: 'Closed',
+      data: [
+        ['Store code', 'Location name'],
+        ['00999', 'Fjord Bakery Hull'],
+      ],
+    },
     {
       sheet: 'Stores',
       data: [
@@ -30,13 +38,14 @@ test('an .xlsx with two sheets imports the chosen sheet, leading zeros kept', as
   });
 
   const sheets = dialog.getByRole('group', { name: /Choose the sheet/ });
-  await expect(sheets).toContainText('“fjord-stores.xlsx” has 2 sheets with rows.');
+  await expect(sheets).toContainText('“fjord-stores.xlsx” has 2 sheets that could hold the locations.');
   // The sheet with the most rows is offered first.
   await expect(sheets.getByRole('radio', { name: 'Stores · 2 rows' })).toBeFocused();
   await expect(sheets.getByRole('radio', { name: 'Stores · 2 rows' })).toBeChecked();
   expect((await new AxeBuilder({ page }).include('.import-dialog').analyze()).violations).toEqual([]);
   await snap(page, testInfo, 'choose-sheet');
-  await sheets.getByRole('radio', { name: 'Read me · 1 row' }).check();
+  await expect(sheets.getByRole('radio')).toHaveCount(2);
+  await sheets.getByRole('radio', { name: 'Closed · 1 row' }).check();
   await sheets.getByRole('radio', { name: 'Stores · 2 rows' }).check();
   await dialog.getByRole('button', { name: 'Use this sheet' }).click();
 

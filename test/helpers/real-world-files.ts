@@ -132,3 +132,43 @@ export async function clientWorkbook(firstPhone: string): Promise<Buffer> {
   const zipped = zipSync(parts);
   return Buffer.from(zipped.buffer, zipped.byteOffset, zipped.byteLength);
 }
+
+/**
+ * A workbook shaped like the upload templates Yext and Uberall send clients: a sheet of instructions
+ * first (a title, steps, a table of fields and what they mean), then the Locations sheet, in which the
+ * client kept an old Phone column hidden (column C) and added "Main Phone" at the end.
+ */
+export async function templateWorkbook(): Promise<Buffer> {
+  const { unzipSync, zipSync, strToU8, strFromU8 } = await import('fflate');
+  const { default: writeXlsxFile } = await import('write-excel-file/node');
+  const real = (await writeXlsxFile([
+    {
+      sheet: 'Instructions',
+      data: [
+        ['Bulk location upload template'],
+        ['1. Fill in one row per location on the Locations sheet. Do not rename the columns.'],
+        ['2. Required fields are marked with *.'],
+        ['Field', 'Description'],
+        ['Name', 'The business name, as customers know it *'],
+        ['Address', 'Street and number *'],
+        ['Main Phone', 'The number customers call, with its area code'],
+      ],
+    },
+    {
+      sheet: 'Locations',
+      data: [
+        ['Store ID', 'Name', 'Phone', 'Address', 'City', 'State', 'ZIP', 'Country', 'Main Phone'],
+        ['1001', 'Harbor Books', '(617) 555-0100', '12 Atlantic Ave', 'Boston', 'MA', '02110', 'US', '(617) 555-0199'],
+        ['1002', 'Harbor Books Cambridge', '', '5 Brattle St', 'Cambridge', 'MA', '02138', 'US', '(617) 555-0288'],
+      ],
+    },
+  ]).toBuffer()) as Buffer;
+  const parts = unzipSync(new Uint8Array(real));
+  const sheet = 'xl/worksheets/sheet2.xml';
+  const xml = strFromU8(parts[sheet]!).replace(/<cols>.*?<\/cols>/, '');
+  parts[sheet] = strToU8(
+    xml.replace('<sheetData>', '<cols><col min="3" max="3" width="0" hidden="1"/></cols><sheetData>'),
+  );
+  const zipped = zipSync(parts);
+  return Buffer.from(zipped.buffer, zipped.byteOffset, zipped.byteLength);
+}

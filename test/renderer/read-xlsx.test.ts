@@ -5,7 +5,7 @@ import type { FromWorker } from '../../renderer/src/import/protocol.js';
 import { valuesOf } from '../../renderer/src/import/parse-csv.js';
 import { readWorkbook, sheetTable } from '../../renderer/src/import/read-xlsx.js';
 import { bufferSource } from './csv-files.js';
-import { clientWorkbook } from '../helpers/real-world-files.js';
+import { clientWorkbook, templateWorkbook } from '../helpers/real-world-files.js';
 
 /** An .xlsx of two sheets, as an agency gets it: text store codes with leading zeros, a date, a blank row. */
 async function workbook(): Promise<Uint8Array> {
@@ -92,18 +92,9 @@ describe('Excel workbooks (.xlsx) in the import worker', () => {
     expect([table.headerLine, ...table.lines]).toEqual([3, 4, 5]);
   });
 
-  it('asks which sheet when several hold rows, then reads the chosen one', async () => {
-    const bytes = await workbook();
+  it('reads the table of locations past a sheet of notes, as the server does', async () => {
     const { job, messages } = jobMessages();
-    await job.read({ ...bufferSource(bytes), name: 'stores.xlsx' });
-    expect(messages.at(-1)).toEqual({
-      type: 'sheets',
-      sheets: [
-        { name: 'Notes', rowCount: 1 },
-        { name: 'Stores', rowCount: 2 },
-      ],
-    });
-    await job.read({ ...bufferSource(bytes), name: 'stores.xlsx' }, undefined, 'Stores');
+    await job.read({ ...bufferSource(await workbook()), name: 'stores.xlsx' });
     const last = messages.at(-1);
     if (last?.type !== 'read') throw new Error(`expected read, got ${last?.type}`);
     expect(last.file).toMatchObject({
@@ -112,6 +103,43 @@ describe('Excel workbooks (.xlsx) in the import worker', () => {
       mapping: ['store_code', 'name', 'phone', null, null],
     });
     expect(last.file.samples[0]?.[0]).toBe('00123');
+  });
+
+  it('asks which sheet when several are tables of locations, then reads the chosen one', async () => {
+    const table = (name: string) => [
+      ['Store code', 'Name'],
+      ['1', name],
+    ];
+    const bytes = new Uint8Array(
+      await writeXlsxFile([
+        { sheet: 'Notes', data: [['Note'], ['Sent by the client on Monday']] },
+        { sheet: 'US', data: table('Harbor Books Seattle') },
+        { sheet: 'Canada', data: [...table('Harbor Books Vancouver'), ['2', 'Harbor Books Victoria']] },
+      ]).toBuffer(),
+    );
+    const { job, messages } = jobMessages();
+    await job.read({ ...bufferSource(bytes), name: 'stores.xlsx' });
+    expect(messages.at(-1)).toEqual({
+      type: 'sheets',
+      sheets: [
+        { name: 'US', rowCount: 1 },
+        { name: 'Canada', rowCount: 2 },
+      ],
+    });
+    await job.read({ ...bufferSource(bytes), name: 'stores.xlsx' }, undefined, 'Canada');
+    expect(messages.at(-1)).toMatchObject({ type: 'read', file: { sheet: 'Canada', rowCount: 2 } });
+  });
+
+  it('an upload template: its instructions passed over, a hidden stale column losing to the shown one', async () => {
+    const { job, messages } = jobMessages();
+    await job.read({ ...bufferSource(new Uint8Array(await templateWorkbook())), name: 'template.xlsx' });
+    const last = messages.at(-1);
+    if (last?.type !== 'read') throw new Error(`expected read, got ${last?.type}`);
+    expect(last.file).toMatchObject({
+      sheet: 'Locations',
+      rowCount: 2,
+      mapping: ['store_code', 'name', null, 'address', 'city', 'state', 'zip', 'country', 'phone'],
+    });
   });
 
   it('refuses a zip that is no workbook, and an old .xls, saying to save as .xlsx or CSV', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
 import { TestClock, type TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
-import { clientWorkbook, YEXT_CSV } from '../helpers/real-world-files.js';
+import { clientWorkbook, templateWorkbook, YEXT_CSV } from '../helpers/real-world-files.js';
 import { buildSignedInApp } from '../helpers/users.js';
 
 /**
@@ -384,12 +384,33 @@ describe('POST /api/locations/upload with an .xlsx workbook', () => {
     expect(stale.json<{ rows: { name: string }[] }>().rows.map((row) => row.name)).toEqual(['Stale Shop']);
   });
 
-  it('reads the sheet named, text kept as text (leading zeros), the first sheet by default', async () => {
+  it("an upload template's instructions sheet is passed over for its Locations sheet; a hidden column loses to a shown one", async () => {
+    const clientId = await t.createClient(admin, 'Template workbook');
+    const dry = await upload(clientId, await templateWorkbook(), XLSX, '&dryRun=true');
+    expect(dry.statusCode, dry.body).toBe(200);
+    const preview = dry.json<{
+      columns: { header: string; field: string | null }[];
+      rows: { name: string; store_code: string; phone: string | null }[];
+    }>();
+    expect(preview.rows.map((row) => [row.store_code, row.name, row.phone])).toEqual([
+      ['1001', 'Harbor Books', '+16175550199'],
+      ['1002', 'Harbor Books Cambridge', '+16175550288'],
+    ]);
+    expect(preview.columns.filter((column) => column.field === 'phone').map((column) => column.header)).toEqual([
+      'Main Phone',
+    ]);
+    // Named, the instructions are read as asked: a table without a column that can be a location's name.
+    const named = await upload(clientId, await templateWorkbook(), XLSX, '&dryRun=true&sheet=Instructions');
+    expect(named.statusCode).toBe(400);
+  });
+
+  it('reads the sheet named, text kept as text (leading zeros); by default the first table of locations', async () => {
     const clientId = await t.createClient(admin, 'Excel client');
     const file = await workbook();
-    const first = await upload(clientId, file, XLSX);
-    expect(first.statusCode).toBe(400);
-    expect(first.json().message).toMatch(/No column can be the name/);
+    const named = await upload(clientId, file, XLSX, '&sheet=Summary');
+    expect(named.statusCode).toBe(400);
+    expect(named.json().message).toMatch(/No column can be the name/);
+    expect((await upload(clientId, file, XLSX, '&dryRun=true')).json()).toMatchObject({ count: 2 });
     const response = await upload(clientId, file, XLSX, '&sheet=Locations');
     expect(response.statusCode, response.body).toBe(201);
     const stored = await locationsOf(clientId);

@@ -7,6 +7,8 @@ import {
   UploadQuery,
 } from '../../../server/locations/schemas.js';
 import { withoutControlCharacters } from '../../../server/http/control-characters.js';
+import { HEADER_SEARCH_ROWS } from '../../../server/imports/header-row.js';
+import { sheetsToRead } from '../../../server/imports/sheet-choice.js';
 import { ApiError, toErrorInfo, type ApiErrorInfo } from '../api/http.js';
 import type { DryRun, DryRunRow, DuplicateHandling, Health, Imported } from '../api/types.js';
 import { decodeInto, type ByteSource, type TextEncodingName } from './decode.js';
@@ -185,10 +187,16 @@ export class ImportJob {
   private async readWorkbook(file: ByteSource & { name: string }, chosen?: string): Promise<void> {
     const workbook = await readWorkbook(file);
     if (!workbook.ok) return this.ports.send({ type: 'rejected', message: workbook.message });
-    // A hidden sheet (a stale copy kept in the workbook) only when no shown sheet has rows.
-    const withRows = workbook.sheets.filter((sheet) => sheet.rows.length > 0);
-    const shown = withRows.filter((sheet) => !sheet.hidden);
-    const filled = shown.length > 0 ? shown : withRows;
+    // A hidden sheet (a stale copy kept in the workbook) only when no shown sheet has rows; a table of
+    // locations before a page of instructions (sheet-choice.ts, the server's rule).
+    const filled = sheetsToRead(
+      workbook.sheets.map((sheet) => ({
+        ...sheet,
+        hidden: sheet.hidden ?? false,
+        filled: sheet.rows.length > 0,
+        top: sheet.rows.slice(0, HEADER_SEARCH_ROWS),
+      })),
+    );
     const sheet = filled.find((candidate) => candidate.name === chosen) ?? (filled.length === 1 ? filled[0] : null);
     if (!sheet) {
       if (filled.length === 0)
@@ -220,7 +228,7 @@ export class ImportJob {
     }
     this.table = table;
     this.fileName = facts.name;
-    this.mapping = mapHeaders(table.headers);
+    this.mapping = mapHeaders(table.headers, new Set(table.hiddenColumns));
     this.options = DEFAULT_OPTIONS;
     this.resetChecks();
     this.ports.send({

@@ -49,6 +49,8 @@ export interface CsvTable {
   /** The line break rows end with. */
   newline: string;
   problems: LineProblem[];
+  /** A workbook sheet's columns hidden in Excel, 0-based (read-xlsx.ts); a CSV has none. */
+  hiddenColumns?: number[];
 }
 
 /** How many lines of rows with a blank value each column keeps, for messages that point at them. */

@@ -10,8 +10,10 @@ export interface WorkbookSheet {
   rows: string[][];
   /** The spreadsheet's row number of each row (empty rows are left out). */
   lines: number[];
-  /** Hidden in Excel: offered only when no shown sheet has rows (workbook-facts.ts). */
+  /** Hidden in Excel: offered only when no shown sheet has rows (sheet-choice.ts). */
   hidden?: boolean;
+  /** The columns hidden in Excel, 0-based: a shown column wins over them for one field (matchHeaders). */
+  hiddenColumns?: number[];
 }
 
 export type Workbook = { ok: true; sheets: WorkbookSheet[] } | { ok: false; message: string };
@@ -65,7 +67,11 @@ export async function readWorkbook(file: ByteSource): Promise<Workbook> {
       ok: true,
       sheets: sheets.map(({ sheet, data }) => {
         const own = facts.find((each) => each.name === sheet);
-        return { ...sheetOf(sheet, withSheetFacts(data, own)), hidden: own?.hidden ?? false };
+        return {
+          ...sheetOf(sheet, withSheetFacts(data, own)),
+          hidden: own?.hidden ?? false,
+          hiddenColumns: own?.hiddenColumns ?? [],
+        };
       }),
     };
   } catch {
@@ -96,5 +102,6 @@ export function sheetTable(sheet: WorkbookSheet): CsvTable {
   table.lines = table.lines.map(toRow);
   table.problems = table.problems.map((problem) => ({ ...problem, line: toRow(problem.line) }));
   for (const blanks of table.blanks) blanks.firstLines = blanks.firstLines.map(toRow);
+  if (sheet.hiddenColumns && sheet.hiddenColumns.length > 0) table.hiddenColumns = sheet.hiddenColumns;
   return table;
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { SheetChoice } from '../../protocol.js';
 import { plural } from '../../../format.js';
 
-/** A workbook with several sheets that hold rows: which one holds the locations. */
+/** A workbook with several sheets that could hold the locations (sheet-choice.ts): which one does. */
 export function ChooseSheet({
   fileName,
   sheets,
@@ -31,7 +31,7 @@ export function ChooseSheet({
       <fieldset>
         <legend>
           <strong>Choose the sheet</strong>: {fileName ? `“${fileName}”` : 'This workbook'} has{' '}
-          {plural(sheets.length, 'sheet')} with rows.
+          {plural(sheets.length, 'sheet')} that could hold the locations.
         </legend>
         {sheets.map((sheet) => (
           <label key={sheet.name} className="choice">
