@@ -44,9 +44,14 @@ for (const [day, names] of [
 }
 
 const CLOSED = /^(x|closed|close|geschlossen|fermé|ferme|cerrado|chiuso|gesloten)$/i;
-const ALL_DAY = /^(24 ?h(ours|rs)?|open 24 hours|24\/7|00:00\s*-\s*24:00|0:00\s*-\s*24:00)$/i;
-// 9 | 09 | 9:30 | 9.30 | 17h | 17h30 | 9am | 9:30 pm | 12 noon | midnight
-const TIME = /^(\d{1,2})(?:[:.h](\d{2})?)?\s*(am|pm|a\.m\.|p\.m\.|a|p)?$/i;
+// All day, as sheets and exports say it: "24 hours", Yext's "24hr", "open 24h", "24/7", French "24h/24",
+// German "24 Stunden" and "rund um die Uhr", Spanish "24 horas", Italian "24 ore".
+const ALL_DAY =
+  /^(?:open )?(?:24 ?(?:h|hr|hrs|hours?|std|stunden|horas|ore)|24\/7|24 ?h ?\/ ?24|all day|rund um die uhr|ganztägig|0?0:00\s*-\s*24:00)$/i;
+// 9 | 09 | 9:30 | 9.30 | 17h | 17h30 | 9am | 9:30 pm | 09:00:00 (Yext's seconds, always :00) | 12 noon | midnight
+const TIME = /^(\d{1,2})(?:[:.h](\d{2})?(?::00)?)?\s*(am|pm|a\.m\.|p\.m\.|a|p)?$/i;
+// A 24-hour clock without a separator, as Yext documents it: 1500, 0930.
+const MILITARY = /^([01]\d|2[0-4])([0-5]\d)$/;
 
 function time(text: string): string {
   // "16 Uhr": German sheets may say the hour's word.
@@ -56,7 +61,7 @@ function time(text: string): string {
     .replace(/\s*uhr$/, '');
   if (word === 'noon') return '12:00';
   if (word === 'midnight') return '24:00';
-  const match = TIME.exec(word);
+  const match = TIME.exec(word) ?? MILITARY.exec(word);
   if (match === null) throw new HoursError(`"${text.trim()}" is not a time`);
   let hour = Number(match[1]);
   const minute = Number(match[2] ?? '0');
@@ -110,6 +115,8 @@ export function dayIntervals(text: string): Interval[] {
         false,
       );
     const close = shortAfternoon(ends[1]!, open, time(ends[1]!));
+    // "12:00 AM - 12:00 AM" is Yext's documented all day; "00:00-00:00" others'.
+    if (open === '00:00' && close === '00:00' && parts.length === 1) return ['00:00', '24:00'] as Interval;
     if (open === close) throw new HoursError(`"${part}" opens and closes at the same time`);
     return [open === '24:00' ? '00:00' : open, close === '00:00' ? '24:00' : close] as Interval;
   });

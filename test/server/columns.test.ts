@@ -350,6 +350,38 @@ describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
     expect(weekHours('Open 24 hours')).toEqual(weekHours('24/7'));
   });
 
+  it('reads the forms Yext documents for its hours cells, and all day as sheets in five languages say it', () => {
+    const allDay = [['00:00', '24:00']];
+    // Yext's "Hours Field Mapping" examples: 24hr, seconds, a 24-hour clock without a colon, and
+    // "12:00 AM - 12:00 AM" for a day open around the clock.
+    expect(dayIntervals('24hr')).toEqual(allDay);
+    expect(dayIntervals('10:00:00-12:00:00, 13:00:00-14:00:00')).toEqual([
+      ['10:00', '12:00'],
+      ['13:00', '14:00'],
+    ]);
+    expect(dayIntervals('0930-1730')).toEqual([['09:30', '17:30']]);
+    expect(dayIntervals('12:00 AM - 12:00 AM')).toEqual(allDay);
+    expect(dayIntervals('00:00-00:00')).toEqual(allDay);
+    for (const text of [
+      'open 24h',
+      '24 hrs',
+      '24h/24',
+      '24 Stunden',
+      'rund um die Uhr',
+      '24 horas',
+      '24 ore',
+      'All day',
+    ])
+      expect(dayIntervals(text), text).toEqual(allDay);
+    expect(weekHours('Mo-So 24 Stunden')).toEqual(weekHours('24/7'));
+    expect(weekHours('Mon-Fri 09:00:00-17:00:00, Sat closed')).toMatchObject({ fri: [['09:00', '17:00']], sat: [] });
+    // Still refused: a same time that is not midnight, seconds that are not :00, three digits.
+    expect(() => dayIntervals('09:00-09:00')).toThrow('opens and closes at the same time');
+    expect(() => dayIntervals('09:00:30-17:00')).toThrow('"09:00:30" is not a time');
+    expect(() => dayIntervals('900-1700')).toThrow('"900" is not a time');
+    expect(() => dayIntervals('00:00-00:00, 09:00-12:00')).toThrow('opens and closes at the same time');
+  });
+
   it('reads ACTIVE and INACTIVE; a bare CLOSED stays refused (for now, or for good?)', () => {
     expect(fieldValue('status', 'ACTIVE', null)).toBe('open');
     expect(fieldValue('status', 'INACTIVE', null)).toBe('temporarily_closed');
