@@ -362,6 +362,76 @@ describe('what a restore keeps of the database it replaces (found by a script au
   });
 });
 
+describe('a restore brings data back, not access (found by a script author’s walk)', () => {
+  type Db = ReturnType<typeof openDatabase>;
+  const addUser = (db: Db, organizationId: string, email: string, role: string, clientId: string | null) => {
+    const id = crypto.randomUUID();
+    const now = new Date().toISOString();
+    db.prepare(
+      'INSERT INTO users (id, organization_id, email, password_hash, role, client_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(id, organizationId, email, `hash of ${email}`, role, clientId, now, now);
+    return id;
+  };
+  const addClientIn = (db: Db, organizationId: string, name: string) =>
+    insertClient(db, organizationId, { name, industry: null, website: null }, Date.now()).id;
+
+  it('passwords, roles and clients as they are now; users and tokens removed since stay removed, added since come along', async () => {
+    const stamp = Date.now();
+    const store = openStore(liveFile, key);
+    const organizationId = store.db.prepare('SELECT id FROM organizations').pluck().get() as string;
+    const clientX = addClientIn(store.db, organizationId, `X ${stamp}`);
+    const changed = addUser(store.db, organizationId, `changed-${stamp}@example.com`, 'admin', null);
+    const removed = addUser(store.db, organizationId, `removed-${stamp}@example.com`, 'viewer', null);
+    const moved = addUser(store.db, organizationId, `moved-${stamp}@example.com`, 'client_viewer', clientX);
+    store.close();
+    const backup = path.join(root, `access-${stamp}.db`);
+    expect((await cli(['backup', backup])).code).toBe(0);
+
+    // Since the backup: a password changed and the role lowered, a user removed, a Client Viewer moved to
+    // a client made since, a user (with a token) and a Client Viewer of the new client added.
+    const after = openStore(liveFile, key);
+    const { db } = after;
+    db.prepare("UPDATE users SET password_hash = 'new hash', role = 'viewer' WHERE id = ?").run(changed);
+    db.prepare('DELETE FROM users WHERE id = ?').run(removed);
+    const clientY = addClientIn(db, organizationId, `Y ${stamp}`);
+    db.prepare('UPDATE users SET client_id = ? WHERE id = ?').run(clientY, moved);
+    const added = addUser(db, organizationId, `removed-${stamp}@example.com`, 'admin', null);
+    const ofNewClient = addUser(db, organizationId, `new-client-${stamp}@example.com`, 'client_viewer', clientY);
+    const token = crypto.randomUUID();
+    db.prepare(
+      "INSERT INTO api_tokens (id, user_id, name, hash, scopes, client_id, created_at) VALUES (?, ?, 'made since', ?, 'read', NULL, 0)",
+    ).run(token, added, crypto.randomBytes(32));
+    after.close();
+
+    const result = await cli(['restore', backup]);
+    expect(result.code, result.stderr).toBe(0);
+    const restored = openDatabase(liveFile, key, { readOnly: true });
+    try {
+      const user = (id: string) =>
+        restored.prepare('SELECT email, password_hash, role, client_id FROM users WHERE id = ?').get(id);
+      expect(user(changed)).toEqual({
+        email: `changed-${stamp}@example.com`,
+        password_hash: 'new hash',
+        role: 'viewer',
+        client_id: null,
+      });
+      expect(user(removed)).toBeUndefined();
+      // Its client is not in the backup: neither the old access nor the new one stands.
+      expect(user(moved)).toBeUndefined();
+      expect(user(ofNewClient)).toBeUndefined();
+      // The removed user's email is the new user's now.
+      expect(user(added)).toMatchObject({ email: `removed-${stamp}@example.com`, role: 'admin' });
+      expect(restored.prepare('SELECT user_id FROM api_tokens WHERE id = ?').pluck().get(token)).toBe(added);
+      expect(restored.prepare("SELECT count(*) FROM users WHERE email LIKE '%@restoring.invalid'").pluck().get()).toBe(
+        0,
+      );
+      expect(restored.prepare('SELECT name FROM clients WHERE id = ?').pluck().get(clientX)).toBe(`X ${stamp}`);
+    } finally {
+      restored.close();
+    }
+  });
+});
+
 function addEntry(db: ReturnType<typeof openDatabase>, organizationId: string): void {
   db.prepare(
     "INSERT INTO audit_entries (id, organization_id, at, actor_type, action, target_type) VALUES (?, ?, '', 'system', 'test.entry', 'test')",
