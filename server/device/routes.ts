@@ -154,7 +154,8 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
       const grant = { name: asked.clientName, scopes: asked.scopes, clientId: asked.clientId };
       const created = await data.devices.grantApproved(outcome.approver.userId, grant, clock.now());
       if (created === undefined) return oauthError(reply, 'access_denied', 'The approver can no longer grant this');
-      return { access_token: created.token, token_type: 'bearer' as const, scope: scopeString(created.scopes) };
+      const { token, scopes, client_id } = created;
+      return { access_token: token, token_type: 'bearer' as const, scope: scopeString(scopes), client_id };
     },
   );
 

@@ -39,6 +39,11 @@ export const DeviceAccessToken = Type.Object({
   access_token: Type.String({ description: 'An API token (adk_pat_…) owned by the person who approved' }),
   token_type: Type.Literal('bearer'),
   scope: Type.String(),
+  client_id: Type.Union([Uuid, Type.Null()], {
+    description:
+      "The one client of the agency the token is limited to, else null. A Client Viewer's approval limits it to " +
+      "their client, whatever the request asked (not OAuth's client_id: this API names no OAuth clients)",
+  }),
 });
 
 /** RFC 6749 §5.2 and RFC 8628 §3.5. */

@@ -134,6 +134,7 @@ describe('POST /auth/token: every answer of RFC 8628 §3.5', () => {
       access_token: expect.stringMatching(/^adk_pat_/),
       token_type: 'bearer',
       scope: 'read import',
+      client_id: null,
     });
     expect((await t.request({ method: 'GET', url: '/api/clients', token: granted.access_token })).statusCode).toBe(200);
     const listed = (await t.request({ method: 'GET', url: '/api/tokens', token: sessions.admin })).json<
@@ -246,7 +247,9 @@ describe('the dashboard: GET /api/device, approve, deny', () => {
     const shown = (await pendingFor(sessions.cv)).find((request) => request.user_code === asked.user_code);
     expect(shown?.description).toMatch(/on your client$/);
     await decide('approve', asked.user_code, sessions.cv);
-    const granted = (await poll(asked.device_code)).json<{ access_token: string }>();
+    const granted = (await poll(asked.device_code)).json<{ access_token: string; client_id: string | null }>();
+    // The script asked for every client: the answer says which one it got.
+    expect(granted.client_id).toBe(ownClientId);
     const clients = (await t.request({ method: 'GET', url: '/api/clients', token: granted.access_token })).json<
       { id: string }[]
     >();
