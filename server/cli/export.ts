@@ -8,8 +8,9 @@ import { CliError, UsageError } from './errors.js';
 import { fileErrorInWords } from './backup.js';
 import { theOrganization, withStore } from './store.js';
 
-// Internal to the server (the duplicate finder's key, the health reasons' cache): not the user's data.
-const INTERNAL_COLUMNS = new Set(['match_key', 'health_notes']);
+// Internal to the server (the duplicate finder's key, the health reasons' cache, the operation that made the
+// row and its change count, which only undo reads): not the user's data.
+const INTERNAL_COLUMNS = new Set(['match_key', 'health_notes', 'created_by', 'revision']);
 
 type Row = Record<string, unknown>;
 
