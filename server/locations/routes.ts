@@ -17,6 +17,7 @@ import { readBulkEdit } from './edit.js';
 import {
   BulkEditBody,
   BulkEditQuery,
+  PatchQuery,
   BulkEditResponse,
   CountResponse,
   DeleteResponse,
@@ -104,15 +105,20 @@ const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, cl
       schema: {
         tags: ['locations'],
         summary: 'Change fields of a location (Admin); null clears a field; health is recomputed',
-        description: 'Each field follows the import\'s rules (README: "Location fields").',
+        description:
+          'Each field follows the import\'s rules (README: "Location fields"). dryRun=true checks the change ' +
+          'as it would be made (a store code taken is the 409) and answers the record as it would be, ' +
+          'writing nothing: the editor checks each field as the person leaves it.',
         params: LocationParams,
+        querystring: PatchQuery,
         body: LocationPatch,
         response: { 200: LocationRecord, ...errors(400, 401, 403, 404, 409) },
       },
     },
     async (request) => {
       const body = request.body as Record<string, unknown>;
-      return data.locations.patch(principalOf(request), request.params.id, body, clock.now());
+      const { dryRun = false } = request.query;
+      return data.locations.patch(principalOf(request), request.params.id, body, clock.now(), dryRun);
     },
   );
 

@@ -393,14 +393,11 @@ export type BulkEditBody = Static<typeof BulkEditBody>;
 /** What a bulk edit does to each of its locations: the body without its ids. */
 export type BulkEdit = Omit<BulkEditBody, 'ids'>;
 
-export const BulkEditQuery = Type.Object(
-  {
-    dryRun: Type.Optional(
-      Type.Boolean({ description: 'Count the locations the edit would change, and check it; write nothing' }),
-    ),
-  },
-  { additionalProperties: false },
-);
+const dryRunQuery = (description: string) =>
+  Type.Object({ dryRun: Type.Optional(Type.Boolean({ description })) }, { additionalProperties: false });
+
+export const PatchQuery = dryRunQuery('Check the change and answer the record as it would be; write nothing');
+export const BulkEditQuery = dryRunQuery('Count the locations the edit would change, and check it; write nothing');
 
 export const BulkEditResponse = Type.Object({
   success: Type.Literal(true),

@@ -15,6 +15,7 @@ import { anyUserExists } from '../users/queries.js';
 import { clientChanges, recordClientEntry } from '../clients/audit.js';
 import { clientById, insertClient, listClients, updateClient } from '../clients/queries.js';
 import type { Db } from '../db/open.js';
+import type { LocationRecord } from '../locations/schemas.js';
 import { isWholeList } from '../db/sql.js';
 import { write } from '../db/write.js';
 import { HttpError, NotFound } from '../http/errors.js';
@@ -82,16 +83,29 @@ function clientStore(db: Db, writer: Writer): ClientStore {
   };
 }
 
+/** Thrown out of a dry run's transaction, so that SQLite rolls it back, with what it would have answered. */
+class RolledBack extends Error {
+  constructor(readonly record: LocationRecord) {
+    super('dry run');
+  }
+}
+
 function locationStore(db: Db, writer: Writer): LocationStore {
   return {
     // SQLite writes the JSON (locations/queries.ts): the whole list in pieces read as the answer drains.
     listJson: async (clientId, page, withPlace) =>
       isWholeList(page) ? locationsJsonPieces(db, clientId, withPlace) : locationsJson(db, clientId, page, withPlace),
     record: async (organizationId, id) => locationRecord(db, organizationId, id),
-    patch: (principal, id, body, now) =>
+    patch: (principal, id, body, now, dryRun = false) =>
       write(db, () => {
         patchLocation(db, principal, id, body, now);
-        return locationRecord(db, principal.organizationId, id)!;
+        const record = locationRecord(db, principal.organizationId, id)!;
+        // A dry run is the change itself, undone: the same checks, the record as it would be.
+        if (dryRun) throw new RolledBack(record);
+        return record;
+      }).catch((error: unknown) => {
+        if (error instanceof RolledBack) return error.record;
+        throw error;
       }),
     edit: (request) => writer.write('editLocations', request),
     delete: (request) => writer.write('deleteLocations', request),

@@ -68,8 +68,17 @@ export interface LocationStore {
   listJson(clientId: string, page: Page, withPlace: boolean): Promise<JsonText>;
   /** A location of the organization, whole, or undefined. */
   record(organizationId: string, id: string): Promise<LocationRecord | undefined>;
-  /** One location's fields changed (issue 9 §2); the record after. */
-  patch(principal: Principal, id: string, body: Record<string, unknown>, now: number): Promise<LocationRecord>;
+  /**
+   * One location's fields changed (issue 9 §2); the record after. `dryRun`: every check the change
+   * would pass (the store code's uniqueness too), the record as it would be, nothing kept.
+   */
+  patch(
+    principal: Principal,
+    id: string,
+    body: Record<string, unknown>,
+    now: number,
+    dryRun?: boolean,
+  ): Promise<LocationRecord>;
   edit(request: Writes['editLocations']['request']): Promise<Writes['editLocations']['reply']>;
   delete(request: Writes['deleteLocations']['request']): Promise<Writes['deleteLocations']['reply']>;
   /** An import, all or nothing; the body's pieces move to the store (transferred, not copied). */

@@ -92,6 +92,40 @@ test('edit a location: a wrong phone is explained under its field; a right one i
   );
 });
 
+test('the editor checks each changed field as the person leaves it, by the server, writing nothing', async ({
+  page,
+}, testInfo) => {
+  await openLocation(page, 'Bluebird Airport');
+  const panel = page.getByTestId('location-panel');
+  await panel.getByRole('button', { name: 'Edit location' }).click();
+  const form = panel.getByRole('form', { name: 'Edit Bluebird Airport' });
+  await form.getByLabel('Phone').fill('217 555');
+  // Not judged while typed in: only once left.
+  await expect(form.getByLabel('Phone')).not.toHaveAttribute('aria-invalid', 'true');
+  await form.getByLabel('Phone').press('Tab');
+  await expect(form.getByLabel('Phone')).toHaveAttribute('aria-invalid', 'true');
+  await expect(form.getByText('"217 555" has the wrong number of digits for US')).toBeVisible();
+  // Another location's store code: the server's 409, under the field, before any save.
+  await form.getByLabel('Store code').fill('BB-1');
+  await form.getByLabel('Store code').press('Tab');
+  await expect(form.getByText('Another location of this client already has the store code "BB-1"')).toBeVisible();
+  expect((await new AxeBuilder({ page }).include('[data-testid="location-panel"]').analyze()).violations).toEqual([]);
+  await snap(page, testInfo, 'editor-checked-on-leaving');
+  await form.getByLabel('Phone').fill('(217) 555-0188');
+  await form.getByLabel('Phone').press('Tab');
+  await expect(form.getByLabel('Phone')).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(form.getByLabel('Store code')).toHaveAttribute('aria-invalid', 'true');
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  const airport = (
+    await server.api<{ name: string; phone: string | null; store_code: string }[]>(
+      'GET',
+      `/api/locations?clientId=${clientId}`,
+      { token },
+    )
+  ).find((location) => location.name === 'Bluebird Airport');
+  expect(airport).toMatchObject({ phone: null, store_code: 'BB-2' });
+});
+
 test('bulk edit: set the status of every location shown, in one request', async ({ page }) => {
   await signIn(page, server.url, ADMIN.email, ADMIN.password);
   await page.goto(clientUrl);

@@ -932,6 +932,27 @@ describe('one location: GET, PATCH, DELETE', () => {
     expectErrorBody(await patch({ store_code: 'BB-002' }), 409);
   });
 
+  it('PATCH ?dryRun=true answers the record as it would be, with every check, and writes nothing', async () => {
+    const before = dataSnapshot(t.store.db);
+    const dry = (body: unknown, token = admin) =>
+      t.request({ method: 'PATCH', url: `/api/locations/${id}?dryRun=true`, token, body });
+    const would = await dry({ phone: '(217) 555-0142', primary_category: null });
+    expect(would.statusCode, would.body).toBe(200);
+    expect(Value.Check(LocationRecord, would.json())).toBe(true);
+    expect(would.json()).toMatchObject({ id, phone: '+12175550142', primary_category: null });
+    expect(would.json<{ health_hints: string[] }>().health_hints).toContain('No primary category');
+    expect(expectErrorBody(await dry({ phone: 'abc' }), 400).details?.[0]?.path).toBe('/body/phone');
+    // The store code's uniqueness is SQLite's index: the dry run meets it as the change would.
+    expectErrorBody(await dry({ store_code: 'BB-002' }), 409);
+    expectErrorBody(await dry({ phone: '(217) 555-0142' }, viewer), 403);
+    expectErrorBody(
+      await t.request({ method: 'PATCH', url: `/api/locations/${id}?dryRun=maybe`, token: admin, body: {} }),
+      400,
+    );
+    // Nothing written: no value, no revision, no entry in the history.
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+  });
+
   it('as a Viewer -> 403; an unknown id -> 404', async () => {
     expectErrorBody(await patch({ city: 'X' }, viewer), 403);
     expectErrorBody(await patch({ city: 'X' }, admin, '00000000-0000-4000-8000-000000000000'), 404);

@@ -29,6 +29,11 @@ export function useLocation(id: string) {
   });
 }
 
+/** The change checked by the server as it would be made (PATCH ?dryRun=true): its 400 or 409, or the record. */
+export async function checkLocationChange(id: string, change: LocationChange): Promise<LocationWhole> {
+  return (await authorized<LocationWhole>(`${path(id)}?dryRun=true`, { method: 'PATCH', json: change })).data;
+}
+
 /**
  * After a change, the records and the client's list (and its counts) are read again; never the record of
  * a location just deleted (`gone`), whose panel is closing: asked again, it would be a 404.

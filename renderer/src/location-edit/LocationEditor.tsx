@@ -2,10 +2,11 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../api/http.js';
 import { useUpdateLocation, type LocationWhole } from '../api/location-queries.js';
 import { TextField } from '../components/TextField.js';
-import { changeOf, draftOf, EDITABLE, fieldErrors, HINTS, type Draft, type EditableField } from './draft.js';
+import { changeOf, draftOf, EDITABLE, HINTS, type Draft, type EditableField } from './draft.js';
 import { StatusOptions } from './StatusOptions.js';
 import { useReportUnsaved } from './unsaved-edits.js';
 import { usePhoneText } from '../phone-text.js';
+import { refusalsOf, useFieldCheck, type FieldErrors } from './use-field-check.js';
 
 /**
  * A location's fields as a form (Admin). Only what the person changed is sent; the server checks each
@@ -17,7 +18,7 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
   // the phone library loading meanwhile must not turn into a change.
   const [initial] = useState(() => draftOf(location, phoneText));
   const [draft, setDraft] = useState<Draft>(initial);
-  const [errors, setErrors] = useState<Partial<Record<EditableField, string>>>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [notice, setNotice] = useState<string | null>(null);
   const update = useUpdateLocation(location.id);
   // A refused save takes the focus to the first field the server named: it may be far down the
@@ -32,9 +33,11 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
   }, [refusals]);
   const change = changeOf(draft, initial);
   const changed = Object.keys(change).length;
+  const fieldCheck = useFieldCheck(location.id, setErrors);
   useReportUnsaved(changed > 0 ? { name: location.name, changes: changed } : null);
 
   const set = (field: EditableField) => (value: string) => {
+    fieldCheck.typed();
     setDraft((current) => ({ ...current, [field]: value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
   };
@@ -47,8 +50,7 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
       onDone();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      const byField = fieldErrors(error.details);
-      if (error.status === 409) byField.store_code = error.message;
+      const byField = refusalsOf(error);
       setErrors(byField);
       setRefusals((count) => count + 1);
       setNotice(Object.keys(byField).length > 0 ? null : error.message);
@@ -63,6 +65,8 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
           label={label}
           value={draft[field]}
           onValue={set(field)}
+          // Checked as the person leaves a field they changed, as saving would check it.
+          onBlur={() => draft[field] !== initial[field] && void fieldCheck.check(field, change)}
           hint={HINTS[field]}
           error={errors[field]}
           required={field === 'name'}
