@@ -89,6 +89,11 @@ test('a re-imported GBP sheet updates the changed phone, adds the new row and le
   await dialog.getByRole('button', { name: 'Check 5 rows' }).click();
   await expect(dialog.getByTestId('skipped-count')).toHaveText('4');
   await expect(dialog.getByTestId('created-count')).toHaveText('1');
+  await expect(
+    dialog.getByRole('radio', { name: 'Update matching locations and add the rest', exact: true }),
+  ).toHaveAccessibleDescription(
+    'A row matches by its store code, else its Google place id, else its name and address.',
+  );
   await dialog.getByLabel('Update matching locations and add the rest').check();
   await expect(dialog.getByTestId('updated-count')).toHaveText('1');
   await expect(dialog.getByTestId('created-count')).toHaveText('1');

@@ -50,6 +50,10 @@ test('an Admin manages users, and the last Admin is explained when it bites', as
   await page.getByRole('button', { name: 'Add a user' }).click();
   const add = page.getByRole('dialog', { name: 'Add a user' });
   await add.getByLabel('E-mail').fill('ana@agency.test');
+  // Each role's name is its radio button's name; its help is the description, not part of the name.
+  await expect(add.getByRole('radio', { name: 'Client Viewer', exact: true })).toHaveAccessibleDescription(
+    'Sees one client’s locations only; changes nothing.',
+  );
   await add.getByRole('radio', { name: /Client Viewer/ }).check();
   await add.getByRole('combobox', { name: 'Client' }).selectOption(clientId);
   await add.getByLabel('Initial password').fill('initial-password-1');

@@ -1,3 +1,5 @@
+import { Choice } from './Choice.js';
+
 export interface RadioOption<T extends string> {
   value: T;
   label: string;
@@ -27,19 +29,19 @@ export function RadioGroup<T extends string>({
       <legend>{legend}</legend>
       <div className="radio-row">
         {options.map((option) => (
-          <label key={option.value} className="radio">
-            <input
-              type="radio"
-              name={name}
-              value={option.value}
-              checked={value === option.value}
-              onChange={() => onChange(option.value)}
-            />
-            <span>
-              {option.label}
-              {option.detail && <small className="muted block">{option.detail}</small>}
-            </span>
-          </label>
+          <Choice
+            key={option.value}
+            input={{
+              type: 'radio',
+              name,
+              value: option.value,
+              checked: value === option.value,
+              onChange: () => onChange(option.value),
+            }}
+            name={option.label}
+            help={option.detail}
+            helpBelow
+          />
         ))}
       </div>
     </fieldset>

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { Choice } from '../components/Choice.js';
 import type { RoleName } from '../api/types.js';
 import { SCOPE_HELP, type ScopeName } from './queries.js';
 
@@ -28,12 +29,12 @@ export function TokenScopes({
     <fieldset className="field" aria-describedby={problem ? problemId : undefined}>
       <legend>What it may do</legend>
       {ROLE_SCOPES[role].map((scope) => (
-        <label key={scope} className="radio">
-          <input type="checkbox" checked={scopes.includes(scope)} onChange={() => toggle(scope)} />
-          <span>
-            <strong>{scope}</strong> <span className="muted">{SCOPE_HELP[scope]}</span>
-          </span>
-        </label>
+        <Choice
+          key={scope}
+          input={{ type: 'checkbox', checked: scopes.includes(scope), onChange: () => toggle(scope) }}
+          name={<strong>{scope}</strong>}
+          help={SCOPE_HELP[scope]}
+        />
       ))}
       {problem && (
         <small id={problemId} className="field-error">

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { Choice } from '../components/Choice.js';
 import { ROLE_LABELS, type ClientRow, type RoleName } from '../api/types.js';
 
 export const ROLES = Object.keys(ROLE_LABELS) as RoleName[];
@@ -40,12 +41,18 @@ export function RoleFields({
       <fieldset className="field">
         <legend>Role</legend>
         {ROLES.map((option) => (
-          <label key={option} className="radio">
-            <input type="radio" name="role" value={option} checked={role === option} onChange={() => onRole(option)} />
-            <span>
-              <strong>{ROLE_LABELS[option]}</strong> <span className="muted">{ROLE_HELP[option]}</span>
-            </span>
-          </label>
+          <Choice
+            key={option}
+            input={{
+              type: 'radio',
+              name: 'role',
+              value: option,
+              checked: role === option,
+              onChange: () => onRole(option),
+            }}
+            name={<strong>{ROLE_LABELS[option]}</strong>}
+            help={ROLE_HELP[option]}
+          />
         ))}
       </fieldset>
       {role === 'client_viewer' && (
