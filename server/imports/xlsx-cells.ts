@@ -23,9 +23,11 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
   }
   let sheets: { sheet: string; data: unknown[][] }[];
   try {
-    sheets = await readXlsxFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+    const read = await readXlsxFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
       parseNumber: (text: string) => text,
     });
+    // A chart sheet has no cells: the library gives it no data (a 500 before, found by a probe).
+    sheets = read.map(({ sheet, data }) => ({ sheet, data: (data as unknown[][] | undefined) ?? [] }));
   } catch {
     return {
       statusCode: 400,

@@ -172,3 +172,39 @@ export async function templateWorkbook(): Promise<Buffer> {
   const zipped = zipSync(parts);
   return Buffer.from(zipped.buffer, zipped.byteOffset, zipped.byteLength);
 }
+
+/** A workbook whose first sheet is a chart sheet (a chart moved to its own tab), then the data. */
+export async function workbookWithChartSheet(): Promise<Buffer> {
+  const { unzipSync, zipSync, strToU8, strFromU8 } = await import('fflate');
+  const { default: writeXlsxFile } = await import('write-excel-file/node');
+  const real = (await writeXlsxFile([
+    {
+      sheet: 'Data',
+      data: [
+        ['Store code', 'Name', 'City', 'Country'],
+        ['1', 'Harbor Books', 'Boston', 'US'],
+      ],
+    },
+  ]).toBuffer()) as Buffer;
+  const parts = unzipSync(new Uint8Array(real));
+  const edit = (name: string, change: (xml: string) => string) =>
+    (parts[name] = strToU8(change(strFromU8(parts[name]!))));
+  edit('xl/workbook.xml', (xml) => xml.replace('<sheets>', '<sheets><sheet name="Chart1" sheetId="9" r:id="rId9"/>'));
+  edit('xl/_rels/workbook.xml.rels', (xml) =>
+    xml.replace(
+      '</Relationships>',
+      '<Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chartsheet" Target="chartsheets/sheet1.xml"/></Relationships>',
+    ),
+  );
+  edit('[Content_Types].xml', (xml) =>
+    xml.replace(
+      '</Types>',
+      '<Override PartName="/xl/chartsheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.chartsheet+xml"/></Types>',
+    ),
+  );
+  parts['xl/chartsheets/sheet1.xml'] = strToU8(
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<chartsheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetViews><sheetView workbookViewId="0"/></sheetViews></chartsheet>',
+  );
+  const zipped = zipSync(parts);
+  return Buffer.from(zipped.buffer, zipped.byteOffset, zipped.byteLength);
+}

@@ -5,7 +5,7 @@ import type { FromWorker } from '../../renderer/src/import/protocol.js';
 import { valuesOf } from '../../renderer/src/import/parse-csv.js';
 import { readWorkbook, sheetTable } from '../../renderer/src/import/read-xlsx.js';
 import { bufferSource } from './csv-files.js';
-import { clientWorkbook, templateWorkbook } from '../helpers/real-world-files.js';
+import { clientWorkbook, templateWorkbook, workbookWithChartSheet } from '../helpers/real-world-files.js';
 
 /** An .xlsx of two sheets, as an agency gets it: text store codes with leading zeros, a date, a blank row. */
 async function workbook(): Promise<Uint8Array> {
@@ -128,6 +128,12 @@ describe('Excel workbooks (.xlsx) in the import worker', () => {
     });
     await job.read({ ...bufferSource(bytes), name: 'stores.xlsx' }, undefined, 'Canada');
     expect(messages.at(-1)).toMatchObject({ type: 'read', file: { sheet: 'Canada', rowCount: 2 } });
+  });
+
+  it('a chart sheet (no cells) is an empty sheet: the data sheet is read', async () => {
+    const { job, messages } = jobMessages();
+    await job.read({ ...bufferSource(new Uint8Array(await workbookWithChartSheet())), name: 'chart.xlsx' });
+    expect(messages.at(-1)).toMatchObject({ type: 'read', file: { sheet: 'Data', rowCount: 1 } });
   });
 
   it('an upload template: its instructions passed over, a hidden stale column losing to the shown one', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
 import { TestClock, type TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
-import { clientWorkbook, templateWorkbook, YEXT_CSV } from '../helpers/real-world-files.js';
+import { clientWorkbook, templateWorkbook, workbookWithChartSheet, YEXT_CSV } from '../helpers/real-world-files.js';
 import { buildSignedInApp } from '../helpers/users.js';
 
 /**
@@ -402,6 +402,16 @@ describe('POST /api/locations/upload with an .xlsx workbook', () => {
     // Named, the instructions are read as asked: a table without a column that can be a location's name.
     const named = await upload(clientId, await templateWorkbook(), XLSX, '&dryRun=true&sheet=Instructions');
     expect(named.statusCode).toBe(400);
+  });
+
+  it('a chart sheet (no cells) is passed over; named, it is an empty sheet: a 400, never a 500 (found by a probe)', async () => {
+    const clientId = await t.createClient(admin, 'Chart sheet');
+    const file = await workbookWithChartSheet();
+    const read = await upload(clientId, file, XLSX, '&dryRun=true');
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toMatchObject({ count: 1, rows: [{ name: 'Harbor Books' }] });
+    const chart = expectErrorBody(await upload(clientId, file, XLSX, '&sheet=Chart1'), 400);
+    expect(chart.message).toMatch(/empty/);
   });
 
   it('reads the sheet named, text kept as text (leading zeros); by default the first table of locations', async () => {

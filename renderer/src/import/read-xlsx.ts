@@ -68,7 +68,8 @@ export async function readWorkbook(file: ByteSource): Promise<Workbook> {
       sheets: sheets.map(({ sheet, data }) => {
         const own = facts.find((each) => each.name === sheet);
         return {
-          ...sheetOf(sheet, withSheetFacts(data, own)),
+          // A chart sheet has no cells: the library gives it no data.
+          ...sheetOf(sheet, withSheetFacts((data as unknown[][] | undefined) ?? [], own)),
           hidden: own?.hidden ?? false,
           hiddenColumns: own?.hiddenColumns ?? [],
         };
