@@ -3,6 +3,7 @@ import type { Db } from '../db/open.js';
 import { clientName } from '../clients/queries.js';
 import { partialSnapshot, rememberRow } from './snapshots.js';
 import { StoreCodeMoves, type CodeChange } from './code-moves.js';
+import { CodesWithoutZeros, lostItsZeros } from './codes-without-zeros.js';
 import { SortedUuids } from '../db/uuid.js';
 import type { ErrorDetail } from '../http/errors.js';
 import { fieldValue, FieldError, LOCATION_FIELDS, type LocationField, type LocationValues } from './fields.js';
@@ -112,18 +113,6 @@ const KEY_COLUMNS = {
 } as const;
 type KeyColumn = keyof typeof KEY_COLUMNS;
 
-/** A store code as Excel writes a code of digits: no leading zero. */
-const WITHOUT_ZEROS = /^[1-9][0-9]*$/;
-
-/**
- * Whether a row's store code is the stored one but for the leading zeros Excel drops (123 for 00123):
- * the same code, kept as stored (README: "Excel's leading zeros").
- */
-function lostItsZeros(code: string | null | undefined, stored: string | null): stored is string {
-  if (code == null || stored === null || !WITHOUT_ZEROS.test(code) || stored.length <= code.length) return false;
-  return stored.endsWith(code) && /^0+$/.test(stored.slice(0, stored.length - code.length));
-}
-
 /** A dry run's word on a row whose id names none of the client's locations (upsert and update). */
 function foreignIdNote(id: string): string {
   return (
@@ -179,6 +168,9 @@ class ImportPlan {
   private readonly byMatchKey = new Map<string, number>();
   /** Existing locations already matched by a row: a second row matching one is a duplicate of the first. */
   private readonly matched = new Map<string, number>();
+  private readonly zeros = new CodesWithoutZeros();
+  /** Locations a row matched by its store code without zeros, with that row: no other row takes them. */
+  private readonly matchedWithoutZeros = new Map<string, number>();
   private readonly errors: ErrorDetail[] = [];
   /** Rows found invalid after they were decided: the first of two rows with one store code. */
   private readonly lateErrors = new Set<number>();
@@ -315,16 +307,9 @@ class ImportPlan {
       if (wanted[kind].length > 0)
         found[kind] = locationsByKey(this.db, this.clientId, KEY_COLUMNS[kind], JSON.stringify(wanted[kind]));
     }
-    this.matchCodesWithoutZeros(wanted.store_code, found.store_code);
+    // A store code of digits that names no location may be one Excel stripped of its leading zeros.
+    this.zeros.lookUp(this.db, this.clientId, wanted.store_code, found.store_code);
     return found;
-  }
-
-  /** A store code of digits that names no location may be one Excel stripped of its leading zeros. */
-  private matchCodesWithoutZeros(codes: string[], found: Map<string, string>): void {
-    const unmatched = codes.filter((code) => WITHOUT_ZEROS.test(code) && !found.has(code));
-    if (unmatched.length === 0) return;
-    const json = JSON.stringify(unmatched);
-    for (const [code, id] of locationsByKey(this.db, this.clientId, 'code_without_zeros', json)) found.set(code, id);
   }
 
   /**
@@ -384,6 +369,11 @@ class ImportPlan {
         return;
       }
       if (seen !== undefined) return this.duplicate(row, { reason: key.kind, row: seen });
+      const ambiguity = key.kind === 'store_code' ? this.zeros.ambiguity(key.value) : undefined;
+      if (ambiguity !== undefined) {
+        this.invalid(row.index, [rowError(row.index, 'store_code', ambiguity, row.line)], inputValues(row));
+        return;
+      }
       const id = existing[key.kind].get(key.value);
       if (id !== undefined) return this.matchedExisting(row, key, id);
     }
@@ -452,17 +442,27 @@ class ImportPlan {
 
   private matchedExisting(row: NormalizedRow, key: Key, id: string): Decision | undefined {
     if (this.request.mode === 'create') {
-      if (key.kind === 'store_code') {
-        if (this.request.duplicates === 'keep') {
-          const message = `the store code "${key.value}" is already used by location ${id}: import with mode=upsert to update it`;
-          this.invalid(row.index, [rowError(row.index, 'store_code', message, row.line)], inputValues(row));
-          return undefined;
-        }
+      if (key.kind === 'store_code' && this.request.duplicates === 'keep') {
+        const used = this.zeros.matched(key.value, id)
+          ? `is location ${id}'s ${this.zeros.storedCode(key.value)} without its zeros (Excel drops them)`
+          : `is already used by location ${id}`;
+        const message = `the store code "${key.value}" ${used}: import with mode=upsert to update it`;
+        this.invalid(row.index, [rowError(row.index, 'store_code', message, row.line)], inputValues(row));
+        return undefined;
       }
       return this.duplicate(row, { reason: key.kind, location_id: id });
     }
+    const withoutZeros = key.kind === 'store_code' && this.zeros.matched(key.value, id);
     const earlier = this.matched.get(id);
+    if (earlier !== undefined && (withoutZeros || this.matchedWithoutZeros.has(id))) {
+      // 123 read as the stored 0123, and a row of 0123 itself: which row is the location's is not known.
+      const rule =
+        'a code of digits without its zeros is read as the stored one (Excel drops them): give each row its code as stored';
+      this.repeated(row, 'store_code', this.zeros.storedCode(key.value) ?? key.value, earlier, rule);
+      return undefined;
+    }
     if (earlier !== undefined) return this.duplicate(row, { reason: key.kind, row: earlier });
+    if (withoutZeros) this.matchedWithoutZeros.set(id, row.index);
     this.matched.set(id, row.index);
     this.remember(row, this.keysOfAll(row));
     // The stored location is read for the piece at once (completeUpdates).

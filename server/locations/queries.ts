@@ -317,33 +317,44 @@ export function deleteLocations(db: Db, idsJson: string): Map<string, number> {
   return removed;
 }
 
-/**
- * How a key names a stored location. `code_without_zeros`: a store code of digits that Excel stripped of
- * its leading zeros (123) names the location whose code has them (00123), by migration 8's index.
- */
-const KEY_MATCHES = {
-  store_code: 'store_code = k.value',
-  google_place_id: 'google_place_id = k.value',
-  match_key: 'match_key = k.value',
-  code_without_zeros: "substr(store_code, 1, 1) = '0' AND ltrim(store_code, '0') = k.value",
-} as const;
-
 /** Which of these keys (a JSON array) already name a location of the client, by the column they match. */
 export function locationsByKey(
   db: Db,
   clientId: string,
-  column: keyof typeof KEY_MATCHES,
+  column: 'store_code' | 'google_place_id' | 'match_key',
   keysJson: string,
 ): Map<string, string> {
   // The partial index on (client_id, column) answers each key; the first location (rowid) wins.
   const rows = statement<[string, string], { key: string; id: string }>(
     db,
     `SELECT k.value AS key,
-       (SELECT id FROM locations WHERE client_id = ? AND ${KEY_MATCHES[column]} ORDER BY rowid LIMIT 1) AS id
+       (SELECT id FROM locations WHERE client_id = ? AND ${column} = k.value ORDER BY rowid LIMIT 1) AS id
      FROM json_each(?) k`,
   ).all(clientId, keysJson);
   const found = new Map<string, string>();
   for (const { key, id } of rows) if (id !== null) found.set(key, id);
+  return found;
+}
+
+/**
+ * The client's locations whose store code is one of these codes of digits (a JSON array) with zeros in
+ * front, as Excel drops them (123 for 00123), each code's all (codes-without-zeros.ts), by migration 8's
+ * partial index of the codes that start with a zero.
+ */
+export function locationsByCodeWithoutZeros(
+  db: Db,
+  clientId: string,
+  codesJson: string,
+): Map<string, { id: string; code: string }[]> {
+  const rows = statement<[string, string], { key: string; id: string; code: string }>(
+    db,
+    `SELECT k.value AS key, l.id AS id, l.store_code AS code
+     FROM json_each(?) k JOIN locations l
+       ON l.client_id = ? AND substr(l.store_code, 1, 1) = '0' AND ltrim(l.store_code, '0') = k.value
+     ORDER BY l.rowid`,
+  ).all(codesJson, clientId);
+  const found = new Map<string, { id: string; code: string }[]>();
+  for (const { key, id, code } of rows) found.set(key, [...(found.get(key) ?? []), { id, code }]);
   return found;
 }
 

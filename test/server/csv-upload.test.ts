@@ -321,6 +321,54 @@ describe("Excel's leading zeros on store codes", () => {
     });
   });
 
+  it('two stored codes Excel would both save as 123 (0123, 00123): the row is a 400 naming both, nothing written (found by a probe)', async () => {
+    const clientId = await clientWithCodes('Two codes, one number', ['00123', '0123']);
+    const refused = expectErrorBody(await upload(clientId, fromExcel([['123', 'B']]), 'text/csv', '&mode=upsert'), 400);
+    expect(refused.details).toEqual([
+      expect.objectContaining({
+        line: 2,
+        field: 'store_code',
+        message:
+          'the store code "123" may be 00123 and 0123, which Excel would both save as 123: write the code with its zeros',
+      }),
+    ]);
+    expect((await locationsOf(clientId)).map((location) => location.name)).toEqual(['Shop 00123', 'Shop 0123']);
+  });
+
+  it("a row of 123 and a row of 0123 both taking the stored 0123: a 400 naming both rows, not one's data on the other", async () => {
+    const clientId = await clientWithCodes('Both rows claim it', ['0123']);
+    for (const rows of [
+      [
+        ['123', 'A'],
+        ['0123', 'B'],
+      ],
+      [
+        ['0123', 'B'],
+        ['123', 'A'],
+      ],
+    ] as [string, string][][]) {
+      const refused = expectErrorBody(await upload(clientId, fromExcel(rows), 'text/csv', '&mode=upsert'), 400);
+      expect(refused.details!.map((detail) => [detail.line, detail.field])).toEqual(
+        expect.arrayContaining([
+          [2, 'store_code'],
+          [3, 'store_code'],
+        ]),
+      );
+    }
+    expect(await locationsOf(clientId)).toMatchObject([{ name: 'Shop 0123', store_code: '0123' }]);
+  });
+
+  it('create with duplicates=keep names the stored code a stripped one is (the refusal said "123 is already used")', async () => {
+    const clientId = await clientWithCodes('Keep duplicates', ['00123']);
+    const refused = expectErrorBody(
+      await upload(clientId, fromExcel([['123', 'again']]), 'text/csv', '&duplicates=keep'),
+      400,
+    );
+    expect(refused.details![0]!.message).toMatch(
+      /^the store code "123" is location [0-9a-f-]{36}'s 00123 without its zeros \(Excel drops them\): import with mode=upsert to update it$/,
+    );
+  });
+
   it('only zeros in front make one code: 1230, 01234, A12 and 0123 name no location of 0123 or 0A12 but their own', async () => {
     const clientId = await clientWithCodes('Not the same code', ['0123', '0A12', '1230']);
     const csv = fromExcel([
