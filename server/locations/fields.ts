@@ -1,5 +1,11 @@
 import { domainToUnicode } from 'node:url';
-import { parsePhoneNumberWithError, ParseError, type CountryCode } from 'libphonenumber-js';
+import {
+  getCountryCallingCode,
+  isSupportedCountry,
+  parsePhoneNumberWithError,
+  ParseError,
+  type CountryCode,
+} from 'libphonenumber-js';
 import { isPlaceholder, NO_PLACEHOLDERS } from '../imports/placeholders.js';
 import { hasLoneSurrogate, LONE_SURROGATE_WORDS, textOrNull } from '../http/body.js';
 import { controlCharacterWords } from '../http/control-characters.js';
@@ -92,7 +98,30 @@ function storeCode(text: string): string {
   return text;
 }
 
+/**
+ * The number as international when it is one written without its "+" (found by a probe: Excel turns a
+ * typed +493511234567 into the number 493511234567, which read in Germany was +49 4935 11234567): digits
+ * that start with the country's calling code, in a country whose national numbers start with the trunk
+ * prefix 0 (so a national number cannot start so), that make a valid number of that country with "+".
+ * Italy, Spain and others dial without a trunk prefix: their numbers are read as written.
+ */
+function missingPlus(text: string, country: string | null): string | undefined {
+  if (country === null || !/^[1-9][\d\s().-]*$/.test(text) || !isSupportedCountry(country)) return undefined;
+  const digits = text.replace(/\D/g, '');
+  if (!digits.startsWith(getCountryCallingCode(country))) return undefined;
+  try {
+    const number = parsePhoneNumberWithError(`+${digits}`);
+    // Written nationally, it takes the trunk prefix 0 before its digits: no national number starts as it does.
+    const trunk = number.formatNational().replace(/\D/g, '') === `0${number.nationalNumber}`;
+    return trunk && number.isValid() && number.country === country ? number.number : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function phone(text: string, country: string | null): string {
+  const international = missingPlus(text, country);
+  if (international !== undefined) return international;
   if (SCIENTIFIC.test(text)) {
     throw new FieldError(
       `"${text}" is a number Excel shortened (scientific notation), its last digits lost: ` +

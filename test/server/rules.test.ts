@@ -183,6 +183,22 @@ describe('normalizeRow', () => {
     expect(read({ store_code: '4E2' })).toMatchObject({ input: { store_code: '4E2' } });
   });
 
+  it('a phone Excel turned into a number, its "+" gone, is read as international where national numbers start with 0 (found by a probe)', () => {
+    const phone = (text: string, country: string) =>
+      (read({ phone: text, country }) as { input: { phone: string } }).input.phone;
+    const read = (row: Record<string, unknown>) => normalizeRow({ name: 'A', ...row }, 0, false);
+    // Excel's number of +493511234567 was stored as +49 4935 11234567, a valid German number too.
+    expect(phone('493511234567', 'DE')).toBe('+493511234567');
+    expect(phone('33142685300', 'FR')).toBe('+33142685300');
+    expect(phone('442079460000', 'GB')).toBe('+442079460000');
+    // National numbers as written: with the trunk 0, or without it and not the calling code.
+    expect(phone('0351 1234567', 'DE')).toBe('+493511234567');
+    expect(phone('3511234567', 'DE')).toBe('+493511234567');
+    // Italy dials without a trunk prefix: 390 123 4567 is a mobile number there, read as written.
+    expect(phone('3901234567', 'IT')).toBe('+393901234567');
+    expect(phone('12175550142', 'US')).toBe('+12175550142');
+  });
+
   it('a blank name is missing; a country that is none is refused', () => {
     const errors = normalizeRow({ name: '   ', country: 'Mars' }, 0, false) as { field: string; message: string }[];
     expect(errors.map((error) => error.field).sort()).toEqual(['country', 'name']);
