@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import { NOT_IMPORTED, SYNONYMS } from './synonyms.js';
+import { NOT_IMPORTED, SYNONYMS, WEAK_NAMES } from './synonyms.js';
 import {
   DAY_HOURS,
   TARGETS,
@@ -67,10 +67,15 @@ export function headerKey(header: string): string {
     .trim();
 }
 
-/** The header's key, then its key with camelCase words apart (Uberall's "streetAndNumber", "addressExtra"). */
+/**
+ * The header's key, then its key with camelCase words apart (Uberall's "streetAndNumber", "addressExtra").
+ * A "#" reads as "number" ("Location #", "Store #": found by a probe, "Location #" was the name, the
+ * location's name column left out); headerKey, which saved mappings key on, still drops it.
+ */
 function headerKeys(header: string): string[] {
-  const key = headerKey(header);
-  const split = headerKey(header.replace(/([a-z])([A-Z])/g, '$1 $2'));
+  const words = header.replace(/\s*#\s*/g, ' number ');
+  const key = headerKey(words);
+  const split = headerKey(words.replace(/([a-z])([A-Z])/g, '$1 $2'));
   return split === key ? [key] : [key, split];
 }
 
@@ -148,16 +153,18 @@ const NONE_HIDDEN: ReadonlySet<number> = new Set();
 /**
  * One match per column. Each target but `address` takes one column: a column shown before one the
  * workbook hides (a stale column kept out of sight, found by a probe), an exact match before a near
- * miss, else the first; every column naming `address` joins into it, in file order ("Address line 1",
+ * miss, a sure name before a weak one (WEAK_NAMES: "Location Name" before "Location"), else the first; every column naming `address` joins into it, in file order ("Address line 1",
  * "Address line 2").
  */
 export function matchHeaders(headers: readonly string[], hidden = NONE_HIDDEN): ColumnMatch[] {
   const matches = headers.map(matchHeader);
   const taken: ImportTarget[] = [];
   const shownFirst = (a: number, b: number) => Number(hidden.has(a)) - Number(hidden.has(b));
+  const weak = headers.map((header) => headerKeys(header).some((key) => WEAK_NAMES.has(key)));
+  const surerFirst = (a: number, b: number) => Number(weak[a]) - Number(weak[b]);
   const order = matches
     .map((_, index) => index)
-    .sort((a, b) => shownFirst(a, b) || matches[b]!.score - matches[a]!.score || a - b);
+    .sort((a, b) => shownFirst(a, b) || matches[b]!.score - matches[a]!.score || surerFirst(a, b) || a - b);
   const kept = new Set<number>();
   for (const index of order) {
     const target = matches[index]!.field;

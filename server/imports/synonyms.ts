@@ -13,6 +13,19 @@ import type { ImportTarget } from './targets.js';
  * Provincia; CAP, Città; Straat, Huisnummer, Plaats). A header that is a path ("Address > City") is
  * matched whole.
  */
+/**
+ * Name synonyms that are also plain words for other things ("Location" may be a district, "Company" the
+ * brand): a column named by one gives way to another column naming the name more surely ("Location Name").
+ */
+export const WEAK_NAMES: ReadonlySet<string> = new Set([
+  'location',
+  'business',
+  'company',
+  'title',
+  'filiale',
+  'standort',
+]);
+
 export const SYNONYMS: Record<ImportTarget, string[]> = {
   id: ['location id', 'agency desk id', 'agency desk location id'],
   store_code: [
@@ -53,6 +66,13 @@ export const SYNONYMS: Record<ImportTarget, string[]> = {
     'filialnr',
     'filial nr',
     'filiale nummer',
+    // Found by a probe: "Location #", "Store #" and "Loc #" ("#" is read as "number"), "Location No.",
+    // "Shop ID", and German chains' cost centre, which is the branch's number.
+    'loc number',
+    'location no',
+    'shop id',
+    'shop number',
+    'kostenstelle',
   ],
   name: [
     'location name name',
@@ -93,6 +113,9 @@ export const SYNONYMS: Record<ImportTarget, string[]> = {
   ],
   address: [
     'street and number',
+    // A US sheet's "Suite" or "Suite #": the second address line.
+    'suite',
+    'suite number',
     'street address 1',
     'street address 2',
     'address line one',

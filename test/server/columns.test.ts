@@ -232,6 +232,30 @@ describe('placeholders: one list', () => {
   });
 });
 
+describe('headers of numbers and weak names (found by a probe)', () => {
+  const fields = (headers: string[]) => matchHeaders(headers).map((match) => match.field);
+
+  it('"#" reads as number: Location # and Store # are store codes, never the name', () => {
+    expect(fields(['Location #', 'Location Name', 'Address', 'City', 'State', 'Zip'])).toEqual([
+      'store_code',
+      'name',
+      'address',
+      'city',
+      'state',
+      'zip',
+    ]);
+    expect(fields(['Store #', 'Name', 'Suite #'])).toEqual(['store_code', 'name', 'address']);
+    for (const header of ['Loc #', 'Location No.', 'Shop ID', 'Kostenstelle'])
+      expect(fields([header, 'Name']), header).toEqual(['store_code', 'name']);
+  });
+
+  it('a weak name ("Location", "Company") gives way to a surer one in any order; alone it is the name', () => {
+    expect(fields(['Location', 'Location Name', 'Address'])).toEqual([null, 'name', 'address']);
+    expect(fields(['Business Name', 'Company'])).toEqual(['name', null]);
+    expect(fields(['Location', 'Address'])).toEqual(['name', 'address']);
+  });
+});
+
 describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
   it('reads MONDAY=08:00-16:00;... and Mo=...;Sa;Su, a day alone being closed', () => {
     expect(weekHours('MONDAY=08:00-16:00;TUESDAY=08:00-15:00&17:00-19:00;SATURDAY;SUNDAY')).toEqual({
