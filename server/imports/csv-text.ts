@@ -2,7 +2,7 @@ import { analyse } from 'chardet';
 import Papa from 'papaparse';
 import { tooManyCells } from './cell-limits.js';
 import { sniffCsv } from './sniff.js';
-import { mixedEncodingLine, mixedEncodingWords, orMacRoman } from './mixed-encoding.js';
+import { CP1252_HIGH, mixedEncodingLine, mixedEncodingWords, orMacRoman } from './mixed-encoding.js';
 
 /**
  * A CSV body as the cells of a sheet (README: "Import a CSV or Excel file"): decoded by the charset the
@@ -55,13 +55,6 @@ function legacyEncoding(bytes: Uint8Array): string {
   const [best] = analyse(bytes.subarray(0, 64 * 1024));
   return best !== undefined && best.confidence >= 50 ? (LEGACY[best.name] ?? 'windows-1252') : 'windows-1252';
 }
-
-/**
- * Windows-1252's characters for the bytes 0x80 to 0x9F (the WHATWG Encoding Standard's index): Node 20's
- * TextDecoder reads every label of windows-1252 as ISO-8859-1 there (nodejs/node#56542), so that Excel's
- * € “ ” – … ™ came out as C1 control characters. The five bytes the code page leaves out stay as they are.
- */
-const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
 
 /** A decoder of `label` (any label TextDecoder takes; it throws on one it does not) that reads windows-1252 right. */
 function decoderOf(label: string, options: { fatal?: boolean } = {}): { decode(bytes: Uint8Array): string } {

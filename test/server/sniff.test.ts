@@ -180,6 +180,27 @@ describe("decodeCsv: Excel for Mac's CSV, Mac Roman (found by a probe)", () => {
     expect(decodeCsv(bytes, undefined)).toEqual({ text: 'Name,City\rBäckerei Müller,Zürich\rCafé,Besançon\r' });
   });
 
+  it('capitalised words, ß, é, í and ñ tell Mac Roman too; the same words in Windows-1252 stay so (found by a probe)', () => {
+    const high = Uint8Array.from({ length: 128 }, (_, at) => 0x80 + at);
+    const encoded = (text: string, encoding: string) => {
+      const table = [...new TextDecoder(encoding).decode(high)];
+      return Buffer.from(
+        [...text].map((char) => (table.includes(char) ? 0x80 + table.indexOf(char) : char.charCodeAt(0))),
+      );
+    };
+    for (const text of [
+      'Bäckerei Müller,München',
+      'Café,Köln',
+      'Hauptstraße 1',
+      'Panadería Muñoz',
+      'Joe’s Pizza, Zürich',
+    ]) {
+      expect(looksMacRoman(encoded(text, 'macintosh')), text).toBe(true);
+      expect(decodeCsv(encoded(`Name\n${text}\n`, 'macintosh'), undefined)).toEqual({ text: `Name\n${text}\n` });
+      expect(looksMacRoman(encoded(text, 'windows-1252')), text).toBe(false);
+    }
+  });
+
   it('a Windows-1252 file with Š and Ÿ where Czech and French write them stays Windows-1252', () => {
     const text = "Name,City\nŠkoda Servis,Košice\nL'Haÿ-les-Roses,ŸVELINES\n";
     const cp1252 = Buffer.from([...text].map((char) => ({ Š: 0x8a, š: 0x9a, Ÿ: 0x9f })[char] ?? char.charCodeAt(0)));
