@@ -61,6 +61,9 @@ export type LeftOutRow = Static<typeof LeftOutRow>;
 
 /** What the answer to a CSV or .xlsx upload adds. */
 export const TableAnswer = {
+  sheet: Type.Optional(
+    Type.String({ description: "An .xlsx upload: the sheet read (?sheet=, else the workbook's table)" }),
+  ),
   columns: Type.Optional(Type.Array(ColumnReport, { description: 'A CSV or .xlsx upload: each column and its field' })),
   left_out: Type.Optional(
     Type.Array(LeftOutRow, { description: 'A CSV or .xlsx upload: rows that are not locations, left out' }),

@@ -15,7 +15,7 @@ export interface SheetLook {
 }
 
 /** A table of locations: one of its first rows names the name and another field (a header). */
-function isTable(sheet: SheetLook): boolean {
+export function isTable(sheet: SheetLook): boolean {
   return sheet.top.slice(0, HEADER_SEARCH_ROWS).some((row) => namesTheName(row) && fieldsNamed(row) >= 2);
 }
 

@@ -28,7 +28,7 @@ export type TableFormat = {
 export interface TableBody {
   clientId: string;
   rows: unknown[];
-  /** The answer's `columns` and `left_out`, as JSON members to add to it. */
+  /** The answer's `sheet` (an .xlsx's), `columns` and `left_out`, as JSON members to add to it. */
   answerMembers: string;
 }
 
@@ -52,6 +52,8 @@ export function readTableBody(
   return {
     clientId: format.clientId,
     rows: table.rows,
-    answerMembers: `"columns":${JSON.stringify(table.columns)},"left_out":${JSON.stringify(table.left_out)}`,
+    answerMembers:
+      (format.kind === 'xlsx' && format.sheet !== undefined ? `"sheet":${JSON.stringify(format.sheet)},` : '') +
+      `"columns":${JSON.stringify(table.columns)},"left_out":${JSON.stringify(table.left_out)}`,
   };
 }

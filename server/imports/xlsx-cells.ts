@@ -2,10 +2,11 @@ import readXlsxFile from 'read-excel-file/node';
 import { MAX_UNZIPPED_BYTES, unzipsPast } from './cell-limits.js';
 import type { Cells } from './csv-text.js';
 import { HEADER_SEARCH_ROWS } from './header-row.js';
-import { sheetsToRead } from './sheet-choice.js';
+import { isTable, sheetsToRead } from './sheet-choice.js';
 import { sheetFacts, sheetStates, withSheetFacts } from './workbook-facts.js';
 
-type SheetCells = { cells: Cells; hiddenColumns: number[] } | { statusCode: number; message: string };
+type Refusal = { statusCode: number; message: string };
+type SheetCells = { cells: Cells; hiddenColumns: number[]; sheet: string } | Refusal;
 
 /**
  * An .xlsx body's sheet as text cells (README: "Import a CSV or Excel file"), with read-excel-file
@@ -37,6 +38,7 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
   const states = sheetStates(bytes);
   const stateOf = (name: string) => states.find((each) => each.name === name);
   const chosen = sheet === undefined ? firstToRead(sheets, stateOf) : sheets.find((each) => each.sheet === sheet);
+  if (chosen !== undefined && 'statusCode' in chosen) return chosen;
   if (chosen === undefined) {
     const names = sheets.map((each) => `"${each.sheet}"`).join(', ');
     return {
@@ -48,7 +50,7 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
   const state = stateOf(chosen.sheet);
   const facts = state && sheetFacts(bytes, state);
   const cells = withSheetFacts(chosen.data, facts).map((row) => row.map(cellText));
-  return { cells, hiddenColumns: facts?.hiddenColumns ?? [] };
+  return { cells, hiddenColumns: facts?.hiddenColumns ?? [], sheet: chosen.sheet };
 }
 
 const hasValue = (row: unknown[]) => row.some((cell) => cell !== null && cell !== '');
@@ -63,22 +65,33 @@ function topRows(data: unknown[][]): string[][] {
 }
 
 /**
- * The sheet read without ?sheet=: the first that sheetsToRead offers (a probe's workbooks kept a stale
- * hidden sheet first, an empty one, or a page of instructions: the shown sheet whose header names the
- * locations' fields, as a person opening the file reads it); else the first.
+ * The sheet read without ?sheet=: the one sheetsToRead offers (a probe's workbooks kept a stale hidden
+ * sheet first, an empty one, or a page of instructions: the shown sheet whose header names the
+ * locations' fields, as a person opening the file reads it); else the first. Several tables of locations
+ * (a sheet a country, or a template's example beside the data: found by a probe, the second was never
+ * read) are a 400 naming them, as the dashboard asks which one.
  */
 function firstToRead<T extends { sheet: string; data: unknown[][] }>(
   sheets: T[],
   stateOf: (name: string) => { hidden: boolean } | undefined,
-): T | undefined {
+): T | Refusal | undefined {
   const looks = sheets.map((each) => ({
     each,
     hidden: stateOf(each.sheet)?.hidden ?? false,
     filled: each.data.some(hasValue),
     top: topRows(each.data),
   }));
-  return sheetsToRead(looks)[0]?.each ?? sheets[0];
+  const offered = sheetsToRead(looks);
+  const tables = offered.filter(isTable);
+  if (tables.length < 2) return offered[0]?.each ?? sheets[0];
+  const named = tables.map(({ each }) => `"${each.sheet}" (${rowsWords(each.data.filter(hasValue).length - 1)})`);
+  return {
+    statusCode: 400,
+    message: `The workbook has ${tables.length} sheets of locations, ${named.join(', ')}: name the one to import with ?sheet=`,
+  };
 }
+
+const rowsWords = (count: number) => `${count} row${count === 1 ? '' : 's'}`;
 
 function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -118,8 +118,8 @@ async function prepare(message: WriteMessage): Promise<WriteMessage | WriteAnswe
   const read = await xlsxCells(body, format.sheet);
   if ('statusCode' in read) return { id: message.id, ok: false, refusal: read };
   // The body joined once: the import reads it as its one piece.
-  const { cells, hiddenColumns } = read;
-  return { ...message, request: { ...request, body: [body], format: { ...format, cells, hiddenColumns } } };
+  const { cells, hiddenColumns, sheet } = read;
+  return { ...message, request: { ...request, body: [body], format: { ...format, cells, hiddenColumns, sheet } } };
 }
 
 function handle(message: WriteMessage, prepared: WriteMessage | WriteAnswer): void {

@@ -447,9 +447,34 @@ describe('POST /api/locations/upload with an .xlsx workbook', () => {
     expect(preview.columns.filter((column) => column.field === 'phone').map((column) => column.header)).toEqual([
       'Main Phone',
     ]);
+    expect(dry.json()).toMatchObject({ sheet: 'Locations' });
     // Named, the instructions are read as asked: a table without a column that can be a location's name.
     const named = await upload(clientId, await templateWorkbook(), XLSX, '&dryRun=true&sheet=Instructions');
     expect(named.statusCode).toBe(400);
+  });
+
+  it('two sheets of locations (a sheet a country) are a 400 naming both; named, one is read and the answer says which', async () => {
+    const clientId = await t.createClient(admin, 'Two countries');
+    const table = (rows: string[][]) => [['Filialnummer', 'Name', 'Ort', 'Land'], ...rows];
+    const file = (await writeXlsxFile([
+      { sheet: 'Hinweise', data: [['Bitte nicht ändern']] },
+      {
+        sheet: 'DE',
+        data: table([
+          ['1', 'Berlin Mitte', 'Berlin', 'DE'],
+          ['2', 'Köln Dom', 'Köln', 'DE'],
+        ]),
+      },
+      { sheet: 'AT', data: table([['3', 'Wien Graben', 'Wien', 'AT']]) },
+    ]).toBuffer()) as Buffer;
+    const refused = expectErrorBody(await upload(clientId, file, XLSX), 400);
+    expect(refused.message).toBe(
+      'The workbook has 2 sheets of locations, "DE" (2 rows), "AT" (1 row): name the one to import with ?sheet=',
+    );
+    expect(await locationsOf(clientId)).toEqual([]);
+    const austria = await upload(clientId, file, XLSX, '&sheet=AT');
+    expect(austria.statusCode, austria.body).toBe(201);
+    expect(austria.json()).toMatchObject({ sheet: 'AT', count: 1 });
   });
 
   it('a chart sheet (no cells) is passed over; named, it is an empty sheet: a 400, never a 500 (found by a probe)', async () => {
