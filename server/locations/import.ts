@@ -535,6 +535,8 @@ class ImportPlan {
     const values = withInput(location === undefined ? emptyValues(row.input.name!) : { ...location }, row.input, clear);
     // Closed no, Status nothing (a Yext export): closed for good opens; a temporary closure stays.
     if (row.notClosedForGood && values.status === 'permanently_closed') values.status = 'open';
+    // A postal code too, where the row's country did not put its zeros back (zipWithZeros): 6103 for 06103.
+    if (location !== undefined && lostItsZeros(row.input.zip, location.zip)) values.zip = location.zip;
     if (location !== undefined && lostItsZeros(row.input.store_code, location.store_code)) {
       decision.codeGiven = row.input.store_code!;
       values.store_code = location.store_code;

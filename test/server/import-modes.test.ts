@@ -863,6 +863,17 @@ describe('import modes', () => {
     expect((await list(clientId)).map((row) => row.store_code)).toEqual(['00123', '0042']);
   });
 
+  it('a postal code Excel stripped of its zeros is the stored one too, where no country puts them back (found by a probe)', async () => {
+    const clientId = await t.createClient(admin, 'Zip zeros by id');
+    await imported(clientId, [{ name: 'Hartford', zip: '06103' }]);
+    const [stored] = await list(clientId);
+    const preview = await dryRun(clientId, [{ id: stored!.id, name: 'Hartford', zip: '6103' }], '?mode=update');
+    expect(preview.totals).toMatchObject({ unchanged: 1, updated: 0 });
+    // A postal code that is another one is still a change.
+    const other = await dryRun(clientId, [{ id: stored!.id, name: 'Hartford', zip: '6104' }], '?mode=update');
+    expect(other.rows[0]!.changes).toEqual({ zip: { from: '06103', to: '6104' } });
+  });
+
   it.each(['?mode=merge', '?blanks=drop', '?dryRun=maybe'])('%s -> 400', async (query) => {
     const clientId = await t.createClient(admin, `Query ${query}`);
     expectErrorBody(await upload(clientId, [{ name: 'A' }], query), 400);
