@@ -16,6 +16,8 @@ export interface SheetFacts {
   errors: { row: number; column: number; text: string }[];
   /** The columns hidden in Excel, 0-based: a visible column wins over them for one field (matchHeaders). */
   hiddenColumns: number[];
+  /** Number cells whose format pads them with zeros ("00000": 123 shown as 00123), 0-based, with the width. */
+  zeroPadded: { row: number; column: number; width: number }[];
 }
 
 type Files = Record<string, Uint8Array>;
@@ -96,6 +98,45 @@ function hiddenColumnsOf(xml: Uint8Array): number[] {
   return hidden;
 }
 
+const STYLES = 'xl/styles.xml';
+
+/**
+ * The cell styles (their index in cellXfs) whose number format pads with zeros, with the width: a format
+ * of zeros alone ("00000", Excel's Special > Zip Code, or "000000" on a store code), which shows the number
+ * 123 as 00123. Found by a probe: such a store code was read as the 123 the cell holds.
+ */
+function zeroPaddedStyles(styles: string): Map<number, number> {
+  const widths = new Map<string, number>();
+  for (const [tag] of styles.matchAll(/<numFmt\b[^>]*>/g)) {
+    const code = unescapeXml(attribute(tag, 'formatCode') ?? '');
+    if (/^0{2,}$/.test(code)) widths.set(attribute(tag, 'numFmtId') ?? '', code.length);
+  }
+  const padded = new Map<number, number>();
+  if (widths.size === 0) return padded;
+  const formats = /<cellXfs\b[^>]*>([\s\S]*?)<\/cellXfs>/.exec(styles)?.[1] ?? '';
+  [...formats.matchAll(/<xf\b[^>]*>/g)].forEach(([tag], index) => {
+    const width = widths.get(attribute(tag, 'numFmtId') ?? '');
+    if (width !== undefined) padded.set(index, width);
+  });
+  return padded;
+}
+
+/** The number cells of a sheet in a zero-padding style (zeroPaddedStyles). */
+function zeroPaddedOf(xml: Uint8Array, styles: Map<number, number>): SheetFacts['zeroPadded'] {
+  const cells: SheetFacts['zeroPadded'] = [];
+  for (const [style, width] of styles) {
+    for (const at of offsetsOf(xml, ascii(` s="${style}"`))) {
+      const open = xml.lastIndexOf(0x3c, at); // the "<c" of this cell
+      const tag = strFromU8(xml.subarray(open, xml.indexOf(0x3e, at) + 1));
+      const type = attribute(tag, 't');
+      const place = tag.startsWith('<c ') ? cellAt(attribute(tag, 'r') ?? '') : null;
+      if (place !== null && (type === undefined || type === 'n'))
+        cells.push({ row: place[0], column: place[1], width });
+    }
+  }
+  return cells;
+}
+
 /** A sheet as the workbook lists it: its name, whether it is hidden, and its XML's path in the zip. */
 export interface SheetState {
   name: string;
@@ -130,37 +171,58 @@ export function sheetStates(bytes: Uint8Array): SheetState[] {
   });
 }
 
-const factsOf = (state: SheetState, xml: Uint8Array | undefined): SheetFacts => ({
+const factsOf = (state: SheetState, xml: Uint8Array | undefined, styles: Map<number, number>): SheetFacts => ({
   name: state.name,
   hidden: state.hidden,
   merges: xml ? mergesOf(xml) : [],
   errors: xml ? errorsOf(xml) : [],
   hiddenColumns: xml ? hiddenColumnsOf(xml) : [],
+  zeroPadded: xml ? zeroPaddedOf(xml, styles) : [],
 });
 
-/** One sheet's facts: only its own XML is unzipped (the server reads one sheet of a workbook). */
+const stylesOf = (files: Files) => zeroPaddedStyles(strFromU8(files[STYLES] ?? new Uint8Array()));
+
+/** One sheet's facts: only its own XML (and the styles) is unzipped (the server reads one sheet of a workbook). */
 export function sheetFacts(bytes: Uint8Array, state: SheetState): SheetFacts {
-  return factsOf(state, unzipped(bytes, (name) => name === state.path)[state.path]);
+  const files = unzipped(bytes, (name) => name === state.path || name === STYLES);
+  return factsOf(state, files[state.path], stylesOf(files));
 }
 
 /** Every sheet's facts, in the workbook's order (the dashboard offers each sheet). */
 export function workbookFacts(bytes: Uint8Array): SheetFacts[] {
   const states = sheetStates(bytes);
-  const files = unzipped(bytes, (name) => states.some((state) => state.path === name));
-  return states.map((state) => factsOf(state, files[state.path]));
+  const files = unzipped(bytes, (name) => name === STYLES || states.some((state) => state.path === name));
+  const styles = stylesOf(files);
+  return states.map((state) => factsOf(state, files[state.path], styles));
 }
 
 /**
  * A sheet's rows as read-excel-file gives them (row i is the sheet's row i + 1), with each formula's
- * error value in its cell and each value merged down a column in every row of the merge.
+ * error value in its cell, each value merged down a column in every row of the merge, and each number in
+ * a zero-padding format as Excel shows it (123 in "00000" as 00123).
  */
 export function withSheetFacts(data: unknown[][], facts: SheetFacts | undefined): unknown[][] {
   if (facts === undefined) return data;
+  padWithZeros(data, facts.zeroPadded);
   for (const { row, column, text } of facts.errors) {
     const cells = data[row];
     if (cells !== undefined && column < cells.length) cells[column] = text;
   }
-  for (const { column, top, bottom } of facts.merges) {
+  fillMerges(data, facts.merges);
+  return data;
+}
+
+function padWithZeros(data: unknown[][], padded: SheetFacts['zeroPadded']): void {
+  for (const { row, column, width } of padded) {
+    const cells = data[row];
+    const value = cells?.[column];
+    // The library gives a number as the text the file stores (parseNumber): padded when it is digits alone.
+    if (typeof value === 'string' && /^\d+$/.test(value)) cells![column] = value.padStart(width, '0');
+  }
+}
+
+function fillMerges(data: unknown[][], merges: SheetFacts['merges']): void {
+  for (const { column, top, bottom } of merges) {
     const value = data[top]?.[column];
     if (value === null || value === undefined) continue;
     for (let row = top + 1; row <= bottom && row < data.length; row++) {
@@ -168,5 +230,4 @@ export function withSheetFacts(data: unknown[][], facts: SheetFacts | undefined)
       if (column < cells.length && (cells[column] === null || cells[column] === undefined)) cells[column] = value;
     }
   }
-  return data;
 }

@@ -166,6 +166,15 @@ describe('Excel workbooks (.xlsx) in the import worker', () => {
 });
 
 describe('a workbook as Excel shows it (found by a probe), as the server reads one', () => {
+  it('a number in a zero-padding format reads as shown: 123 in "00000" is 00123', async () => {
+    const bytes = await writeXlsxFile([
+      [{ value: 'Store code' }, { value: 'Name' }],
+      [{ value: 123, type: Number, format: '00000' }, { value: 'Harbor Books' }],
+    ]).toBuffer();
+    const read = await readWorkbook(bufferSource(new Uint8Array(bytes)));
+    expect(read.ok && read.sheets[0]!.rows[1]).toEqual(['00123', 'Harbor Books']);
+  });
+
   it('fills a value merged down a column, shows a broken formula, and knows a hidden sheet', async () => {
     const read = await readWorkbook(bufferSource(await clientWorkbook('1')));
     expect(read.ok && read.sheets.map((sheet) => [sheet.name, sheet.hidden, sheet.rows])).toEqual([

@@ -477,6 +477,32 @@ describe('POST /api/locations/upload with an .xlsx workbook', () => {
     expect(austria.json()).toMatchObject({ sheet: 'AT', count: 1 });
   });
 
+  it('a number in a zero-padding format is read as Excel shows it: 123 in "00000" is 00123 (found by a probe)', async () => {
+    const clientId = await t.createClient(admin, 'Zero formats');
+    const padded = (value: number, format: string) => ({ value, type: Number, format });
+    const file = (await writeXlsxFile([
+      [
+        { value: 'Store code' },
+        { value: 'Name' },
+        { value: 'Postal code' },
+        { value: 'Country' },
+        { value: 'Latitude' },
+      ],
+      [padded(123, '00000'), { value: 'Harbor Books' }, padded(2116, '00000'), { value: 'US' }, padded(42.5, '0.00')],
+      [padded(7, '000'), { value: 'Harbor Annex' }, padded(2116, '00000'), { value: 'US' }, padded(42, '0')],
+    ]).toBuffer()) as Buffer;
+    const dry = await upload(clientId, file, XLSX, '&dryRun=true');
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(
+      dry
+        .json<{ rows: { store_code: string; zip: string; latitude: number }[] }>()
+        .rows.map((row) => [row.store_code, row.zip, row.latitude]),
+    ).toEqual([
+      ['00123', '02116', 42.5],
+      ['007', '02116', 42],
+    ]);
+  });
+
   it('a chart sheet (no cells) is passed over; named, it is an empty sheet: a 400, never a 500 (found by a probe)', async () => {
     const clientId = await t.createClient(admin, 'Chart sheet');
     const file = await workbookWithChartSheet();
