@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import { NOT_IMPORTED, SYNONYMS, WEAK_NAMES } from './synonyms.js';
+import { NOT_IMPORTED, SYNONYMS, WEAK_NAMES, WHOLE_ADDRESS } from './synonyms.js';
 import {
   DAY_HOURS,
   TARGETS,
@@ -153,8 +153,9 @@ const NONE_HIDDEN: ReadonlySet<number> = new Set();
 /**
  * One match per column. Each target but `address` takes one column: a column shown before one the
  * workbook hides (a stale column kept out of sight, found by a probe), an exact match before a near
- * miss, a sure name before a weak one (WEAK_NAMES: "Location Name" before "Location"), else the first; every column naming `address` joins into it, in file order ("Address line 1",
- * "Address line 2").
+ * miss, a sure name before a weak one (WEAK_NAMES: "Location Name" before "Location"), else the first.
+ * Every column naming `address` joins into it, in file order ("Address line 1", "Address line 2"), but
+ * for those that would say it twice (addressParts).
  */
 export function matchHeaders(headers: readonly string[], hidden = NONE_HIDDEN): ColumnMatch[] {
   const matches = headers.map(matchHeader);
@@ -172,7 +173,30 @@ export function matchHeaders(headers: readonly string[], hidden = NONE_HIDDEN): 
     taken.push(target);
     kept.add(index);
   }
+  for (const index of addressLeftOut(headers, matches, kept, hidden)) kept.delete(index);
   return matches.map((match, index) => (kept.has(index) ? match : NO_MATCH));
+}
+
+/**
+ * The address columns that would say the address twice (found by a probe: "Street", "House number" and
+ * a "Full address" made "Hauptstraße 12, Hauptstraße 12, 10115 Berlin"): a column the workbook hides
+ * when a shown one gives the address, and a whole address (WHOLE_ADDRESS: "Full address") beside its parts.
+ */
+function addressLeftOut(
+  headers: readonly string[],
+  matches: readonly ColumnMatch[],
+  kept: ReadonlySet<number>,
+  hidden: ReadonlySet<number>,
+): number[] {
+  const parts = [...kept].filter(
+    (index) => matches[index]!.field === 'address' || matches[index]!.field === 'street_number',
+  );
+  const shown = parts.filter((index) => !hidden.has(index));
+  const whole = (index: number) => headerKeys(headers[index]!).some((key) => WHOLE_ADDRESS.has(key));
+  const left = shown.length > 0 ? parts.filter((index) => hidden.has(index)) : [];
+  const rest = parts.filter((index) => !left.includes(index));
+  if (rest.some((index) => !whole(index))) left.push(...rest.filter(whole));
+  return left;
 }
 
 /** The mapping the headers suggest (matchHeaders' fields). */

@@ -26,6 +26,16 @@ export const WEAK_NAMES: ReadonlySet<string> = new Set([
   'standort',
 ]);
 
+/** Address headers that hold the whole address on one line: left out beside the address's own columns. */
+export const WHOLE_ADDRESS: ReadonlySet<string> = new Set([
+  'full address',
+  'complete address',
+  'formatted address',
+  'postal address',
+  'vollstandige adresse',
+  'adresse complete',
+]);
+
 export const SYNONYMS: Record<ImportTarget, string[]> = {
   id: ['location id', 'agency desk id', 'agency desk location id'],
   store_code: [
@@ -172,6 +182,10 @@ export const SYNONYMS: Record<ImportTarget, string[]> = {
     'line 1',
     'line 2',
     'full address',
+    'complete address',
+    'formatted address',
+    'vollstandige adresse',
+    'adresse complete',
     'postal address',
     'adresse',
     'strasse',

@@ -249,6 +249,17 @@ describe('headers of numbers and weak names (found by a probe)', () => {
       expect(fields([header, 'Name']), header).toEqual(['store_code', 'name']);
   });
 
+  it('the address is said once: a whole address beside its parts, or a hidden address column beside a shown one, is left out', () => {
+    const headers = ['Store Code', 'Name', 'Street', 'House number', 'Full address', 'City', 'Country'];
+    expect(fields(headers)).toEqual(['store_code', 'name', 'address', 'street_number', null, 'city', 'country']);
+    expect(fields(['Name', 'Full address', 'City'])).toEqual(['name', 'address', 'city']);
+    expect(fields(['Name', 'Address line 1', 'Address line 2'])).toEqual(['name', 'address', 'address']);
+    const hidden = (headers: string[], columns: number[]) =>
+      matchHeaders(headers, new Set(columns)).map((match) => match.field);
+    expect(hidden(['Name', 'Address', 'Address 2'], [2])).toEqual(['name', 'address', null]);
+    expect(hidden(['Name', 'Address'], [1])).toEqual(['name', 'address']);
+  });
+
   it('a weak name ("Location", "Company") gives way to a surer one in any order; alone it is the name', () => {
     expect(fields(['Location', 'Location Name', 'Address'])).toEqual([null, 'name', 'address']);
     expect(fields(['Business Name', 'Company'])).toEqual(['name', null]);
