@@ -2,7 +2,8 @@ import { analyse } from 'chardet';
 import Papa from 'papaparse';
 import { tooManyCells } from './cell-limits.js';
 import { sniffCsv } from './sniff.js';
-import { CP1252_HIGH, mixedEncodingLine, mixedEncodingWords, orMacRoman } from './mixed-encoding.js';
+import { CP1252_HIGH, orLatin } from './latin-encoding.js';
+import { mixedEncodingLine, mixedEncodingWords } from './mixed-encoding.js';
 
 /**
  * A CSV body as the cells of a sheet (README: "Import a CSV or Excel file"): decoded by the charset the
@@ -102,7 +103,7 @@ export function decodeCsv(bytes: Uint8Array, charset: string | undefined): { tex
     const mixed = mixedEncodingLine(bytes);
     if (mixed !== null) return { message: mixedEncodingWords(mixed) };
     const legacy = legacyEncoding(bytes);
-    return { text: decoderOf(orMacRoman(legacy, bytes)).decode(bytes) };
+    return { text: decoderOf(orLatin(legacy, bytes)).decode(bytes) };
   }
 }
 

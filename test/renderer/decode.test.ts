@@ -80,6 +80,15 @@ describe('decodeSource', () => {
     });
   });
 
+  it('reads Central Europe\'s Excel CSV as Windows-1250, as the server does (not "£ód\u0178")', async () => {
+    const cp1250 = [...new TextDecoder('windows-1250').decode(Uint8Array.from({ length: 128 }, (_, at) => 0x80 + at))];
+    const text = 'name,city\nSklep Łódź,Wrocław\n';
+    const bytes = new Uint8Array(
+      [...text].map((char) => (cp1250.includes(char) ? 0x80 + cp1250.indexOf(char) : char.charCodeAt(0))),
+    );
+    expect(await decodeSource(bufferSource(bytes))).toEqual({ ok: true, text, encoding: 'windows-1250' });
+  });
+
   it('decodes in the encoding the user picks', async () => {
     const decoded = await decodeSource(bufferSource(utf8('name\nCafé\n')), { forced: 'windows-1252' });
     expect(decoded).toEqual({ ok: true, text: 'name\nCafÃ©\n', encoding: 'windows-1252' });

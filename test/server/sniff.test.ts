@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeCsv } from '../../server/imports/csv-text.js';
 import { sniffCsv } from '../../server/imports/sniff.js';
-import { looksMacRoman, mixedEncodingLine, mixedEncodingWords } from '../../server/imports/mixed-encoding.js';
+import { latinEncodingOf, looksMacRoman } from '../../server/imports/latin-encoding.js';
+import { mixedEncodingLine, mixedEncodingWords } from '../../server/imports/mixed-encoding.js';
 
 /** A file's lines, as Excel writes them (CRLF, a final line break). */
 const lines = (...rows: string[]) => `${rows.join('\r\n')}\r\n`;
@@ -199,6 +200,20 @@ describe("decodeCsv: Excel for Mac's CSV, Mac Roman (found by a probe)", () => {
       expect(decodeCsv(encoded(`Name\n${text}\n`, 'macintosh'), undefined)).toEqual({ text: `Name\n${text}\n` });
       expect(looksMacRoman(encoded(text, 'windows-1252')), text).toBe(false);
     }
+  });
+
+  it("Central Europe's Excel CSV (Windows-1250) is read so, not as £ód\u0178 and Wroc³aw; Western files stay Windows-1252", () => {
+    const high = Uint8Array.from({ length: 128 }, (_, at) => 0x80 + at);
+    const cp1250 = [...new TextDecoder('windows-1250').decode(high)];
+    const encoded = (text: string) =>
+      Buffer.from([...text].map((char) => (cp1250.includes(char) ? 0x80 + cp1250.indexOf(char) : char.charCodeAt(0))));
+    for (const text of ['Łódź, Wrocław, Gdańsk', 'Kraków Główny', 'Praha, Plzeň, Ústí nad Labem, Brno-Žabovřesky']) {
+      expect(latinEncodingOf(encoded(text)), text).toBe('windows-1250');
+      expect(decodeCsv(encoded(`Name\n${text}\n`), undefined)).toEqual({ text: `Name\n${text}\n` });
+    }
+    const western = (text: string) => Buffer.from([...text].map((char) => char.charCodeAt(0)));
+    for (const text of ['Crème brûlée, Niño, São João, Ærø, Åsa, ¿Qué?', 'Bäckerei Müller, Straße'])
+      expect(latinEncodingOf(western(text)), text).toBe('windows-1252');
   });
 
   it('a Windows-1252 file with Š and Ÿ where Czech and French write them stays Windows-1252', () => {

@@ -1,6 +1,7 @@
 import { analyse } from 'chardet';
 import { TEXT_ENCODINGS, type TextEncodingName } from './encodings.js';
-import { mixedEncodingLine, mixedEncodingWords, orMacRoman } from '../../../server/imports/mixed-encoding.js';
+import { orLatin } from '../../../server/imports/latin-encoding.js';
+import { mixedEncodingLine, mixedEncodingWords } from '../../../server/imports/mixed-encoding.js';
 
 export { TEXT_ENCODINGS, type TextEncodingName };
 
@@ -205,11 +206,12 @@ export async function decodeInto(
 
 /**
  * The legacy encoding of a file that is not UTF-8: chardet's guess, or Mac Roman where that guess is
- * Windows-1252 but the bytes are Excel for Mac's ("BŠckerei MŸller"; orMacRoman, the server's rule too).
+ * Windows-1252 but the bytes read better as Mac Roman or Windows-1250 ("BŠckerei MŸller", "Wroc³aw"; orLatin,
+ * the server's rule too).
  */
 async function legacyOf(source: ByteSource): Promise<TextEncodingName> {
   const sample = await findNonAsciiSample(source);
-  return orMacRoman(guessLegacyEncoding(sample), sample);
+  return orLatin(guessLegacyEncoding(sample), sample);
 }
 
 async function streamOrRefuse(
