@@ -21,6 +21,8 @@ interface Reading {
   rows: number;
   /** The line ending papaparse found: the same whatever the delimiter. */
   linebreak: string;
+  /** Whether a quoted value holds a line break: its quotes open fields, as only the file's delimiter lets them. */
+  quotedLines: boolean;
 }
 
 /** More rows split; on a tie, more of them agreeing; then more fields. */
@@ -35,7 +37,11 @@ function beats(a: Reading, b: Reading): boolean {
  * the file's.
  */
 function readingWith(sample: string, delimiter: string): Reading {
-  const { data, meta } = Papa.parse<string[]>(sample, { delimiter, preview: SNIFF_ROWS, skipEmptyLines: 'greedy' });
+  const { data, meta, errors } = Papa.parse<string[]>(sample, {
+    delimiter,
+    preview: SNIFF_ROWS,
+    skipEmptyLines: 'greedy',
+  });
   const rowsOfWidth = new Map<number, number>();
   let split = 0;
   for (const row of data) {
@@ -47,7 +53,11 @@ function readingWith(sample: string, delimiter: string): Reading {
   let width = 0;
   for (const [each, rows] of rowsOfWidth)
     if (rows > agreeing || (rows === agreeing && each > width)) [agreeing, width] = [rows, each];
-  return { split, agreeing, width, rows: data.length, linebreak: meta.linebreak };
+  // A quote the delimiter leaves unclosed ("A; B";C read with commas) runs on over lines too: that is no quoting.
+  const quotedLines =
+    !errors.some((error) => error.type === 'Quotes') &&
+    data.some((row) => row.some((cell) => cell.includes('\n') || cell.includes('\r')));
+  return { split, agreeing, width, rows: data.length, linebreak: meta.linebreak, quotedLines };
 }
 
 /**
@@ -65,9 +75,14 @@ function readingWith(sample: string, delimiter: string): Reading {
 export function sniffCsv(text: string): { delimiter: string; linebreak: string } {
   const sample = text.slice(0, SNIFF_CHARS);
   const readings = DELIMITERS.map((each) => ({ delimiter: each, reading: readingWith(sample, each) }));
+  // A quoted value over several lines (hours pasted from Google Maps, "Monday<tab>9 AM–5 PM" a line) opens
+  // with the file's delimiter only: read with another, each of its lines is a row, and outnumbers the rest
+  // (found by a probe: a comma file was read as tabs). Those delimiters are judged among themselves.
+  const quoting = readings.filter(({ reading }) => reading.quotedLines);
+  const judged = quoting.length > 0 ? quoting : readings;
   let delimiter = Papa.DefaultDelimiter;
   let best: Reading | null = null;
-  for (const { delimiter: each, reading } of readings) {
+  for (const { delimiter: each, reading } of judged) {
     if (reading.split * 2 >= reading.rows && (best === null || beats(reading, best)))
       [delimiter, best] = [each, reading];
   }

@@ -125,6 +125,22 @@ describe('sniffCsv: the delimiter that splits the most rows, and at least half',
     expect(sniffCsv(text).delimiter).toBe(delimiter);
   });
 
+  it('a quoted value over several lines opens with the delimiter only: hours pasted from Google Maps stay in commas (found by a probe)', () => {
+    const rows = (cell: string) =>
+      [
+        'Store code,Name,Address,City,Country,Hours',
+        ...[1, 2, 3, 4, 5].map((n) => `S-${n},Shop ${n},${n} Main St,Boston,US,${cell}`),
+      ].join('\n');
+    // Google Maps' copy: a day and its hours a line, a tab between them.
+    expect(sniffCsv(rows('"Monday\t9 AM–5 PM\nTuesday\t9 AM–5 PM\nWednesday\tClosed"')).delimiter).toBe(',');
+    expect(sniffCsv(rows('"Mo 9-17;\nDi 9-17;\nMi 9-17"')).delimiter).toBe(',');
+    const semicolons = [
+      'Filialnummer;Name;Adresse;Ort',
+      ...[1, 2, 3].map((n) => `${n};Laden ${n};"Hauptstraße ${n},\nHinterhaus, 2. OG";Berlin`),
+    ].join('\n');
+    expect(sniffCsv(semicolons).delimiter).toBe(';');
+  });
+
   it('gives the line ending the file uses', () => {
     expect(sniffCsv(lines(GBP_HEADER, gbpRow(1)))).toEqual({ delimiter: ';', linebreak: '\r\n' });
     expect(sniffCsv('name,city\nA,B\n').linebreak).toBe('\n');
