@@ -9,12 +9,13 @@ import { isPlaceholder, PLACEHOLDERS, placeholderSet } from './placeholders.js';
  */
 export type JunkReason = 'repeated header row' | 'totals or summary row' | 'only a name, nothing else';
 
-// "Total", "Totals", "Grand total", "Sum", "Summe", "Gesamt", "Totale", "Total général" ..., alone, with a
-// count ("Total: 46"), or with a word or two and a count after a colon ("TOTAL LOCATIONS: 46"); never a
-// name that starts with the word ("Total Wine & More").
+// "Total", "Totals", "Grand total", "Sum", "Summe", "Gesamt", "Totale", "Total général" ..., alone or with a
+// colon ("Grand Total:", its count in the next cell), with a count and a word or two after it ("Total: 46",
+// "Summe: 4 Filialen", found by a probe), or with a word or two and a count after a colon ("TOTAL
+// LOCATIONS: 46"); never a name that starts with the word ("Total Wine & More").
 const TOTAL_WORD = String.raw`(grand\s+|sub-?)?(totals?|sum|summe|gesamt(summe)?|totale|total\s+g[eé]n[eé]ral)`;
 const TOTAL = new RegExp(
-  String.raw`^${TOTAL_WORD}(\s*[:=]?\s*[\d.,]+)?$|^${TOTAL_WORD}(\s+[\p{L}]+){1,2}\s*[:=]\s*[\d.,]+$`,
+  String.raw`^${TOTAL_WORD}\s*[:=]?\s*([\d.,]+(\s+[\p{L}]+){0,2})?$|^${TOTAL_WORD}(\s+[\p{L}]+){1,2}\s*[:=]\s*[\d.,]+$`,
   'iu',
 );
 /** The first letters TOTAL can start with: most cells are ruled out without the whole pattern. */

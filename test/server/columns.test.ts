@@ -190,6 +190,9 @@ describe('junkReason: rows that are not locations', () => {
     expect(junkReason(['TOTAL LOCATIONS: 46', '', '', ''], context)).toBe('totals or summary row');
     expect(junkReason(['', '', 'Grand total', '46'], context)).toBe('totals or summary row');
     expect(junkReason(['', '', '', '46'], context)).toBe('totals or summary row');
+    // Found by a probe: a count with its word after it, and a colon waiting for the count in the next cell.
+    for (const cell of ['Summe: 4 Filialen', 'Gesamt 12 Standorte', 'Total: 46 locations', 'Grand Total:'])
+      expect(junkReason([cell, '', '', '4'], context), cell).toBe('totals or summary row');
   });
 
   it('flags a row with only a name, placeholders counting as blank', () => {
