@@ -13,6 +13,7 @@ import { countryCode } from './country.js';
 import { zipFitsCountry } from './health.js';
 import { websiteUrl, WEBSITE_WORDS } from './website.js';
 import {
+  BY_APPOINTMENT,
   HOURS_FORMS,
   HoursError,
   dayIntervals,
@@ -397,7 +398,7 @@ function daysHours(value: Record<string, unknown>, placeholders?: ReadonlySet<st
     if (day === null || day === undefined) continue;
     if (typeof day === 'string') {
       const text = day.trim();
-      if (text === '' || isPlaceholder(text, 'hours', placeholders)) continue;
+      if (text === '' || isPlaceholder(text, 'hours', placeholders) || BY_APPOINTMENT.test(text)) continue;
       week[key as keyof Hours] = dayIntervals(text);
     } else week[key as keyof Hours] = intervalsOf(day as string[][]);
   }

@@ -43,7 +43,37 @@ for (const [day, names] of [
   for (const name of names.split(' ')) DAY_NAMES[name] = day;
 }
 
-const CLOSED = /^(x|closed|close|geschlossen|fermé|ferme|cerrado|chiuso|gesloten)$/i;
+const CLOSED = /^(x|closed|close|geschlossen|ruhetag|fermé|ferme|cerrado|chiuso|gesloten)$/i;
+
+/**
+ * "By appointment" in the languages of the sheets: no regular hours, which a listing's hours cannot say;
+ * read as hours unknown (the day, or the week), as a placeholder is (found by a probe).
+ */
+export const BY_APPOINTMENT =
+  /^(by appointment( only)?|by appt\.?|appointment only|nach vereinbarung|termine nach vereinbarung|sur rendez-vous|con cita( previa)?|su appuntamento|op afspraak)$/i;
+
+/**
+ * Holidays named beside the days ("So & Feiertage geschlossen", "Mon-Fri 9-5, holidays closed"): holiday
+ * hours are not regular hours, so the mention is left out and the days are read (found by a probe).
+ */
+const HOLIDAYS = String.raw`(?:an\s+)?(?:feiertag(?:e|en|s)?|holidays?|public holidays|bank holidays|jours f[eé]ri[eé]s|f[eé]ri[eé]s|festivos|festivi)`;
+const HOLIDAYS_ALONE = new RegExp(
+  String.raw`(^|[,;]\s*)(?:closed on\s+)?${HOLIDAYS}\s*:?\s*(?:geschlossen|closed|ferm[eé]|cerrado|chiuso)?\s*(?=[,;]|$)`,
+  'gi',
+);
+const HOLIDAYS_BESIDE_DAY = new RegExp(
+  String.raw`\s*(?:&|\+|,|/|\bund\b|\band\b|\bet\b|\by\b|\be\b)\s*${HOLIDAYS}\b`,
+  'gi',
+);
+
+/** The week's text without its mentions of holidays. */
+function withoutHolidays(text: string): string {
+  return text
+    .replace(HOLIDAYS_ALONE, '$1')
+    .replace(HOLIDAYS_BESIDE_DAY, '')
+    .replace(/[,;]\s*$/, '')
+    .trim();
+}
 // All day, as sheets and exports say it: "24 hours", Yext's "24hr", "open 24h", "24/7", French "24h/24",
 // German "24 Stunden" and "rund um die Uhr", Spanish "24 horas", Italian "24 ore".
 const ALL_DAY =
@@ -97,7 +127,8 @@ export function dayIntervals(text: string): Interval[] {
   const value = text.trim();
   if (CLOSED.test(value)) return [];
   if (ALL_DAY.test(value)) return [['00:00', '24:00']];
-  const parts = value.split(/\s*(?:,|;|&|\band\b|\/)\s*/i);
+  // "9-13, 15-19", "9-13 & 15-19", and "and" in the languages the day names are read in ("8-12 und 14-18 Uhr").
+  const parts = value.split(/\s*(?:,|;|&|\b(?:and|und|et|y|e)\b|\/)\s*/i);
   if (parts.length > MAX_INTERVALS)
     throw new HoursError(
       `a day holds at most ${MAX_INTERVALS} intervals; "${value.slice(0, 40)}…" has ${parts.length}`,
@@ -158,7 +189,7 @@ function dayOf(word: string): Day | undefined {
 /** "Mon-Fri", "Mon, Wed & Fri", "Sa": the days, in week order from the first. */
 function daysOf(text: string): Day[] {
   const days: Day[] = [];
-  for (const part of text.split(/\s*(?:,|&|\+|\b(?:and|et|und)\b)\s*/i)) {
+  for (const part of text.split(/\s*(?:,|&|\+|\/|\b(?:and|et|und)\b)\s*/i)) {
     const ends = part.split(/\s*(?:-|–|—|\b(?:to|through|thru|au|bis|al?)\b)\s*/i);
     const first = dayOf(ends[0]!);
     const last = ends.length === 2 ? dayOf(ends[1]!) : first;
@@ -176,7 +207,7 @@ const DAY_WORD = `(?:${Object.keys(DAY_NAMES)
   .sort((a, b) => b.length - a.length)
   .join('|')})\\.?`;
 // Between two day words only: "Lunes a viernes" (its "a" is no separator anywhere else).
-const DAY_SEPARATOR = '\\s*(?:-|–|—|to|through|thru|au|bis|al?|,|&|and|et|und|\\+)\\s*';
+const DAY_SEPARATOR = '\\s*(?:-|–|—|to|through|thru|au|bis|al?|,|&|and|et|und|\\+|/)\\s*';
 /** A run of days that starts a group: "Mon-Fri", "Sat & Sun", "Monday:". */
 const DAY_RUN = new RegExp(`\\b${DAY_WORD}(?:${DAY_SEPARATOR}${DAY_WORD})*(?![a-z])\\s*:?`, 'gi');
 
@@ -220,8 +251,8 @@ function addDay(hours: Hours, day: Day, intervals: Interval[], replace = false):
 export function weekHours(text: string): Hours {
   if (/^\s*[a-z]+\s*=/i.test(text)) return uberallHours(text);
   const hours: Hours = {};
-  const value = text
-    .trim()
+  if (BY_APPOINTMENT.test(text.trim())) return hours;
+  const value = withoutHolidays(text)
     .replace(/\s+/g, ' ')
     .replace(/^(daily|every ?day|all week|7 days)\b:?/i, 'Mon-Sun')
     // US sheets' shorthands: "M-F 9-5", "Weekdays 9-5; Weekends closed" (single letters are no day

@@ -420,6 +420,36 @@ describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
     expect(() => dayIntervals('00:00-00:00, 09:00-12:00')).toThrow('opens and closes at the same time');
   });
 
+  it('reads German, French, Spanish and Italian "and" between intervals, day lists with "/", Ruhetag, and leaves holidays out (found by a probe)', () => {
+    const weekdays = (intervals: string[][]) => ({
+      mon: intervals,
+      tue: intervals,
+      wed: intervals,
+      thu: intervals,
+      fri: intervals,
+    });
+    const split = [
+      ['08:00', '12:00'],
+      ['14:00', '18:00'],
+    ];
+    expect(weekHours('Mo-Fr 8-12 und 14-18 Uhr')).toEqual(weekdays(split));
+    expect(dayIntervals('8-12 et 14-18')).toEqual(split);
+    expect(dayIntervals('8-12 y 14-18')).toEqual(split);
+    expect(dayIntervals('8-12 e 14-18')).toEqual(split);
+    expect(weekHours('Mo/Di/Do 8-12')).toEqual({ mon: [split[0]], tue: [split[0]], thu: [split[0]] });
+    expect(weekHours('Mo Ruhetag, Di-So 10-18')).toMatchObject({ mon: [], tue: [['10:00', '18:00']] });
+    // Holiday hours are not regular hours: the mention goes, the days stay.
+    expect(weekHours('Mo-Fr 8-18, So & Feiertage geschlossen')).toEqual({ ...weekdays([['08:00', '18:00']]), sun: [] });
+    expect(weekHours('Mon-Fri 9-5, holidays closed')).toEqual(weekdays([['09:00', '17:00']]));
+    expect(weekHours('Mon-Fri 9-5; closed on holidays')).toEqual(weekdays([['09:00', '17:00']]));
+  });
+
+  it('"By appointment" is no regular hours: unknown, for the week and for a day', () => {
+    expect(fieldValue('hours', 'By appointment', null)).toBeNull();
+    expect(fieldValue('hours', 'Nach Vereinbarung', null)).toBeNull();
+    expect(fieldValue('hours', { mon: '9-17', sat: 'by appointment' }, null)).toEqual({ mon: [['09:00', '17:00']] });
+  });
+
   it('reads ACTIVE and INACTIVE; a bare CLOSED stays refused (for now, or for good?)', () => {
     expect(fieldValue('status', 'ACTIVE', null)).toBe('open');
     expect(fieldValue('status', 'INACTIVE', null)).toBe('temporarily_closed');
