@@ -535,12 +535,7 @@ class ImportPlan {
     const values = withInput(location === undefined ? emptyValues(row.input.name!) : { ...location }, row.input, clear);
     // Closed no, Status nothing (a Yext export): closed for good opens; a temporary closure stays.
     if (row.notClosedForGood && values.status === 'permanently_closed') values.status = 'open';
-    // A postal code too, where the row's country did not put its zeros back (zipWithZeros): 6103 for 06103.
-    if (location !== undefined && lostItsZeros(row.input.zip, location.zip)) values.zip = location.zip;
-    if (location !== undefined && lostItsZeros(row.input.store_code, location.store_code)) {
-      decision.codeGiven = row.input.store_code!;
-      values.store_code = location.store_code;
-    }
+    if (location !== undefined) keepWhatExcelChanged(decision, values, location);
     if (row.phoneText !== null) {
       try {
         values.phone = fieldValue('phone', row.phoneText, values.country, this.placeholders) as string;
@@ -729,6 +724,29 @@ function preview(decision: Decision, locationId: string | null): PreviewRow {
     store_code_given: decision.codeGiven ?? null,
   };
 }
+
+/**
+ * A stored location's values that a sheet saved again by Excel says otherwise without meaning to (README:
+ * "Excel's leading zeros"), kept as stored: a store code or a postal code without its leading zeros (the
+ * latter where the row's country did not put them back: 6103 for 06103), and coordinates Excel's General
+ * format rounded to 11 characters (-122.4194155 saved as -122.419416: found by a probe, every location of
+ * a round trip through Excel was an update).
+ */
+function keepWhatExcelChanged(decision: Decision, values: LocationValues, location: LocationValues): void {
+  const { input } = decision.row;
+  if (lostItsZeros(input.zip, location.zip)) values.zip = location.zip;
+  if (lostItsZeros(input.store_code, location.store_code)) {
+    decision.codeGiven = input.store_code!;
+    values.store_code = location.store_code;
+  }
+  for (const field of ['latitude', 'longitude'] as const) {
+    const [given, stored] = [values[field], location[field]];
+    if (given !== null && stored !== null && Math.abs(given - stored) < EXCEL_ROUNDING) values[field] = stored;
+  }
+}
+
+/** Under a millionth of a degree (11 cm): the most Excel's General format moves a coordinate it rounds. */
+const EXCEL_ROUNDING = 1e-6;
 
 /** "line 5" when the row said its line in the sheet, else "row 3" (its index in the request). */
 function rowWords(index: number, line: number | undefined): string {

@@ -863,6 +863,25 @@ describe('import modes', () => {
     expect((await list(clientId)).map((row) => row.store_code)).toEqual(['00123', '0042']);
   });
 
+  it("coordinates Excel's General format rounded to 11 characters are the stored ones; a real move is a change (found by a probe)", async () => {
+    const clientId = await t.createClient(admin, 'Excel rounding');
+    await imported(clientId, [{ name: 'SF', latitude: 37.7749295, longitude: -122.4194155 }]);
+    const [stored] = await list(clientId);
+    const row = (latitude: string, longitude: string) => [{ id: stored!.id, name: 'SF', latitude, longitude }];
+    expect((await dryRun(clientId, row('37.7749295', '-122.419416'), '?mode=update')).totals).toMatchObject({
+      unchanged: 1,
+    });
+    const moved = await dryRun(clientId, row('37.7749295', '-122.41942'), '?mode=update');
+    expect(moved.rows[0]!.changes).toEqual({ longitude: { from: -122.4194155, to: -122.41942 } });
+    // A change of another field keeps the stored coordinates exact, not Excel's.
+    await imported(clientId, [{ ...row('37.77493', '-122.419416')[0], city: 'San Francisco' }], '?mode=update');
+    expect((await list(clientId))[0]).toMatchObject({
+      latitude: 37.7749295,
+      longitude: -122.4194155,
+      city: 'San Francisco',
+    });
+  });
+
   it('a postal code Excel stripped of its zeros is the stored one too, where no country puts them back (found by a probe)', async () => {
     const clientId = await t.createClient(admin, 'Zip zeros by id');
     await imported(clientId, [{ name: 'Hartford', zip: '06103' }]);
