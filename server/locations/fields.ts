@@ -413,6 +413,7 @@ function intervalsOf(day: string[][]): Hours[keyof Hours] {
 // Nothing a person could see: spaces, and format characters such as U+200B ZERO WIDTH SPACE.
 const INVISIBLE = /^[\p{Z}\p{Cf}\s]*$/u;
 const PRINTABLE_ASCII = /^[\u0020-\u007E]*$/;
+const EDGE_FORMAT = /^[\s\p{Cf}]+|[\s\p{Cf}]+$/gu;
 /** Codes and addresses of one line: a tab or a line break in one is a mistake of the sheet. */
 const ONE_LINE: ReadonlySet<string> = new Set(['store_code', 'google_place_id', 'phone', 'website', 'country']);
 
@@ -438,7 +439,9 @@ function invisibleOrRefused(value: string, field: string): boolean {
  */
 function text(value: string, maxLength: number, field: string, placeholders?: ReadonlySet<string>): string | null {
   if (invisibleOrRefused(value, field)) return null;
-  const trimmed = excelText(textOrNull(value));
+  // Invisible format characters at either end go with the spaces (a store code "\u200B00123" pasted from a
+  // web page matched nothing: found by a probe); inside the text they stay.
+  const trimmed = excelText(textOrNull(PRINTABLE_ASCII.test(value) ? value : value.replace(EDGE_FORMAT, '')));
   if (trimmed !== null && isPlaceholder(trimmed, field, placeholders)) return null;
   if (trimmed !== null && trimmed.length > maxLength) throw new FieldError(`is longer than ${maxLength} characters`);
   return trimmed;

@@ -181,6 +181,11 @@ describe('normalizeRow', () => {
     expect(messages({ store_code: '1.00E+05' })[0]![1]).toMatch(/^"1.00E\+05" is a code Excel turned into a number/);
     expect(messages({ store_code: '1.23457E+11' })[0]![0]).toBe('store_code');
     expect(read({ store_code: '4E2' })).toMatchObject({ input: { store_code: '4E2' } });
+    // Invisible format characters at the ends go as spaces do; inside a value they stay.
+    expect(read({ store_code: '\u200B00123\u2060', city: '\u200EKöln\u00AD' })).toMatchObject({
+      input: { store_code: '00123', city: 'Köln' },
+    });
+    expect(read({ name: 'A\u200Db' })).toMatchObject({ input: { name: 'A\u200Db' } });
   });
 
   it('a phone Excel turned into a number, its "+" gone, is read as international where national numbers start with 0 (found by a probe)', () => {
