@@ -3,11 +3,13 @@ import { isPlaceholder, PLACEHOLDERS, placeholderSet } from './placeholders.js';
 
 /**
  * Rows of a sheet that are not locations (README: "Rows left out"): a header row repeated (files glued
- * together, a report exported a page at a time), a totals or summary row ("Total", "TOTAL LOCATIONS: 46",
+ * together, a report exported a page at a time; in another column order, it starts a second table, which
+ * the server refuses: table-rows.ts), a totals or summary row ("Total", "TOTAL LOCATIONS: 46",
  * a row whose only value is a number), a row with only a name and nothing else. The import leaves them
  * out unless asked to keep them; the dashboard flags them the same way.
  */
-export type JunkReason = 'repeated header row' | 'totals or summary row' | 'only a name, nothing else';
+export type JunkReason =
+  'repeated header row' | 'header in another order' | 'totals or summary row' | 'only a name, nothing else';
 
 // "Total", "Totals", "Grand total", "Sum", "Summe", "Gesamt", "Totale", "Total général" ..., alone or with a
 // colon ("Grand Total:", its count in the next cell), with a count and a word or two after it ("Total: 46",
@@ -52,6 +54,24 @@ function isHeaderCell(cell: string, column: number, headers: readonly string[]):
   return headerKey(cell) === key;
 }
 
+/** The header's cells as written, once per header row: a header repeated in another order is found by them. */
+const headerCellsOf = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/**
+ * Whether the row is the header again with its columns in another order (found by a probe: a sheet holding
+ * a second table, Austria's below Germany's, its columns ordered otherwise): most of its cells are header
+ * cells, written as the header writes them, and not in their own columns.
+ */
+function isHeaderInAnotherOrder(filled: readonly { cell: string }[], headers: readonly string[]): boolean {
+  let cells = headerCellsOf.get(headers);
+  if (cells === undefined) {
+    cells = new Set(headers.map((header) => header.trim()).filter((header) => header !== ''));
+    headerCellsOf.set(headers, cells);
+  }
+  const named = filled.filter(({ cell }) => cells.has(cell)).length;
+  return named >= Math.max(2, Math.ceil(filled.length * 0.8));
+}
+
 /** Why a row is not a location, or null when it may be one. */
 export function junkReason(cells: readonly string[], context: JunkContext): JunkReason | null {
   const words = placeholderSet(context.placeholders ?? PLACEHOLDERS);
@@ -64,6 +84,7 @@ export function junkReason(cells: readonly string[], context: JunkContext): Junk
   const { headers } = context;
   const headerCells = filled.filter(({ cell, column }) => isHeaderCell(cell, column, headers)).length;
   if (headerCells >= Math.max(2, Math.ceil(filled.length * 0.8))) return 'repeated header row';
+  if (isHeaderInAnotherOrder(filled, headers)) return 'header in another order';
   if (filled.some(({ cell }) => TOTAL_START.test(cell) && TOTAL.test(cell))) return 'totals or summary row';
   if (filled.length === 1 && NUMBER.test(filled[0]!.cell)) return 'totals or summary row';
   const { nameColumn, mappedColumns } = context;

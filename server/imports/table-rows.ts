@@ -135,11 +135,26 @@ export function tableRows(cells: Cells, options: TableOptions): TableRows | Tabl
     if (isEmpty(row)) continue;
     const line = index + 1;
     const reason = junkReason(row, reader.junk);
+    if (reason === 'header in another order') return secondTableRefusal(line);
     if (reason !== null && !options.keepFlagged) result.left_out.push({ line, reason });
     else if (options.refuseExtraValues && hasExtraValues(row, headers.length, width)) overfull.push(line);
     else result.rows.push(reader.rowOf(row, line));
   }
   return overfull.length > 0 ? overfullRefusal(overfull, headers.length) : result;
+}
+
+/**
+ * A header repeated with its columns in another order: the rows below it are a second table, which the
+ * first header's columns would read into the wrong fields (a postal code as the street): nothing is imported.
+ */
+function secondTableRefusal(line: number): TableRefusal {
+  return {
+    statusCode: 400,
+    message:
+      `Line ${line} repeats the header with its columns in another order: the rows below it are a second table, ` +
+      "which the first header's columns would read into the wrong fields. Give the second table the first one's " +
+      'column order, or send it as a file of its own; nothing was imported.',
+  };
 }
 
 /**

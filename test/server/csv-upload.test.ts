@@ -261,6 +261,21 @@ describe('POST /api/locations/upload with Content-Type: text/csv, other sources'
     expect(tribeca!.hours).toMatchObject({ fri: [['08:00', '18:00']], sat: [], sun: [] });
   });
 
+  it('a second table below the first, its columns in another order, is a 400 naming its header line (found by a probe)', async () => {
+    const clientId = await t.createClient(admin, 'Two tables in one sheet');
+    const csv =
+      'Deutschland\nFilialnummer,Name,Straße,PLZ,Ort,Land\n1,Berlin Mitte,Unter den Linden 1,10117,Berlin,DE\n\n' +
+      'Österreich\nFilialnummer,Name,PLZ,Ort,Straße,Land\n3,Wien Graben,1010,Wien,Graben 1,AT\n';
+    const refused = expectErrorBody(await upload(clientId, csv, 'text/csv', '&dryRun=true'), 400);
+    expect(refused.message).toMatch(/^Line 6 repeats the header with its columns in another order/);
+    // The same header again, in its own order (files glued together), is only left out.
+    const glued = 'Name,City\nA,Berlin\nName,City\nB,Wien\n';
+    expect((await upload(clientId, glued, 'text/csv', '&dryRun=true')).json()).toMatchObject({
+      count: 2,
+      left_out: [{ line: 3, reason: 'repeated header row' }],
+    });
+  });
+
   it('an invalid row answers 400 naming its sheet row', async () => {
     const clientId = await t.createClient(admin, 'Bad row client');
     const csv = 'Name,Latitude\nGood,10\nBad,"91\n"\nAlso bad,200\n';

@@ -6,6 +6,7 @@ import { rowCountOf, valuesOf, type CsvTable } from './parse-csv.js';
 /** How the grid names each reason the server's rule gives (server/imports/junk-rows.ts). */
 export const JUNK_LABELS: Record<JunkReason, string> = {
   'repeated header row': 'Looks like a repeated header row',
+  'header in another order': 'The header again, in another column order: the rows below are another table',
   'totals or summary row': 'Looks like a totals row',
   'only a name, nothing else': 'Only a name, nothing else',
 };
