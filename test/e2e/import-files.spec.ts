@@ -89,6 +89,23 @@ test('a Windows-1252 export is decoded, and a re-import finds every row a duplic
   expect(await locationCount(clientId)).toBe(5);
 });
 
+test('letters a file lost as "?" when it was saved are pointed out before the import, with their lines', async ({
+  page,
+}, testInfo) => {
+  await openNewClient(page, 'Sklep Group');
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const dialog = importer(page);
+  await dialog
+    .getByTestId('file-input')
+    .setInputFiles(new URL('../fixtures/csv/excel-western-polish.csv', import.meta.url).pathname);
+  await expect(dialog.getByTestId('lost-letters')).toHaveText(
+    '3 rows have a ? where a letter should be (lines 2, 3, 4), such as “Sklep ?ód? Centrum”. The file was saved in an encoding ' +
+      'without those letters, and Excel wrote ? for each: they are not in the file. In Excel, save the sheet as ' +
+      '“CSV UTF-8 (Comma delimited)” and import that file.',
+  );
+  await snap(page, testInfo, 'import-lost-letters');
+});
+
 test('a semicolon file from Europe is read with its delimiter', async ({ page }) => {
   const clientId = await openNewClient(page, 'Optik Verbund');
   await page.getByRole('button', { name: 'Import CSV' }).click();

@@ -22,6 +22,7 @@ const FILE: FileSummary = {
   rowCount: 2,
   problems: [],
   problemCount: 0,
+  lostLetters: { count: 0, lines: [], example: '' },
 };
 const CHECK: MappingCheck = { rowsWithoutName: 0, firstLinesWithoutName: [] };
 

@@ -363,7 +363,7 @@ describe("Excel's leading zeros on store codes", () => {
       ],
     ] as [string, string][][]) {
       const refused = expectErrorBody(await upload(clientId, fromExcel(rows), 'text/csv', '&mode=upsert'), 400);
-      expect(refused.details!.map((detail) => [detail.line, detail.field])).toEqual(
+      expect(refused.details!.map((detail) => [(detail as { line?: number }).line, detail.field])).toEqual(
         expect.arrayContaining([
           [2, 'store_code'],
           [3, 'store_code'],

@@ -22,6 +22,7 @@ import {
 } from './header-mapping.js';
 import { reasonsOf, replaced, returnedRowsCsv, searchableText, shows } from './bulk-fixes.js';
 import { CsvParser, rowCountOf, valuesOf, type CsvTable } from './parse-csv.js';
+import { rowsWithLostLetters } from './lost-letters.js';
 import {
   DEFAULT_CHOICE,
   MAX_LISTED,
@@ -93,6 +94,9 @@ export function uploadQuery(choice: ImportChoice, extra: Record<string, string>)
   const query = { ...extra, mode: choice.mode, blanks: choice.blanks, placeholders: 'none' };
   return `/api/locations/upload?${new URLSearchParams(query)}`;
 }
+
+// The lines of rows with a lost letter that the notice names.
+const LOST_LETTER_LINES = 10;
 
 // Enough rows to tell what a column holds, few enough to cost nothing on a big file.
 const LOOK_ROWS = 200;
@@ -244,9 +248,15 @@ export class ImportJob {
         rowCount,
         problems: table.problems.slice(0, MAX_LISTED),
         problemCount: table.problems.length,
+        lostLetters: this.lostLetters(table),
       },
       mapping: this.checkMapping(),
     });
+  }
+
+  private lostLetters(table: CsvTable): FileSummary['lostLetters'] {
+    const { count, rows, example } = rowsWithLostLetters(table, LOST_LETTER_LINES);
+    return { count, lines: rows.map((row) => table.lines[row] ?? 0), example };
   }
 
   map(mapping: ColumnMapping): void {

@@ -31,6 +31,8 @@ export interface FileSummary {
   /** Problems papaparse reported, each at its line (the first MAX_LISTED). */
   problems: LineProblem[];
   problemCount: number;
+  /** Rows with a "?" where a letter should be (lost-letters.ts): how many, the lines of the first, one value. */
+  lostLetters: { count: number; lines: number[]; example: string };
 }
 
 /** A sheet of a workbook with rows, offered when there are several: its name and its rows under the header. */
