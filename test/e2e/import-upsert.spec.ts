@@ -285,3 +285,22 @@ test('an export saved again by Excel, its store codes stripped of their zeros, c
   await snap(page, testInfo, 'import-codes-without-zeros');
   expect((await listed(clientId)).map((location) => location.store_code)).toEqual(['00101', '0102']);
 });
+
+test("a client's next import starts with the mode its last one was made with", async ({ page }) => {
+  const { dialog } = await checkOnto(page, 'Monthly Coffee', {
+    name: 'Northwind Coffee Pike Place',
+    store_code: 'SEA-001',
+  });
+  await expect(dialog.getByLabel('Add new locations only')).toBeChecked();
+  await dialog.getByLabel('Update matching locations and add the rest').check();
+  await expect(dialog.getByTestId('updated-count')).toHaveText('1');
+  await dialog.getByRole('button', { name: 'Update 1 location and add 3' }).click();
+  await dialog.getByRole('button', { name: 'See the locations' }).click();
+
+  // Next month's sheet: the dialog remembers this client's choice.
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');
+  await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
+  await expect(dialog.getByLabel('Update matching locations and add the rest')).toBeChecked();
+  await expect(dialog.getByTestId('unchanged-count')).toHaveText('4');
+});

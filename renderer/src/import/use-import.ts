@@ -16,6 +16,7 @@ import {
 } from './protocol.js';
 import type { Selection } from './steps/preview/selection.js';
 import { INITIAL, reduce, type PageAction } from './steps/step.js';
+import { rememberChoice, rememberedChoice } from './last-choice.js';
 
 const READ_MARK = 'import:read:start';
 /** The User Timing measure `npm run bench` reads: file picked -> rows parsed, mapped and checked for names. */
@@ -143,11 +144,24 @@ function useColumnStep(post: (message: ToWorker) => void, dispatch: (action: Pag
   return { setMapping, setOptions, applyMapping, savedMappingId, forgetSaved };
 }
 
+/**
+ * The import's state, its choice the client's last import's (last-choice.ts), which an import that wrote
+ * keeps for the next one.
+ */
+const initialState = (clientId: string) => ({ ...INITIAL, choice: rememberedChoice(clientId) ?? DEFAULT_CHOICE });
+
+function useRememberChoice(clientId: string, { step, choice }: typeof INITIAL): void {
+  useEffect(() => {
+    if (step.kind === 'done' && step.summary.failure === null) rememberChoice(clientId, choice);
+  }, [step, choice, clientId]);
+}
+
 /** The import, from the page: its step to render and the actions each step offers. */
 export function useImport(clientId: string) {
-  const [state, dispatch] = useReducer(reduce, INITIAL);
+  const [state, dispatch] = useReducer(reduce, clientId, initialState);
+  useRememberChoice(clientId, state);
   // The choice the worker holds, so a change builds on the latest one even between renders.
-  const choice = useRef<ImportChoice>(DEFAULT_CHOICE);
+  const choice = useRef<ImportChoice>(state.choice);
   const fileName = useRef('import.csv');
 
   const onMessage = useCallback((message: FromWorker) => {
