@@ -100,11 +100,29 @@ function storeCode(text: string): string {
 }
 
 /**
- * The number as international when it is one written without its "+" (found by a probe: Excel turns a
- * typed +493511234567 into the number 493511234567, which read in Germany was +49 4935 11234567): digits
- * that start with the country's calling code, in a country whose national numbers start with the trunk
- * prefix 0 (so a national number cannot start so), that make a valid number of that country with "+".
- * Italy, Spain and others dial without a trunk prefix: their numbers are read as written.
+ * A phone Excel made a number of may have lost its "+" (a typed +493511234567 is the number 493511234567:
+ * found by a probe, it was stored as +49 4935 11234567) or its trunk 0 (04921 123456, Emden, is
+ * 4921123456: found by a review). When both readings are valid numbers and differ, neither is taken: the
+ * row is refused naming both, unless it updates a location whose stored phone is one of them (an export's
+ * round trip). Its `readings`: the international one first.
+ */
+export class AmbiguousPhone extends FieldError {
+  constructor(
+    text: string,
+    readonly readings: readonly [string, string],
+  ) {
+    super(
+      `"${text}" may be ${readings[0]} (an international number, its + dropped) or ${readings[1]} (a national ` +
+        'one, its leading 0 dropped), as Excel drops both: write it with its + or its leading 0',
+    );
+  }
+}
+
+/**
+ * The number as international when it may be one written without its "+": digits that start with the
+ * country's calling code, in a country whose national numbers take the trunk prefix 0, that make a valid
+ * number of that country with "+". Italy, Spain and others dial without a trunk prefix: their numbers are
+ * read as written.
  */
 function missingPlus(text: string, country: string | null): string | undefined {
   if (country === null || !/^[1-9][\d\s().-]*$/.test(text) || !isSupportedCountry(country)) return undefined;
@@ -122,7 +140,19 @@ function missingPlus(text: string, country: string | null): string | undefined {
 
 function phone(text: string, country: string | null): string {
   const international = missingPlus(text, country);
-  if (international !== undefined) return international;
+  if (international === undefined) return nationalPhone(text, country);
+  let national: string | undefined;
+  try {
+    national = nationalPhone(text, country);
+  } catch (error) {
+    if (!(error instanceof FieldError)) throw error;
+  }
+  if (national === undefined || national === international) return international;
+  throw new AmbiguousPhone(text, [international, national]);
+}
+
+/** A phone as written, read with the location's country when it has no country code. */
+function nationalPhone(text: string, country: string | null): string {
   if (SCIENTIFIC.test(text)) {
     throw new FieldError(
       `"${text}" is a number Excel shortened (scientific notation), its last digits lost: ` +

@@ -6,7 +6,14 @@ import { StoreCodeMoves, type CodeChange } from './code-moves.js';
 import { CodesWithoutZeros, lostItsZeros } from './codes-without-zeros.js';
 import { SortedUuids } from '../db/uuid.js';
 import type { ErrorDetail } from '../http/errors.js';
-import { fieldValue, FieldError, LOCATION_FIELDS, type LocationField, type LocationValues } from './fields.js';
+import {
+  AmbiguousPhone,
+  fieldValue,
+  FieldError,
+  LOCATION_FIELDS,
+  type LocationField,
+  type LocationValues,
+} from './fields.js';
 import { healthOf } from './health.js';
 import { JsonBytes } from './json-bytes.js';
 import type { TableFormat } from '../imports/table-body.js';
@@ -541,6 +548,8 @@ class ImportPlan {
         values.phone = fieldValue('phone', row.phoneText, values.country, this.placeholders) as string;
       } catch (error) {
         if (!(error instanceof FieldError)) throw error;
+        // A phone Excel left readable two ways is the one the location has, when it has one of them.
+        if (error instanceof AmbiguousPhone && error.readings.includes(location?.phone ?? '')) return values;
         if (decision.action === 'skipped') return values;
         decision.action = 'error';
         this.invalid(row.index, [rowError(row.index, 'phone', error.message, row.line)], values);

@@ -4,6 +4,7 @@ import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { ErrorDetail } from '../http/errors.js';
 import { errorInWords, pointerToken } from '../http/validation.js';
 import {
+  AmbiguousPhone,
   fieldValue,
   FieldError,
   LOCATION_FIELDS,
@@ -129,25 +130,28 @@ export function readFields(
   placeholders?: ReadonlySet<string>,
 ): { input: RowInput; phoneText: string | null; notClosedForGood: boolean } {
   const input: Record<string, unknown> = {};
+  // A phone that may be read two ways waits, in upsert and update, for the matched location's (AmbiguousPhone).
+  let ambiguousPhone: string | null = null;
   const read = (field: LocationField, value: unknown, country: string | null) => {
     try {
       const stored = fieldValue(field, value as never, country, placeholders);
       if (stored !== undefined) input[field] = stored;
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
-      onError(field, error.message);
+      if (deferPhone && error instanceof AmbiguousPhone) ambiguousPhone = (value as string).trim();
+      else onError(field, error.message);
     }
   };
   read('country', raw.country, null);
   const country = (input.country as string | null | undefined) ?? null;
-  const phoneText = deferPhone && country === null ? nationalPhone(raw.phone) : null;
+  const waiting = deferPhone && country === null ? nationalPhone(raw.phone) : null;
   for (const field of LOCATION_FIELDS) {
-    if (field === 'country' || (field === 'phone' && phoneText !== null)) continue;
+    if (field === 'country' || (field === 'phone' && waiting !== null)) continue;
     read(field, raw[field], country);
   }
   const notClosedForGood = raw.closed !== undefined && readClosed(raw, input, onError, placeholders);
   if (input.name === null) onError('name', 'is required');
-  return { input: input as RowInput, phoneText, notClosedForGood };
+  return { input: input as RowInput, phoneText: waiting ?? ambiguousPhone, notClosedForGood };
 }
 
 /**

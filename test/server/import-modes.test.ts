@@ -882,6 +882,24 @@ describe('import modes', () => {
     });
   });
 
+  it('a phone Excel left readable two ways is the stored one when it is one of them; else the row is refused (found by a probe)', async () => {
+    const clientId = await t.createClient(admin, 'Excel phones');
+    await imported(clientId, [{ name: 'Dresden', country: 'DE', phone: '+49 351 1234567' }]);
+    const [stored] = await list(clientId);
+    // The export's +493511234567, saved by Excel as the number 493511234567, matched by its id: unchanged.
+    const back = await dryRun(
+      clientId,
+      [{ id: stored!.id, name: 'Dresden', country: 'DE', phone: '493511234567' }],
+      '?mode=update',
+    );
+    expect(back.totals).toMatchObject({ unchanged: 1, errors: 0 });
+    // A location whose phone is neither reading, and a new row: refused, naming both readings.
+    const other = await upload(clientId, [{ name: 'Leer', country: 'DE', phone: '4921123456' }], '?mode=upsert');
+    expect(expectErrorBody(other, 400).details![0]!.message).toMatch(
+      /^"4921123456" may be \+4921123456 .* or \+494921123456/,
+    );
+  });
+
   it('a postal code Excel stripped of its zeros is the stored one too, where no country puts them back (found by a probe)', async () => {
     const clientId = await t.createClient(admin, 'Zip zeros by id');
     await imported(clientId, [{ name: 'Hartford', zip: '06103' }]);

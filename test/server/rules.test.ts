@@ -188,12 +188,23 @@ describe('normalizeRow', () => {
     expect(read({ name: 'A\u200Db' })).toMatchObject({ input: { name: 'A\u200Db' } });
   });
 
-  it('a phone Excel turned into a number, its "+" gone, is read as international where national numbers start with 0 (found by a probe)', () => {
+  it('a phone Excel turned into a number, its "+" or its trunk 0 gone, is read the one way it can be, else refused naming both', () => {
+    const read = (row: Record<string, unknown>) => normalizeRow({ name: 'A', ...row }, 0, false);
     const phone = (text: string, country: string) =>
       (read({ phone: text, country }) as { input: { phone: string } }).input.phone;
-    const read = (row: Record<string, unknown>) => normalizeRow({ name: 'A', ...row }, 0, false);
-    // Excel's number of +493511234567 was stored as +49 4935 11234567, a valid German number too.
-    expect(phone('493511234567', 'DE')).toBe('+493511234567');
+    // Found by a probe: Excel's number of +493511234567 was stored as +49 4935 11234567, which is valid too;
+    // and by a review: Emden's 04921 123456 becomes 4921123456, valid as +49 21123456 too. Neither is guessed.
+    for (const [text, international, national] of [
+      ['493511234567', '+493511234567', '+49493511234567'],
+      ['4921123456', '+4921123456', '+494921123456'],
+    ])
+      expect(read({ phone: text, country: 'DE' })).toEqual([
+        expect.objectContaining({
+          field: 'phone',
+          message: `"${text}" may be ${international} (an international number, its + dropped) or ${national} (a national one, its leading 0 dropped), as Excel drops both: write it with its + or its leading 0`,
+        }),
+      ]);
+    // One reading alone is valid: that one.
     expect(phone('33142685300', 'FR')).toBe('+33142685300');
     expect(phone('442079460000', 'GB')).toBe('+442079460000');
     // National numbers as written: with the trunk 0, or without it and not the calling code.
