@@ -34,6 +34,16 @@ function carryRows(restored: Db, previous: Db, table: string, owners: string): S
 }
 
 /**
+ * Whether the two databases hold one organization: a backup of this installation. A backup from another
+ * computer restored on a new one brings its own people (found by a review: the new installation's users,
+ * of an organization the backup lacks, were removed with the backup's own, and no one could sign in).
+ */
+function sameOrganization(restored: Db, previous: Db): boolean {
+  const ours = idsOf(previous, 'organizations');
+  return [...idsOf(restored, 'organizations')].some((id) => ours.has(id));
+}
+
+/**
  * Who may sign in and what they may do, as the replaced database says (a restore brings data back, not
  * access; found by a script author's walk: a password changed since the backup was the old one again).
  * A user removed since stays removed; a user added since comes along, with a Client Viewer's client in
@@ -76,7 +86,8 @@ export function afterRestore(backupName: string, now: number): (restored: Db, pr
     const tables = tablesOf(restored);
     const before = tablesOf(previous);
     if (tables.has('sessions')) restored.prepare('DELETE FROM sessions').run();
-    if (tables.has('users') && before.has('users')) keepAccess(restored, previous);
+    if (tables.has('users') && before.has('users') && sameOrganization(restored, previous))
+      keepAccess(restored, previous);
     if (!tables.has('audit_entries')) return;
     const last = Math.max(newestSeq(restored), before.has('audit_entries') ? newestSeq(previous) : 0);
     restored.prepare("DELETE FROM sqlite_sequence WHERE name = 'audit_entries'").run();

@@ -62,6 +62,12 @@ function foreignBackup(foreignHex: string): string {
   const store = openStore(file, parseKey(foreignHex, 'foreign'));
   const org = insertOrganization(store.db, 'Elsewhere', Date.now());
   insertClient(store.db, org, { name: 'From Another Machine', industry: null, website: null }, Date.now());
+  const now = new Date().toISOString();
+  store.db
+    .prepare(
+      "INSERT INTO users (id, organization_id, email, password_hash, role, client_id, created_at, updated_at) VALUES (?, ?, 'owner@elsewhere.test', 'x', 'admin', NULL, ?, ?)",
+    )
+    .run(crypto.randomUUID(), org, now, now);
   store.db.prepare('VACUUM INTO ?').run(`${file}.copy`);
   store.close();
   fs.renameSync(`${file}.copy`, file);
@@ -129,6 +135,11 @@ describe('restore of a good backup', () => {
     const result = await cli(['restore', foreign, '--key-file', keyFile]);
     expect(result.code, result.stderr).toBe(0);
     expect(clientNames(liveFile, key)).toEqual(['From Another Machine']);
+    // Another installation's backup brings its own people: its organization is not this one's (found by a
+    // review: every user was removed, and no one could sign in).
+    const restored = openDatabase(liveFile, key, { readOnly: true });
+    expect(restored.prepare('SELECT email FROM users').pluck().all()).toEqual(['owner@elsewhere.test']);
+    restored.close();
   });
 
   it('restores a manual backup ("Back up now") from the backups folder, which stays there, listed as manual', async () => {
