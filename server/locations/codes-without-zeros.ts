@@ -22,11 +22,21 @@ export class CodesWithoutZeros {
   /** Each code looked up: the stored codes that fit it, with their locations. */
   private readonly fits = new Map<string, { id: string; code: string }[]>();
 
-  /** Looks up, in SQL, the codes of digits that matched no location exactly; a code one location fits is `found`. */
-  lookUp(db: Db, clientId: string, codes: readonly string[], found: Map<string, string>): void {
+  /**
+   * Looks up, in SQL, the codes of digits that matched no location exactly; a code one location fits is
+   * `found`. A location this import created (`operationId`, an earlier piece of the file) is never one
+   * (found by a review: row 1001's 123 replaced the location row 1's 0123 had just created).
+   */
+  lookUp(
+    db: Db,
+    clientId: string,
+    codes: readonly string[],
+    found: Map<string, string>,
+    operationId: string | null,
+  ): void {
     const unmatched = [...new Set(codes.filter((code) => WITHOUT_ZEROS.test(code) && !found.has(code)))];
     if (unmatched.length === 0) return;
-    for (const [code, stored] of locationsByCodeWithoutZeros(db, clientId, JSON.stringify(unmatched))) {
+    for (const [code, stored] of locationsByCodeWithoutZeros(db, clientId, JSON.stringify(unmatched), operationId)) {
       this.fits.set(code, stored);
       if (stored.length === 1) found.set(code, stored[0]!.id);
     }

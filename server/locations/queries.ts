@@ -339,20 +339,23 @@ export function locationsByKey(
 /**
  * The client's locations whose store code is one of these codes of digits (a JSON array) with zeros in
  * front, as Excel drops them (123 for 00123), each code's all (codes-without-zeros.ts), by migration 8's
- * partial index of the codes that start with a zero.
+ * partial index of the codes that start with a zero; none that the operation `operationId` created.
  */
 export function locationsByCodeWithoutZeros(
   db: Db,
   clientId: string,
   codesJson: string,
+  operationId: string | null,
 ): Map<string, { id: string; code: string }[]> {
-  const rows = statement<[string, string], { key: string; id: string; code: string }>(
+  // Not a location the import itself made: its code is the file's own, written as the file wrote it.
+  const rows = statement<[string, string, string], { key: string; id: string; code: string }>(
     db,
     `SELECT k.value AS key, l.id AS id, l.store_code AS code
      FROM json_each(?) k JOIN locations l
        ON l.client_id = ? AND substr(l.store_code, 1, 1) = '0' AND ltrim(l.store_code, '0') = k.value
+     WHERE l.created_by IS NULL OR l.created_by <> ?
      ORDER BY l.rowid`,
-  ).all(codesJson, clientId);
+  ).all(codesJson, clientId, operationId ?? '');
   const found = new Map<string, { id: string; code: string }[]>();
   for (const { key, id, code } of rows) found.set(key, [...(found.get(key) ?? []), { id, code }]);
   return found;

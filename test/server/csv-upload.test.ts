@@ -373,6 +373,30 @@ describe("Excel's leading zeros on store codes", () => {
     expect(await locationsOf(clientId)).toMatchObject([{ name: 'Shop 0123', store_code: '0123' }]);
   });
 
+  it('a code without zeros never takes a location the same import created a piece earlier (found by a review)', async () => {
+    const clientId = await clientWithCodes('Pieces', ['B-1']);
+    // Row 1 creates 0123; row 1001, in the next piece of 1,000 rows, says 123: a location of its own.
+    const rows = [
+      ['0123', 'zero'],
+      ...Array.from({ length: 999 }, (_, n) => [`F-${n}`, `filler ${n}`]),
+      ['123', 'other'],
+    ];
+    const csv = fromExcel(rows as [string, string][]);
+    const dry = await upsertDryRun(clientId, csv);
+    expect(dry.totals).toMatchObject({ created: 1001, updated: 0 });
+    const done = await upload(clientId, csv, 'text/csv', '&mode=upsert');
+    expect(done.json()).toMatchObject({ created: 1001, updated: 0 });
+    const stored = await locationsOf(clientId);
+    expect(
+      stored
+        .filter((location) => ['0123', '123'].includes(location.store_code as string))
+        .map((location) => [location.store_code, location.name]),
+    ).toEqual([
+      ['0123', 'Shop zero'],
+      ['123', 'Shop other'],
+    ]);
+  });
+
   it('create with duplicates=keep names the stored code a stripped one is (the refusal said "123 is already used")', async () => {
     const clientId = await clientWithCodes('Keep duplicates', ['00123']);
     const refused = expectErrorBody(
