@@ -73,7 +73,7 @@ export function headerKey(header: string): string {
  * location's name column left out); headerKey, which saved mappings key on, still drops it.
  */
 function headerKeys(header: string): string[] {
-  const words = header.replace(/\s*#\s*/g, ' number ');
+  const words = header.replace(/#/g, ' number ');
   const key = headerKey(words);
   const split = headerKey(words.replace(/([a-z])([A-Z])/g, '$1 $2'));
   return split === key ? [key] : [key, split];

@@ -443,7 +443,16 @@ function intervalsOf(day: string[][]): Hours[keyof Hours] {
 // Nothing a person could see: spaces, and format characters such as U+200B ZERO WIDTH SPACE.
 const INVISIBLE = /^[\p{Z}\p{Cf}\s]*$/u;
 const PRINTABLE_ASCII = /^[\u0020-\u007E]*$/;
-const EDGE_FORMAT = /^[\s\p{Cf}]+|[\s\p{Cf}]+$/gu;
+const SPACE_OR_FORMAT = /^[\s\p{Cf}]$/u;
+
+/** The text without spaces and format characters at either end, in one pass each way (a pattern was slow). */
+function withoutEdgeFormat(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && SPACE_OR_FORMAT.test(value[start]!)) start++;
+  while (end > start && SPACE_OR_FORMAT.test(value[end - 1]!)) end--;
+  return value.slice(start, end);
+}
 /** Codes and addresses of one line: a tab or a line break in one is a mistake of the sheet. */
 const ONE_LINE: ReadonlySet<string> = new Set(['store_code', 'google_place_id', 'phone', 'website', 'country']);
 
@@ -471,7 +480,7 @@ function text(value: string, maxLength: number, field: string, placeholders?: Re
   if (invisibleOrRefused(value, field)) return null;
   // Invisible format characters at either end go with the spaces (a store code "\u200B00123" pasted from a
   // web page matched nothing: found by a probe); inside the text they stay.
-  const trimmed = excelText(textOrNull(PRINTABLE_ASCII.test(value) ? value : value.replace(EDGE_FORMAT, '')));
+  const trimmed = excelText(textOrNull(PRINTABLE_ASCII.test(value) ? value : withoutEdgeFormat(value)));
   if (trimmed !== null && isPlaceholder(trimmed, field, placeholders)) return null;
   if (trimmed !== null && trimmed.length > maxLength) throw new FieldError(`is longer than ${maxLength} characters`);
   return trimmed;
