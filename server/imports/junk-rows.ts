@@ -12,12 +12,20 @@ export type JunkReason =
   'repeated header row' | 'header in another order' | 'totals or summary row' | 'only a name, nothing else';
 
 // "Total", "Totals", "Grand total", "Sum", "Summe", "Gesamt", "Totale", "Total général" ..., alone or with a
-// colon ("Grand Total:", its count in the next cell), with a count and a word or two after it ("Total: 46",
-// "Summe: 4 Filialen", found by a probe), or with a word or two and a count after a colon ("TOTAL
-// LOCATIONS: 46"); never a name that starts with the word ("Total Wine & More").
+// colon ("Grand Total:", its count in the next cell); with a count ("Total 46"); after a colon, a count
+// and a word or two ("Summe: 4 Filialen", found by a probe); a count of locations in words ("Gesamt 12
+// Standorte"); or a word or two and a count after a colon ("TOTAL LOCATIONS: 46"). Never a name or an
+// address that starts with the word: "Total Wine & More", "Total 24 Fitness", "Gesamt 2 Etagen" (found by
+// a review).
 const TOTAL_WORD = String.raw`(grand\s+|sub-?)?(totals?|sum|summe|gesamt(summe)?|totale|total\s+g[eé]n[eé]ral)`;
+const COUNTED = String.raw`(locations?|stores?|shops?|branches|sites|filialen|standorte|gesch[aä]fte|filiales|magasins|tiendas|sucursales|negozi|punti vendita|vestigingen|locaties)`;
 const TOTAL = new RegExp(
-  String.raw`^${TOTAL_WORD}\s*[:=]?\s*([\d.,]+(\s+[\p{L}]+){0,2})?$|^${TOTAL_WORD}(\s+[\p{L}]+){1,2}\s*[:=]\s*[\d.,]+$`,
+  [
+    String.raw`^${TOTAL_WORD}\s*([:=]\s*)?([\d.,]+)?$`,
+    String.raw`^${TOTAL_WORD}\s*[:=]\s*[\d.,]+(\s+[\p{L}]+){1,2}$`,
+    String.raw`^${TOTAL_WORD}\s+[\d.,]+\s+${COUNTED}$`,
+    String.raw`^${TOTAL_WORD}(\s+[\p{L}]+){1,2}\s*[:=]\s*[\d.,]+$`,
+  ].join('|'),
   'iu',
 );
 /** The first letters TOTAL can start with: most cells are ruled out without the whole pattern. */

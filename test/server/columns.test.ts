@@ -191,8 +191,15 @@ describe('junkReason: rows that are not locations', () => {
     expect(junkReason(['', '', 'Grand total', '46'], context)).toBe('totals or summary row');
     expect(junkReason(['', '', '', '46'], context)).toBe('totals or summary row');
     // Found by a probe: a count with its word after it, and a colon waiting for the count in the next cell.
-    for (const cell of ['Summe: 4 Filialen', 'Gesamt 12 Standorte', 'Total: 46 locations', 'Grand Total:'])
+    for (const cell of ['Summe: 4 Filialen', 'Gesamt 12 Standorte', 'Total: 46 locations', 'Grand Total:', 'Total 46'])
       expect(junkReason([cell, '', '', '4'], context), cell).toBe('totals or summary row');
+    // Found by a review: names and an address that start with the word and a number are locations.
+    for (const cells of [
+      ['Total 24 Fitness', '1 Main St', 'Austin', ''],
+      ['Sum 41 Sushi', '', 'Leeds', ''],
+      ['Praxis', 'Gesamt 2 Etagen', 'Köln', ''],
+    ])
+      expect(junkReason(cells, context), cells[0]).toBeNull();
   });
 
   it('flags a row with only a name, placeholders counting as blank', () => {
