@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import { NOT_IMPORTED, SYNONYMS, WEAK_NAMES, WHOLE_ADDRESS } from './synonyms.js';
+import { NOT_IMPORTED, SECOND_LINES, SYNONYMS, WEAK_NAMES, WHOLE_ADDRESS } from './synonyms.js';
 import {
   DAY_HOURS,
   TARGETS,
@@ -163,9 +163,17 @@ export function matchHeaders(headers: readonly string[], hidden = NONE_HIDDEN): 
   const shownFirst = (a: number, b: number) => Number(hidden.has(a)) - Number(hidden.has(b));
   const weak = headers.map((header) => headerKeys(header).some((key) => WEAK_NAMES.has(key)));
   const surerFirst = (a: number, b: number) => Number(weak[a]) - Number(weak[b]);
+  // A synonym gives way to another column named by the field's own name: "Store Code" before "Location #"
+  // (found by a review). A key of each column's own, so that the order stays one order.
+  const ownNamed = new Set(matches.filter((match) => match.matched_by === 'name').map((match) => match.field));
+  const demoted = matches.map((match) => match.matched_by === 'synonym' && ownNamed.has(match.field));
+  const ownNameFirst = (a: number, b: number) => Number(demoted[a]) - Number(demoted[b]);
   const order = matches
     .map((_, index) => index)
-    .sort((a, b) => shownFirst(a, b) || matches[b]!.score - matches[a]!.score || surerFirst(a, b) || a - b);
+    .sort(
+      (a, b) =>
+        shownFirst(a, b) || matches[b]!.score - matches[a]!.score || surerFirst(a, b) || ownNameFirst(a, b) || a - b,
+    );
   const kept = new Set<number>();
   for (const index of order) {
     const target = matches[index]!.field;
@@ -188,14 +196,16 @@ function addressLeftOut(
   kept: ReadonlySet<number>,
   hidden: ReadonlySet<number>,
 ): number[] {
-  const parts = [...kept].filter(
-    (index) => matches[index]!.field === 'address' || matches[index]!.field === 'street_number',
-  );
-  const shown = parts.filter((index) => !hidden.has(index));
-  const whole = (index: number) => headerKeys(headers[index]!).some((key) => WHOLE_ADDRESS.has(key));
-  const left = shown.length > 0 ? parts.filter((index) => hidden.has(index)) : [];
-  const rest = parts.filter((index) => !left.includes(index));
-  if (rest.some((index) => !whole(index))) left.push(...rest.filter(whole));
+  const lines = [...kept].filter((index) => matches[index]!.field === 'address');
+  const shown = lines.filter((index) => !hidden.has(index));
+  const left = shown.length > 0 ? lines.filter((index) => hidden.has(index)) : [];
+  const rest = lines.filter((index) => !left.includes(index));
+  const keysOf = (index: number) => headerKeys(headers[index]!);
+  const whole = (index: number) => keysOf(index).some((key) => WHOLE_ADDRESS.has(key));
+  // Only a column that gives the street makes a whole address say it twice: "Suite" or "Address 2" beside
+  // "Full address" would leave the street out (found by a review).
+  const street = (index: number) => !whole(index) && !keysOf(index).some((key) => SECOND_LINES.has(key));
+  if (rest.some(street)) left.push(...rest.filter(whole));
   return left;
 }
 

@@ -36,6 +36,34 @@ export const WHOLE_ADDRESS: ReadonlySet<string> = new Set([
   'adresse complete',
 ]);
 
+/** Address headers of a line after the street's (a suite, a building): no street of their own. */
+export const SECOND_LINES: ReadonlySet<string> = new Set([
+  'suite',
+  'suite number',
+  'street address 2',
+  'address line two',
+  'address extra',
+  'address 2 extra',
+  'complement',
+  'complement d adresse',
+  'complement adresse',
+  'adresse 2',
+  'adresse ligne 2',
+  'indirizzo 2',
+  'street 2',
+  'street line 2',
+  'address 2',
+  'address 3',
+  'address2',
+  'address3',
+  'address line 2',
+  'address line 3',
+  'address line 4',
+  'address line 5',
+  'addr2',
+  'line 2',
+]);
+
 export const SYNONYMS: Record<ImportTarget, string[]> = {
   id: ['location id', 'agency desk id', 'agency desk location id'],
   store_code: [

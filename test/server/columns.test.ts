@@ -257,17 +257,23 @@ describe('headers of numbers and weak names (found by a probe)', () => {
     expect(fields(['Store #', 'Name', 'Suite #'])).toEqual(['store_code', 'name', 'address']);
     for (const header of ['Loc #', 'Location No.', 'Shop ID', 'Kostenstelle'])
       expect(fields([header, 'Name']), header).toEqual(['store_code', 'name']);
+    // The field's own name wins over a synonym (found by a review).
+    expect(fields(['Name', 'Location #', 'Store Code'])).toEqual(['name', null, 'store_code']);
   });
 
   it('the address is said once: a whole address beside its parts, or a hidden address column beside a shown one, is left out', () => {
     const headers = ['Store Code', 'Name', 'Street', 'House number', 'Full address', 'City', 'Country'];
     expect(fields(headers)).toEqual(['store_code', 'name', 'address', 'street_number', null, 'city', 'country']);
     expect(fields(['Name', 'Full address', 'City'])).toEqual(['name', 'address', 'city']);
+    // A second line is no street: beside it, the whole address stays (found by a review).
+    expect(fields(['Name', 'Full address', 'Suite', 'City'])).toEqual(['name', 'address', 'address', 'city']);
+    expect(fields(['Name', 'Full address', 'House number'])).toEqual(['name', 'address', 'street_number']);
     expect(fields(['Name', 'Address line 1', 'Address line 2'])).toEqual(['name', 'address', 'address']);
     const hidden = (headers: string[], columns: number[]) =>
       matchHeaders(headers, new Set(columns)).map((match) => match.field);
     expect(hidden(['Name', 'Address', 'Address 2'], [2])).toEqual(['name', 'address', null]);
     expect(hidden(['Name', 'Address'], [1])).toEqual(['name', 'address']);
+    expect(hidden(['Name', 'Street', 'House number'], [2])).toEqual(['name', 'address', 'street_number']);
   });
 
   it('a weak name ("Location", "Company") gives way to a surer one in any order; alone it is the name', () => {
