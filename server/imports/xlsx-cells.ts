@@ -1,7 +1,7 @@
 import readXlsxFile from 'read-excel-file/node';
 import { MAX_UNZIPPED_BYTES, unzipsPast } from './cell-limits.js';
 import type { Cells } from './csv-text.js';
-import { HEADER_SEARCH_ROWS } from './header-row.js';
+import { HEADER_SEARCH_ROWS, headerRowOf } from './header-row.js';
 import { isTable, sheetsToRead } from './sheet-choice.js';
 import { sheetFacts, sheetStates, withSheetFacts } from './workbook-facts.js';
 
@@ -84,7 +84,10 @@ function firstToRead<T extends { sheet: string; data: unknown[][] }>(
   const offered = sheetsToRead(looks);
   const tables = offered.filter(isTable);
   if (tables.length < 2) return offered[0]?.each ?? sheets[0];
-  const named = tables.map(({ each }) => `"${each.sheet}" (${rowsWords(each.data.filter(hasValue).length - 1)})`);
+  // Its rows under the header, a title above it not counted.
+  const rowsOf = ({ each, top }: (typeof tables)[number]) =>
+    each.data.filter(hasValue).length - (headerRowOf(top) ?? 0) - 1;
+  const named = tables.map((table) => `"${table.each.sheet}" (${rowsWords(rowsOf(table))})`);
   return {
     statusCode: 400,
     message: `The workbook has ${tables.length} sheets of locations, ${named.join(', ')}: name the one to import with ?sheet=`,

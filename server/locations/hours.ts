@@ -58,12 +58,11 @@ export const BY_APPOINTMENT =
  */
 const HOLIDAYS = String.raw`(?:an\s+)?(?:feiertag(?:e|en|s)?|holidays?|public holidays|bank holidays|jours f[eé]ri[eé]s|f[eé]ri[eé]s|festivos|festivi)`;
 // Over text whose spaces are single (a run of spaces made these patterns slow: found by a review).
-const HOLIDAYS_ALONE = new RegExp(
-  String.raw`(^|[,;] ?)(?:closed on )?${HOLIDAYS}(?: ?:)?(?: (?:geschlossen|closed|ferm[eé]|cerrado|chiuso))? ?(?=[,;]|$)`,
-  'gi',
-);
+// A part of its own that names holidays, with whatever it says of them ("holidays closed", "Feiertage
+// 10-12"), and holidays joined to a day ("So & Feiertage geschlossen": the day keeps what is said).
+const HOLIDAYS_ALONE = new RegExp(String.raw`(^|[,;] ?)(?:closed on )?${HOLIDAYS}\b[^,;]*(?=[,;]|$)`, 'gi');
 const HOLIDAYS_BESIDE_DAY = new RegExp(
-  String.raw` ?(?:&|\+|,|/|\bund\b|\band\b|\bet\b|\by\b|\be\b) ?${HOLIDAYS}\b`,
+  String.raw` ?(?:&|\+|/|\bund\b|\band\b|\bet\b|\by\b|\be\b) ?${HOLIDAYS}\b`,
   'gi',
 );
 
@@ -271,7 +270,7 @@ export function weekHours(text: string): Hours {
     const times = value
       .slice(run.index + run[0].length, end)
       .trim()
-      .replace(/[,;|]$/, '')
+      .replace(/[,;|/]$/, '')
       .trim();
     if (times === '') throw new HoursError(`no hours after "${run[0].trim()}"`);
     const intervals = intervalsAfterDays(times);

@@ -455,6 +455,12 @@ describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
     expect(weekHours('Mo-Fr 8-18, So & Feiertage geschlossen')).toEqual({ ...weekdays([['08:00', '18:00']]), sun: [] });
     expect(weekHours('Mon-Fri 9-5, holidays closed')).toEqual(weekdays([['09:00', '17:00']]));
     expect(weekHours('Mon-Fri 9-5; closed on holidays')).toEqual(weekdays([['09:00', '17:00']]));
+    // Found by the review: holidays with hours of their own are left out too; "/" between runs of days.
+    expect(weekHours('Mon-Fri 9-17, Sat 10-14, holidays 10-12')).toEqual({
+      ...weekdays([['09:00', '17:00']]),
+      sat: [['10:00', '14:00']],
+    });
+    expect(weekHours('Mon-Fri 9-17 / Sat 10-14')).toEqual(weekHours('Mon-Fri 9-17, Sat 10-14'));
   });
 
   it('"By appointment" is no regular hours: unknown, for the week and for a day', () => {

@@ -499,10 +499,14 @@ describe('POST /api/locations/upload with an .xlsx workbook', () => {
       { sheet: 'Hinweise', data: [['Bitte nicht ändern']] },
       {
         sheet: 'DE',
-        data: table([
-          ['1', 'Berlin Mitte', 'Berlin', 'DE'],
-          ['2', 'Köln Dom', 'Köln', 'DE'],
-        ]),
+        // A title above the header is no row of the table.
+        data: [
+          ['Filialen Deutschland', null, null, null],
+          ...table([
+            ['1', 'Berlin Mitte', 'Berlin', 'DE'],
+            ['2', 'Köln Dom', 'Köln', 'DE'],
+          ]),
+        ],
       },
       { sheet: 'AT', data: table([['3', 'Wien Graben', 'Wien', 'AT']]) },
     ]).toBuffer()) as Buffer;

@@ -37,7 +37,7 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
   useReportUnsaved(changed > 0 ? { name: location.name, changes: changed } : null);
 
   const set = (field: EditableField) => (value: string) => {
-    fieldCheck.typed();
+    fieldCheck.typed(field);
     setDraft((current) => ({ ...current, [field]: value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
   };

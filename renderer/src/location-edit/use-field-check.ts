@@ -28,8 +28,10 @@ async function refusedFields(id: string, change: LocationChange): Promise<FieldE
       if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 409)) return undefined;
       const refused = refusalsOf(error);
       Object.assign(found, refused);
-      asked = Object.fromEntries(Object.entries(asked).filter(([field]) => !(field in refused)));
-      if (error.status === 409) return found;
+      // A refusal of no field of the change (the body as a whole) would only be asked again: done.
+      const rest = Object.entries(asked).filter(([field]) => !(field in refused));
+      if (error.status === 409 || rest.length === Object.keys(asked).length) return found;
+      asked = Object.fromEntries(rest);
     }
   }
   return found;
@@ -38,23 +40,27 @@ async function refusedFields(id: string, change: LocationChange): Promise<FieldE
 /**
  * The editor's change checked by the server as the person leaves each field (the import's rules live
  * there alone: the dashboard asks, it does not restate them), writing nothing. Only the fields left so
- * far are judged: one still being typed in is not. The newest check wins over one answered late, and
- * typing drops the checks under way.
+ * far are judged: one still being typed in is not, nor one typed in since the check began (its answer is
+ * of a value no longer there; the other fields' words still come: found by a review, typing anywhere
+ * dropped them). The newest check wins over one answered late.
  */
 export function useFieldCheck(id: string, onErrors: (update: (current: FieldErrors) => FieldErrors) => void) {
   const left = useRef(new Set<EditableField>());
+  // One clock for checks and letters: a field typed in after a check began is newer than its answer.
+  const clock = useRef(0);
   const latest = useRef(0);
-  // A letter typed makes every check under way stale: its answer is of values no longer there.
-  const typed = useCallback(() => void latest.current++, []);
+  const typedAt = useRef(new Map<EditableField, number>());
+  const typed = useCallback((field: EditableField) => void typedAt.current.set(field, ++clock.current), []);
   const check = useCallback(
     async (field: EditableField, change: LocationChange) => {
       left.current.add(field);
-      const run = ++latest.current;
+      const run = ++clock.current;
+      latest.current = run;
       const found = await refusedFields(id, change);
       if (found === undefined || run !== latest.current) return;
       onErrors((current) => {
         const next = { ...current };
-        for (const judged of left.current) next[judged] = found[judged];
+        for (const judged of left.current) if ((typedAt.current.get(judged) ?? 0) < run) next[judged] = found[judged];
         return next;
       });
     },
