@@ -489,7 +489,9 @@ describe('POST /api/locations/upload with an .xlsx workbook', () => {
     expect(dry.json()).toMatchObject({ sheet: 'Locations' });
     // Named, the instructions are read as asked: a table without a column that can be a location's name.
     const named = await upload(clientId, await templateWorkbook(), XLSX, '&dryRun=true&sheet=Instructions');
-    expect(named.statusCode).toBe(400);
+    expect(expectErrorBody(named, 400).message).toMatch(
+      /^No column can be the name of a location \(its headers: "Bulk location upload template"/,
+    );
   });
 
   it('two sheets of locations (a sheet a country) are a 400 naming both; named, one is read and the answer says which', async () => {
