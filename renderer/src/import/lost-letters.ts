@@ -1,4 +1,4 @@
-import { rowCountOf, valuesOf, type CsvTable } from './parse-csv.js';
+import { rowsHolding, valuesOf, type CsvTable } from './parse-csv.js';
 
 /**
  * A "?" where a letter should be: between two letters ("M?nchen") or starting a word ("?ód?"). Excel's
@@ -19,8 +19,8 @@ export function rowsWithLostLetters(
   const rows: number[] = [];
   let count = 0;
   let example = '';
-  const total = rowCountOf(table);
-  for (let row = 0; row < total; row++) {
+  // Only the rows whose text holds a "?" are split into values (the reader's figure, npm run bench, saw it).
+  for (const row of rowsHolding(table, '?')) {
     const value = valuesOf(table, row).find(hasLostLetter);
     if (value === undefined) continue;
     count++;

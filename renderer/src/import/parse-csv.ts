@@ -292,6 +292,34 @@ function pieceAt(texts: readonly TextPiece[], start: number): TextPiece | undefi
  * A row's values, as papaparse gave them while the file was read: the row's text alone parses the
  * same, since every row starts with no quote open.
  */
+/**
+ * The rows (in order, each once) whose text holds `char`, found by the text's own indexOf over each piece,
+ * never by splitting every row into values: a cheap search before valuesOf.
+ */
+export function rowsHolding(table: CsvTable, char: string): number[] {
+  const rows: number[] = [];
+  for (const piece of table.texts) {
+    for (let at = piece.text.indexOf(char); at >= 0; at = piece.text.indexOf(char, at + 1)) {
+      const row = rowAt(table, piece.start + at);
+      if (row >= 0 && rows.at(-1) !== row) rows.push(row);
+    }
+  }
+  return rows;
+}
+
+/** The row whose text holds the offset, or -1 (the header, a line left out). */
+function rowAt(table: CsvTable, offset: number): number {
+  let low = 0;
+  let high = table.rowStarts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (table.rowStarts[middle]! <= offset) low = middle;
+    else high = middle - 1;
+  }
+  const start = table.rowStarts[low];
+  return start !== undefined && start <= offset && offset < table.rowEnds[low]! ? low : -1;
+}
+
 export function valuesOf(table: CsvTable, row: number): string[] {
   const start = table.rowStarts[row];
   const end = table.rowEnds[row];
