@@ -76,8 +76,12 @@ function isHeaderInAnotherOrder(filled: readonly { cell: string }[], headers: re
     cells = new Set(headers.map((header) => header.trim()).filter((header) => header !== ''));
     headerCellsOf.set(headers, cells);
   }
-  const named = filled.filter(({ cell }) => cells.has(cell)).length;
-  return named >= Math.max(2, Math.ceil(filled.length * 0.8));
+  // Most rows are data: they are ruled out by their first cells that are no header's.
+  const needed = Math.max(2, Math.ceil(filled.length * 0.8));
+  if (filled.length < needed) return false;
+  let misses = 0;
+  for (const { cell } of filled) if (!cells.has(cell) && ++misses > filled.length - needed) return false;
+  return true;
 }
 
 /** Why a row is not a location, or null when it may be one. */

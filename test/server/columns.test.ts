@@ -193,6 +193,9 @@ describe('junkReason: rows that are not locations', () => {
     // Found by a probe: a count with its word after it, and a colon waiting for the count in the next cell.
     for (const cell of ['Summe: 4 Filialen', 'Gesamt 12 Standorte', 'Total: 46 locations', 'Grand Total:', 'Total 46'])
       expect(junkReason([cell, '', '', '4'], context), cell).toBe('totals or summary row');
+    // A header in another order is most of a row; one header word alone is none (Street in the name column).
+    expect(junkReason(['Street', '', '', ''], context)).toBe('only a name, nothing else');
+    expect(junkReason(['City', 'Name', 'Street', ''], context)).toBe('header in another order');
     // Found by a review: names and an address that start with the word and a number are locations.
     for (const cells of [
       ['Total 24 Fitness', '1 Main St', 'Austin', ''],
