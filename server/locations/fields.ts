@@ -87,8 +87,17 @@ const SCIENTIFIC = /^\d(?:[.,]\d+)?E\+?\d+$/i;
 // The same as Excel writes it, always with its "+": a store code written 1E5 is a code, 1.00E+05 is Excel's.
 const EXCEL_SCIENTIFIC = /^\d(?:[.,]\d+)?E\+\d+$/i;
 
+// A code Excel read as a date and shows in its own date form (10-01 as 1-Oct, 3/14 as 14-Mar, 2024-05 as
+// May-24): found by a probe, an export's codes came back so and were written as changes.
+const EXCEL_DATE =
+  /^(?:\d{1,2}-(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2})$/;
+
 function storeCode(text: string): string {
   if (text.length > MAX_STORE_CODE) throw new FieldError(`must be at most ${MAX_STORE_CODE} characters`);
+  if (EXCEL_DATE.test(text))
+    throw new FieldError(
+      `"${text}" is a code Excel turned into a date: format the store code column as Text in Excel, enter the codes again and save the file again`,
+    );
   // Excel's 1.00E+05 of a code typed 1E5 or 100000: which it was is lost (found by a probe).
   if (EXCEL_SCIENTIFIC.test(text))
     throw new FieldError(

@@ -181,6 +181,10 @@ describe('normalizeRow', () => {
     expect(messages({ store_code: '1.00E+05' })[0]![1]).toMatch(/^"1.00E\+05" is a code Excel turned into a number/);
     expect(messages({ store_code: '1.23457E+11' })[0]![0]).toBe('store_code');
     expect(read({ store_code: '4E2' })).toMatchObject({ input: { store_code: '4E2' } });
+    // A code Excel made a date of, shown in its date form (10-01 as 1-Oct): refused, saying so.
+    for (const code of ['1-Oct', '14-Mar', 'May-24'])
+      expect(messages({ store_code: code })[0]![1], code).toMatch(/is a code Excel turned into a date/);
+    expect(read({ store_code: 'OCT-1' })).toMatchObject({ input: { store_code: 'OCT-1' } });
     // Invisible format characters at the ends go as spaces do; inside a value they stay.
     expect(read({ store_code: '\u200B00123\u2060', city: '\u200EKöln\u00AD' })).toMatchObject({
       input: { store_code: '00123', city: 'Köln' },
