@@ -149,7 +149,7 @@ function missingPlus(text: string, country: string | null): string | undefined {
 
 function phone(text: string, country: string | null): string {
   const international = missingPlus(text, country);
-  if (international === undefined) return nationalPhone(text, country);
+  if (international === undefined) return withLeadingZero(text, country) ?? nationalPhone(text, country);
   let national: string | undefined;
   try {
     national = nationalPhone(text, country);
@@ -158,6 +158,22 @@ function phone(text: string, country: string | null): string {
   }
   if (national === undefined || national === international) return international;
   throw new AmbiguousPhone(text, [international, national]);
+}
+
+/**
+ * Digits that are no number of the country but are with a 0 in front: Excel dropped it where the 0 is part
+ * of the number, as Italy's are (06 12345678, Rome, saved as 612345678: found by a probe, it was refused).
+ * Only where the digits as written are no valid number; undefined otherwise.
+ */
+function withLeadingZero(text: string, country: string | null): string | undefined {
+  if (country === null || !/^[1-9]\d{4,}$/.test(text) || !isSupportedCountry(country)) return undefined;
+  try {
+    if (parsePhoneNumberWithError(text, { defaultCountry: country }).isValid()) return undefined;
+    const zero = parsePhoneNumberWithError(`0${text}`, { defaultCountry: country });
+    return zero.isValid() ? zero.number : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A phone as written, read with the location's country when it has no country code. */

@@ -210,6 +210,10 @@ describe('normalizeRow', () => {
       ]);
     // One reading alone is valid: that one.
     expect(phone('33142685300', 'FR')).toBe('+33142685300');
+    // Italy's 0 is the number's own: Rome's 06 12345678 saved by Excel as 612345678 gets it back (found by a
+    // probe); a mobile number, valid as written, stays.
+    expect(phone('612345678', 'IT')).toBe('+390612345678');
+    expect(phone('3391234567', 'IT')).toBe('+393391234567');
     expect(phone('442079460000', 'GB')).toBe('+442079460000');
     // National numbers as written: with the trunk 0, or without it and not the calling code.
     expect(phone('0351 1234567', 'DE')).toBe('+493511234567');
