@@ -37,7 +37,7 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
   }
   const states = sheetStates(bytes);
   const stateOf = (name: string) => states.find((each) => each.name === name);
-  const chosen = sheet === undefined ? firstToRead(sheets, stateOf) : sheets.find((each) => each.sheet === sheet);
+  const chosen = sheet === undefined ? firstToRead(sheets, stateOf) : named(sheets, sheet);
   if (chosen !== undefined && 'statusCode' in chosen) return chosen;
   if (chosen === undefined) {
     const names = sheets.map((each) => `"${each.sheet}"`).join(', ');
@@ -51,6 +51,14 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
   const facts = state && sheetFacts(bytes, state);
   const cells = withSheetFacts(chosen.data, facts).map((row) => row.map(cellText));
   return { cells, hiddenColumns: facts?.hiddenColumns ?? [], sheet: chosen.sheet };
+}
+
+/** The sheet of that name; else the one whose name is it in another case, as Excel's names are (found by a walk). */
+function named<T extends { sheet: string }>(sheets: T[], name: string): T | undefined {
+  const exact = sheets.find((each) => each.sheet === name);
+  if (exact !== undefined) return exact;
+  const folded = sheets.filter((each) => each.sheet.toLowerCase() === name.toLowerCase());
+  return folded.length === 1 ? folded[0] : undefined;
 }
 
 const hasValue = (row: unknown[]) => row.some((cell) => cell !== null && cell !== '');

@@ -17,6 +17,7 @@ import { readBulkEdit } from './edit.js';
 import {
   BulkEditBody,
   BulkEditQuery,
+  PatchAnswer,
   PatchQuery,
   BulkEditResponse,
   CountResponse,
@@ -112,13 +113,15 @@ const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, cl
         params: LocationParams,
         querystring: PatchQuery,
         body: LocationPatch,
-        response: { 200: LocationRecord, ...errors(400, 401, 403, 404, 409) },
+        response: { 200: PatchAnswer, ...errors(400, 401, 403, 404, 409) },
       },
     },
     async (request) => {
       const body = request.body as Record<string, unknown>;
       const { dryRun = false } = request.query;
-      return data.locations.patch(principalOf(request), request.params.id, body, clock.now(), dryRun);
+      const record = await data.locations.patch(principalOf(request), request.params.id, body, clock.now(), dryRun);
+      // A script can tell the answer of a dry run from a save's (found by a walk).
+      return dryRun ? { ...record, dry_run: true as const } : record;
     },
   );
 

@@ -73,6 +73,16 @@ export type Location = Static<typeof Location>;
 export const LocationRecord = Type.Composite([Location, Type.Object({ client_id: Uuid, google_place_id: Text })]);
 export type LocationRecord = Static<typeof LocationRecord>;
 
+/** PATCH's answer: the record, marked when it is a dry run's (as it would be; nothing was written). */
+export const PatchAnswer = Type.Composite([
+  LocationRecord,
+  Type.Object({
+    dry_run: Type.Optional(
+      Type.Literal(true, { description: 'With ?dryRun=true: the record as it would be; nothing was written' }),
+    ),
+  }),
+]);
+
 export const LocationsQuery = Type.Composite(
   [
     Type.Object({

@@ -987,7 +987,8 @@ describe('one location: GET, PATCH, DELETE', () => {
     const would = await dry({ phone: '(217) 555-0142', primary_category: null });
     expect(would.statusCode, would.body).toBe(200);
     expect(Value.Check(LocationRecord, would.json())).toBe(true);
-    expect(would.json()).toMatchObject({ id, phone: '+12175550142', primary_category: null });
+    expect(would.json()).toMatchObject({ id, phone: '+12175550142', primary_category: null, dry_run: true });
+    expect((await record(id)).json()).not.toHaveProperty('dry_run');
     expect(would.json<{ health_hints: string[] }>().health_hints).toContain('No primary category');
     expect(expectErrorBody(await dry({ phone: 'abc' }), 400).details?.[0]?.path).toBe('/body/phone');
     // The store code's uniqueness is SQLite's index: the dry run meets it as the change would.
