@@ -13,11 +13,15 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'va
 /** A labelled text input with its hint or error under it, tied to it for screen readers. */
 export function TextField({ label, value, onValue, hint, error, ...input }: TextFieldProps) {
   const noteId = useId();
+  const labelId = useId();
   const note = error || hint;
   return (
     <label className="field">
-      <span>{label}</span>
+      <span id={labelId}>{label}</span>
       <input
+        // Named by its label alone: the hint or error under it, inside the <label>, is its description
+        // (found by a walk: a screen reader said "Store code Another location of…", then the words again).
+        aria-labelledby={labelId}
         {...input}
         // React's autoFocus runs before a <dialog> opens, when nothing in it can take focus: Dialog
         // focuses what is marked so once it is open (else showModal would start on its ×).
