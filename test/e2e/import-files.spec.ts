@@ -104,6 +104,9 @@ test('letters a file lost as "?" when it was saved are pointed out before the im
       '“CSV UTF-8 (Comma delimited)” and import that file.',
   );
   await snap(page, testInfo, 'import-lost-letters');
+  // Said again on the preview, where the rows are imported.
+  await dialog.getByRole('button', { name: 'Check 3 rows' }).click();
+  await expect(dialog.getByTestId('lost-letters')).toContainText('3 rows have a ? where a letter should be');
 });
 
 test('a semicolon file from Europe is read with its delimiter', async ({ page }) => {

@@ -1,6 +1,7 @@
 import { TEXT_ENCODINGS, type TextEncodingName } from '../encodings.js';
 import type { FileSummary } from '../protocol.js';
-import { formatBytes, formatCount, linesWords, plural } from '../../format.js';
+import { formatBytes, formatCount, plural } from '../../format.js';
+import { LostLettersNotice } from './LostLettersNotice.js';
 
 const DELIMITER_NAMES: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe' };
 
@@ -41,17 +42,7 @@ export function FileFacts({
         <p className="muted small">If letters such as é or ü look wrong in the samples, pick another encoding.</p>
       )}
 
-      {file.lostLetters.count > 0 && (
-        <div className="notice notice-warning" role="status" data-testid="lost-letters">
-          <strong>
-            {plural(file.lostLetters.count, 'row')} {file.lostLetters.count === 1 ? 'has' : 'have'} a ? where a letter
-            should be
-          </strong>{' '}
-          ({linesWords(file.lostLetters.lines, file.lostLetters.count)}), such as “{file.lostLetters.example}”. The file
-          was saved in an encoding without those letters, and Excel wrote ? for each: they are not in the file. In
-          Excel, save the sheet as “CSV UTF-8 (Comma delimited)” and import that file.
-        </div>
-      )}
+      <LostLettersNotice lostLetters={file.lostLetters} />
 
       {file.problemCount > 0 && (
         <div className="notice notice-warning" data-testid="parse-problems">

@@ -1,3 +1,4 @@
+import { LostLettersNotice } from '../../columns/LostLettersNotice.js';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { ErrorNotice } from '../../../components/ErrorNotice.js';
 import { formatCount, plural } from '../../../format.js';
@@ -24,6 +25,7 @@ export function PreviewStep({ job, step }: { job: ImportJobView; step: Extract<S
     <>
       <StepHeading>Check and fix the rows of {step.fileName}</StepHeading>
       <ErrorNotice error={step.error} />
+      <LostLettersNotice lostLetters={step.file.lostLetters} />
       <ImportPreview
         report={report}
         choice={job.state.choice}
