@@ -57,6 +57,11 @@ test('an .xlsx with two sheets imports the chosen sheet, leading zeros kept', as
   await expect(dialog.getByTestId('ready-count')).toHaveText('2');
   await dialog.getByRole('button', { name: 'Import 2 locations' }).click();
   await expect(dialog.getByTestId('imported-count')).toHaveText('2');
+  // The sheet not chosen is named again at the end (found by a walk: it was forgotten).
+  await expect(dialog.getByTestId('other-sheets')).toHaveText(
+    'This was the sheet “Stores”. The workbook’s other sheet of locations, “Closed” (1 row), was not imported: ' +
+      'choose “Import another file”, drop the workbook again and pick it.',
+  );
 
   const stored = await server().api<{ name: string; store_code: string | null }[]>(
     'GET',

@@ -212,11 +212,20 @@ export class ImportJob {
       const sheets = filled.map(({ name, rows }) => ({ name, rowCount: Math.max(rows.length - 1, 0) }));
       return this.ports.send({ type: 'sheets', sheets });
     }
-    this.accept(sheetTable(sheet), { name: file.name, size: file.size, encoding: 'utf-8', sheet: sheet.name });
+    // The other tables of locations, named again when the import ends (found by a walk: a sheet a country,
+    // the one not chosen was forgotten).
+    const otherSheets = filled
+      .filter((other) => other !== sheet)
+      .map(({ name, rows }) => ({ name, rowCount: Math.max(rows.length - 1, 0) }));
+    const facts = { name: file.name, size: file.size, encoding: 'utf-8' as const, sheet: sheet.name };
+    this.accept(sheetTable(sheet), otherSheets.length > 0 ? { ...facts, otherSheets } : facts);
   }
 
   /** A parsed table: refused when it has no header or no rows, else mapped and described to the page. */
-  private accept(table: CsvTable, facts: Pick<FileSummary, 'name' | 'size' | 'encoding' | 'sheet'>): void {
+  private accept(
+    table: CsvTable,
+    facts: Pick<FileSummary, 'name' | 'size' | 'encoding' | 'sheet' | 'otherSheets'>,
+  ): void {
     if (table.headers.length === 0) {
       return this.ports.send({
         type: 'rejected',

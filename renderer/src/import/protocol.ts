@@ -18,6 +18,8 @@ export interface FileSummary {
   delimiter: string;
   /** The sheet the rows come from, for a workbook. */
   sheet?: string;
+  /** The workbook's other sheets of locations, not read: the person chose one of several. */
+  otherSheets?: SheetChoice[];
   headers: string[];
   /** The header's line (a sheet's row): above 1 when a title or a note above it was left out. */
   headerLine: number;

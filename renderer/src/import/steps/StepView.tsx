@@ -69,6 +69,7 @@ export function StepView({
           summary={step.summary}
           clientName={clientName}
           fileName={step.fileName}
+          sheets={{ read: step.sheet, others: step.otherSheets ?? [] }}
           onAnother={job.reset}
           onClose={onClose}
           onUndone={onUndone}

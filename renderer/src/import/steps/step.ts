@@ -46,7 +46,7 @@ export type Step =
   | ({ kind: 'checking'; progress: ImportProgress | null } & Loaded)
   | ({ kind: 'preview'; report: CheckReport; busy: boolean; error: ApiError | null } & Loaded)
   | ({ kind: 'importing'; report: CheckReport; progress: ImportProgress | null; cancelling: boolean } & Loaded)
-  | { kind: 'done'; fileName: string; summary: ImportSummary }
+  | { kind: 'done'; fileName: string; summary: ImportSummary; sheet?: string; otherSheets?: SheetChoice[] }
   | { kind: 'cancelled'; fileName: string; report: CancelReport };
 
 export type StepKind = Step['kind'];
@@ -219,7 +219,17 @@ const RECEIVES: {
     return { step: { kind: 'preview', ...loaded, report: message.report, busy: false, error: null } };
   },
   imported: ({ step }, message) =>
-    step.kind === 'importing' ? { step: { kind: 'done', fileName: step.fileName, summary: message.summary } } : {},
+    step.kind === 'importing'
+      ? {
+          step: {
+            kind: 'done',
+            fileName: step.fileName,
+            summary: message.summary,
+            sheet: step.file.sheet,
+            otherSheets: step.file.otherSheets,
+          },
+        }
+      : {},
   cancelled: ({ step }, message) => ({
     step: { kind: 'cancelled', fileName: loadedOf(step)?.fileName ?? '', report: message.report },
   }),

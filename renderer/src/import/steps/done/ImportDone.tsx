@@ -1,5 +1,5 @@
 import { formatCount, plural } from '../../../format.js';
-import type { ImportSummary } from '../../protocol.js';
+import type { ImportSummary, SheetChoice } from '../../protocol.js';
 import { StepHeading } from '../StepHeading.js';
 import { UndoImport } from './UndoImport.js';
 
@@ -8,6 +8,7 @@ export function ImportDone({
   summary,
   clientName,
   fileName,
+  sheets,
   onAnother,
   onClose,
   onUndone,
@@ -15,6 +16,8 @@ export function ImportDone({
   summary: ImportSummary;
   clientName: string;
   fileName: string | null;
+  /** A workbook's sheet read, and its other sheets of locations, not read. */
+  sheets: { read: string | undefined; others: readonly SheetChoice[] };
   onAnother: () => void;
   onClose: () => void;
   onUndone: () => void;
@@ -53,6 +56,7 @@ export function ImportDone({
           {plural(summary.failure.rowsNotSent, 'row')} from that request on were not imported.
         </div>
       )}
+      <OtherSheets sheets={sheets} />
       <UndoImport operations={summary.operations} onUndone={onUndone} />
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onAnother}>
@@ -63,5 +67,18 @@ export function ImportDone({
         </button>
       </div>
     </div>
+  );
+}
+
+/** The workbook's sheets of locations this import did not read: each one is an import of its own. */
+function OtherSheets({ sheets }: { sheets: { read: string | undefined; others: readonly SheetChoice[] } }) {
+  if (sheets.others.length === 0) return null;
+  const named = sheets.others.map((sheet) => `“${sheet.name}” (${plural(sheet.rowCount, 'row')})`).join(', ');
+  return (
+    <p className="notice notice-info" role="status" data-testid="other-sheets">
+      This was the sheet “{sheets.read}”. The workbook’s other {sheets.others.length === 1 ? 'sheet' : 'sheets'} of
+      locations, {named}, {sheets.others.length === 1 ? 'was' : 'were'} not imported: choose “Import another file”, drop
+      the workbook again and pick {sheets.others.length === 1 ? 'it' : 'the next one'}.
+    </p>
   );
 }
