@@ -73,7 +73,9 @@ export const restore: Command = {
       });
       console.log(
         `Restored ${args[0]} (${countWords(result.counts.clients, 'client')}, ${countWords(result.counts.locations, 'location')}).` +
-          (result.previous ? ` The previous database is kept in ${result.previous}.` : ''),
+          (result.previous ? ` The previous database is kept in ${result.previous}.` : '') +
+          // Said where it happens (found by a walk: only the README said it).
+          ' Everyone signs in again; for a backup of this installation, passwords, roles and API tokens are as they were before the restore.',
       );
     } catch (error) {
       if (error instanceof RestoreError) throw new CliError(`${error.message}. Nothing was changed.`);

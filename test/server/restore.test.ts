@@ -111,6 +111,9 @@ describe('restore of a good backup', () => {
     expect(result.code, result.stderr).toBe(0);
     // One client, in the singular.
     expect(result.stdout).toMatch(/Restored .*good\.db \(1 client, 0 locations\)\./);
+    expect(result.stdout).toMatch(
+      /Everyone signs in again; for a backup of this installation, passwords, roles and API tokens are as they were before the restore\.\n$/,
+    );
     expect(fs.existsSync(`${liveFile}-wal`)).toBe(false);
     expect(clientNames()).toEqual(['In The Backup']);
     const kept = listBackupFiles(dataDir).find((backup) => backup.kind === 'before-restore')!;
