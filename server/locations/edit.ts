@@ -17,6 +17,7 @@ import {
 import { labelsAfter, tooManyLabelsWords, type LabelChange } from './label-changes.js';
 import {
   locationName,
+  locationsByKey,
   locationsPerClient,
   setLabelsOrder,
   storedLocations,
@@ -95,7 +96,12 @@ export function saveLocation(db: Db, location: StoredLocation, values: LocationV
     updateLocation(db, location.id, derived(values), now, location);
   } catch (error) {
     if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-      throw Conflict(`Another location of this client already has the store code "${values.store_code}"`);
+      // Which one, by name (found by a walk: the person had to look for it).
+      const code = values.store_code!;
+      const taken = locationsByKey(db, location.client_id, 'store_code', JSON.stringify([code])).get(code);
+      const name = taken === undefined ? '' : locationName(db, taken);
+      const which = name === '' ? 'Another location of this client' : `Another location of this client, "${name}",`;
+      throw Conflict(`${which} already has the store code "${code}"`);
     }
     throw error;
   }

@@ -108,10 +108,12 @@ test('the editor checks each changed field as the person leaves it, by the serve
   // Another location's store code: the server's 409, under the field, before any save.
   await form.getByLabel('Store code').fill('BB-1');
   await form.getByLabel('Store code').press('Tab');
-  await expect(form.getByText('Another location of this client already has the store code "BB-1"')).toBeVisible();
+  await expect(
+    form.getByText('Another location of this client, "Bluebird Downtown", already has the store code "BB-1"'),
+  ).toBeVisible();
   // The field is named by its label alone; the words under it are its description, said once.
   await expect(form.getByRole('textbox', { name: 'Store code', exact: true })).toHaveAccessibleDescription(
-    'Another location of this client already has the store code "BB-1"',
+    'Another location of this client, "Bluebird Downtown", already has the store code "BB-1"',
   );
   expect((await new AxeBuilder({ page }).include('[data-testid="location-panel"]').analyze()).violations).toEqual([]);
   await snap(page, testInfo, 'editor-checked-on-leaving');

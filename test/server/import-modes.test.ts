@@ -977,7 +977,10 @@ describe('one location: GET, PATCH, DELETE', () => {
   });
 
   it("PATCH to another location's store code -> 409", async () => {
-    expectErrorBody(await patch({ store_code: 'BB-002' }), 409);
+    // The location that has it, by name.
+    expect(expectErrorBody(await patch({ store_code: 'BB-002' }), 409).message).toBe(
+      'Another location of this client, "Neighbour", already has the store code "BB-002"',
+    );
   });
 
   it('PATCH ?dryRun=true answers the record as it would be, with every check, and writes nothing', async () => {

@@ -36,7 +36,7 @@ export function useClientImport({
       <>
         {dragging && (
           <div className="drop-overlay" aria-hidden="true">
-            <p>Drop the CSV to import it into {clientName}</p>
+            <p>Drop the file (CSV or Excel) to import it into {clientName}</p>
           </div>
         )}
         {importing && (

@@ -7,7 +7,7 @@ export function NoLocationsYet({ isAdmin, onImport }: { isAdmin: boolean; onImpo
       <h2>No locations yet</h2>
       {isAdmin ? (
         <>
-          <p>Drop a CSV of this client’s locations anywhere on this page, or choose one.</p>
+          <p>Drop a CSV or Excel file of this client’s locations anywhere on this page, or choose one.</p>
           <button type="button" className="button button-primary" onClick={onImport}>
             Import a CSV
           </button>
