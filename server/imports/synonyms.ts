@@ -27,17 +27,18 @@ export const WEAK_NAMES: ReadonlySet<string> = new Set([
 ]);
 
 /** Address headers that hold the whole address on one line: left out beside the address's own columns. */
-export const WHOLE_ADDRESS: ReadonlySet<string> = new Set([
+const WHOLE_ADDRESS_WORDS = [
   'full address',
   'complete address',
   'formatted address',
   'postal address',
   'vollstandige adresse',
   'adresse complete',
-]);
+];
+export const WHOLE_ADDRESS: ReadonlySet<string> = new Set(WHOLE_ADDRESS_WORDS);
 
 /** Address headers of a line after the street's (a suite, a building): no street of their own. */
-export const SECOND_LINES: ReadonlySet<string> = new Set([
+const SECOND_LINE_WORDS = [
   'suite',
   'suite number',
   'street address 2',
@@ -62,7 +63,8 @@ export const SECOND_LINES: ReadonlySet<string> = new Set([
   'address line 5',
   'addr2',
   'line 2',
-]);
+];
+export const SECOND_LINES: ReadonlySet<string> = new Set(SECOND_LINE_WORDS);
 
 export const SYNONYMS: Record<ImportTarget, string[]> = {
   id: ['location id', 'agency desk id', 'agency desk location id'],
@@ -151,22 +153,10 @@ export const SYNONYMS: Record<ImportTarget, string[]> = {
   ],
   address: [
     'street and number',
-    // A US sheet's "Suite" or "Suite #": the second address line.
-    'suite',
-    'suite number',
     'street address 1',
-    'street address 2',
     'address line one',
-    'address line two',
-    'address extra',
-    'address 2 extra',
-    'complement',
-    'complement d adresse',
-    'complement adresse',
     'adresse 1',
-    'adresse 2',
     'adresse ligne 1',
-    'adresse ligne 2',
     'rue',
     'voie',
     'strasse hausnummer',
@@ -178,7 +168,6 @@ export const SYNONYMS: Record<ImportTarget, string[]> = {
     'domicilio',
     'via',
     'indirizzo 1',
-    'indirizzo 2',
     'straat',
     'straatnaam',
     'adres',
@@ -189,38 +178,23 @@ export const SYNONYMS: Record<ImportTarget, string[]> = {
     'street',
     'street address',
     'street 1',
-    'street 2',
     'street line 1',
-    'street line 2',
     'address 1',
-    'address 2',
-    'address 3',
     'address1',
-    'address2',
-    'address3',
     'address line',
     'address line 1',
-    'address line 2',
-    'address line 3',
-    'address line 4',
-    'address line 5',
     'addr',
     'addr1',
-    'addr2',
     'line 1',
-    'line 2',
-    'full address',
-    'complete address',
-    'formatted address',
-    'vollstandige adresse',
-    'adresse complete',
-    'postal address',
     'adresse',
     'strasse',
     'strasse und hausnummer',
     'direccion',
     'calle',
     'indirizzo',
+    // The second lines and the whole address on one line are address columns too (the two lists above).
+    ...SECOND_LINE_WORDS,
+    ...WHOLE_ADDRESS_WORDS,
   ],
   street_number: [
     'street no',
