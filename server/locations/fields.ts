@@ -149,7 +149,7 @@ function missingPlus(text: string, country: string | null): string | undefined {
 
 function phone(text: string, country: string | null): string {
   const international = missingPlus(text, country);
-  if (international === undefined) return withLeadingZero(text, country) ?? nationalPhone(text, country);
+  if (international === undefined) return nationalOrWithZero(text, country);
   let national: string | undefined;
   try {
     national = nationalPhone(text, country);
@@ -161,14 +161,24 @@ function phone(text: string, country: string | null): string {
 }
 
 /**
- * Digits that are no number of the country but are with a 0 in front: Excel dropped it where the 0 is part
- * of the number, as Italy's are (06 12345678, Rome, saved as 612345678: found by a probe, it was refused).
- * Only where the digits as written are no valid number; undefined otherwise.
+ * The phone as written; where that is no number of the country, with a 0 in front when that is one: Excel
+ * dropped it where the 0 is part of the number, as Italy's are (06 12345678, Rome, saved as 612345678:
+ * found by a probe, it was refused). The number is parsed once when it is valid as written (the hot path).
  */
+function nationalOrWithZero(text: string, country: string | null): string {
+  try {
+    return nationalPhone(text, country);
+  } catch (error) {
+    const zero = error instanceof FieldError ? withLeadingZero(text, country) : undefined;
+    if (zero === undefined) throw error;
+    return zero;
+  }
+}
+
+/** Digits with a 0 in front, when that makes a valid number of the country; else undefined. */
 function withLeadingZero(text: string, country: string | null): string | undefined {
   if (country === null || !/^[1-9]\d{4,}$/.test(text) || !isSupportedCountry(country)) return undefined;
   try {
-    if (parsePhoneNumberWithError(text, { defaultCountry: country }).isValid()) return undefined;
     const zero = parsePhoneNumberWithError(`0${text}`, { defaultCountry: country });
     return zero.isValid() ? zero.number : undefined;
   } catch {
