@@ -493,11 +493,9 @@ const ONE_LINE: ReadonlySet<string> = new Set(['store_code', 'google_place_id', 
 
 /**
  * Refuses a lone surrogate, a control character, and a tab or a line break in a field of one line; true
- * when the text holds nothing visible.
+ * when the text holds nothing visible. For text that is not printable ASCII alone (text() tests that).
  */
 function invisibleOrRefused(value: string, field: string): boolean {
-  // Printable ASCII (nearly every cell of an import) holds none of them: one test instead of four.
-  if (PRINTABLE_ASCII.test(value)) return false;
   if (hasLoneSurrogate(value)) throw new FieldError(LONE_SURROGATE_WORDS);
   const control = controlCharacterWords(value);
   if (control !== undefined) throw new FieldError(control);
@@ -512,10 +510,12 @@ function invisibleOrRefused(value: string, field: string): boolean {
  * Unicode, never rewritten.
  */
 function text(value: string, maxLength: number, field: string, placeholders?: ReadonlySet<string>): string | null {
-  if (invisibleOrRefused(value, field)) return null;
-  // Invisible format characters at either end go with the spaces (a store code "\u200B00123" pasted from a
-  // web page matched nothing: found by a probe); inside the text they stay.
-  const trimmed = excelText(textOrNull(PRINTABLE_ASCII.test(value) ? value : withoutEdgeFormat(value)));
+  // Printable ASCII (nearly every cell of an import) holds nothing refused, invisible or to trim but spaces:
+  // one test instead of five. Else invisible format characters at either end go with the spaces (a store
+  // code "\u200B00123" pasted from a web page matched nothing: found by a probe); inside the text they stay.
+  const ascii = PRINTABLE_ASCII.test(value);
+  if (!ascii && invisibleOrRefused(value, field)) return null;
+  const trimmed = excelText(textOrNull(ascii ? value : withoutEdgeFormat(value)));
   if (trimmed !== null && isPlaceholder(trimmed, field, placeholders)) return null;
   if (trimmed !== null && trimmed.length > maxLength) throw new FieldError(`is longer than ${maxLength} characters`);
   return trimmed;
