@@ -51,7 +51,7 @@ function sameOrganization(restored: Db, previous: Db): boolean {
  * client the backup lacks is removed: neither the old access nor the new one can stand). An API token
  * likewise: one revoked since stays revoked, one made since comes along with its owner and client.
  */
-function keepAccess(restored: Db, previous: Db): void {
+function keepAccess(restored: Db, previous: Db, withTokens: boolean): void {
   const now = idsOf(previous, 'users');
   const remove = restored.prepare('DELETE FROM users WHERE id = ?');
   for (const id of idsOf(restored, 'users')) if (!now.has(id)) remove.run(id);
@@ -65,7 +65,7 @@ function keepAccess(restored: Db, previous: Db): void {
     `EXISTS (SELECT 1 FROM organizations WHERE id = @organization_id) AND ${client}`,
   );
   for (const id of missed) remove.run(id);
-  if (!tablesOf(restored).has('api_tokens') || !tablesOf(previous).has('api_tokens')) return;
+  if (!withTokens) return;
   const tokens = idsOf(previous, 'api_tokens');
   const revoke = restored.prepare('DELETE FROM api_tokens WHERE id = ?');
   for (const id of idsOf(restored, 'api_tokens')) if (!tokens.has(id)) revoke.run(id);
@@ -87,7 +87,7 @@ export function afterRestore(backupName: string, now: number): (restored: Db, pr
     const before = tablesOf(previous);
     if (tables.has('sessions')) restored.prepare('DELETE FROM sessions').run();
     if (tables.has('users') && before.has('users') && sameOrganization(restored, previous))
-      keepAccess(restored, previous);
+      keepAccess(restored, previous, tables.has('api_tokens') && before.has('api_tokens'));
     if (!tables.has('audit_entries')) return;
     const last = Math.max(newestSeq(restored), before.has('audit_entries') ? newestSeq(previous) : 0);
     restored.prepare("DELETE FROM sqlite_sequence WHERE name = 'audit_entries'").run();
