@@ -84,11 +84,6 @@ export function latinEncodingOf(bytes: Uint8Array): LatinEncoding {
   return ENCODINGS[best]!.name;
 }
 
-/** Whether the bytes are Mac Roman's rather than another Latin encoding's. */
-export function looksMacRoman(bytes: Uint8Array): boolean {
-  return latinEncodingOf(bytes) === 'macintosh';
-}
-
 /** A legacy encoding's guess (chardet's): where it says Windows-1252, the Latin encoding the bytes read best in. */
 export function orLatin<T extends string>(guess: T, bytes: Uint8Array): T | LatinEncoding {
   return guess === 'windows-1252' ? latinEncodingOf(bytes) : guess;

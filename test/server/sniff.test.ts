@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeCsv } from '../../server/imports/csv-text.js';
 import { sniffCsv } from '../../server/imports/sniff.js';
-import { CP1252_HIGH, latinEncodingOf, looksMacRoman } from '../../server/imports/latin-encoding.js';
+import { CP1252_HIGH, latinEncodingOf } from '../../server/imports/latin-encoding.js';
 import { mixedEncodingLine, mixedEncodingWords } from '../../server/imports/mixed-encoding.js';
 
 /** A file's lines, as Excel writes them (CRLF, a final line break). */
@@ -193,7 +193,7 @@ describe("decodeCsv: Excel for Mac's CSV, Mac Roman (found by a probe)", () => {
 
   it('is read as Mac Roman, not as Windows-1252 ("BŠckerei MŸller", a control character for ç)', () => {
     const bytes = macRoman('Name,City\rBäckerei Müller,Zürich\rCafé,Besançon\r');
-    expect(looksMacRoman(bytes)).toBe(true);
+    expect(latinEncodingOf(bytes)).toBe('macintosh');
     expect(decodeCsv(bytes, undefined)).toEqual({ text: 'Name,City\rBäckerei Müller,Zürich\rCafé,Besançon\r' });
   });
 
@@ -212,9 +212,9 @@ describe("decodeCsv: Excel for Mac's CSV, Mac Roman (found by a probe)", () => {
       'Panadería Muñoz',
       'Joe’s Pizza, Zürich',
     ]) {
-      expect(looksMacRoman(encoded(text, 'macintosh')), text).toBe(true);
+      expect(latinEncodingOf(encoded(text, 'macintosh')), text).toBe('macintosh');
       expect(decodeCsv(encoded(`Name\n${text}\n`, 'macintosh'), undefined)).toEqual({ text: `Name\n${text}\n` });
-      expect(looksMacRoman(encoded(text, 'windows-1252')), text).toBe(false);
+      expect(latinEncodingOf(encoded(text, 'windows-1252')), text).not.toBe('macintosh');
     }
   });
 
@@ -250,7 +250,7 @@ describe("decodeCsv: Excel for Mac's CSV, Mac Roman (found by a probe)", () => {
   it('a Windows-1252 file with Š and Ÿ where Czech and French write them stays Windows-1252', () => {
     const text = "Name,City\nŠkoda Servis,Košice\nL'Haÿ-les-Roses,ŸVELINES\n";
     const cp1252 = Buffer.from([...text].map((char) => ({ Š: 0x8a, š: 0x9a, Ÿ: 0x9f })[char] ?? char.charCodeAt(0)));
-    expect(looksMacRoman(cp1252)).toBe(false);
+    expect(latinEncodingOf(cp1252)).not.toBe('macintosh');
     expect(decodeCsv(cp1252, undefined)).toEqual({ text });
   });
 });
