@@ -7,6 +7,15 @@ import { isPlaceholder, PLACEHOLDERS, placeholderSet } from '../../server/import
 import { fieldValue } from '../../server/locations/fields.js';
 import { dayIntervals, weekHours } from '../../server/locations/hours.js';
 
+/** The same intervals Monday to Friday, the rest of the week unknown. */
+const weekdays = (intervals: string[][]) => ({
+  mon: intervals,
+  tue: intervals,
+  wed: intervals,
+  thu: intervals,
+  fri: intervals,
+});
+
 describe('matchHeaders: the exports agencies are sent', () => {
   it('maps a Yext entity export by its "Address > ..." paths', () => {
     const headers = [
@@ -370,13 +379,6 @@ describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
   });
 
   it('reads the week in French, German, Spanish and Italian, and "24/7" as every day', () => {
-    const weekdays = (intervals: string[][]) => ({
-      mon: intervals,
-      tue: intervals,
-      wed: intervals,
-      thu: intervals,
-      fri: intervals,
-    });
     // Found by a walk: French headers were read, French hours refused.
     expect(weekHours('Lun-Ven 8h-19h, Sam 9h-12h, Dim fermé')).toEqual({
       ...weekdays([['08:00', '19:00']]),
@@ -437,13 +439,6 @@ describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
   });
 
   it('reads German, French, Spanish and Italian "and" between intervals, day lists with "/", Ruhetag, and leaves holidays out (found by a probe)', () => {
-    const weekdays = (intervals: string[][]) => ({
-      mon: intervals,
-      tue: intervals,
-      wed: intervals,
-      thu: intervals,
-      fri: intervals,
-    });
     const split = [
       ['08:00', '12:00'],
       ['14:00', '18:00'],
