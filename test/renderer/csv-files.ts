@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { decodeSource, type ByteSource, type Decoded } from '../../renderer/src/import/decode.js';
+import { ImportJob } from '../../renderer/src/import/import-job.js';
 import { rowCountOf, valuesOf, type CsvTable } from '../../renderer/src/import/parse-csv.js';
+import type { FromWorker } from '../../renderer/src/import/protocol.js';
 
 export const FIXTURES = new URL('../fixtures/csv/', import.meta.url);
 
@@ -31,4 +33,17 @@ export function rowsOf(table: CsvTable): string[][] {
 export function readingOf(table: CsvTable) {
   const { texts: _pieces, ...reading } = table;
   return { ...reading, rows: rowsOf(table) };
+}
+
+/** An import job that uploads nothing, and every message it sends the page (reading a file needs no server). */
+export function jobMessages() {
+  const messages: FromWorker[] = [];
+  const job = new ImportJob({
+    send: (message) => messages.push(message),
+    token: async () => null,
+    post: async () => {
+      throw new Error('no upload in this test');
+    },
+  });
+  return { job, messages };
 }

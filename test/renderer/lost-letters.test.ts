@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ImportJob } from '../../renderer/src/import/import-job.js';
-import type { FromWorker } from '../../renderer/src/import/protocol.js';
-import { bufferSource } from './csv-files.js';
+import { bufferSource, jobMessages } from './csv-files.js';
 
 /** Found by a probe: Excel's "CSV" on Windows writes "?" for each letter its code page lacks ("Łódź" as "?ód?"). */
 async function readFile(text: string) {
-  const messages: FromWorker[] = [];
-  const job = new ImportJob({
-    send: (message) => messages.push(message),
-    token: async () => null,
-    post: async () => {
-      throw new Error('no upload in this test');
-    },
-  });
+  const { job, messages } = jobMessages();
   await job.read({ ...bufferSource(new TextEncoder().encode(text)), name: 'stores.csv' });
   const read = messages.at(-1);
   if (read?.type !== 'read') throw new Error(`expected read, got ${read?.type}`);

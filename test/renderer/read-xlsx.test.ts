@@ -1,10 +1,8 @@
 import writeXlsxFile from 'write-excel-file/node';
 import { describe, expect, it } from 'vitest';
-import { ImportJob } from '../../renderer/src/import/import-job.js';
-import type { FromWorker } from '../../renderer/src/import/protocol.js';
 import { valuesOf } from '../../renderer/src/import/parse-csv.js';
 import { readWorkbook, sheetTable } from '../../renderer/src/import/read-xlsx.js';
-import { bufferSource } from './csv-files.js';
+import { bufferSource, jobMessages } from './csv-files.js';
 import { clientWorkbook, templateWorkbook, workbookWithChartSheet } from '../helpers/real-world-files.js';
 
 /** An .xlsx of two sheets, as an agency gets it: text store codes with leading zeros, a date, a blank row. */
@@ -37,18 +35,6 @@ async function workbook(): Promise<Uint8Array> {
     },
   ]).toBuffer();
   return new Uint8Array(buffer);
-}
-
-function jobMessages() {
-  const messages: FromWorker[] = [];
-  const job = new ImportJob({
-    send: (message) => messages.push(message),
-    token: async () => null,
-    post: async () => {
-      throw new Error('no upload in this test');
-    },
-  });
-  return { job, messages };
 }
 
 describe('Excel workbooks (.xlsx) in the import worker', () => {
