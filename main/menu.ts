@@ -16,7 +16,7 @@ export function menuTemplate(actions: MenuActions, platform: NodeJS.Platform): M
   const file: MenuItemConstructorOptions = {
     label: '&File',
     submenu: [
-      { id: 'import-csv', label: 'Import CSV…', accelerator: 'CmdOrCtrl+I', click: () => actions.importCsv() },
+      { id: 'import-csv', label: 'Import locations…', accelerator: 'CmdOrCtrl+I', click: () => actions.importCsv() },
       { type: 'separator' },
       { id: 'backup', label: 'Back up database…', click: () => actions.backUpDatabase() },
       { id: 'restore', label: 'Restore from backup…', click: () => actions.restoreFromBackup() },

@@ -100,7 +100,7 @@ async function firstLoad(page: Page, url: string, record: Parameters<Bench>[0]):
 async function workerAgainstPapaparse(page: Page, csvPath: string, record: Parameters<Bench>[0]): Promise<void> {
   // The same File for both parsers: picked once into an input of the page's own.
   await page.getByRole('link', { name: 'Bluebird Coffee Roasters' }).click();
-  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await page.getByRole('button', { name: 'Import locations' }).click();
   // The import's code loads apart from the first page's (lazyPart): its drop zone is there once drawn.
   await page.getByTestId('drop-zone').waitFor();
   await page.evaluate(() => {

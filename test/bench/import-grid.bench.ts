@@ -250,7 +250,7 @@ export default (async (record) => {
     await page.addInitScript(COLLECT_LONG_TASKS);
     await signIn(page, server.url, ADMIN.email, ADMIN.password);
     await page.goto(`${server.url}/clients/${id}`);
-    await page.getByRole('button', { name: 'Import CSV' }).click();
+    await page.getByRole('button', { name: 'Import locations' }).click();
     const dialog = page.getByRole('dialog', { name: /^Import locations into/ });
     // The import's code loads apart from the first page's (lazyPart): its drop zone is there once drawn.
     await dialog.getByTestId('drop-zone').waitFor();

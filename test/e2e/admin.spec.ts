@@ -45,7 +45,7 @@ test('an Admin signs in, creates a client, imports 1,000 rows, fixes one bad row
   await expect(page.getByRole('heading', { name: CLIENT, level: 1 })).toBeVisible();
   await expect(page.getByText('Dental clinics · brightsmile.example')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'No locations yet' })).toBeVisible();
-  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await page.getByRole('button', { name: 'Import locations' }).click();
   const importer = page.getByRole('dialog', { name: `Import locations into ${CLIENT}` });
   await dropFile(page, importer.getByTestId('drop-zone'), 'locations-1000.csv');
 

@@ -30,7 +30,7 @@ export function importFixture(): {
       });
       await signIn(page, server.url, ADMIN.email, ADMIN.password);
       await page.goto(`${server.url}/clients/${id}`);
-      await page.getByRole('button', { name: 'Import CSV' }).click();
+      await page.getByRole('button', { name: 'Import locations' }).click();
       const dialog = importer(page);
       await expect(dialog).toBeVisible();
       return { clientId: id, dialog };

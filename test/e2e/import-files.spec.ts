@@ -60,7 +60,7 @@ test('a Google Business Profile sheet dropped anywhere on the page maps its colu
 
 test('a Windows-1252 export is decoded, and a re-import finds every row a duplicate', async ({ page }, testInfo) => {
   const clientId = await openNewClient(page, 'Café Group');
-  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await page.getByRole('button', { name: 'Import locations' }).click();
   const dialog = importer(page);
   await dialog
     .getByTestId('file-input')
@@ -93,7 +93,7 @@ test('letters a file lost as "?" when it was saved are pointed out before the im
   page,
 }, testInfo) => {
   await openNewClient(page, 'Sklep Group');
-  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await page.getByRole('button', { name: 'Import locations' }).click();
   const dialog = importer(page);
   await dialog
     .getByTestId('file-input')
@@ -111,7 +111,7 @@ test('letters a file lost as "?" when it was saved are pointed out before the im
 
 test('a semicolon file from Europe is read with its delimiter', async ({ page }) => {
   const clientId = await openNewClient(page, 'Optik Verbund');
-  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await page.getByRole('button', { name: 'Import locations' }).click();
   const dialog = importer(page);
   await dropFile(page, dialog.getByTestId('drop-zone'), 'semicolon-eu.csv');
   await expect(dialog.getByTestId('file-facts')).toContainText('4 rows · semicolon-separated');
@@ -129,7 +129,7 @@ test('a semicolon file from Europe is read with its delimiter', async ({ page })
 
 test('files that cannot be imported are refused with a reason, and nothing is sent', async ({ page }, testInfo) => {
   const clientId = await openNewClient(page, 'Refusals Inc');
-  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await page.getByRole('button', { name: 'Import locations' }).click();
   const dialog = importer(page);
 
   await dropFile(

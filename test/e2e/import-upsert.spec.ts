@@ -34,7 +34,7 @@ async function checkOnto(page: Page, clientName: string, row: Record<string, str
   await server().api('POST', '/api/locations/upload', { token: admin(), body: { clientId, rows: [row] } });
   await signIn(page, server().url, ADMIN.email, ADMIN.password);
   await page.goto(`${server().url}/clients/${clientId}`);
-  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await page.getByRole('button', { name: 'Import locations' }).click();
   const dialog = importer(page);
   await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');
   await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
@@ -213,7 +213,7 @@ test('export -> re-import as an update: every field comes back, and nothing chan
   expect(text).toContain('ChIJN1t_tDeuEmsRUsoyG83frY4');
   expect(text).toContain('Sat 08:00-12:00,13:00-17:00; Sun closed');
 
-  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await page.getByRole('button', { name: 'Import locations' }).click();
   await dialog.getByTestId('file-input').setInputFiles(path);
   await expect(importAs(dialog, 'Location id')).toHaveText('Location id');
   await expect(importAs(dialog, 'Hours')).toHaveText('Hours (the whole week)');
@@ -237,7 +237,7 @@ test('export -> re-import as an update: every field comes back, and nothing chan
     body: { name: 'Not Round Trip Coffee' },
   });
   await page.goto(`${server().url}/clients/${otherId}`);
-  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await page.getByRole('button', { name: 'Import locations' }).click();
   await dialog.getByTestId('file-input').setInputFiles(path);
   await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
   await expect(dialog.getByTestId('created-count')).toHaveText('4');
@@ -272,7 +272,7 @@ test('an export saved again by Excel, its store codes stripped of their zeros, c
   const saved = testInfo.outputPath('export-from-excel.csv');
   writeFileSync(saved, readFileSync(exported, 'utf8').replace(',00101,', ',101,').replace(',0102,', ',102,'));
 
-  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await page.getByRole('button', { name: 'Import locations' }).click();
   const dialog = importer(page);
   await dialog.getByTestId('file-input').setInputFiles(saved);
   await dialog.getByRole('button', { name: 'Check 2 rows' }).click();
@@ -298,7 +298,7 @@ test("a client's next import starts with the mode its last one was made with", a
   await dialog.getByRole('button', { name: 'See the locations' }).click();
 
   // Next month's sheet: the dialog remembers this client's choice.
-  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await page.getByRole('button', { name: 'Import locations' }).click();
   await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');
   await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
   await expect(dialog.getByLabel('Update matching locations and add the rest')).toBeChecked();

@@ -83,7 +83,7 @@ test('the import whose code cannot be fetched fails alone, in its dialog: the cl
   await signIn(page, server.url, ADMIN.email, ADMIN.password);
   await page.goto(`${server.url}/clients/${clientId}`);
   await page
-    .getByRole('button', { name: /Import CSV/ })
+    .getByRole('button', { name: /Import locations/ })
     .first()
     .click();
   const dialog = page.getByRole('dialog', { name: 'Import locations into Parts Bakery' });

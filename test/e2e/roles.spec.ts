@@ -60,7 +60,7 @@ test('a Viewer sees every client and its locations, and no control that writes',
   await expect(page.getByTestId('location-row')).toHaveCount(3);
   await expect(page.getByTestId('count-green')).toHaveText('1');
   await expect(page.getByTestId('count-red')).toHaveText('2');
-  await expect(page.getByRole('button', { name: 'Import CSV' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Import locations' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /Delete this client/ })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Export all to CSV' })).toBeVisible();
   await snap(page, testInfo, 'viewer-locations');
@@ -85,7 +85,7 @@ test('a Client Viewer lands straight on its client and cannot reach the others',
   await expect(page.getByRole('heading', { name: 'Northwind Coffee', level: 1 })).toBeVisible();
   await expect(page.getByTestId('location-row')).toHaveCount(3);
   await expect(page.getByRole('link', { name: 'Clients' })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Import CSV' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Import locations' })).toHaveCount(0);
   await snap(page, testInfo, 'client-viewer-locations');
 
   await page.goto(`${server.url}/clients`);

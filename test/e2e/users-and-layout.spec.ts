@@ -132,7 +132,7 @@ test('every page fits a 1024x700 window and the keyboard reaches the controls', 
   await expectNoSidewaysScroll(page);
   await snap(page, testInfo, '1024-locations');
 
-  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await page.getByRole('button', { name: 'Import locations' }).click();
   const dialog = page.getByRole('dialog', { name: /^Import locations into/ });
   await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-bulk-upload.csv');
   await expect(dialog.getByRole('button', { name: 'Check 6 rows' })).toBeInViewport();

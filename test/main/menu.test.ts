@@ -34,7 +34,7 @@ describe('the native menu', () => {
       'openApiDocs',
       'showAbout',
     ]);
-    expect(items.find((item) => item.id === 'import-csv')?.label).toBe('Import CSV…');
+    expect(items.find((item) => item.id === 'import-csv')?.label).toBe('Import locations…');
     expect(items.find((item) => item.id === 'backup')?.label).toBe('Back up database…');
     expect(items.find((item) => item.id === 'restore')?.label).toBe('Restore from backup…');
     expect(items.some((item) => item.role === 'quit')).toBe(true);

@@ -38,7 +38,7 @@ export const ClientHeader = memo(function ClientHeader({
               Template CSV
             </a>
             <button type="button" className="button button-primary" onClick={onImport}>
-              Import CSV
+              Import locations
             </button>
           </>
         )}

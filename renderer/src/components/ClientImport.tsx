@@ -10,7 +10,7 @@ const ImportDialog = lazyPart(() => import('./ImportDialog.js').then((module) =>
 
 /**
  * An Admin's ways into the import on a client's page: the page's buttons (`open`), a CSV dropped
- * anywhere on the window, and the desktop menu's "Import CSV". `view` is the dialog and the drop overlay.
+ * anywhere on the window, and the desktop menu's "Import locations…". `view` is the dialog and the drop overlay.
  */
 export function useClientImport({
   clientId,
