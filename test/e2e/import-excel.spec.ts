@@ -50,6 +50,9 @@ test('an .xlsx with two sheets imports the chosen sheet, leading zeros kept', as
   await dialog.getByRole('button', { name: 'Use this sheet' }).click();
 
   await expect(dialog.getByTestId('file-facts')).toContainText('2 rows · sheet “Stores”');
+  await expect(dialog.getByTestId('sheets-passed-over')).toHaveText(
+    'Not read: the sheet “Read me” (no table of locations).',
+  );
   await expect(importAs(dialog, 'Store code')).toHaveText('Store code');
   await expect(importAs(dialog, 'Postcode')).toHaveText('Postal code');
   await expect(dialog.getByText('00123')).toBeVisible();

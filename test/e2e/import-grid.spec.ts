@@ -182,3 +182,21 @@ test('rows ticked, then taken out of view (left out from the problems tile, or f
   await expect(dialog.getByTestId('left-out')).toHaveText('2');
   await expect(selected).toHaveText('No row selected: changes go to the 0 rows shown');
 });
+
+test("the grid shows the hours as the server read them, the file's own text on hover", async ({ page }) => {
+  const { dialog } = await openImport(page, 'Hours Shops');
+  const csv = [
+    'Name,City,Country,Hours',
+    'Corner Shop 1,London,GB,"M-F 9-5, Sat 10-2"',
+    'Corner Shop 2,London,GB,Mon-Sun 8am-10pm',
+    'Corner Shop 3,London,GB,',
+  ].join('\n');
+  await pick(dialog, csv);
+  await dialog.getByRole('button', { name: 'Check 3 rows' }).click();
+  await expect(dialog.getByTestId('created-count')).toHaveText('3');
+  const hoursOf = (line: number) => dialog.locator(`[data-testid="grid-row"][data-line="${line}"] .grid-read`);
+  await expect(hoursOf(2)).toHaveText('Mon–Fri 09:00–17:00 · Sat 10:00–14:00');
+  await expect(hoursOf(2)).toHaveAttribute('title', 'In the file: M-F 9-5, Sat 10-2');
+  await expect(hoursOf(3)).toHaveText('Mon–Sun 08:00–22:00');
+  await expect(hoursOf(4)).toHaveCount(0);
+});

@@ -16,6 +16,7 @@ const rowAt = (position: number): GridRow => ({
   values: {},
   errors: [],
   flag: null,
+  hoursRead: null,
 });
 
 describe('the grid selection: which rows a bulk change goes to, and how many', () => {

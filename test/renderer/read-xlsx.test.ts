@@ -131,6 +131,8 @@ describe('Excel workbooks (.xlsx) in the import worker', () => {
       sheet: 'Locations',
       rowCount: 2,
       mapping: ['store_code', 'name', null, 'address', 'city', 'state', 'zip', 'country', 'phone'],
+      // The column step names the sheet passed over, so that no one wonders where its rows went.
+      passedOver: [{ name: 'Instructions', hidden: false }],
     });
   });
 

@@ -47,6 +47,7 @@ import {
 } from './protocol.js';
 import type { UndoResponse } from '../../../server/audit/schemas.js';
 import { lookOfValues, type LookableField } from '../../../server/imports/look.js';
+import { weekWords } from '../hours-words.js';
 import { JUNK_LABELS, junkRows } from './junk-flags.js';
 import { partnerRows } from './partner-rows.js';
 import { DEFAULT_OPTIONS, type ColumnOptions } from './columns/column-options.js';
@@ -146,6 +147,8 @@ export class ImportJob {
   private readonly extensions = new Set<number>();
   /** Rows whose store code is the stored one but for the leading zeros Excel drops (store_code_given). */
   private readonly codesWithoutZeros = new Set<number>();
+  /** Each checked row's hours as the server read them, in the dashboard's words (weekWords): the grid shows them. */
+  private readonly hoursRead = new Map<number, string>();
   /** Rows whose key matched nothing while their place id or name and address are a stored location's. */
   private readonly samePlace = new Set<number>();
   private readonly changes = new Map<number, Changes>();
@@ -193,14 +196,13 @@ export class ImportJob {
     if (!workbook.ok) return this.ports.send({ type: 'rejected', message: workbook.message });
     // A hidden sheet (a stale copy kept in the workbook) only when no shown sheet has rows; a table of
     // locations before a page of instructions (sheet-choice.ts, the server's rule).
-    const filled = sheetsToRead(
-      workbook.sheets.map((sheet) => ({
-        ...sheet,
-        hidden: sheet.hidden ?? false,
-        filled: sheet.rows.length > 0,
-        top: sheet.rows.slice(0, HEADER_SEARCH_ROWS),
-      })),
-    );
+    const looks = workbook.sheets.map((sheet) => ({
+      ...sheet,
+      hidden: sheet.hidden ?? false,
+      filled: sheet.rows.length > 0,
+      top: sheet.rows.slice(0, HEADER_SEARCH_ROWS),
+    }));
+    const filled = sheetsToRead(looks);
     const sheet = filled.find((candidate) => candidate.name === chosen) ?? (filled.length === 1 ? filled[0] : null);
     if (!sheet) {
       if (filled.length === 0)
@@ -217,14 +219,24 @@ export class ImportJob {
     const otherSheets = filled
       .filter((other) => other !== sheet)
       .map(({ name, rows }) => ({ name, rowCount: Math.max(rows.length - 1, 0) }));
-    const facts = { name: file.name, size: file.size, encoding: 'utf-8' as const, sheet: sheet.name };
+    // Sheets with values the rule passed over (instructions, a hidden copy): the column step names them.
+    const passedOver = looks
+      .filter((look) => look.filled && !filled.includes(look))
+      .map(({ name, hidden }) => ({ name, hidden }));
+    const facts = {
+      name: file.name,
+      size: file.size,
+      encoding: 'utf-8' as const,
+      sheet: sheet.name,
+      ...(passedOver.length > 0 && { passedOver }),
+    };
     this.accept(sheetTable(sheet), otherSheets.length > 0 ? { ...facts, otherSheets } : facts);
   }
 
   /** A parsed table: refused when it has no header or no rows, else mapped and described to the page. */
   private accept(
     table: CsvTable,
-    facts: Pick<FileSummary, 'name' | 'size' | 'encoding' | 'sheet' | 'otherSheets'>,
+    facts: Pick<FileSummary, 'name' | 'size' | 'encoding' | 'sheet' | 'otherSheets' | 'passedOver'>,
   ): void {
     if (table.headers.length === 0) {
       return this.ports.send({
@@ -313,6 +325,7 @@ export class ImportJob {
       this.samePlace,
       this.extensions,
       this.codesWithoutZeros,
+      this.hoursRead,
     ]) {
       if (row === null) marks.clear();
       else marks.delete(row);
@@ -379,14 +392,21 @@ export class ImportJob {
       this.duplicates.set(row, { reason: duplicate.reason, ofRow });
     }
     if (preview.skip_reason !== null) this.skipReasons.set(row, preview.skip_reason);
-    if (preview.note !== null) this.notes.add(row);
-    if (preview.same_place_as !== null) this.samePlace.add(row);
-    if (preview.phone_extension !== null) this.extensions.add(row);
-    if (preview.store_code_given !== null) this.codesWithoutZeros.add(row);
+    this.noteRow(row, preview);
     if (preview.action === 'updated' && preview.changes) this.changes.set(row, preview.changes);
     if (preview.action === 'created' && this.samples.length < SAMPLE_ROWS) {
       this.samples.push({ row, line: this.lineOf(row), location: preview });
     }
+  }
+
+  /** What the preview says of a row beside its action: its warnings, and its hours as read. */
+  private noteRow(row: number, preview: DryRunRow): void {
+    if (preview.note !== null) this.notes.add(row);
+    if (preview.same_place_as !== null) this.samePlace.add(row);
+    if (preview.phone_extension !== null) this.extensions.add(row);
+    if (preview.store_code_given !== null) this.codesWithoutZeros.add(row);
+    const hours = preview.hours && weekWords(preview.hours);
+    if (hours) this.hoursRead.set(row, hours);
   }
 
   private absorbErrors(errors: DryRun['errors'], sent: readonly number[]): void {
@@ -690,6 +710,7 @@ export class ImportJob {
       values,
       errors: this.errors.get(row) ?? [],
       flag: junk ? JUNK_LABELS[junk] : null,
+      hoursRead: this.hoursRead.get(row) ?? null,
     };
   }
 

@@ -20,6 +20,8 @@ export interface FileSummary {
   sheet?: string;
   /** The workbook's other sheets of locations, not read: the person chose one of several. */
   otherSheets?: SheetChoice[];
+  /** The workbook's sheets with values that hold no table of locations (instructions), or are hidden: not read. */
+  passedOver?: { name: string; hidden: boolean }[];
   headers: string[];
   /** The header's line (a sheet's row): above 1 when a title or a note above it was left out. */
   headerLine: number;
@@ -181,6 +183,8 @@ export interface GridRow {
   errors: { field: RowField | null; message: string }[];
   /** Why the server's junk-row rule says this row is not a location ("Looks like a totals row"), or null. */
   flag: string | null;
+  /** The hours as the server read them ("Mon–Fri 09:00–17:00 · Sat closed"), once checked; null before, or without hours. */
+  hoursRead: string | null;
 }
 
 /** A window of the filtered rows, from `start`. */

@@ -5,6 +5,13 @@ import { LostLettersNotice } from './LostLettersNotice.js';
 
 const DELIMITER_NAMES: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe' };
 
+/** A workbook's sheets not read, and why: "the sheet “Instructions” (no table of locations), the hidden sheet “Old”". */
+function passedOverWords(sheets: NonNullable<FileSummary['passedOver']>): string {
+  return sheets
+    .map(({ name, hidden }) => (hidden ? `the hidden sheet “${name}”` : `the sheet “${name}” (no table of locations)`))
+    .join(', ');
+}
+
 /** What was read: name, size, rows, delimiter, encoding (changeable), and lines that did not parse cleanly. */
 export function FileFacts({
   file,
@@ -38,6 +45,11 @@ export function FileFacts({
           </label>
         )}
       </div>
+      {file.passedOver && (
+        <p className="muted small" data-testid="sheets-passed-over">
+          Not read: {passedOverWords(file.passedOver)}.
+        </p>
+      )}
       {sheet === undefined && (
         <p className="muted small">If letters such as é or ü look wrong in the samples, pick another encoding.</p>
       )}

@@ -73,6 +73,22 @@ function FlagNote({ row, onLeave }: { row: GridRow; onLeave: (row: number, leftO
   );
 }
 
+/**
+ * A value as the file gives it; the hours, once checked, as the server read them (a file's "9-5 M-F"
+ * is shown as "Mon–Fri 09:00–17:00"), with the file's own text on hover.
+ */
+function ValueCell({ row, field }: { row: GridRow; field: RowField }) {
+  const given = row.values[field];
+  if (field === 'hours' && row.hoursRead !== null) {
+    return (
+      <span className="grid-read" title={`In the file: ${given ?? ''}`}>
+        {row.hoursRead}
+      </span>
+    );
+  }
+  return <span title={given}>{given}</span>;
+}
+
 /** One row of the file in the grid: its box, line, what the import does with it, its problems, its values. */
 export function GridRowView({
   row,
@@ -129,7 +145,7 @@ export function GridRowView({
               onFix={(value) => onFix(row.row, field, value)}
             />
           ) : (
-            <span title={row.values[field]}>{row.values[field]}</span>
+            <ValueCell row={row} field={field} />
           )}
         </td>
       ))}
