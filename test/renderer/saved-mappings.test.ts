@@ -6,10 +6,13 @@ import {
   optionsSummary,
   savedOptions,
 } from '../../renderer/src/import/columns/column-options.js';
+import { formatDate } from '../../renderer/src/format.js';
 import {
   applySaved,
+  appliedNote,
   columnsOf,
   lastUsedOf,
+  mappingName,
   sameMapping,
   type SavedMapping,
 } from '../../renderer/src/import/saved/saved-mappings.js';
@@ -73,5 +76,14 @@ describe("a saved mapping's options", () => {
     );
     expect(lastUsedOf(one)).toBe('2026-05-03T10:00:00.000Z');
     expect(lastUsedOf({ ...one, last_used_at: '2026-06-01T08:00:00.000Z' })).toBe('2026-06-01T08:00:00.000Z');
+  });
+
+  it('names the mapping in its note, and its last use only when that is another day than its name says', () => {
+    const named = { ...saved([]), name: mappingName('stores.csv', new Date('2026-05-03T10:00:00.000Z')) };
+    expect(appliedNote(named)).toBe(`Saved mapping “${named.name}” applied`);
+    const later = { ...named, last_used_at: '2026-06-09T08:00:00.000Z' };
+    expect(appliedNote(later)).toBe(
+      `Saved mapping “${named.name}” applied, last used ${formatDate('2026-06-09T08:00:00.000Z')}`,
+    );
   });
 });

@@ -5,7 +5,7 @@ import { appliedNote, type SavedMapping } from './saved-mappings.js';
 export function SavedMappingNote({ saved, onAutomatic }: { saved: SavedMapping; onAutomatic: () => void }) {
   return (
     <p className="notice notice-info saved-mapping-note" role="status" data-testid="saved-mapping-note">
-      {appliedNote(saved)} <span className="muted">({saved.name})</span>
+      {appliedNote(saved)}
       {optionsSummary(saved.options) !== '' && <span className="muted">: {optionsSummary(saved.options)}.</span>}{' '}
       <button type="button" className="button button-quiet" onClick={onAutomatic}>
         Use the automatic matching instead

@@ -73,5 +73,7 @@ export function lastUsedOf(saved: SavedMapping): string {
 
 /** The note's words: when the mapping was last used or saved. */
 export function appliedNote(saved: SavedMapping): string {
-  return `Mapping from ${formatDate(lastUsedOf(saved))} applied`;
+  // A mapping is named after its file and the day it was saved: its last use is said only when it is another day.
+  const used = formatDate(lastUsedOf(saved));
+  return `Saved mapping “${saved.name}” applied${saved.name.includes(used) ? '' : `, last used ${used}`}`;
 }
