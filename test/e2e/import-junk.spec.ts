@@ -90,3 +90,49 @@ test('one flagged row and one row shown: the bar words them for one ("Keep the f
   await dialog.getByRole('button', { name: 'Keep the flagged row' }).click();
   await expect(dialog.getByTestId('left-out')).toHaveText('0');
 });
+
+test('a header repeated in another order: the second table is left out for good, the first imported', async ({
+  page,
+}, testInfo) => {
+  const { clientId, dialog } = await fixture.openImport(page, 'Two Countries');
+  // Germany's stores, then Austria's pasted below with their own header in another order (a probe's file).
+  const csv = [
+    'Name,Address,City,Postcode,Country',
+    'Laden Berlin,Unter den Linden 1,Berlin,10117,DE',
+    'Laden Hamburg,Jungfernstieg 1,Hamburg,20354,DE',
+    'Name,Postcode,City,Address,Country',
+    'Laden Wien,1010,Wien,Graben 1,AT',
+    'Laden Graz,8010,Graz,Herrengasse 1,AT',
+    '',
+  ].join('\n');
+  await dialog
+    .getByTestId('file-input')
+    .setInputFiles({ name: 'stores.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await dialog.getByRole('button', { name: 'Check 5 rows' }).click();
+  await expect(dialog.getByTestId('second-table')).toContainText(
+    'Line 4 repeats the header with its columns in another order: a second table starts there. ' +
+      'It and the 2 rows below it are left out',
+  );
+  await expect(dialog.getByTestId('left-out')).toHaveText('3');
+  await expect(dialog.getByTestId('ready-count')).toHaveText('2');
+  // Neither the second header nor its rows can be kept: no button for them, none to keep them all.
+  const wien = dialog.locator('[data-testid="grid-row"][data-line="5"]');
+  await expect(wien.getByTestId('junk-flag')).toContainText('In a second table');
+  await expect(wien.getByRole('button')).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: /^Keep / })).toHaveCount(0);
+  // Nor through the left-out tile's rows, selected and put back.
+  await dialog.getByTestId('left-out').click();
+  await dialog.getByRole('button', { name: 'Select all 3 shown' }).click();
+  await dialog.getByRole('form', { name: 'Change many rows' }).getByRole('button', { name: 'Put back 3' }).click();
+  await expect(dialog.getByTestId('left-out')).toHaveText('3');
+  await page.screenshot({ path: testInfo.outputPath('second-table.png') });
+  const axe = await new AxeBuilder({ page }).include('dialog').analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+
+  await dialog.getByRole('button', { name: 'Import 2 locations' }).click();
+  await expect(dialog.getByTestId('imported-count')).toHaveText('2');
+  const stored = await fixture
+    .server()
+    .api<{ name: string; zip: string }[]>('GET', `/api/locations?clientId=${clientId}`, { token: fixture.admin() });
+  expect(stored.map((row) => `${row.name} ${row.zip}`).sort()).toEqual(['Laden Berlin 10117', 'Laden Hamburg 20354']);
+});

@@ -17,6 +17,7 @@ const rowAt = (position: number): GridRow => ({
   errors: [],
   flag: null,
   hoursRead: null,
+  locked: false,
 });
 
 describe('the grid selection: which rows a bulk change goes to, and how many', () => {

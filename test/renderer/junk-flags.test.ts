@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mapHeaders } from '../../renderer/src/import/header-mapping.js';
-import { junkRows, JUNK_LABELS } from '../../renderer/src/import/junk-flags.js';
+import { junkRows, JUNK_LABELS, LOCKED } from '../../renderer/src/import/junk-flags.js';
 import { parseCsvText } from '../../renderer/src/import/parse-csv.js';
 
 function flags(csv: string): [number, string][] {
@@ -27,6 +27,27 @@ describe('junkRows: the server rule over the worker table', () => {
       [4, 'Looks like a repeated header row'],
       [5, 'Only a name, nothing else'],
     ]);
+  });
+
+  it('flags a header repeated in another order and every row below it: a second table, not to be kept', () => {
+    const csv = [
+      'Name,Address,City,Postcode',
+      'Laden Berlin,Unter den Linden 1,Berlin,10117',
+      'Name,Postcode,City,Address',
+      'Laden Wien,1010,Wien,Graben 1',
+      'Total,,,',
+      'Laden Graz,8010,Graz,Herrengasse 1',
+    ].join('\n');
+    const table = parseCsvText(csv);
+    const flagged = junkRows(table, mapHeaders(table.headers));
+    expect([...flagged]).toEqual([
+      [1, 'header in another order'],
+      [2, 'in a second table'],
+      [3, 'in a second table'],
+      [4, 'in a second table'],
+    ]);
+    expect([...flagged.values()].every((reason) => LOCKED.has(reason))).toBe(true);
+    expect(LOCKED.has('totals or summary row')).toBe(false);
   });
 
   it('flags nothing in a file of locations', () => {

@@ -48,10 +48,9 @@ import {
 import type { UndoResponse } from '../../../server/audit/schemas.js';
 import { lookOfValues, type LookableField } from '../../../server/imports/look.js';
 import { weekWords } from '../hours-words.js';
-import { JUNK_LABELS, junkRows } from './junk-flags.js';
+import { JUNK_LABELS, junkRows, LOCKED, type FlagReason } from './junk-flags.js';
 import { partnerRows } from './partner-rows.js';
 import { DEFAULT_OPTIONS, type ColumnOptions } from './columns/column-options.js';
-import type { JunkReason } from '../../../server/imports/junk-rows.js';
 import { isWorkbook, readWorkbook, sheetTable } from './read-xlsx.js';
 import { planRequests, rowValueText, uploadBody, uploadRowOf, type RowEdits } from './upload-rows.js';
 
@@ -137,7 +136,7 @@ export class ImportJob {
    * first check of a mapping (null until then), not at the read: the rule needs the final mapping, and a
    * 100,000-row file costs it about a second that the column step need not wait for.
    */
-  private junk: Map<number, JunkReason> | null = null;
+  private junk: Map<number, FlagReason> | null = null;
   private readonly errors = new Map<number, ProblemRow['errors']>();
   private readonly duplicates = new Map<number, DuplicateMark>();
   private readonly skipReasons = new Map<number, string>();
@@ -431,7 +430,8 @@ export class ImportJob {
    * checked; so are the rows judged beside the rows left out or put back (changeRows).
    */
   async leave(rows: LeaveTarget, leftOut: boolean): Promise<void> {
-    const targets = this.leaveTargets(rows);
+    // A second table's rows stay out: they would be read in the first table's columns.
+    const targets = this.leaveTargets(rows).filter((row) => leftOut || !this.isLocked(row));
     this.filtered = null;
     await this.changeRows(
       targets,
@@ -486,6 +486,19 @@ export class ImportJob {
     if (this.junk !== null || !this.table) return;
     this.junk = junkRows(this.table, this.mapping, this.options.placeholders);
     for (const row of this.junk.keys()) this.leftOut.add(row);
+  }
+
+  private isLocked(row: number): boolean {
+    const reason = this.junk?.get(row);
+    return reason !== undefined && LOCKED.has(reason);
+  }
+
+  /** The header repeated in another order, when the file has one: its line, and the rows from it down. */
+  private secondTable(): CheckReport['secondTable'] {
+    for (const [row, reason] of this.junk ?? []) {
+      if (reason === 'header in another order') return { line: this.lineOf(row), rows: this.rowCount() - row };
+    }
+    return null;
   }
 
   private leaveTargets(rows: LeaveTarget): number[] {
@@ -710,6 +723,7 @@ export class ImportJob {
       values,
       errors: this.errors.get(row) ?? [],
       flag: junk ? JUNK_LABELS[junk] : null,
+      locked: this.isLocked(row),
       hoursRead: this.hoursRead.get(row) ?? null,
     };
   }
@@ -858,7 +872,8 @@ export class ImportJob {
       totals,
       duplicates: included(this.duplicates.keys()).length,
       leftOut: this.leftOut.size,
-      flagged: [...(this.junk?.keys() ?? [])].filter((row) => this.leftOut.has(row)).length,
+      flagged: [...(this.junk?.keys() ?? [])].filter((row) => this.leftOut.has(row) && !this.isLocked(row)).length,
+      secondTable: this.secondTable(),
       health,
       problems: listed(this.errors.keys()).map((row) => this.problemRow(row)),
       skipped: listed(new Set([...this.duplicates.keys(), ...this.skipReasons.keys()])).map((row) =>

@@ -3,13 +3,26 @@ import { PLACEHOLDERS } from '../../../server/imports/placeholders.js';
 import { nameColumnOf, type ColumnMapping } from './header-mapping.js';
 import { rowCountOf, valuesOf, type CsvTable } from './parse-csv.js';
 
-/** How the grid names each reason the server's rule gives (server/imports/junk-rows.ts). */
-export const JUNK_LABELS: Record<JunkReason, string> = {
+/**
+ * Why a row is flagged: the server's rule (server/imports/junk-rows.ts), and the dashboard's word for
+ * the rows below a header repeated in another order, which the server refuses with the whole file.
+ */
+export type FlagReason = JunkReason | 'in a second table';
+
+/** How the grid names each reason. */
+export const JUNK_LABELS: Record<FlagReason, string> = {
   'repeated header row': 'Looks like a repeated header row',
   'header in another order': 'The header again, in another column order: the rows below are another table',
   'totals or summary row': 'Looks like a totals row',
   'only a name, nothing else': 'Only a name, nothing else',
+  'in a second table': 'In a second table, its columns in another order: import it as a file of its own',
 };
+
+/**
+ * Rows that cannot be kept: a second table's header and rows would be read in the first table's
+ * columns (a postal code as the street), which the server refuses for a whole file sent as CSV.
+ */
+export const LOCKED: ReadonlySet<FlagReason> = new Set(['header in another order', 'in a second table']);
 
 /**
  * The rows of the table that are not locations under this mapping, with why: the server's one rule,
@@ -20,18 +33,22 @@ export function junkRows(
   table: CsvTable,
   mapping: ColumnMapping,
   placeholders: readonly string[] = PLACEHOLDERS,
-): Map<number, JunkReason> {
+): Map<number, FlagReason> {
   const context = {
     headers: table.headers,
     nameColumn: nameColumnOf(mapping),
     mappedColumns: mapping.flatMap((target, column) => (target === null ? [] : [column])),
     placeholders,
   };
-  const flagged = new Map<number, JunkReason>();
+  const flagged = new Map<number, FlagReason>();
   const count = rowCountOf(table);
   for (let row = 0; row < count; row++) {
     const reason = junkReason(valuesOf(table, row), context);
     if (reason !== null) flagged.set(row, reason);
+    if (reason !== 'header in another order') continue;
+    // Every row below it is the second table's (or a third's): none is read in these columns.
+    for (let below = row + 1; below < count; below++) flagged.set(below, 'in a second table');
+    break;
   }
   return flagged;
 }

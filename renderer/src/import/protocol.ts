@@ -110,8 +110,13 @@ export interface CheckReport {
   /** Skipped rows that are duplicates (which "import duplicates anyway" would create), not left out. */
   duplicates: number;
   leftOut: number;
-  /** Rows the junk-row rule flagged that are still left out ("Keep all flagged rows" puts them back). */
+  /** Rows the junk-row rule flagged that are still left out and may be kept ("Keep all flagged rows" puts them back). */
   flagged: number;
+  /**
+   * The file's header repeated in another column order: its line, and the rows from it to the end (it
+   * included), left out for good. Null when the file has none.
+   */
+  secondTable: { line: number; rows: number } | null;
   /** Health of the rows the import creates or updates. */
   health: Record<Health, number>;
   /** Rows with problems, the first MAX_LISTED of them. */
@@ -185,6 +190,8 @@ export interface GridRow {
   flag: string | null;
   /** The hours as the server read them ("Mon–Fri 09:00–17:00 · Sat closed"), once checked; null before, or without hours. */
   hoursRead: string | null;
+  /** A flagged row that cannot be kept: a second table's, in other columns. */
+  locked: boolean;
 }
 
 /** A window of the filtered rows, from `start`. */

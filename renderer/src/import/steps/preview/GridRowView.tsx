@@ -55,9 +55,16 @@ function nextProblemOrGrid(input: HTMLInputElement): HTMLElement | null {
   return cells[cells.indexOf(input) + 1] ?? grid;
 }
 
-/** A row the junk-row rule flagged: why, and one click to keep it (or leave it out again). */
+/** A row the junk-row rule flagged: why, and one click to keep it (or leave it out again), unless it cannot be kept. */
 function FlagNote({ row, onLeave }: { row: GridRow; onLeave: (row: number, leftOut: boolean) => void }) {
   const leftOut = row.status === 'left-out';
+  if (row.locked) {
+    return (
+      <span className="grid-flag" data-testid="junk-flag">
+        {row.flag}
+      </span>
+    );
+  }
   return (
     <span className="grid-flag" data-testid="junk-flag">
       {row.flag}{' '}

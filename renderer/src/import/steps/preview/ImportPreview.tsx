@@ -7,7 +7,13 @@ import { SkippedRows } from '../../../components/SkippedRows.js';
 import { UnchangedRows } from '../../../components/UnchangedRows.js';
 import { formatBytes, formatCount, plural } from '../../../format.js';
 import type { CheckReport, ImportChoice } from '../../protocol.js';
-import { ForeignIdsNotice, CodesWithoutZerosNotice, PhoneExtensionsNotice, SamePlaceNotice } from './RowNotices.js';
+import {
+  ForeignIdsNotice,
+  CodesWithoutZerosNotice,
+  PhoneExtensionsNotice,
+  SamePlaceNotice,
+  SecondTableNotice,
+} from './RowNotices.js';
 import { PreviewTotals, type PreviewFilter } from './PreviewTotals.js';
 
 /** How many rows the import writes: those it creates or updates, and the duplicates the user keeps. */
@@ -78,6 +84,7 @@ export function ImportPreview({
       <ModeChoice choice={choice} disabled={busy} onChoose={onChoose} />
       <PreviewTotals totals={totals} leftOut={report.leftOut} filter={filter} onFilter={onFilter} />
       <ReadyLine report={report} ready={rowsToWrite(report, keepDuplicates)} />
+      <SecondTableNotice secondTable={report.secondTable} />
       <ForeignIdsNotice foreignIds={report.foreignIds} />
       <PhoneExtensionsNotice phoneExtensions={report.phoneExtensions} />
       <CodesWithoutZerosNotice codesWithoutZeros={report.codesWithoutZeros} />

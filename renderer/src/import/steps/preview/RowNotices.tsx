@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { linesWords, plural } from '../../../format.js';
+import { formatCount, linesWords, plural } from '../../../format.js';
 import type { CheckReport } from '../../protocol.js';
 
 type CountedRows = CheckReport['foreignIds'];
@@ -24,6 +24,25 @@ function RowsWarning({
         {plural(count, 'row')} {count === 1 ? says[0] : says[1]}
       </strong>{' '}
       ({linesWords(lines, count)}). {children}
+    </div>
+  );
+}
+
+/**
+ * A header repeated in another column order (the server refuses such a file): the rows below it are a
+ * second table, left out for good; the first table is imported, the second belongs in a file of its own.
+ */
+export function SecondTableNotice({ secondTable }: { secondTable: CheckReport['secondTable'] }) {
+  if (secondTable === null) return null;
+  const below = secondTable.rows - 1;
+  return (
+    <div className="notice notice-warning" role="status" data-testid="second-table">
+      <strong>
+        Line {formatCount(secondTable.line)} repeats the header with its columns in another order: a second table starts
+        there.
+      </strong>{' '}
+      It and the {plural(below, 'row')} below it are left out, as they would be read into the wrong fields. Import them
+      as a file of their own (or give them the first table’s column order).
     </div>
   );
 }
