@@ -175,6 +175,11 @@ class ImportPlan {
   private readonly byMatchKey = new Map<string, number>();
   /** Existing locations already matched by a row: a second row matching one is a duplicate of the first. */
   private readonly matched = new Map<string, number>();
+  /**
+   * The store code each matched location's row gives it (null: cleared), when the row gives one: a
+   * later row may take the code the location had (codeMovedAway).
+   */
+  private readonly codesGiven = new Map<string, string | null>();
   private readonly zeros = new CodesWithoutZeros();
   /** Locations a row matched by its store code without zeros, with that row: no other row takes them. */
   private readonly matchedWithoutZeros = new Map<string, number>();
@@ -266,6 +271,12 @@ class ImportPlan {
 
   private decidePiece(piece: NormalizedRow[]): void {
     const existing = this.existingMatches(piece);
+    // The codes the piece's rows give the locations their ids name, known before any row is decided: a
+    // row above the one that renumbers a location may take its old code (codeMovedAway).
+    for (const row of piece) {
+      if (row.id !== null && existing.id.has(row.id) && row.input.store_code !== undefined)
+        this.codesGiven.set(row.id, row.input.store_code);
+    }
     const decisions: Decision[] = [];
     for (const row of piece) {
       const decision = this.decide(row, existing);
@@ -382,7 +393,7 @@ class ImportPlan {
         return;
       }
       const id = existing[key.kind].get(key.value);
-      if (id !== undefined) return this.matchedExisting(row, key, id);
+      if (id !== undefined && !this.codeMovedAway(key, id)) return this.matchedExisting(row, key, id);
     }
     this.remember(row, this.keysOfAll(row));
     if (this.request.mode === 'update') return this.skip(row, null, 'No location of the client matches its key');
@@ -471,6 +482,7 @@ class ImportPlan {
     if (earlier !== undefined) return this.duplicate(row, { reason: key.kind, row: earlier });
     if (withoutZeros) this.matchedWithoutZeros.set(id, row.index);
     this.matched.set(id, row.index);
+    if (row.input.store_code !== undefined) this.codesGiven.set(id, row.input.store_code);
     this.remember(row, this.keysOfAll(row));
     // The stored location is read for the piece at once (completeUpdates).
     return {
@@ -482,6 +494,19 @@ class ImportPlan {
       duplicateOf: null,
       skipReason: null,
     };
+  }
+
+  /**
+   * Whether an earlier row of the file, matched to the location holding this store code, gives that
+   * location another code (or clears it): the code is then free in the file's end state, and names no
+   * location (a probe found such a row skipped as a duplicate of the earlier one).
+   */
+  private codeMovedAway(key: Key, id: string): boolean {
+    const given = this.codesGiven.get(id);
+    if (key.kind !== 'store_code' || given === undefined) return false;
+    const stored = this.zeros.storedCode(key.value) ?? key.value;
+    // 123 for the stored 0123 keeps it (Excel's zeros): the location keeps its code.
+    return given !== stored && !lostItsZeros(given, stored);
   }
 
   private duplicate(row: NormalizedRow, of: DuplicateOf): Decision {

@@ -536,6 +536,65 @@ describe('import modes', () => {
     expect(await codes()).toEqual({ A: 'RT-1', B: 'RT-2', C: 'RT-3' });
   });
 
+  it('a new row taking the store code an earlier row moves away from its location is created, not skipped (a probe)', async () => {
+    const { clientId, ids } = await clientWithCodes('Code freed', { X: 'X-1', Y: 'Y-1' });
+    const codes = async () => Object.fromEntries((await list(clientId)).map((row) => [row.name, row.store_code]));
+    const cases: { rows: Row[]; query: string; expected: Record<string, string | null> }[] = [
+      {
+        rows: [
+          { id: ids.X, name: 'X', store_code: 'X-NEW' },
+          { name: 'Fresh', store_code: 'X-1', address: '9 Fresh St' },
+        ],
+        query: '?mode=upsert',
+        expected: { X: 'X-NEW', Y: 'Y-1', Fresh: 'X-1' },
+      },
+      // The code cleared by a blank cell frees it as well.
+      {
+        rows: [
+          { id: ids.Y, name: 'Y', store_code: '' },
+          { name: 'Newer', store_code: 'Y-1', address: '10 Fresh St' },
+        ],
+        query: '?mode=upsert&blanks=clear',
+        expected: { X: 'X-NEW', Y: null, Fresh: 'X-1', Newer: 'Y-1' },
+      },
+    ];
+    for (const { rows, query, expected } of cases) {
+      const preview = await dryRun(clientId, rows, query);
+      expect(preview.rows.map((row) => [row.action, row.duplicate_of])).toEqual([
+        ['updated', null],
+        ['created', null],
+      ]);
+      const result = await upload(clientId, rows, query);
+      expect(result.statusCode, result.body).toBe(201);
+      expect(result.json()).toMatchObject({ created: 1, updated: 1, skipped: 0 });
+      expect(await codes()).toEqual(expected);
+    }
+    // The row that renumbers the location below the one that takes its old code, in the same piece.
+    const above = [
+      { name: 'Above', store_code: 'X-NEW', address: '11 Fresh St' },
+      { id: ids.X, name: 'X', store_code: 'X-2' },
+    ];
+    expect((await dryRun(clientId, above, '?mode=upsert')).rows.map((row) => row.action)).toEqual([
+      'created',
+      'updated',
+    ]);
+    expect((await upload(clientId, above, '?mode=upsert')).statusCode).toBe(201);
+    expect(await codes()).toMatchObject({ X: 'X-2', Above: 'X-NEW' });
+    // A row that leaves the location its code: the second row is that location's again, as before.
+    const kept = await dryRun(
+      clientId,
+      [
+        { id: ids.X, name: 'X', city: 'Leeds' },
+        { name: 'X copy', store_code: 'X-2' },
+      ],
+      '?mode=upsert',
+    );
+    expect(kept.rows.map((row) => [row.action, row.duplicate_of])).toEqual([
+      ['updated', null],
+      ['skipped', { reason: 'store_code', row: 0 }],
+    ]);
+  });
+
   it('a row taking a store code another location keeps -> 400 naming the row, the code and that location; the dry run agrees', async () => {
     const { clientId, ids } = await clientWithCodes('Code taken', { A: 'K-1', Keeper: 'K-2' });
     const before = dataSnapshot(t.store.db);
