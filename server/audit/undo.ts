@@ -21,6 +21,7 @@ import { inIdOrder, piecesOf } from '../locations/pieces.js';
 import { derived } from '../locations/record.js';
 import { rulesChangedSince } from '../locations/rescore.js';
 import {
+  createdAndRemoved,
   createdBy,
   deleteKeeping,
   keptBefore,
@@ -29,6 +30,8 @@ import {
   reinsertKept,
   rememberRow,
   rememberUpdated,
+  removalsSince,
+  removedName,
   writeBack,
   type UndoIds,
   type Current,
@@ -71,30 +74,60 @@ type Step =
 /** The store code a step writes back; undefined when it leaves the code as it is. */
 type StoreCode = string | null | undefined;
 
+/** Where an undo's plan stands in the trail: its operation's entry, and the removals after it (lazily read). */
+class Since {
+  private removals: string | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly organizationId: string,
+    readonly seq: number,
+  ) {}
+
+  /** The operations that removed locations after it, as removalsSince gives them. */
+  removed(): string {
+    return (this.removals ??= removalsSince(this.db, this.organizationId, this.seq));
+  }
+}
+
 /** What undoing the operation would do, read inside the transaction, the operation's rows a piece at a time. */
-function planUndo(db: Db, operation: Operation, since: number): Step[] {
-  // Only an import creates locations (created_by), and an import is of one client.
-  const created =
-    operation.kind === 'import' && operation.client_id !== null ? createdBy(db, operation.client_id, operation.id) : [];
-  const steps: Step[] = created.map((now) =>
+function planUndo(db: Db, operation: Operation, since: Since): Step[] {
+  const steps: Step[] = operation.kind === 'import' ? importedSteps(db, operation, since) : [];
+  for (const piece of plannedRows(db, operation.id))
+    for (const row of piece) steps.push(stepOf(db, operation.id, row, since));
+  return withCodeClashes(db, steps);
+}
+
+/**
+ * The locations an import created (created_by; an import is of one client): removed when unchanged, else
+ * conflicts, and so are those removed since (a probe found their undo silently did nothing, again and again).
+ */
+function importedSteps(db: Db, operation: Operation, since: Since): Step[] {
+  if (operation.client_id === null) return [];
+  const clientId = operation.client_id;
+  if (!statement<[string], number>(db, 'SELECT 1 FROM clients WHERE id = ?').pluck().get(clientId))
+    throw Conflict('The client of this import was deleted since, with its locations: nothing of it is left to undo');
+  const steps: Step[] = createdBy(db, clientId, operation.id).map((now) =>
     now.revision === 0
       ? { kind: 'remove', id: now.id }
       : {
           kind: 'conflict',
           location_id: now.id,
           name: now.name,
-          reason: changedSince(editsSince(db, now.id, since), 'changed since it was imported'),
+          reason: changedSince(editsSince(db, now.id, since.seq), 'changed since it was imported'),
         },
   );
-  for (const piece of plannedRows(db, operation.id))
-    for (const row of piece) steps.push(stepOf(db, operation.id, row, since));
-  return withCodeClashes(db, steps);
+  for (const gone of createdAndRemoved(db, since.removed(), operation.id))
+    steps.push({ kind: 'conflict', location_id: gone.id, name: gone.name, reason: 'deleted since' });
+  return steps;
 }
 
 /** The step for one of the operation's rows. */
-function stepOf(db: Db, operationId: string, row: PlannedRow, since: number): Step {
+function stepOf(db: Db, operationId: string, row: PlannedRow, since: Since): Step {
   const id = row.location_id;
-  const name = row.name ?? row.before_name ?? '';
+  // A location gone since, whose kept values lack its name (an update keeps the fields it changed): the
+  // removal kept it whole (a probe found such conflicts named "").
+  const name = row.name ?? row.before_name ?? removedName(db, since.removed(), id) ?? '';
   const code = row.gives_code ? row.code : undefined;
   if (row.action === 'deleted') {
     if (row.client_id !== null) return { kind: 'conflict', location_id: id, name, reason: 'exists again' };
@@ -107,8 +140,8 @@ function stepOf(db: Db, operationId: string, row: PlannedRow, since: number): St
   const leftRevision = row.before_revision ?? now.revision + 1;
   if (now.revision !== row.left_revision) {
     // The location's own edits since, read once: what a merge must know, and what the conflict names.
-    const edits = editsSince(db, id, since);
-    const merge = row.action === 'updated' ? mergeable(db, { operationId, row, now, since }, edits) : null;
+    const edits = editsSince(db, id, since.seq);
+    const merge = row.action === 'updated' ? mergeable(db, { operationId, row, now, since: since.seq }, edits) : null;
     if (merge !== null) return { kind: 'restore', ...restore, leftRevision, merge };
     return { kind: 'conflict', location_id: id, name, reason: changedSince(edits, 'changed since') };
   }
@@ -392,7 +425,7 @@ export function undoOperation(
     }
     if (operation.undone_by !== null) throw Conflict(`This operation was undone already (by ${operation.undone_by})`);
     // The trail's place of the operation's own entry, read once: edits after it are "changed since" (changedSince).
-    const since = entrySeq(db, operation.id);
+    const since = new Since(db, principal.organizationId, entrySeq(db, operation.id));
     const steps = planUndo(db, operation, since);
     const count = (kind: Step['kind']) => steps.filter((step) => step.kind === kind).length;
     const conflicts = steps.flatMap((step) => (step.kind === 'conflict' ? [step] : []));
@@ -415,7 +448,7 @@ export function undoOperation(
       now,
     );
     const scope = { organizationId: principal.organizationId, clientId: operation.client_id };
-    const rulesChanged = rulesChangedSince(db, scope, since);
+    const rulesChanged = rulesChangedSince(db, scope, since.seq);
     applyUndo(db, { operationId: operation.id, undoId }, steps, { now, rulesChanged });
     if (rulesChanged) deriveAgain(db, principal.organizationId, steps);
     statement(db, 'UPDATE operations SET undone_by = ? WHERE id = ?').run(undoId, operation.id);

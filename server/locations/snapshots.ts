@@ -257,6 +257,44 @@ export function createdBy(db: Db, clientId: string, operationId: string): Curren
 }
 
 /**
+ * The operations that removed locations of the organization after the trail's place `since` (bulk deletes,
+ * and undos, which remove what they undo), as a JSON array: where an undo finds what became of a location
+ * gone since (deletedSince). Read from the trail's entries, one an operation.
+ */
+export function removalsSince(db: Db, organizationId: string, since: number): string {
+  const ids = statement<[string, number], string>(
+    db,
+    `SELECT DISTINCT e.operation_id FROM audit_entries e JOIN operations o ON o.id = e.operation_id
+     WHERE e.organization_id = ? AND e.seq > ? AND o.kind IN ('bulk_delete', 'undo')`,
+  )
+    .pluck()
+    .all(organizationId, since);
+  return JSON.stringify(ids);
+}
+
+/** What those operations kept of a location they removed: its name (from any of them: a location removed twice was put back between). */
+export function removedName(db: Db, removals: string, locationId: string): string | undefined {
+  return statement<[string, string], string>(
+    db,
+    `SELECT before ->> 'name' FROM operation_rows
+     WHERE location_id = ? AND action = 'deleted' AND operation_id IN (SELECT value FROM json_each(?)) LIMIT 1`,
+  )
+    .pluck()
+    .get(locationId, removals);
+}
+
+/** The locations an import created that those operations removed and that are gone still, with their names. */
+export function createdAndRemoved(db: Db, removals: string, importId: string): { id: string; name: string }[] {
+  return statement<[string, string], { id: string; name: string }>(
+    db,
+    `SELECT r.location_id AS id, max(r.before ->> 'name') AS name FROM operation_rows r
+     WHERE r.operation_id IN (SELECT value FROM json_each(?)) AND r.action = 'deleted'
+       AND r.before ->> 'created_by' = ? AND NOT EXISTS (SELECT 1 FROM locations l WHERE l.id = r.location_id)
+     GROUP BY r.location_id ORDER BY r.location_id`,
+  ).all(removals, importId);
+}
+
+/**
  * One of an operation's rows as an undo's plan reads it: what the operation kept of the location (a few
  * of its values, taken out of the JSON by SQLite: the JSON itself stays in the table until written back)
  * and the location as it is now (nulls when it is gone).

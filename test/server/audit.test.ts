@@ -1000,6 +1000,72 @@ describe('undo', () => {
     expect(dataSnapshot(t.store.db)).toEqual(before);
   });
 
+  it('of an import whose locations were deleted since lists each by name, and writes nothing (a probe)', async () => {
+    const clientId = await t.createClient(admin, 'Undo import deleted since');
+    const { operation_id } = await importRows(clientId, [{ name: 'W1' }, { name: 'W2' }, { name: 'W3' }]);
+    const byName = Object.fromEntries((await listOf(clientId)).map((location) => [location.name, location.id]));
+    // One deleted alone, one in a bulk delete; the third is removed by the undo.
+    expect((await t.request({ method: 'DELETE', url: `/api/locations/${byName.W1}`, token: admin })).statusCode).toBe(
+      200,
+    );
+    const bulk = await t.request({
+      method: 'POST',
+      url: '/api/locations/delete',
+      token: admin,
+      body: { ids: [byName.W2] },
+    });
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    const conflicts = [
+      { location_id: byName.W1, name: 'W1', reason: 'deleted since' },
+      { location_id: byName.W2, name: 'W2', reason: 'deleted since' },
+    ].sort((a, b) => a.location_id!.localeCompare(b.location_id!));
+    const dry = await undo(operation_id, '?dryRun=true');
+    expect(dry.json()).toMatchObject({ removed: 1, conflicts });
+    const answer = await undo(operation_id);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json()).toMatchObject({ removed: 1, conflicts });
+    expect(await listOf(clientId)).toEqual([]);
+
+    // Deleted all, their undo says so every time and writes nothing.
+    const second = await importRows(clientId, [{ name: 'V1' }]);
+    const [v1] = await listOf(clientId);
+    await t.request({ method: 'DELETE', url: `/api/locations/${v1!.id}`, token: admin });
+    const before = dataSnapshot(t.store.db);
+    for (let i = 0; i < 2; i++) {
+      const again = await undo(second.operation_id);
+      expect(again.json()).toMatchObject({
+        operation_id: null,
+        removed: 0,
+        conflicts: [{ location_id: v1!.id, name: 'V1', reason: 'deleted since' }],
+      });
+    }
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+  });
+
+  it('of an import whose client was deleted since -> 409 saying so; a bulk edit of a location deleted since names it', async () => {
+    const gone = await t.createClient(admin, 'Undo import client gone');
+    const imported = await importRows(gone, [{ name: 'G1' }]);
+    expect((await t.request({ method: 'DELETE', url: `/api/clients/${gone}`, token: admin })).statusCode).toBe(200);
+    const refused = await undo(imported.operation_id);
+    expectErrorBody(refused, 409);
+    expect(refused.json<{ message: string }>().message).toMatch(/client of this import was deleted since/);
+
+    const clientId = await t.createClient(admin, 'Undo edit of deleted');
+    await importRows(clientId, [{ name: 'Edited then gone' }]);
+    const [location] = await listOf(clientId);
+    const edited = await t.request({
+      method: 'PATCH',
+      url: '/api/locations',
+      token: admin,
+      body: { ids: [location!.id], set: { status: 'temporarily_closed' } },
+    });
+    await t.request({ method: 'DELETE', url: `/api/locations/${location!.id}`, token: admin });
+    const dry = await undo(edited.json<{ operation_id: string }>().operation_id, '?dryRun=true');
+    expect(dry.json()).toMatchObject({
+      conflicts: [{ location_id: location!.id, name: 'Edited then gone', reason: 'deleted since' }],
+    });
+  });
+
   it('as a Viewer -> 403; an unknown operation -> 404', async () => {
     const clientId = await t.createClient(admin, 'Undo refused');
     const { operation_id } = await importRows(clientId, [{ name: 'A' }]);
