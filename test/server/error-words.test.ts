@@ -97,3 +97,30 @@ it('a dry run shows what it can read of a row the schema refused one field of, a
   expect(answer.rows[0]).toMatchObject({ name: 'Zed', city: 'Xanten', zip: null, state: null, action: 'error' });
   expect(answer.errors.map((error) => error.field).sort()).toEqual(['state', 'zip']);
 });
+
+it('100,000 bad ids in a bulk body -> a 400 of the first 100 problems, saying there are more (a probe got 6.6 MB)', async () => {
+  const ids = Array.from({ length: 100_000 }, () => 'x');
+  for (const [method, url, body] of [
+    ['PATCH', '/api/locations', { ids, set: { city: 'x' } }],
+    ['POST', '/api/locations/delete', { ids }],
+  ] as const) {
+    const response = await t.request({ method, url, token: admin, body });
+    expectErrorBody(response, 400);
+    const answer = response.json<{ message: string; details: { path: string }[] }>();
+    expect(answer.details).toHaveLength(100);
+    expect(answer.details[99]!.path).toBe('/body/ids/99');
+    expect(answer.message).toBe('ids/0 must match format "uuid" (and more: the first 100 problems are in details)');
+    expect(response.body.length).toBeLessThan(20_000);
+  }
+  // A few problems are listed whole, with no such words.
+  const few = await t.request({
+    method: 'POST',
+    url: '/api/locations/delete',
+    token: admin,
+    body: { ids: ['x', 'y'] },
+  });
+  expect(few.json<{ message: string; details: unknown[] }>()).toMatchObject({
+    message: 'ids/0 must match format "uuid"',
+  });
+  expect(few.json<{ details: unknown[] }>().details).toHaveLength(2);
+});
