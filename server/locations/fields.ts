@@ -246,6 +246,11 @@ export function phoneExtension(text: unknown, country: string | null): string | 
 function phoneReason(text: string, reason: string, country: string | null): string {
   switch (reason) {
     case 'INVALID_COUNTRY':
+      // "+999 1234" is written with its code, which is no country's (a probe was told to write it so).
+      if (/^\s*\+/.test(text)) {
+        const code = /^\s*\+\s*(\d{1,3})/.exec(text)?.[1];
+        return `"${text}" starts with ${code ? `+${code}, which is no country's calling code` : 'no country calling code'}`;
+      }
       return country === null
         ? `"${text}" needs a country: give the location's country or write the number as +<country code> ...`
         : `"${text}" is not a phone number of ${country}`;

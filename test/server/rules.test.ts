@@ -258,6 +258,25 @@ describe('normalizeRow', () => {
       expect.objectContaining({ field: 'phone', message: expect.stringMatching(/needs a country/) }),
     ]);
   });
+
+  it('a number written with a calling code no country has is told so, not to write one (a probe)', () => {
+    for (const [phone, words] of [
+      ['+999 1234', '"+999 1234" starts with +999, which is no country\'s calling code'],
+      ['+0 123', '"+0 123" starts with +0, which is no country\'s calling code'],
+      ['+ 1', '"+ 1" is too short to be a phone number'],
+    ]) {
+      expect(normalizeRow({ name: 'A', phone }, 0, false)).toEqual([
+        expect.objectContaining({ field: 'phone', message: words }),
+      ]);
+    }
+    // An international prefix of 00 needs the country to be read: it says so, as before.
+    expect(normalizeRow({ name: 'A', phone: '0049 30 1234567' }, 0, false)).toEqual([
+      expect.objectContaining({ field: 'phone', message: expect.stringMatching(/needs a country/) }),
+    ]);
+    expect(normalizeRow({ name: 'A', country: 'DE', phone: '0049 30 1234567' }, 0, false)).toMatchObject({
+      input: { phone: '+49301234567' },
+    });
+  });
 });
 
 describe('labels a bulk edit adds and removes', () => {
