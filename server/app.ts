@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { systemClock, type Clock } from './auth/tokens.js';
 import { authRoutes } from './auth/routes.js';
@@ -16,14 +16,21 @@ import { Writer } from './store/writer.js';
 import { sqliteStore } from './store/sqlite-store.js';
 import type { DataStore } from './store/store.js';
 import { dashboard, sendDashboardPage } from './http/dashboard.js';
-import { errorBody, HttpError } from './http/errors.js';
+import { errorBody, HttpError, Invalid } from './http/errors.js';
 import { processAllocator } from './memory.js';
-import { BodyBudget, loneSurrogateError, loneSurrogatePath, parseJson, readJsonText } from './http/body.js';
+import {
+  BodyBudget,
+  loneSurrogateError,
+  loneSurrogatePath,
+  parseJson,
+  readJsonText,
+  repeatedKeyPointer,
+} from './http/body.js';
 import { registerLocalhostGuard } from './http/localhost.js';
 import { registerNoBodyRule } from './http/no-body.js';
 import { registerIdentityBodiesOnly } from './http/content-encoding.js';
 import { openApi } from './http/openapi.js';
-import { compileValidator } from './http/validation.js';
+import { compileValidator, detailInWords } from './http/validation.js';
 import { locationRoutes } from './locations/routes.js';
 import { mappingRoutes } from './mappings/routes.js';
 import { userRoutes } from './users/routes.js';
@@ -197,6 +204,14 @@ function jsonBody(text: string): unknown {
   // A lone surrogate can only come from an escape (backslash, u): the text was decoded as strict UTF-8.
   const lone = text.includes('\\u') ? loneSurrogatePath(body) : null;
   if (lone !== null) throw loneSurrogateError(lone);
+  const repeated = repeatedKeyPointer(text);
+  if (repeated !== null) {
+    const detail = {
+      path: `/body${repeated}`,
+      message: 'is given more than once (JSON would keep only the last): give it once',
+    };
+    throw Invalid(detailInWords(detail), [detail]);
+  }
   return body;
 }
 
@@ -215,6 +230,9 @@ function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): vo
       return reply.code(400).send(errorBody(400, 'The request was cut off before its body arrived'));
     }
     const status = error.statusCode ?? 500;
+    // The dashboard's files refuse a path they will not look up ("//", an encoded "..") with a bare 403:
+    // no route and no file is there, so it is the not-found answer (a probe).
+    if (status === 403 && request.routeOptions.url === '/*') return notFound(request, reply);
     if (status >= 400 && status < 500) {
       return reply
         .code(status)
@@ -225,8 +243,12 @@ function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): vo
   });
   app.setNotFoundHandler((request, reply) => {
     if (withDashboard && sendDashboardPage(request, reply)) return reply;
-    return reply.code(404).send(errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}`));
+    return notFound(request, reply);
   });
+}
+
+function notFound(request: FastifyRequest, reply: FastifyReply) {
+  return reply.code(404).send(errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}`));
 }
 
 /**

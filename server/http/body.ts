@@ -94,6 +94,61 @@ export function loneSurrogateError(pointer: string, part = 'body'): HttpError {
   ]);
 }
 
+/** An object or array open in a JSON text being scanned: its keys so far (null for an array), and where the scan is in it. */
+interface ScanFrame {
+  keys: Set<string> | null;
+  /** In an object: the next string is a key. */
+  expectKey: boolean;
+  /** The member being read: its key, or its index in an array. */
+  token: string | number;
+}
+
+/** The index of the quote that ends the string whose opening quote is at `start` (-1: unterminated). */
+function stringEnd(text: string, start: number): number {
+  for (let at = text.indexOf('"', start + 1); at >= 0; at = text.indexOf('"', at + 1)) {
+    let slashes = 0;
+    while (text.charCodeAt(at - 1 - slashes) === 0x5c) slashes++;
+    if (slashes % 2 === 0) return at;
+  }
+  return -1;
+}
+
+/**
+ * The JSON pointer of the first key an object of this (valid) JSON text gives twice, or null. JSON.parse
+ * keeps the last silently: `{"ids": [A], "ids": [B]}` would delete B, and a body is refused instead, as
+ * the import's is (a probe). One pass: strings are skipped by indexOf, a key is decoded only when read.
+ */
+export function repeatedKeyPointer(text: string): string | null {
+  const stack: ScanFrame[] = [];
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    const top = stack[stack.length - 1];
+    if (code === 0x22) {
+      const end = stringEnd(text, at);
+      if (end < 0) return null;
+      if (top?.keys && top.expectKey) {
+        const key = JSON.parse(text.slice(at, end + 1)) as string;
+        top.token = key;
+        if (top.keys.has(key)) return pointerOfTokens(stack);
+        top.keys.add(key);
+        top.expectKey = false;
+      }
+      at = end;
+    } else if (code === 0x7b) stack.push({ keys: new Set(), expectKey: true, token: '' });
+    else if (code === 0x5b) stack.push({ keys: null, expectKey: false, token: 0 });
+    else if (code === 0x7d || code === 0x5d) stack.pop();
+    else if (code === 0x2c && top !== undefined) {
+      if (top.keys) top.expectKey = true;
+      else top.token = (top.token as number) + 1;
+    }
+  }
+  return null;
+}
+
+function pointerOfTokens(stack: readonly ScanFrame[]): string {
+  return stack.map(({ token }) => `/${String(token).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
 /** Bodies of this many bytes held at once leave enough freed memory behind to give it back. */
 const DRAINED_AFTER_BYTES = 1024 * 1024;
 

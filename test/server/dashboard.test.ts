@@ -57,6 +57,15 @@ describe('the dashboard served at /', () => {
     expectErrorBody(await get('/assets/missing-1234.js'), 404);
   });
 
+  it('GET a path with "//" -> the 404 of no route, not a bare 403 (a probe)', async () => {
+    // (An /api/ path asks for a token first: the probe's, signed in, met the same 403.)
+    for (const url of ['/x//y', '//clients', '/assets//app-3f2a.js', '/a//b.js']) {
+      const response = await get(url);
+      expectErrorBody(response, 404);
+      expect(response.json<{ message: string }>().message, url).toBe(`No route GET ${url}`);
+    }
+  });
+
   it('GET an unknown API path -> 404 JSON, not the page', async () => {
     expectErrorBody(await get('/api/nothing-here'), 404);
     expectErrorBody(await get('/auth/nothing-here'), 404);

@@ -124,3 +124,38 @@ it('100,000 bad ids in a bulk body -> a 400 of the first 100 problems, saying th
   });
   expect(few.json<{ details: unknown[] }>().details).toHaveLength(2);
 });
+
+it('a key given twice in a JSON body -> 400 naming it, nothing changed; the same words as different keys are fine', async () => {
+  const send = (method: 'PATCH' | 'POST', url: string, payload: string) =>
+    t.request({ method, url, token: admin, body: payload, headers: { 'content-type': 'application/json' } });
+  const cases: [method: 'PATCH' | 'POST', url: string, payload: string, message: string][] = [
+    ['PATCH', `/api/locations/${locationId}`, '{"name":"d1","name":"d2"}', 'name'],
+    ['PATCH', '/api/locations', `{"ids":["${locationId}"],"set":{"city":"x"},"set":{"status":"open"}}`, 'set'],
+    ['PATCH', '/api/locations', `{"ids":["${locationId}"],"set":{"city":"x","city":"y"}}`, 'set/city'],
+    [
+      'POST',
+      '/api/locations/delete',
+      `{"ids":["${locationId}"],"ids":["00000000-0000-4000-8000-000000000000"]}`,
+      'ids',
+    ],
+    ['PATCH', `/api/locations/${locationId}`, '{"hours":{"mon":[["09:00","17:00"]],"mon":[]}}', 'hours/mon'],
+    // A key with a quote, a backslash and a slash in it, given twice: named as typed.
+    ['PATCH', `/api/clients/${clientId}`, '{"a\\"b/c\\\\":1,"a\\"b/c\\\\":2}', 'a"b/c\\'],
+  ];
+  for (const [method, url, payload, key] of cases) {
+    const response = await send(method, url, payload);
+    expectErrorBody(response, 400);
+    expect(response.json<{ message: string }>().message).toBe(
+      `${key} is given more than once (JSON would keep only the last): give it once`,
+    );
+  }
+  const after = await t.request({ method: 'GET', url: `/api/locations/${locationId}`, token: admin });
+  expect(after.json()).toMatchObject({ name: 'Words A', city: null });
+  // Repeats inside strings and in sibling objects are no repeats.
+  const fine = await send(
+    'PATCH',
+    `/api/locations/${locationId}`,
+    '{"name":"\\"name\\": 1, \\"name\\"","hours":{"mon":[["09:00","12:00"],["13:00","17:00"]],"tue":[]}}',
+  );
+  expect(fine.statusCode, fine.body).toBe(200);
+});
