@@ -141,3 +141,22 @@ test('a location saved with a wrong value takes the focus to that field, scrolle
   const wordsBox = (await words.boundingBox())!;
   expect(wordsBox.y + wordsBox.height).toBeLessThanOrEqual(buttonsTop);
 });
+
+test('a cleared name and a wrong website, saved together: each field keeps its own words (a walk)', async ({
+  page,
+}) => {
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(clientUrl);
+  await page.getByTestId('location-row').first().click();
+  const panel = page.getByTestId('location-panel');
+  await panel.getByRole('button', { name: 'Edit location' }).click();
+  const name = panel.getByRole('textbox', { name: /^Name/ });
+  const website = panel.getByRole('textbox', { name: /^Website/ });
+  await name.fill('');
+  await website.fill('htp://northwind');
+  await panel.getByRole('button', { name: 'Save 2 changes' }).click();
+  await expect(name).toBeFocused();
+  await expect(name).toHaveAccessibleDescription(/cannot be blank/);
+  await expect(website).toHaveAccessibleDescription(/must be a domain such as example.com/);
+  await expect(panel.getByText('must be a string')).toHaveCount(0);
+});

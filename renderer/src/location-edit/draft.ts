@@ -52,12 +52,16 @@ export function draftOf(location: LocationWhole, phoneText: (phone: string) => s
   };
 }
 
-/** The PATCH body: each field the person changed, a blank one as null (cleared). */
+/**
+ * The PATCH body: each field the person changed, a blank one as null (cleared). A blank name is sent as
+ * written: null is no text, which the request's schema refuses before any field is checked, so the
+ * person read "must be a string" and lost the other fields' words (a walk); "" is "cannot be blank".
+ */
 export function changeOf(draft: Draft, initial: Draft): LocationChange {
   const change: Record<string, string | null> = {};
   for (const field of Object.keys(draft) as EditableField[]) {
     if (draft[field] === initial[field]) continue;
-    change[field] = draft[field].trim() === '' ? null : draft[field];
+    change[field] = draft[field].trim() === '' && field !== 'name' ? null : draft[field];
   }
   return change as LocationChange;
 }
