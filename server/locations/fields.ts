@@ -109,21 +109,46 @@ function storeCode(text: string): string {
 }
 
 /**
+ * A phone that Excel's number may have changed, refused with the readings it may be: it is the location's,
+ * in an import that updates a location whose stored phone is one of them (rows.ts, import.ts).
+ */
+export class PhoneReadings extends FieldError {
+  constructor(
+    message: string,
+    readonly readings: readonly string[],
+  ) {
+    super(message);
+  }
+}
+
+/**
  * A phone Excel made a number of may have lost its "+" (a typed +493511234567 is the number 493511234567:
  * found by a probe, it was stored as +49 4935 11234567) or its trunk 0 (04921 123456, Emden, is
  * 4921123456: found by a review). When both readings are valid numbers and differ, neither is taken: the
  * row is refused naming both, unless it updates a location whose stored phone is one of them (an export's
  * round trip). Its `readings`: the international one first.
  */
-export class AmbiguousPhone extends FieldError {
-  constructor(
-    text: string,
-    readonly readings: readonly [string, string],
-  ) {
+class AmbiguousPhone extends PhoneReadings {
+  constructor(text: string, readings: readonly [string, string]) {
     super(
       `"${text}" may be ${readings[0]} (an international number, its + dropped) or ${readings[1]} (a national ` +
         'one, its leading 0 dropped), as Excel drops both: write it with its + or its leading 0',
+      readings,
     );
+  }
+}
+
+/**
+ * Digits that are no number of the location's country but, with a "+", a valid number of another: Excel's
+ * form of a foreign number (a US location's +44 20 7946 0958 saved as 442079460958: found by a walk). Not
+ * taken on a guess: the row updates a location whose stored phone it is (the round trip), or is refused,
+ * told the reading.
+ */
+class PhoneWithoutPlus extends PhoneReadings {
+  constructor(national: FieldError, international: string) {
+    super(`${national.message} (read with a +, it is ${international}: write it so if it is, as Excel drops the +)`, [
+      international,
+    ]);
   }
 }
 
@@ -169,9 +194,22 @@ function nationalOrWithZero(text: string, country: string | null): string {
   try {
     return nationalPhone(text, country);
   } catch (error) {
-    const zero = error instanceof FieldError ? withLeadingZero(text, country) : undefined;
-    if (zero === undefined) throw error;
-    return zero;
+    if (!(error instanceof FieldError)) throw error;
+    const zero = withLeadingZero(text, country);
+    if (zero !== undefined) return zero;
+    const international = country === null ? undefined : withPlus(text);
+    throw international === undefined ? error : new PhoneWithoutPlus(error, international);
+  }
+}
+
+/** Digits alone (Excel's number) read with a "+" in front, when that is a valid number; else undefined. */
+function withPlus(text: string): string | undefined {
+  if (!/^[1-9]\d{6,14}$/.test(text)) return undefined;
+  try {
+    const number = parsePhoneNumberWithError(`+${text}`);
+    return number.isValid() ? number.number : undefined;
+  } catch {
+    return undefined;
   }
 }
 

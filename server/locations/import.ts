@@ -7,7 +7,7 @@ import { CodesWithoutZeros, lostItsZeros } from './codes-without-zeros.js';
 import { SortedUuids } from '../db/uuid.js';
 import type { ErrorDetail } from '../http/errors.js';
 import {
-  AmbiguousPhone,
+  PhoneReadings,
   fieldValue,
   FieldError,
   LOCATION_FIELDS,
@@ -574,7 +574,7 @@ class ImportPlan {
       } catch (error) {
         if (!(error instanceof FieldError)) throw error;
         // A phone Excel left readable two ways is the one the location has, when it has one of them.
-        if (error instanceof AmbiguousPhone && error.readings.includes(location?.phone ?? '')) return values;
+        if (error instanceof PhoneReadings && error.readings.includes(location?.phone ?? '')) return values;
         if (decision.action === 'skipped') return values;
         decision.action = 'error';
         this.invalid(row.index, [rowError(row.index, 'phone', error.message, row.line)], values);

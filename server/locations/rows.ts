@@ -4,7 +4,7 @@ import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { ErrorDetail } from '../http/errors.js';
 import { errorInWords, pointerToken } from '../http/validation.js';
 import {
-  AmbiguousPhone,
+  PhoneReadings,
   fieldValue,
   FieldError,
   LOCATION_FIELDS,
@@ -130,7 +130,7 @@ export function readFields(
   placeholders?: ReadonlySet<string>,
 ): { input: RowInput; phoneText: string | null; notClosedForGood: boolean } {
   const input: Record<string, unknown> = {};
-  // A phone that may be read two ways waits, in upsert and update, for the matched location's (AmbiguousPhone).
+  // A phone that may be read two ways waits, in upsert and update, for the matched location's (PhoneReadings).
   let ambiguousPhone: string | null = null;
   const read = (field: LocationField, value: unknown, country: string | null) => {
     try {
@@ -138,7 +138,7 @@ export function readFields(
       if (stored !== undefined) input[field] = stored;
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
-      if (deferPhone && error instanceof AmbiguousPhone) ambiguousPhone = (value as string).trim();
+      if (deferPhone && error instanceof PhoneReadings) ambiguousPhone = (value as string).trim();
       else onError(field, error.message);
     }
   };

@@ -959,6 +959,27 @@ describe('import modes', () => {
     );
   });
 
+  it('a foreign phone Excel stripped of its + is the stored one; else the row is refused, told the reading (a walk)', async () => {
+    const clientId = await t.createClient(admin, 'Excel foreign phones');
+    await imported(clientId, [{ name: 'Capitol Hill', country: 'US', phone: '+44 20 7946 0958' }]);
+    const [stored] = await list(clientId);
+    const row = (phone: string) => [{ id: stored!.id, name: 'Capitol Hill', country: 'US', phone }];
+    expect((await dryRun(clientId, row('442079460958'), '?mode=update')).totals).toMatchObject({
+      unchanged: 1,
+      errors: 0,
+    });
+    // Another number of the same form, or a new row: not taken on a guess, the reading said.
+    for (const [rows, query] of [
+      [row('442079460959'), '?mode=update'],
+      [[{ name: 'Soho', country: 'US', phone: '442079460958' }], '?mode=upsert'],
+    ] as const) {
+      const refused = await upload(clientId, [...rows], query);
+      expect(expectErrorBody(refused, 400).details![0]!.message).toMatch(
+        /has the wrong number of digits for US \(read with a \+, it is \+44207946095\d: write it so if it is, as Excel drops the \+\)$/,
+      );
+    }
+  });
+
   it('a postal code Excel stripped of its zeros is the stored one too, where no country puts them back (found by a probe)', async () => {
     const clientId = await t.createClient(admin, 'Zip zeros by id');
     await imported(clientId, [{ name: 'Hartford', zip: '06103' }]);
