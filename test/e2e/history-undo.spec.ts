@@ -90,3 +90,37 @@ test('a delete whose store code another location took since: nothing to undo yet
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByTestId('location-row')).toHaveCount(2);
 });
+
+test('undone meanwhile elsewhere: the dialog says so, offers Close alone, and the history and rows catch up (a walk)', async ({
+  page,
+}) => {
+  const token = await server.signIn(ADMIN.email, ADMIN.password);
+  const { id: clientId } = await server.api<{ id: string }>('POST', '/api/clients', {
+    token,
+    body: { name: 'Two Tabs Deli' },
+  });
+  const { operation_id } = await server.api<{ operation_id: string }>(
+    'POST',
+    '/api/locations/upload?fileName=tabs.csv',
+    { token, body: { clientId, rows: [{ name: 'Two Tabs Deli A' }] } },
+  );
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server.url}/clients/${clientId}`);
+  await expect(page.getByTestId('location-row')).toHaveCount(1);
+  await page.getByText('History', { exact: true }).click();
+  const entry = page.getByTestId('history-entry').filter({ hasText: 'imported tabs.csv: 1 created' });
+  await entry.getByRole('button', { name: /^Undo/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Undo this change?' });
+  await expect(dialog.getByText('This will remove 1 location it created.')).toBeVisible();
+  // Another tab (here: the API) undoes it first.
+  await server.api('POST', `/api/operations/${operation_id}/undo`, { token });
+  await dialog.getByRole('button', { name: 'Undo', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toContainText('Undone already');
+  await expect(dialog.getByText('This will remove 1 location it created.')).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Undo', exact: true })).toHaveCount(0);
+  await dialog.locator('.form-actions').getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByTestId('location-row')).toHaveCount(0);
+  const undone = page.getByTestId('history-entry').filter({ hasText: /^[^“]*imported tabs\.csv/ });
+  await expect(undone).toContainText('(undone)');
+  await expect(undone.getByRole('button', { name: /^Undo/ })).toHaveCount(0);
+});

@@ -231,9 +231,25 @@ describe('the history in words', () => {
       target: { type: 'operation', id: imported.operation_id, name: 'import' },
       summary: { removed: 2, restored: 0 },
     };
-    expect(entryInWords(undo, imported)).toBe('maria@agency.example undid “imported boston.csv: 2 created”: 2 removed');
+    expect(entryInWords(undo, [imported])).toBe(
+      'maria@agency.example undid “imported boston.csv: 2 created”: 2 removed',
+    );
     // Without the reverted entry at hand (another page of the history), by the operation's kind.
     expect(entryInWords(undo)).toBe('maria@agency.example undid an import: 2 removed');
+    // The undo of that undo puts back what it reverted: "redid", the first change named, a conflict counted as one.
+    const redo = {
+      ...base,
+      action: 'operation.undone',
+      operation_id: '00000000-0000-4000-8000-00000000000c',
+      target: { type: 'operation', id: '00000000-0000-4000-8000-00000000000b', name: 'undo' },
+      summary: { restored: 1, conflicts: 1 },
+    };
+    const undoWithId = { ...undo, operation_id: '00000000-0000-4000-8000-00000000000b' };
+    expect(entryInWords(redo, [redo, undoWithId, imported])).toBe(
+      'maria@agency.example redid “imported boston.csv: 2 created”: 1 restored, 1 conflict',
+    );
+    expect(entryInWords(redo, [redo, undoWithId])).toBe('maria@agency.example redid an import: 1 restored, 1 conflict');
+    expect(entryInWords(redo)).toBe('maria@agency.example redid an undone change: 1 restored, 1 conflict');
     expect(undoable(imported)).toBe(true);
     expect(undoable({ ...imported, undone_by: '00000000-0000-4000-8000-00000000000b' })).toBe(false);
     // An import that created and updated nothing (a sheet synced again unchanged) has nothing to undo.

@@ -7,12 +7,6 @@ import { entryInWords, historyKey, undoable, type HistoryEntry } from './entry-w
 import { UndoDialog } from './UndoDialog.js';
 import { usePhoneText } from '../phone-text.js';
 
-/** For an undo's entry, the entry of the operation it reverted, when the page holds it. */
-function undoneBy(entry: HistoryEntry, entries: HistoryEntry[]): HistoryEntry | undefined {
-  if (entry.action !== 'operation.undone' || entry.target.id === null) return undefined;
-  return entries.find((other) => other.operation_id === entry.target.id);
-}
-
 /**
  * A client's history, newest first, as a timeline (issue 11): who changed what and when, and for an
  * Admin, Undo on each import or bulk change.
@@ -40,13 +34,13 @@ export function ClientHistory({ clientId, isAdmin }: { clientId: string; isAdmin
             <time className="muted" dateTime={entry.at}>
               {formatDateTime(entry.at)}
             </time>{' '}
-            <span className="history-words">{entryInWords(entry, undoneBy(entry, entries))}</span>
+            <span className="history-words">{entryInWords(entry, entries)}</span>
             {entry.undone_by !== null && <span className="muted"> (undone)</span>}
             {isAdmin && undoable(entry) && (
               <button
                 type="button"
                 className="button button-quiet"
-                aria-label={`Undo: ${entryInWords(entry)}`}
+                aria-label={`Undo: ${entryInWords(entry, entries)}`}
                 onClick={() => setUndoing(entry)}
               >
                 Undo
@@ -60,6 +54,7 @@ export function ClientHistory({ clientId, isAdmin }: { clientId: string; isAdmin
         <UndoDialog
           clientId={clientId}
           entry={undoing}
+          history={history.data ?? []}
           onClose={() => setUndoing(null)}
           returnFocusTo={() => summary.current}
         />

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Static } from '@sinclair/typebox';
 import type { UndoResponse } from '../../../server/audit/schemas.js';
 import { keys } from '../api/queries.js';
+import { ApiError } from '../api/http.js';
 import { authorized } from '../api/session.js';
 import { Dialog } from '../components/Dialog.js';
 import { DialogDone } from '../components/DialogDone.js';
@@ -21,24 +22,59 @@ const changesNothing = (undo: Undo) => undo.removed + undo.restored + undo.recre
 function what(undo: Undo): string {
   // The server writes nothing for such an undo, so the change stays in the history, to undo later.
   if (changesNothing(undo) && undo.conflicts.length > 0)
-    return 'Nothing can be undone now: every location it touched changed since. It can be undone once they are resolved.';
+    return 'Nothing can be undone now: every location it touched is left as it is, for the reason listed. It can be undone once they are resolved.';
   const parts = [
     undo.removed > 0 && `remove ${plural(undo.removed, 'location')} it created`,
     undo.restored > 0 && `put back the values of ${plural(undo.restored, 'location')}`,
     undo.recreated > 0 && `bring back ${plural(undo.recreated, 'deleted location')}`,
   ].filter(Boolean);
-  return parts.length > 0 ? `This will ${parts.join(', ')}.` : 'There is nothing left to undo.';
+  if (parts.length === 0) return 'There is nothing left to undo.';
+  const last = parts.pop();
+  return `This will ${parts.length > 0 ? `${parts.join(', ')} and ${last}` : last}.`;
 }
+
+/** What the undo would do, and the locations it would leave as they are. */
+function UndoPreview({ undo }: { undo: Undo }) {
+  const { conflicts } = undo;
+  return (
+    <>
+      <p>{what(undo)}</p>
+      {conflicts.length > 0 && (
+        <div className="notice">
+          <p>
+            {conflicts.length === 1
+              ? 'One location will be left as it is:'
+              : `${plural(conflicts.length, 'location')} will be left as they are:`}
+          </p>
+          <ul>
+            {conflicts.slice(0, SHOWN_CONFLICTS).map((conflict) => (
+              <li key={conflict.location_id}>
+                {/* A location deleted since whose name the change did not keep has none to show. */}
+                {conflict.name || 'A location no longer there'}: {conflict.reason}
+              </li>
+            ))}
+          </ul>
+          {conflicts.length > SHOWN_CONFLICTS && <p>…and {formatCount(conflicts.length - SHOWN_CONFLICTS)} more.</p>}
+        </div>
+      )}
+    </>
+  );
+}
+
+const isUndoneAlready = (error: unknown) => error instanceof ApiError && error.status === 409;
 
 /** Undo of one operation: its dry run first (what it will do, and the conflicts it leaves), then the undo. */
 export function UndoDialog({
   clientId,
   entry,
+  history,
   onClose,
   returnFocusTo,
 }: {
   clientId: string;
   entry: HistoryEntry;
+  /** The entries at hand: an undo names what it reverted from them. */
+  history: readonly HistoryEntry[];
   onClose: () => void;
   /** Where the focus goes once the undone entry has lost its Undo button. */
   returnFocusTo: () => HTMLElement | null;
@@ -50,49 +86,33 @@ export function UndoDialog({
     queryFn: async () => (await authorized<Undo>(`${path}?dryRun=true`, { method: 'POST' })).data,
     staleTime: 0,
   });
+  const refresh = () =>
+    Promise.all([
+      cache.invalidateQueries({ queryKey: historyKey(clientId) }),
+      cache.invalidateQueries({ queryKey: keys.locations(clientId) }),
+      cache.invalidateQueries({ queryKey: keys.clients }),
+      cache.invalidateQueries({ queryKey: ['location'] }),
+    ]);
   const undo = useMutation({
     mutationFn: async () => (await authorized<Undo>(path, { method: 'POST' })).data,
-    onSuccess: () =>
-      Promise.all([
-        cache.invalidateQueries({ queryKey: historyKey(clientId) }),
-        cache.invalidateQueries({ queryKey: keys.locations(clientId) }),
-        cache.invalidateQueries({ queryKey: keys.clients }),
-        cache.invalidateQueries({ queryKey: ['location'] }),
-      ]),
+    onSuccess: refresh,
+    // Undone meanwhile (in another tab, by a script): what this page shows is out of date (a walk).
+    onError: (error) => (isUndoneAlready(error) ? refresh() : undefined),
   });
   const done = undo.data;
+  const undoneAlready = isUndoneAlready(preview.error) || isUndoneAlready(undo.error);
   return (
     <Dialog title="Undo this change?" onClose={onClose} returnFocusTo={returnFocusTo}>
-      <p>{entryInWords(entry)}</p>
+      <p>{entryInWords(entry, history)}</p>
       <ErrorNotice
         error={preview.error ?? undo.error}
         titles={{ 409: 'Undone already' }}
         explain={{ 409: 'This change was undone already: its undo is in the history.' }}
       />
-      {preview.data && !done && <p>{what(preview.data)}</p>}
-      {preview.data && preview.data.conflicts.length > 0 && !done && (
-        <div className="notice">
-          <p>
-            {preview.data.conflicts.length === 1
-              ? 'One location will be left as it is:'
-              : `${plural(preview.data.conflicts.length, 'location')} will be left as they are:`}
-          </p>
-          <ul>
-            {preview.data.conflicts.slice(0, SHOWN_CONFLICTS).map((conflict) => (
-              <li key={conflict.location_id}>
-                {/* A location deleted since whose name the change did not keep has none to show. */}
-                {conflict.name || 'A location no longer there'}: {conflict.reason}
-              </li>
-            ))}
-          </ul>
-          {preview.data.conflicts.length > SHOWN_CONFLICTS && (
-            <p>…and {formatCount(preview.data.conflicts.length - SHOWN_CONFLICTS)} more.</p>
-          )}
-        </div>
-      )}
+      {preview.data && !done && !undoneAlready && <UndoPreview undo={preview.data} />}
       {done ? (
         <DialogDone message="Undone." onClose={onClose} />
-      ) : preview.data && changesNothing(preview.data) ? (
+      ) : undoneAlready || (preview.data && changesNothing(preview.data)) ? (
         <div className="form-actions">
           <button type="button" className="button button-primary" onClick={onClose} autoFocus>
             Close

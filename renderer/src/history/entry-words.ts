@@ -46,13 +46,25 @@ function changesInWords(entry: HistoryEntry): string {
 }
 
 function counts(summary: Record<string, unknown>, keys: readonly string[]): string {
-  return keys
-    .filter((key) => typeof summary[key] === 'number' && (summary[key] as number) > 0)
-    .map((key) => `${formatCount(summary[key] as number)} ${key}`)
-    .join(', ');
+  return (
+    keys
+      .filter((key) => typeof summary[key] === 'number' && (summary[key] as number) > 0)
+      // "conflicts" is the one noun among them: "1 conflict" (a walk read "1 conflicts").
+      .map((key) =>
+        key === 'conflicts'
+          ? plural(summary[key] as number, 'conflict')
+          : `${formatCount(summary[key] as number)} ${key}`,
+      )
+      .join(', ')
+  );
 }
 
-type Words = (entry: HistoryEntry, summary: Record<string, unknown>, target: string, undone?: HistoryEntry) => string;
+type Words = (
+  entry: HistoryEntry,
+  summary: Record<string, unknown>,
+  target: string,
+  history: readonly HistoryEntry[],
+) => string;
 
 /** What an undo reverted, by the operation's kind, when its own entry is not at hand. */
 const OPERATION_WORDS: Record<string, string> = {
@@ -62,10 +74,28 @@ const OPERATION_WORDS: Record<string, string> = {
   undo: 'an undo',
 };
 
+/** For an undo's entry, the entry of the operation it reverted, when the history at hand holds it. */
+export function undoneIn(entry: HistoryEntry, history: readonly HistoryEntry[]): HistoryEntry | undefined {
+  if (entry.action !== 'operation.undone' || entry.target.id === null) return undefined;
+  return history.find((other) => other.operation_id === entry.target.id);
+}
+
 /** What an undo reverted: the reverted entry's own words when it is at hand ("imported boston.csv: …"). */
-function undoneWords(entry: HistoryEntry, undone: HistoryEntry | undefined): string {
-  if (undone !== undefined) return `“${sentenceOf(undone)}”`;
+function undoneWords(entry: HistoryEntry, history: readonly HistoryEntry[]): string {
+  const undone = undoneIn(entry, history);
+  if (undone !== undefined) return `“${sentenceOf(undone, history)}”`;
   return OPERATION_WORDS[entry.target.name ?? ''] ?? 'a change';
+}
+
+/**
+ * An undo, or the undo of an undo, which puts back what the first undo reverted: "redid “set the status …”"
+ * (a walk read `undid "undid a change to many locations: 4 restored"`).
+ */
+function undoWords(entry: HistoryEntry, summary: Record<string, unknown>, history: readonly HistoryEntry[]): string {
+  const done = counts(summary, ['removed', 'restored', 'recreated', 'conflicts']) || 'nothing to undo';
+  if (entry.target.name !== 'undo') return `undid ${undoneWords(entry, history)}: ${done}`;
+  const undo = undoneIn(entry, history);
+  return `redid ${undo === undefined ? 'an undone change' : undoneWords(undo, history)}: ${done}`;
 }
 
 /**
@@ -147,8 +177,7 @@ const SENTENCES: Record<string, Words> = {
     summary.count === 0
       ? 'checked every location under its updated rules: no score changed'
       : `scored ${plural(summary.count as number, 'location')} again under its updated rules`,
-  'operation.undone': (entry, summary, _target, undone) =>
-    `undid ${undoneWords(entry, undone)}: ${counts(summary, ['removed', 'restored', 'recreated', 'conflicts']) || 'nothing to undo'}`,
+  'operation.undone': (entry, summary, _target, history) => undoWords(entry, summary, history),
   'client.created': (_entry, _summary, target) => `created the client ${target}`,
   'client.updated': changed('the client '),
   'client.deleted': (_entry, _summary, target) => `deleted the client ${target}`,
@@ -170,18 +199,18 @@ const SENTENCES: Record<string, Words> = {
 };
 
 /** What an entry says after who did it: "imported boston.csv: 180 created, 20 updated". */
-function sentenceOf(entry: HistoryEntry, undone?: HistoryEntry): string {
+function sentenceOf(entry: HistoryEntry, history: readonly HistoryEntry[]): string {
   const target = entry.target.name ?? entry.target.id ?? '';
   const words = SENTENCES[entry.action];
-  return words ? words(entry, entry.summary ?? {}, target, undone) : `${entry.action} ${target}`;
+  return words ? words(entry, entry.summary ?? {}, target, history) : `${entry.action} ${target}`;
 }
 
 /**
  * One entry as a sentence: "admin@… imported boston.csv: 180 created, 20 updated". An undo names what
- * it reverted: `undone` is that operation's entry, when the history at hand holds it.
+ * it reverted when `history`, the entries at hand, holds that operation's entry.
  */
-export function entryInWords(entry: HistoryEntry, undone?: HistoryEntry): string {
-  const sentence = sentenceOf(entry, undone);
+export function entryInWords(entry: HistoryEntry, history: readonly HistoryEntry[] = []): string {
+  const sentence = sentenceOf(entry, history);
   return SENTENCES[entry.action] ? `${who(entry)} ${sentence}` : `${who(entry)}: ${sentence}`;
 }
 
