@@ -97,6 +97,27 @@ test('create a token in the dashboard, use it from Node, revoke it in the dashbo
   expect(await listClients(secret)).toBe(401);
 });
 
+test('a token without "read": its examples ask GET /api/me, which answers it (a walk got a 403 from the clients)', async ({
+  page,
+}) => {
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.getByRole('link', { name: 'Scripts & API tokens' }).click();
+  await page.getByRole('button', { name: 'Create a token' }).click();
+  const create = page.getByRole('dialog', { name: 'Create an API token' });
+  await create.getByLabel('Name').fill('clients only');
+  await create.getByRole('checkbox', { name: /^read/ }).uncheck();
+  await create.getByRole('checkbox', { name: /^clients/ }).check();
+  await create.getByRole('button', { name: 'Create token' }).click();
+  const shown = page.getByRole('dialog', { name: 'Token clients only created' });
+  const secret = (await shown.getByTestId('token-secret').textContent()) ?? '';
+  await expect(shown.getByText(`curl -H "Authorization: Bearer ${secret}" ${server.url}/api/me`)).toBeVisible();
+  await expect(shown.getByText('print(me["email"], me["access"]["scopes"])')).toBeVisible();
+  const me = await fetch(`${server.url}/api/me`, { headers: { Authorization: `Bearer ${secret}` } });
+  expect(me.status).toBe(200);
+  expect(((await me.json()) as { access: { scopes: string[] } }).access.scopes).toEqual(['clients']);
+  expect(await listClients(secret)).toBe(403);
+});
+
 test('a script asks while the dashboard is open on another page; the person approves; the script gets its token', async ({
   page,
 }, testInfo) => {

@@ -2,19 +2,32 @@ import { useState } from 'react';
 import { Dialog } from '../components/Dialog.js';
 import type { CreatedToken } from './queries.js';
 
-function curlExample(origin: string, secret: string): string {
-  return `curl -H "Authorization: Bearer ${secret}" ${origin}/api/clients`;
+/**
+ * What the examples ask: the clients when the token may read them, else who it is and what it may do
+ * (GET /api/me answers every credential): an example of a token without "read" got a 403 (a walk).
+ */
+function exampleOf(token: CreatedToken): { path: string; lines: string[] } {
+  if (token.scopes.includes('read'))
+    return {
+      path: '/api/clients',
+      lines: ['    for client in json.load(response):', '        print(client["name"], client["locations_count"])'],
+    };
+  return { path: '/api/me', lines: ['    me = json.load(response)', '    print(me["email"], me["access"]["scopes"])'] };
 }
 
-function pythonExample(origin: string, secret: string): string {
+function curlExample(origin: string, token: CreatedToken): string {
+  return `curl -H "Authorization: Bearer ${token.token}" ${origin}${exampleOf(token).path}`;
+}
+
+function pythonExample(origin: string, token: CreatedToken): string {
+  const { path, lines } = exampleOf(token);
   return [
     'import json, urllib.request',
     '',
-    `TOKEN = "${secret}"`,
-    `request = urllib.request.Request("${origin}/api/clients", headers={"Authorization": f"Bearer {TOKEN}"})`,
+    `TOKEN = "${token.token}"`,
+    `request = urllib.request.Request("${origin}${path}", headers={"Authorization": f"Bearer {TOKEN}"})`,
     'with urllib.request.urlopen(request) as response:',
-    '    for client in json.load(response):',
-    '        print(client["name"], client["locations_count"])',
+    ...lines,
   ].join('\n');
 }
 
@@ -41,9 +54,9 @@ export function NewTokenSecret({ token, onClose }: { token: CreatedToken; onClos
           </button>
         </div>
         <h2 className="small-heading">Try it with curl</h2>
-        <pre className="code-example">{curlExample(origin, token.token)}</pre>
+        <pre className="code-example">{curlExample(origin, token)}</pre>
         <h2 className="small-heading">Or from Python (standard library only)</h2>
-        <pre className="code-example">{pythonExample(origin, token.token)}</pre>
+        <pre className="code-example">{pythonExample(origin, token)}</pre>
         <div className="form-actions">
           <button type="button" className="button button-primary" onClick={onClose}>
             Done
