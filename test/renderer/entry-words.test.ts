@@ -86,7 +86,13 @@ describe('the history in words', () => {
       status: { from: 'open', to: 'temporarily_closed' },
     });
     expect(entryInWords(edited)).toBe(
-      'maria@agency.example changed Pike Place: the hours from — to Mon 07:00-19:00; Sun closed, the labels from pnw to pnw, flagship, the status from open to temporarily closed',
+      'maria@agency.example changed Pike Place: the hours from — to Mon 07:00–19:00 · Sun closed, the labels from pnw to pnw, flagship, the status from open to temporarily closed',
+    );
+    // A change of hours names the days it moves, not the whole week twice (a walk).
+    const week = { mon: [['09:00', '17:00']], tue: [['09:00', '17:00']], sat: [['10:00', '14:00']] };
+    const saturday = locationUpdate('Denver', { hours: { from: week, to: { ...week, sat: undefined } } });
+    expect(entryInWords(saturday)).toBe(
+      'maria@agency.example changed the hours of Denver from Sat 10:00–14:00 to Sat not given',
     );
   });
 

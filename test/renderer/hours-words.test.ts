@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { weekWords } from '../../renderer/src/hours-words.js';
+import { hoursChange, weekWords } from '../../renderer/src/hours-words.js';
 import { weekHours } from '../../server/locations/hours.js';
 
 describe('weekWords: the week as the import preview shows it', () => {
@@ -10,5 +10,23 @@ describe('weekWords: the week as the import preview shows it', () => {
     expect(weekWords(weekHours('Mon-Tue 9-17, Thu-Fri 9-17'))).toBe('Mon–Tue 09:00–17:00 · Thu–Fri 09:00–17:00');
     expect(weekWords(weekHours('24/7'))).toBe('Mon–Sun 00:00–24:00');
     expect(weekWords({})).toBe('');
+  });
+});
+
+describe('hoursChange: the days a change of hours moves, as a diff shows them', () => {
+  it('names only the days that differ, a day left out as "not given"; days not next to each other apart', () => {
+    const before = weekHours('Mon-Fri 9-17, Sat 10-14, Sun closed');
+    expect(hoursChange(before, weekHours('Mon-Fri 9-17, Sun closed'))).toEqual({
+      from: 'Sat 10:00–14:00',
+      to: 'Sat not given',
+    });
+    expect(hoursChange(before, weekHours('Mon 8-17, Tue 9-17, Wed 8-17, Thu-Fri 9-17, Sat 10-14, Sun closed'))).toEqual(
+      {
+        from: 'Mon 09:00–17:00 · Wed 09:00–17:00',
+        to: 'Mon 08:00–17:00 · Wed 08:00–17:00',
+      },
+    );
+    expect(hoursChange(null, weekHours('Mon-Fri 9-17'))).toEqual({ from: '', to: 'Mon–Fri 09:00–17:00' });
+    expect(hoursChange(before, null)).toEqual({ from: 'Mon–Fri 09:00–17:00 · Sat 10:00–14:00 · Sun closed', to: '' });
   });
 });

@@ -8,6 +8,8 @@ import { PAGE, ShowMore } from './ShowMore.js';
 import { STATUS_WORDS } from '../locations/status-words.js';
 import type { LocationRow } from '../api/types.js';
 import { usePhoneText } from '../phone-text.js';
+import { hoursChange } from '../hours-words.js';
+import type { Hours } from '../../../server/locations/hours.js';
 
 /** A value of the diff as the dashboard writes it: the export's cell, a status in words, a phone grouped. */
 function valueText(field: string, value: unknown, phoneText: (phone: string) => string): string {
@@ -16,21 +18,30 @@ function valueText(field: string, value: unknown, phoneText: (phone: string) => 
   return cellText(field, value);
 }
 
+/** Both sides of a change as text: hours by the days that change ("Sat 10:00–14:00" → "Sat not given"). */
+function sidesText(field: string, { from, to }: Changes[string], phoneText: (phone: string) => string) {
+  if (field === 'hours') return hoursChange(from as Hours | null, to as Hours | null);
+  return { from: valueText(field, from, phoneText), to: valueText(field, to, phoneText) };
+}
+
 /** Each field a row changes: its stored value, struck through, and the file's. */
 export function RowDiff({ changes }: { changes: Changes }) {
   const phoneText = usePhoneText();
   return (
     <dl className="row-diff">
-      {Object.entries(changes).map(([field, { from, to }]) => (
-        <div key={field} data-field={field}>
-          <dt>{ROW_FIELD_LABELS[field as RowField] ?? field}</dt>
-          <dd>
-            <del>{valueText(field, from, phoneText) || '(empty)'}</del>
-            <span aria-label="becomes"> → </span>
-            <ins>{valueText(field, to, phoneText) || '(empty)'}</ins>
-          </dd>
-        </div>
-      ))}
+      {Object.entries(changes).map(([field, change]) => {
+        const sides = sidesText(field, change, phoneText);
+        return (
+          <div key={field} data-field={field}>
+            <dt>{ROW_FIELD_LABELS[field as RowField] ?? field}</dt>
+            <dd>
+              <del>{sides.from || '(empty)'}</del>
+              <span aria-label="becomes"> → </span>
+              <ins>{sides.to || '(empty)'}</ins>
+            </dd>
+          </div>
+        );
+      })}
     </dl>
   );
 }

@@ -1,7 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { AuditEntry } from '../../../server/audit/schemas.js';
 import { fieldInWords } from '../../../server/locations/field-words.js';
-import { hoursText, type Hours } from '../../../server/locations/hours.js';
+import type { Hours } from '../../../server/locations/hours.js';
+import { hoursChange, weekWords } from '../hours-words.js';
 import { formatCount, plural } from '../format.js';
 import { phoneText } from '../phone-text.js';
 
@@ -23,7 +24,7 @@ function who(entry: HistoryEntry): string {
  */
 function shown(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
-  if (field === 'hours' && typeof value === 'object') return hoursText(value as Hours);
+  if (field === 'hours' && typeof value === 'object') return weekWords(value as Hours);
   if (Array.isArray(value)) return value.join(', ');
   if (field === 'status') return String(value).replace(/_/g, ' ');
   if (field === 'phone' && typeof value === 'string') return phoneText(value);
@@ -32,8 +33,14 @@ function shown(field: string, value: unknown): string {
 
 type Change = { from: unknown; to: unknown };
 
-/** "from +1 617 555 0100 to +1 617 555 0199". */
-const fromTo = (field: string, { from, to }: Change) => `from ${shown(field, from)} to ${shown(field, to)}`;
+/** "from +1 617 555 0100 to +1 617 555 0199"; hours by the days that changed ("from Sat 10:00–14:00 to Sat closed"). */
+function fromTo(field: string, { from, to }: Change): string {
+  if (field === 'hours' && from != null && to != null) {
+    const days = hoursChange(from as Hours, to as Hours);
+    return `from ${days.from} to ${days.to}`;
+  }
+  return `from ${shown(field, from)} to ${shown(field, to)}`;
+}
 
 function changesInWords(entry: HistoryEntry): string {
   const changes = Object.entries(entry.changes ?? {});
