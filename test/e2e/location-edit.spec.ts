@@ -147,7 +147,7 @@ test('bulk edit: set the status of every location shown, in one request', async 
   await expect(dialog.getByRole('button', { name: 'Change 2 locations' })).toBeDisabled();
   await dialog.getByLabel('What to do').selectOption({ label: 'Set the status' });
   await expect(dialog.getByRole('status')).toHaveText(/^None will change: both already/);
-  await expect(dialog.getByRole('button', { name: 'Change 2 locations' })).toBeDisabled();
+  await expect(dialog.getByRole('button', { name: 'Change 0 locations' })).toBeDisabled();
   await dialog.getByRole('combobox', { name: /^Status/ }).selectOption({ label: 'Temporarily closed' });
   await expect(dialog.getByRole('status')).toHaveText('Both locations will change.');
   await dialog.getByRole('button', { name: 'Change 2 locations' }).click();
@@ -192,6 +192,8 @@ test('bulk edit: add a label to the rows chosen; their own labels stay, and the 
   await labels.fill('bakery');
   // The server's dry run counts before anything is written.
   await expect(dialog.getByText('2 of the 3 locations will change; 1 already has it.')).toBeVisible();
+  // The button says how many it changes (a walk read "Change 20 locations" when 3 would).
+  await expect(dialog.getByRole('button', { name: 'Change 2 locations' })).toBeEnabled();
   // Typed as a list is typed, a comma after it: the blank after the comma is no label.
   await labels.fill('summer, ');
   await expect(dialog.getByText('All 3 locations will change.')).toBeVisible();
@@ -271,10 +273,12 @@ test('choose rows: Ctrl-click one, Shift-click a range, Space to leave one out; 
   await row('Harbor 3').click({ modifiers: ['ControlOrMeta'] });
   await page.getByRole('button', { name: 'Change the 2 locations chosen…' }).click();
   await dialog.getByLabel('What to do').selectOption({ label: 'Delete them' });
-  await expect(dialog).toContainText('They can be brought back with Undo');
-  await dialog.getByRole('button', { name: 'Delete 2 locations' }).click();
-  await expect(dialog.getByRole('status')).toHaveText('2 locations deleted.');
-  await dialog.getByRole('button', { name: 'Done' }).click();
+  // Its title says it deletes now.
+  const deleting = page.getByRole('dialog', { name: 'Delete 2 locations' });
+  await expect(deleting).toContainText('They can be brought back with Undo');
+  await deleting.getByRole('button', { name: 'Delete 2 locations' }).click();
+  await expect(deleting.getByRole('status')).toHaveText('2 locations deleted.');
+  await deleting.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('button', { name: 'Change the 4 locations shown…' })).toBeVisible();
   await expect(page.locator('[data-testid="location-row"][aria-selected="true"]')).toHaveCount(0);
   expect((await listed()).map((location) => location.name).sort()).toEqual([

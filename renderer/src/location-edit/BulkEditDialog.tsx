@@ -5,9 +5,38 @@ import { DialogDone } from '../components/DialogDone.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { FormActions } from '../components/FormActions.js';
 import { plural } from '../format.js';
-import { ACTIONS, doneWords, editOf, previewWords, startOf, type BulkAction, type BulkChoice } from './bulk-change.js';
+import {
+  ACTIONS,
+  doneWords,
+  editOf,
+  previewWords,
+  startOf,
+  type BulkAction,
+  type BulkChoice,
+  type EditChoice,
+} from './bulk-change.js';
 import { BulkValue } from './BulkValue.js';
 import { useBulkPreview } from './use-bulk-preview.js';
+
+/** What the server's dry run says of an edit: counting, how many it changes, or why it is refused. */
+function CountLine({
+  choice,
+  preview,
+  chosen,
+}: {
+  choice: EditChoice;
+  preview: ReturnType<typeof useBulkPreview>;
+  chosen: number;
+}) {
+  return (
+    <p className="muted" role="status" aria-busy={preview.state === 'counting'}>
+      {preview.state === 'counting' && 'Counting the locations it changes…'}
+      {preview.state === 'counted' && previewWords(choice, preview.count, chosen)}
+      {/* The labels show a refusal at their field; the others here, beside the button it turns off. */}
+      {preview.state === 'refused' && choice.action !== 'labels' && preview.message}
+    </p>
+  );
+}
 
 /**
  * One change to many locations at once (issue 9 §2), committed by one request in one transaction:
@@ -35,6 +64,9 @@ export function BulkEditDialog({
   const preview = useBulkPreview(ids, body);
   const deleting = choice.action === 'delete';
   const changesNone = preview.state === 'counted' && preview.count === 0;
+  // The button says what it does: the locations the server counted as changing (3 of 20 chosen), or deleted.
+  const count = !deleting && preview.state === 'counted' ? preview.count : ids.length;
+  const verb = deleting ? 'Delete' : 'Change';
 
   function apply(event: FormEvent) {
     event.preventDefault();
@@ -53,7 +85,7 @@ export function BulkEditDialog({
   }
 
   return (
-    <Dialog title={`Change ${plural(ids.length, 'location')}`} onClose={onClose}>
+    <Dialog title={`${verb} ${plural(ids.length, 'location')}`} onClose={onClose}>
       {done ? (
         <DialogDone message={done} onClose={onClose} />
       ) : (
@@ -74,17 +106,10 @@ export function BulkEditDialog({
             </select>
           </label>
           <BulkValue choice={choice} preview={preview} onChoice={setChoice} />
-          {choice.action !== 'delete' && (
-            <p className="muted" role="status" aria-busy={preview.state === 'counting'}>
-              {preview.state === 'counting' && 'Counting the locations it changes…'}
-              {preview.state === 'counted' && previewWords(choice, preview.count, ids.length)}
-              {/* The labels show a refusal at their field; the others here, beside the button it turns off. */}
-              {preview.state === 'refused' && choice.action !== 'labels' && preview.message}
-            </p>
-          )}
+          {choice.action !== 'delete' && <CountLine choice={choice} preview={preview} chosen={ids.length} />}
           <ErrorNotice error={edit.error ?? remove.error} />
           <FormActions
-            action={[`${deleting ? 'Delete' : 'Change'} ${plural(ids.length, 'location')}`, 'Saving…']}
+            action={[`${verb} ${plural(count, 'location')}`, 'Saving…']}
             danger={deleting}
             busy={edit.isPending || remove.isPending}
             // Nothing to send yet (no label typed), or the server's dry run refused it already or found

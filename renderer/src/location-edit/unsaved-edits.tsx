@@ -68,8 +68,8 @@ export function useUnsavedGuard(): {
     <Dialog title={`Discard your changes to ${pending.edit.name}?`} onClose={() => setPending(null)}>
       <div className="form">
         <p>
-          The editor holds {plural(pending.edit.changes, 'change')} not saved yet. Discarding them keeps{' '}
-          {pending.edit.name} as it is stored.
+          The editor holds {plural(pending.edit.changes, 'change')} not saved yet. Discarding{' '}
+          {pending.edit.changes === 1 ? 'it' : 'them'} keeps {pending.edit.name} as it is stored.
         </p>
         <FormActions
           action="Discard changes"
