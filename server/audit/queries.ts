@@ -147,6 +147,22 @@ const FILTERS = `organization_id = ?
   AND (? IS NULL OR action = ?)
   AND (? IS NULL OR at >= ?)`;
 
+/**
+ * A location's history: its own entries, and those of the operations that changed it (an import that
+ * created or updated it, a bulk edit or delete, an undo: each keeps a row of it, or created it). A walk
+ * asked "where did my labels go?" of a location whose bulk change was in its client's history only. The
+ * operations are few beside the entries: each is looked up in operation_rows by its key, and its entry by
+ * audit_by_operation, so no index on operation_rows.location_id costs every operation's writes.
+ */
+const OF_LOCATION = `seq IN (
+    SELECT seq FROM audit_entries WHERE location_id = ?
+    UNION ALL
+    SELECT seq FROM audit_entries WHERE operation_id IN (
+      SELECT o.id FROM operations o WHERE o.organization_id = ? AND (
+        EXISTS (SELECT 1 FROM operation_rows r WHERE r.operation_id = o.id AND r.location_id = ?)
+        OR o.id = (SELECT created_by FROM locations WHERE id = ?))))`;
+const LOCATION_FILTERS = FILTERS.replace('(? IS NULL OR location_id = ?)', OF_LOCATION);
+
 /** The trail's newest entry's number (0 while it has none): where a feed is, and where a restore numbers on. */
 export function newestSeq(db: Db): number {
   return (statement<[], number | null>(db, 'SELECT max(seq) FROM audit_entries').pluck().get() as number | null) ?? 0;
@@ -177,13 +193,19 @@ export function listEntries(
 ): { entries: AuditEntry[]; next_cursor: number | null } {
   const limit = query.limit ?? 100;
   const asc = query.order === 'asc';
+  const ofLocation = query.locationId !== undefined;
   const rows = statement<unknown[], EntryRow>(
     db,
     // Each entry with the undo of its operation, if any: one lookup by primary key an entry.
     `SELECT *, (SELECT undone_by FROM operations WHERE id = audit_entries.operation_id) AS undone_by
-     FROM audit_entries WHERE ${FILTERS} AND seq ${asc ? '>' : '<'} ?
+     FROM audit_entries WHERE ${ofLocation ? LOCATION_FILTERS : FILTERS} AND seq ${asc ? '>' : '<'} ?
      ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`,
-  ).all(organizationId, ...filterValues(query, reader), query.cursor ?? (asc ? 0 : Number.MAX_SAFE_INTEGER), limit);
+  ).all(
+    organizationId,
+    ...filterValues(query, reader, organizationId),
+    query.cursor ?? (asc ? 0 : Number.MAX_SAFE_INTEGER),
+    limit,
+  );
 
   const entries = rows.map((row) => entryOf(row, reader));
   if (asc && rows.length === 0 && query.cursor !== undefined) refusePastCursor(db, query.cursor);
@@ -193,10 +215,20 @@ export function listEntries(
   return { entries, next_cursor: rows.length === limit ? rows.at(-1)!.seq : null };
 }
 
-/** FILTERS' values, each twice; a client-limited reader is held to its client. */
-function filterValues(query: AuditQuery, reader: Reader): (string | null)[] {
-  const values = [reader.clientId ?? query.clientId, query.locationId, query.actor, query.action, query.since];
-  return values.flatMap((value) => [value ?? null, value ?? null]);
+/** FILTERS' values, each twice (OF_LOCATION's, for a location's history); a client-limited reader is held to its client. */
+function filterValues(query: AuditQuery, reader: Reader, organizationId: string): (string | null)[] {
+  const twice = (value: string | undefined | null) => [value ?? null, value ?? null];
+  const location =
+    query.locationId === undefined
+      ? twice(undefined)
+      : [query.locationId, organizationId, query.locationId, query.locationId];
+  return [
+    ...twice(reader.clientId ?? query.clientId),
+    ...location,
+    ...twice(query.actor),
+    ...twice(query.action),
+    ...twice(query.since),
+  ];
 }
 
 function entryOf(row: EntryRow, reader: Reader): AuditEntry {

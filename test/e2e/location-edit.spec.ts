@@ -218,6 +218,15 @@ test('bulk edit: add a label to the rows chosen; their own labels stay, and the 
   await expect(page.getByTestId('history-entry').first()).toContainText(
     'admin@agency.test added the label summer to 3 locations',
   );
+  // The location's own history holds the bulk change too (a walk asked where its labels went).
+  await row('Cedar Hill').click();
+  const own = page.getByTestId('location-panel').getByTestId('location-history-entry');
+  await expect(own.first()).toContainText('admin@agency.test added the label summer to 3 locations');
+  await expect(own.last()).toContainText('imported a file: 4 created');
+  // Cedar Walk was not among them: its history is its import alone.
+  await row('Cedar Walk').click();
+  await expect(own).toHaveCount(1);
+  await expect(own).toContainText('imported a file: 4 created');
 });
 
 test('choose rows: Ctrl-click one, Shift-click a range, Space to leave one out; change then delete just those, each ending the choice', async ({

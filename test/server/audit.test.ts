@@ -383,6 +383,46 @@ describe('a burst of wrong passwords', () => {
   });
 });
 
+describe("a location's history", () => {
+  it("holds its own edits and the operations that changed it (import, bulk edit, undo), not its neighbours'", async () => {
+    const clientId = await t.createClient(admin, 'Location history');
+    const imported = await importRows(clientId, [{ name: 'Traced' }, { name: 'Neighbour' }]);
+    const byName = Object.fromEntries((await listOf(clientId)).map((location) => [location.name, location.id]));
+    const patch = (url: string, body: unknown) => t.request({ method: 'PATCH', url, token: admin, body });
+    expect((await patch(`/api/locations/${byName.Traced}`, { city: 'Leeds' })).statusCode).toBe(200);
+    const both = await patch('/api/locations', { ids: [byName.Traced, byName.Neighbour], set: { labels: ['wifi'] } });
+    const neighbourOnly = await patch('/api/locations', {
+      ids: [byName.Neighbour],
+      set: { status: 'temporarily_closed' },
+    });
+    expect(neighbourOnly.statusCode).toBe(200);
+    const bulk = both.json<{ operation_id: string }>().operation_id;
+    expect((await undo(bulk)).statusCode).toBe(200);
+
+    const history = await audit(`?locationId=${byName.Traced}`);
+    expect(history.entries.map((entry) => entry.action)).toEqual([
+      'operation.undone',
+      'locations.edited',
+      'location.updated',
+      'locations.imported',
+    ]);
+    expect(history.entries[3]!.operation_id).toBe(imported.operation_id);
+    // Paged as any history: newest first, a cursor on.
+    const first = await audit(`?locationId=${byName.Traced}&limit=2`);
+    expect(first.entries).toHaveLength(2);
+    const rest = await audit(`?locationId=${byName.Traced}&limit=2&cursor=${first.next_cursor}`);
+    expect(rest.entries.map((entry) => entry.action)).toEqual(['location.updated', 'locations.imported']);
+    // The neighbour's own bulk change is its alone.
+    const neighbour = await audit(`?locationId=${byName.Neighbour}`);
+    expect(neighbour.entries.map((entry) => entry.action)).toEqual([
+      'operation.undone',
+      'locations.edited',
+      'locations.edited',
+      'locations.imported',
+    ]);
+  });
+});
+
 describe('the change feed', () => {
   it('order=asc from a cursor, polled during concurrent writes, gets every new entry once, in order', async () => {
     const clientId = await t.createClient(admin, 'Feed');

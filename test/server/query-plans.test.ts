@@ -101,6 +101,9 @@ describe('the query plans of the app', () => {
     const back = undo(deleteLocationsOf(db, { principal, ids, now: now() }).operation_id);
     expect(back).toMatchObject({ recreated: 1 });
     expect(undo(back.operation_id!)).toMatchObject({ removed: 1 });
+    // The trail's pages: the organization's, and a location's (its own entries and its operations').
+    await request('GET', '/api/audit?limit=10');
+    await request('GET', `/api/audit?locationId=${first!.id}`);
     const firstImport = db
       .prepare("SELECT id FROM operations WHERE kind = 'import' ORDER BY created_at LIMIT 1")
       .pluck()

@@ -5,7 +5,10 @@ import { formatDateTime } from '../format.js';
 import { entryInWords, type HistoryEntry } from './entry-words.js';
 import { usePhoneText } from '../phone-text.js';
 
-/** A location's own history in its panel (issue 11): who changed which field, from what to what, and when. */
+/**
+ * A location's history in its panel (issue 11): who changed which field, from what to what, and when, and
+ * the imports, bulk changes and undos that changed it (GET /api/audit?locationId=).
+ */
 export function LocationHistory({ locationId }: { locationId: string }) {
   usePhoneText(); // the entries' words group phones once it has loaded
   const history = useQuery({
@@ -23,12 +26,12 @@ export function LocationHistory({ locationId }: { locationId: string }) {
     <section className="location-history" aria-label="History of this location">
       <h3>History</h3>
       <ol className="history-list">
-        {history.data.map((entry) => (
+        {history.data.map((entry, _at, entries) => (
           <li key={entry.id} data-testid="location-history-entry">
             <time className="muted" dateTime={entry.at}>
               {formatDateTime(entry.at)}
             </time>{' '}
-            <span className="history-words">{entryInWords(entry)}</span>
+            <span className="history-words">{entryInWords(entry, entries)}</span>
           </li>
         ))}
       </ol>

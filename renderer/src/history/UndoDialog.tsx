@@ -9,7 +9,7 @@ import { DialogDone } from '../components/DialogDone.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { FormActions } from '../components/FormActions.js';
 import { formatCount, plural } from '../format.js';
-import { entryInWords, historyKey, type HistoryEntry } from './entry-words.js';
+import { entryInWords, type HistoryEntry } from './entry-words.js';
 
 type Undo = Static<typeof UndoResponse>;
 
@@ -88,7 +88,8 @@ export function UndoDialog({
   });
   const refresh = () =>
     Promise.all([
-      cache.invalidateQueries({ queryKey: historyKey(clientId) }),
+      // Every history: the client's, and each location's (an undo is in the history of each it changed).
+      cache.invalidateQueries({ queryKey: ['history'] }),
       cache.invalidateQueries({ queryKey: keys.locations(clientId) }),
       cache.invalidateQueries({ queryKey: keys.clients }),
       cache.invalidateQueries({ queryKey: ['location'] }),

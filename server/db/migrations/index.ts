@@ -7,6 +7,7 @@ import { mappings } from './0005-mappings.js';
 import { operationRowsRowid } from './0006-operation-rows-rowid.js';
 import { mappingsByClient } from './0007-mappings-by-client.js';
 import { storeCodesWithZeros } from './0008-store-codes-with-zeros.js';
+import { operationsByOrganization } from './0009-operations-by-organization.js';
 
 export interface Migration {
   version: number;
@@ -24,4 +25,5 @@ export const migrations: readonly Migration[] = [
   operationRowsRowid,
   mappingsByClient,
   storeCodesWithZeros,
+  operationsByOrganization,
 ];
