@@ -400,7 +400,8 @@ describe("a location's history", () => {
     expect((await undo(bulk)).statusCode).toBe(200);
 
     const history = await audit(`?locationId=${byName.Traced}`);
-    expect(history.entries.map((entry) => entry.action)).toEqual([
+    const actions = (page: typeof history) => page.entries.map((entry) => entry.action);
+    expect(actions(history)).toEqual([
       'operation.undone',
       'locations.edited',
       'location.updated',
@@ -411,10 +412,9 @@ describe("a location's history", () => {
     const first = await audit(`?locationId=${byName.Traced}&limit=2`);
     expect(first.entries).toHaveLength(2);
     const rest = await audit(`?locationId=${byName.Traced}&limit=2&cursor=${first.next_cursor}`);
-    expect(rest.entries.map((entry) => entry.action)).toEqual(['location.updated', 'locations.imported']);
+    expect(actions(rest)).toEqual(['location.updated', 'locations.imported']);
     // The neighbour's own bulk change is its alone.
-    const neighbour = await audit(`?locationId=${byName.Neighbour}`);
-    expect(neighbour.entries.map((entry) => entry.action)).toEqual([
+    expect(actions(await audit(`?locationId=${byName.Neighbour}`))).toEqual([
       'operation.undone',
       'locations.edited',
       'locations.edited',
