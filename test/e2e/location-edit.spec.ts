@@ -218,6 +218,11 @@ test('bulk edit: add a label to the rows chosen; their own labels stay, and the 
   await expect(page.getByTestId('history-entry').first()).toContainText(
     'admin@agency.test added the label summer to 3 locations',
   );
+  // The search finds locations by their labels: "summer", then a bulk change to just those (a walk).
+  await page.getByRole('searchbox').fill('summer');
+  await expect(page.getByTestId('location-row')).toHaveCount(3);
+  await expect(page.getByRole('button', { name: 'Change the 3 locations shown…' })).toBeVisible();
+  await page.getByRole('searchbox').fill('');
   // The location's own history holds the bulk change too (a walk asked where its labels went).
   await row('Cedar Hill').click();
   const own = page.getByTestId('location-panel').getByTestId('location-history-entry');

@@ -129,7 +129,7 @@ test('search, health, sort and the open location stay in the address across a re
   const sorted = ['Branch 012', 'Branch 018', 'Branch 014', 'Branch 010', 'Branch 016'];
   await expect.poll(() => names(page, 5).then((list) => list.map((name) => name?.slice(0, 10)))).toEqual(sorted);
   await rows(page).filter({ hasText: 'Branch 012' }).click();
-  await expect(page.getByTestId('location-panel').getByRole('heading')).toContainText('Branch 012');
+  await expect(page.getByTestId('location-panel').getByRole('heading', { level: 2 })).toContainText('Branch 012');
   const address = new URL(page.url());
   expect(address.searchParams.get('q')).toBe('branch 01');
   expect(address.searchParams.get('health')).toBe('red');
@@ -144,7 +144,7 @@ test('search, health, sort and the open location stay in the address across a re
   // Branches 010-019 without an address (even numbers), by city from Denver down to Austin; a tie keeps import order.
   await expect.poll(() => names(page, 5).then((list) => list.map((name) => name?.slice(0, 10)))).toEqual(sorted);
   const panel = page.getByTestId('location-panel');
-  await expect(panel.getByRole('heading')).toContainText('Branch 012');
+  await expect(panel.getByRole('heading', { level: 2 })).toContainText('Branch 012');
   await expect(panel).toContainText('Denver');
   await page.getByRole('button', { name: 'Close' }).click();
   await expect(panel).toBeHidden();
@@ -163,7 +163,7 @@ test('Back and Forward step through the view: a location opened, a filter, a sor
   // One city: the tie keeps import order. Click once the sorted rows are on screen.
   await expect.poll(() => names(page, 5)).toEqual(['Store 102', 'Store 15', 'Store 2', 'Store 10', 'Store 1']);
   await rows(page).filter({ hasText: 'Store 15' }).click();
-  await expect(panel.getByRole('heading')).toContainText('Store 15');
+  await expect(panel.getByRole('heading', { level: 2 })).toContainText('Store 15');
 
   await page.goBack();
   await expect(panel).toBeHidden();
@@ -179,7 +179,7 @@ test('Back and Forward step through the view: a location opened, a filter, a sor
   await expect(page.getByRole('searchbox')).toHaveValue('');
   expect(param('q')).toBeNull();
   for (let step = 0; step < 4; step++) await page.goForward();
-  await expect(panel.getByRole('heading')).toContainText('Store 15');
+  await expect(panel.getByRole('heading', { level: 2 })).toContainText('Store 15');
   expect([param('q'), param('health'), param('sort')]).toEqual(['store', 'green', 'city']);
 });
 

@@ -36,7 +36,7 @@ export function LocationsToolbar({
       : plural(total, 'location');
   return (
     <div className="toolbar">
-      <SearchField value={search} placeholder="Name, address, city, postal code…" onChange={onSearch} />
+      <SearchField value={search} placeholder="Name, address, city, category, label…" onChange={onSearch} />
       <label className="field field-inline">
         <span>Health</span>
         <select value={health} onChange={(event) => onHealth(event.target.value as HealthFilter)}>

@@ -49,8 +49,9 @@ function comparatorFor(rows: readonly LocationRow[], sort: LocationSort): (a: nu
 
 /** The text a search looks in, per location, lower-cased once. */
 export function searchTextOf(location: LocationRow): string {
-  const { name, store_code, address, city, state, zip, country } = location;
-  return [name, store_code, address, city, state, zip, country]
+  const { name, store_code, address, city, state, zip, country, primary_category, labels } = location;
+  // The category and the labels too: "all the locations labelled flagship", then a bulk change (a walk).
+  return [name, store_code, address, city, state, zip, country, primary_category, ...(labels ?? [])]
     .filter((value) => value !== null)
     .join('\u0000')
     .toLowerCase();
