@@ -35,10 +35,12 @@ interface LocationsTableProps {
 }
 
 /** The column widths, as the CSS variables the rows' grid reads. */
-function tableStyle(widths: Parameters<typeof gridColumnsOf>[0]): CSSProperties {
+function tableStyle(widths: Parameters<typeof gridColumnsOf>[0], count: number): CSSProperties {
   return {
     '--location-columns': gridColumnsOf(widths),
     '--location-width': `${totalWidthOf(widths)}px`,
+    // Its rows' height, and room for the borders and a horizontal scroll bar: the table is no taller.
+    '--rows-height': `${HEAD_HEIGHT + count * ROW_HEIGHT + 20}px`,
   } as CSSProperties;
 }
 
@@ -110,7 +112,7 @@ export const LocationsTable = memo(function LocationsTable({
       aria-multiselectable="true"
       aria-busy={busy}
       className="table locations-table"
-      style={tableStyle(widths)}
+      style={tableStyle(widths, count)}
     >
       <div ref={scroller} className="table-scroll" data-testid="locations-scroll">
         <LocationsTableHead sort={sort} onSort={onSort} widths={widths} onResize={resize} onFit={fit} />
