@@ -39,6 +39,7 @@ function asVersion5(file: string, key: Parameters<typeof openDatabase>[1]): void
     -- and what the migrations after 6 added
     DROP INDEX mappings_of_client;
     DROP INDEX locations_by_code_without_zeros;
+    DROP INDEX operations_by_organization;
     PRAGMA user_version = 5;
   `);
   expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'operation_rows'").pluck().get()).toMatch(
