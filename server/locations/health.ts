@@ -63,11 +63,25 @@ export function zipFitsCountry(zip: string, country: string): boolean {
 
 export const NO_PLACE_ID = 'No Google place id';
 
+/**
+ * The countries whose postal addresses require a state, province or prefecture: those whose address
+ * metadata holds S in its "require" field (Google's libaddressinput data, which Chrome's and Android's
+ * address forms use). Elsewhere (GB, IE, DE, FR, NL, MX, …) an address has none, or may leave it out: a
+ * missing state lowers nothing there (a walk saw London scored yellow for "No state or province").
+ */
+const STATE_REQUIRED: ReadonlySet<string> = new Set([
+  ...['AS', 'AU', 'BR', 'CA', 'CN', 'ES', 'FM', 'GU', 'HK', 'HN', 'IN', 'IQ', 'IT', 'JM', 'JP', 'KN'],
+  ...['KR', 'KY', 'MH', 'MP', 'NR', 'PF', 'PG', 'PW', 'SO', 'SV', 'TW', 'UM', 'US', 'VE', 'VI'],
+]);
+
+/** Whether a location lacks a state its address needs: any country's without one known. */
+const lacksState = (l: HealthInput) => l.state === null && (l.country === null || STATE_REQUIRED.has(l.country));
+
 /** Each check once: the score and the explanation cannot disagree. */
 const CHECKS: readonly { field: keyof typeof HEALTH_POINTS; issue(location: HealthInput): string | null }[] = [
   { field: 'address', issue: (l) => (l.address === null ? 'No street address' : null) },
   { field: 'city', issue: (l) => (l.city === null ? 'No city' : null) },
-  { field: 'state', issue: (l) => (l.state === null ? 'No state or province' : null) },
+  { field: 'state', issue: (l) => (lacksState(l) ? 'No state or province' : null) },
   { field: 'country', issue: (l) => (l.country === null ? 'No country' : null) },
   {
     field: 'zip',

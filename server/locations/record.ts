@@ -7,7 +7,7 @@ import type { Changes, HealthStatus } from './schemas.js';
  * the match key. Raise it when either changes: at start the server recomputes every location
  * (locations/rescore.ts).
  */
-export const RULE_VERSION = 1;
+export const RULE_VERSION = 2;
 
 // Runs of white space, or white space other than a single space: most names and addresses have none.
 const UNUSUAL_SPACE = /\s\s|[^\S ]|^ | $/;

@@ -1382,7 +1382,8 @@ describe('what sheets write for "no value", and parts of a country', () => {
       website: null,
       country: 'NA',
     });
-    expect(a!.health_score).toBe(8);
+    // The country alone (8), and the state Namibia's addresses do without (10): the blanks earn nothing.
+    expect(a!.health_score).toBe(18);
     expect(b).toMatchObject({ country: 'GB', phone: '+442079460958' });
     expect(c).toMatchObject({ country: 'GB' });
   });

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { migrate } from '../../server/db/migrate.js';
 import { migrations } from '../../server/db/migrations/index.js';
+import { RULE_VERSION } from '../../server/locations/record.js';
 import { openDatabase } from '../../server/db/open.js';
 import { openStore } from '../../server/db/store.js';
 import { databaseFileIn } from '../../server/start.js';
@@ -60,7 +61,9 @@ describe('upgrading a version 1 database with locations', () => {
         },
         expect.objectContaining({ name: 'No Place', health_score: 60, health_status: 'yellow' }),
       ]);
-      expect(store.db.prepare("SELECT version FROM rule_versions WHERE feature = 'locations'").pluck().get()).toBe(1);
+      expect(store.db.prepare("SELECT version FROM rule_versions WHERE feature = 'locations'").pluck().get()).toBe(
+        RULE_VERSION,
+      );
       // The match key of an old row finds it: the same name and address in another case is a duplicate.
       const { importLocations } = await import('../../server/locations/import.js');
       const answer = importLocations(store.db, {

@@ -72,6 +72,19 @@ describe('healthOf', () => {
     expect(health.issues.length + health.hints.length).toBeGreaterThan(0);
   });
 
+  it('a state lowers the score only where addresses need one (Google address data: US, CA, AU, IT, JP, …) or the country is not known', () => {
+    const london = { ...FULL, country: 'GB', zip: 'W1D 3QU', state: null };
+    expect(healthOf(london)).toMatchObject({ score: 100, issues: [], hints: [] });
+    for (const country of ['DE', 'FR', 'NL', 'IE', 'MX'])
+      expect(healthOf({ ...london, zip: null, country }).score).toBe(88);
+    for (const country of ['US', 'CA', 'AU', 'IT', 'JP', 'BR', 'IN'])
+      expect(healthOf({ ...london, zip: null, country })).toMatchObject({
+        score: 78,
+        issues: ['No state or province', 'No postal code'],
+      });
+    expect(healthOf({ ...london, country: null }).issues).toContain('No state or province');
+  });
+
   it('the thresholds: green from 80, yellow from 50', () => {
     expect([statusOf(80), statusOf(79), statusOf(50), statusOf(49)]).toEqual(['green', 'yellow', 'yellow', 'red']);
   });
