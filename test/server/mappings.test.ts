@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TestClock, type TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
 import { buildSignedInApp } from '../helpers/users.js';
@@ -310,5 +310,30 @@ describe('POST /api/locations/upload?mapping= with JSON rows (mapped by the dash
     const after = (await t.request({ method: 'GET', url: `/api/locations?clientId=${clientId}`, token: admin })).json();
     expect(after).toEqual(before);
     expect(await lastUsed(foreign.id, otherClientId)).toBeNull();
+  });
+});
+
+describe("the responses' serializers", () => {
+  it('know every format of the schemas: no "unknown format" warning on the console among the log lines (a walk)', async () => {
+    const warnings: unknown[][] = [];
+    const warn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void warnings.push(args));
+    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void warnings.push(args));
+    try {
+      const fresh = await buildSignedInApp({ admin: 'admin' });
+      const token = fresh.tokens.admin;
+      const client = await fresh.t.createClient(token, 'Formats');
+      await fresh.t.request({
+        method: 'POST',
+        url: '/api/mappings',
+        token,
+        body: { client_id: client, name: 'Sheet', columns: COLUMNS },
+      });
+      await fresh.t.request({ method: 'GET', url: `/api/mappings?clientId=${client}`, token });
+      await fresh.t.close();
+    } finally {
+      warn.mockRestore();
+      log.mockRestore();
+    }
+    expect(warnings.map((args) => args.join(' ')).filter((line) => /unknown format/.test(line))).toEqual([]);
   });
 });
