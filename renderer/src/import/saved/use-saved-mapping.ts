@@ -63,6 +63,10 @@ export function useSavedMapping(job: ImportJobView, clientId: string) {
     if (!done || !used) return;
     const existing = state?.file === used.file ? state.saved : null;
     const next = { columns: columnsOf(used.file.headers, used.mapping), options: savedOptions(used.options) };
+    // The automatic matching itself, with no option changed, teaches nothing: an export of Agency Desk
+    // read back saved a mapping at each import (a walk).
+    const automatic = used.mapping.every((field, column) => field === used.file.mapping[column]);
+    if (!existing && automatic && Object.keys(next.options).length === 0) return;
     void saveMapping(clientId, used.fileName, next, existing)
       .then(() => cache.invalidateQueries({ queryKey: mappingsKey(clientId) }))
       .catch(() => undefined);
