@@ -556,3 +556,37 @@ test('a range does not start from a row whose location moved away meanwhile (ren
   await expect(page.getByRole('button', { name: 'Change the location chosen…' })).toBeVisible();
   await expect(page.locator('[data-testid="location-row"][aria-selected="true"]')).toHaveText([/Fern 1/]);
 });
+
+test('a bulk change is undone from its own dialog, at once (a walk looked for Undo in the history)', async ({
+  page,
+}) => {
+  const { id: harbor } = await server.api<{ id: string }>('POST', '/api/clients', {
+    token,
+    body: { name: 'Undo Bay' },
+  });
+  await server.api('POST', '/api/locations/upload', {
+    token,
+    body: { clientId: harbor, rows: [{ name: 'Bay 1', primary_category: 'Cafe' }, { name: 'Bay 2' }] },
+  });
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server.url}/clients/${harbor}`);
+  await page.getByRole('button', { name: 'Change the 2 locations shown…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Change 2 locations' });
+  await dialog.getByLabel('What to do').selectOption({ label: 'Set the primary category' });
+  await dialog.getByRole('textbox', { name: /^Primary category/ }).fill('Bakery');
+  await dialog.getByRole('button', { name: 'Change 2 locations' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('2 locations changed.');
+  await dialog.getByRole('button', { name: 'Undo', exact: true }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Undone: 2 locations put back.');
+  expect((await new AxeBuilder({ page }).include('dialog[open]').analyze()).violations).toEqual([]);
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  const stored = await server.api<{ name: string; primary_category: string | null }[]>(
+    'GET',
+    `/api/locations?clientId=${harbor}`,
+    { token },
+  );
+  expect(stored.map((location) => [location.name, location.primary_category])).toEqual([
+    ['Bay 1', 'Cafe'],
+    ['Bay 2', null],
+  ]);
+});

@@ -1,8 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Static } from '@sinclair/typebox';
-import type { UndoResponse } from '../../../server/audit/schemas.js';
-import { keys } from '../api/queries.js';
-import { ApiError } from '../api/http.js';
+import { useQuery } from '@tanstack/react-query';
 import { authorized } from '../api/session.js';
 import { Dialog } from '../components/Dialog.js';
 import { DialogDone } from '../components/DialogDone.js';
@@ -10,8 +6,7 @@ import { ErrorNotice } from '../components/ErrorNotice.js';
 import { FormActions } from '../components/FormActions.js';
 import { formatCount, plural } from '../format.js';
 import { entryInWords, type HistoryEntry } from './entry-words.js';
-
-type Undo = Static<typeof UndoResponse>;
+import { isUndoneAlready, undoPath, useUndo, type Undo } from './use-undo.js';
 
 /** The conflicts listed by name; the rest are counted. */
 const SHOWN_CONFLICTS = 20;
@@ -61,8 +56,6 @@ function UndoPreview({ undo }: { undo: Undo }) {
   );
 }
 
-const isUndoneAlready = (error: unknown) => error instanceof ApiError && error.status === 409;
-
 /** Undo of one operation: its dry run first (what it will do, and the conflicts it leaves), then the undo. */
 export function UndoDialog({
   clientId,
@@ -79,27 +72,13 @@ export function UndoDialog({
   /** Where the focus goes once the undone entry has lost its Undo button. */
   returnFocusTo: () => HTMLElement | null;
 }) {
-  const cache = useQueryClient();
-  const path = `/api/operations/${encodeURIComponent(entry.operation_id!)}/undo`;
+  const path = undoPath(entry.operation_id!);
   const preview = useQuery({
     queryKey: ['undo-preview', entry.operation_id],
     queryFn: async () => (await authorized<Undo>(`${path}?dryRun=true`, { method: 'POST' })).data,
     staleTime: 0,
   });
-  const refresh = () =>
-    Promise.all([
-      // Every history: the client's, and each location's (an undo is in the history of each it changed).
-      cache.invalidateQueries({ queryKey: ['history'] }),
-      cache.invalidateQueries({ queryKey: keys.locations(clientId) }),
-      cache.invalidateQueries({ queryKey: keys.clients }),
-      cache.invalidateQueries({ queryKey: ['location'] }),
-    ]);
-  const undo = useMutation({
-    mutationFn: async () => (await authorized<Undo>(path, { method: 'POST' })).data,
-    onSuccess: refresh,
-    // Undone meanwhile (in another tab, by a script): what this page shows is out of date (a walk).
-    onError: (error) => (isUndoneAlready(error) ? refresh() : undefined),
-  });
+  const undo = useUndo(clientId, entry.operation_id!);
   const done = undo.data;
   const undoneAlready = isUndoneAlready(preview.error) || isUndoneAlready(undo.error);
   return (

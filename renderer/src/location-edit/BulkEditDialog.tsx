@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useBulkEdit, useDeleteLocations } from '../api/location-queries.js';
 import { Dialog } from '../components/Dialog.js';
-import { DialogDone } from '../components/DialogDone.js';
+import { BulkDone } from './BulkDone.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { FormActions } from '../components/FormActions.js';
 import { plural } from '../format.js';
@@ -56,7 +56,7 @@ export function BulkEditDialog({
   onDone?: () => void;
 }) {
   const [choice, setChoice] = useState<BulkChoice>(startOf('status'));
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<{ message: string; operationId: string | null } | null>(null);
   const edit = useBulkEdit(clientId);
   const remove = useDeleteLocations(clientId);
   const body = choice.action === 'delete' ? null : editOf(choice);
@@ -72,13 +72,19 @@ export function BulkEditDialog({
     event.preventDefault();
     const answer =
       choice.action === 'delete'
-        ? remove.mutateAsync(ids).then(({ count }) => `${plural(count, 'location')} deleted.`)
-        : edit.mutateAsync({ ids, ...body }).then(({ count }) => doneWords(choice, count, ids.length));
+        ? remove.mutateAsync(ids).then(({ count, operation_id }) => ({
+            message: `${plural(count, 'location')} deleted.`,
+            operationId: operation_id,
+          }))
+        : edit.mutateAsync({ ids, ...body }).then(({ count, operation_id }) => ({
+            message: doneWords(choice, count, ids.length),
+            operationId: operation_id,
+          }));
     // A refusal shows in the dialog (ErrorNotice); nothing was changed then, and the choice stays.
     answer.then(
-      (message) => {
+      (outcome) => {
         onDone?.();
-        setDone(message);
+        setDone(outcome);
       },
       () => undefined,
     );
@@ -87,7 +93,7 @@ export function BulkEditDialog({
   return (
     <Dialog title={`${verb} ${plural(ids.length, 'location')}`} onClose={onClose}>
       {done ? (
-        <DialogDone message={done} onClose={onClose} />
+        <BulkDone clientId={clientId} {...done} onClose={onClose} />
       ) : (
         <form onSubmit={apply}>
           <label className="field">

@@ -1,0 +1,51 @@
+import { ErrorNotice } from '../components/ErrorNotice.js';
+import { DialogDone } from '../components/DialogDone.js';
+import { plural } from '../format.js';
+import { useUndo, type Undo } from '../history/use-undo.js';
+
+/** What an undo did, in a few words: "2 locations put back", "3 locations brought back; 1 left as it is". */
+function undoneWords(undo: Undo): string {
+  const parts = [
+    undo.restored > 0 && `${plural(undo.restored, 'location')} put back`,
+    undo.recreated > 0 && `${plural(undo.recreated, 'location')} brought back`,
+    undo.removed > 0 && `${plural(undo.removed, 'location')} removed`,
+    undo.conflicts.length > 0 && `${plural(undo.conflicts.length, 'location')} changed since left as it is`,
+  ].filter(Boolean);
+  return parts.length > 0 ? `Undone: ${parts.join('; ')}.` : 'Nothing was left to undo.';
+}
+
+/**
+ * The end of a bulk change: how many changed, and Undo at once (a walk had to look for it in the
+ * history), which reverts the change as the history's Undo does.
+ */
+export function BulkDone({
+  clientId,
+  message,
+  operationId,
+  onClose,
+}: {
+  clientId: string;
+  message: string;
+  /** The change's operation; null when it changed nothing (there is nothing to undo). */
+  operationId: string | null;
+  onClose: () => void;
+}) {
+  const undo = useUndo(clientId, operationId ?? '');
+  if (undo.data) return <DialogDone message={undoneWords(undo.data)} onClose={onClose} />;
+  return (
+    <>
+      <p role="status">{message}</p>
+      <ErrorNotice error={undo.error} titles={{ 409: 'Undone already' }} />
+      <div className="form-actions">
+        {operationId !== null && !undo.error && (
+          <button type="button" className="button" disabled={undo.isPending} onClick={() => undo.mutate()}>
+            {undo.isPending ? 'Undoing…' : 'Undo'}
+          </button>
+        )}
+        <button type="button" className="button button-primary" onClick={onClose} autoFocus>
+          Done
+        </button>
+      </div>
+    </>
+  );
+}
