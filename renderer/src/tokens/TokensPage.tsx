@@ -5,7 +5,7 @@ import { Dialog } from '../components/Dialog.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { FormActions } from '../components/FormActions.js';
 import { SimpleTableHead } from '../components/SimpleTableHead.js';
-import { formatDate } from '../format.js';
+import { formatDate, formatDateTime } from '../format.js';
 import { DevicePrompt } from './DeviceRequestCard.js';
 import { NewTokenSecret } from './NewTokenSecret.js';
 import { CreateTokenDialog } from './CreateTokenDialog.js';
@@ -34,13 +34,14 @@ function TokenRow({
 }) {
   return (
     <tr>
-      <td>{token.name}</td>
+      <td title={`Created ${formatDateTime(token.created_at)}`}>{token.name}</td>
       {showOwner && <td>{token.user_email}</td>}
       <td>{token.scopes.join(', ')}</td>
       <td>
         <TokenClient clientId={token.client_id} clients={clients} />
       </td>
-      <td>{token.last_used_at ? formatDate(token.last_used_at) : <span className="muted">Never</span>}</td>
+      {/* To the minute, as the server keeps it: "used today" tells little of a script that runs hourly (a walk). */}
+      <td>{token.last_used_at ? formatDateTime(token.last_used_at) : <span className="muted">Never</span>}</td>
       <td>{token.expires_at ? formatDate(token.expires_at) : <span className="muted">Never</span>}</td>
       <td className="actions">
         <button type="button" className="button button-quiet button-danger-text" onClick={onRevoke}>
