@@ -8,6 +8,7 @@ import { Conflict, Invalid, NotFound, type ErrorDetail } from '../http/errors.js
 import { NEEDS, type Principal } from '../http/guards.js';
 import {
   FieldError,
+  halfCoordinate,
   labelsToChange,
   LOCATION_FIELDS,
   MAX_LABELS,
@@ -352,7 +353,10 @@ export function patchLocation(
   const [location] = storedLocations(db, principal.organizationId, JSON.stringify([id]));
   if (location === undefined) throw NotFound('No location with this id');
   authorizeWrite(db, principal, { ...NEEDS.import, clientId: location.client_id }, now);
-  const values = patched(location, readPatch(body, location.country));
+  const input = readPatch(body, location.country);
+  const values = patched(location, input);
+  const half = halfCoordinate(input, values);
+  if (half !== null) throw invalid([{ path: `/body/${half.field}`, message: half.message }]);
   const changes = changesOf(location, values);
   if (Object.keys(changes).length === 0) {
     // Labels in another order are kept as sent, though no change: not a new revision, nor an entry.

@@ -368,6 +368,25 @@ function coordinate(value: string | number, limit: number): number {
   return number;
 }
 
+/**
+ * A change that leaves a location with one coordinate of the pair (a probe stored a latitude alone): a map
+ * needs both. `input` is what the change gives; a change that gives neither coordinate leaves the pair as it
+ * was (a location stored with half of one before is not refused for another field). The missing one and
+ * its words, or null.
+ */
+export function halfCoordinate(
+  input: { latitude?: number | null; longitude?: number | null },
+  after: { latitude: number | null; longitude: number | null },
+): { field: 'latitude' | 'longitude'; message: string } | null {
+  if (input.latitude === undefined && input.longitude === undefined) return null;
+  if ((after.latitude === null) === (after.longitude === null)) return null;
+  const [missing, given] = after.latitude === null ? ['latitude', 'longitude'] : ['longitude', 'latitude'];
+  return {
+    field: missing as 'latitude' | 'longitude',
+    message: `is missing while the ${given} is given: a place on a map needs both, or neither`,
+  };
+}
+
 /** Labels each read by labelItem, from a list or from a cell's text split at its commas. */
 function labels(value: string[], most = MAX_LABELS): string[] | null {
   // A sheet's cell (Google's bulk sheet, the export) separates labels by commas: one cannot hold one.

@@ -8,6 +8,7 @@ import { SortedUuids } from '../db/uuid.js';
 import type { ErrorDetail } from '../http/errors.js';
 import {
   PhoneReadings,
+  halfCoordinate,
   fieldValue,
   FieldError,
   LOCATION_FIELDS,
@@ -581,7 +582,17 @@ class ImportPlan {
         return undefined;
       }
     }
-    return values;
+    return this.withBothCoordinates(decision, values);
+  }
+
+  /** The values, unless the row leaves its location with one coordinate of the pair: then an error. */
+  private withBothCoordinates(decision: Decision, values: LocationValues): LocationValues | undefined {
+    const { row } = decision;
+    const half = decision.action === 'skipped' ? null : halfCoordinate(row.input, values);
+    if (half === null) return values;
+    decision.action = 'error';
+    this.invalid(row.index, [rowError(row.index, half.field, half.message, row.line)], values);
+    return undefined;
   }
 
   /** Writes the piece (unless the import is already refused, or a dry run) and adds it to the answer. */

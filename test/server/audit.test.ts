@@ -546,7 +546,14 @@ describe('undo', () => {
       { name: 'A', store_code: 'A' },
       { name: 'B', store_code: 'B', labels: 'old' },
       // Coordinates of 17 digits: SQLite's JSON writes 15, so a merge must not write back what it read there.
-      { name: 'C', store_code: 'C', country: 'US', phone: '+1 217 555 0100', latitude: 39.781712345678912 },
+      {
+        name: 'C',
+        store_code: 'C',
+        country: 'US',
+        phone: '+1 217 555 0100',
+        latitude: 39.781712345678912,
+        longitude: -89.65,
+      },
     ]);
     const [a, b, c] = await listOf(clientId);
     const latitudeOfC = () => t.store.db.prepare('SELECT latitude FROM locations WHERE id = ?').pluck().get(c!.id);
@@ -720,6 +727,7 @@ describe('undo', () => {
       google_place_id: 'ChIJ-undo-before',
       phone: '+1 217 555 0100',
       latitude: '39,78',
+      longitude: '-89,65',
       labels: 'north, flagship',
       hours: 'Mon-Fri 9:00-17:00',
     };

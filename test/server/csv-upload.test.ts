@@ -278,7 +278,7 @@ describe('POST /api/locations/upload with Content-Type: text/csv, other sources'
 
   it('an invalid row answers 400 naming its sheet row', async () => {
     const clientId = await t.createClient(admin, 'Bad row client');
-    const csv = 'Name,Latitude\nGood,10\nBad,"91\n"\nAlso bad,200\n';
+    const csv = 'Name,Latitude,Longitude\nGood,10,20\nBad,"91\n",20\nAlso bad,200,20\n';
     const body = expectErrorBody(await upload(clientId, csv, 'text/csv'), 400);
     expect(body.details!.map((detail) => (detail as { line?: number }).line)).toEqual([3, 4]);
     expect(await locationsOf(clientId)).toEqual([]);

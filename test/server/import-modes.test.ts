@@ -276,16 +276,67 @@ describe('the listing fields', () => {
   });
 });
 
+describe('coordinates come in pairs (a probe stored a latitude alone)', () => {
+  it('a row that leaves its location with one coordinate -> 400 naming the missing one; a row giving the other of a stored pair is fine', async () => {
+    const clientId = await t.createClient(admin, 'Half pairs');
+    const before = dataSnapshot(t.store.db);
+    const half = await upload(clientId, [{ name: 'Alone', latitude: '45', line: 2 }]);
+    expect(expectErrorBody(half, 400).details).toEqual([
+      expect.objectContaining({
+        row: 0,
+        line: 2,
+        field: 'longitude',
+        message: 'is missing while the latitude is given: a place on a map needs both, or neither',
+      }),
+    ]);
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+    await imported(clientId, [{ name: 'Pinned', store_code: 'P1', latitude: '45', longitude: '7' }]);
+    // Upsert, blank cells kept: the latitude alone moves the pin, the stored longitude stays.
+    const moved = await dryRun(clientId, [{ name: 'Pinned', store_code: 'P1', latitude: '46' }], '?mode=upsert');
+    expect(moved.rows[0]).toMatchObject({ action: 'updated', changes: { latitude: { from: 45, to: 46 } } });
+    // Blank cells cleared: the longitude's blank leaves a latitude alone.
+    const cleared = await dryRun(
+      clientId,
+      [{ name: 'Pinned', store_code: 'P1', latitude: '46', longitude: '' }],
+      '?mode=upsert&blanks=clear',
+    );
+    expect(cleared.errors).toEqual([expect.objectContaining({ field: 'longitude' })]);
+  });
+
+  it('PATCH says so too (the bulk edit sets no coordinates); a location stored with one before is not refused for another field', async () => {
+    const clientId = await t.createClient(admin, 'Half pairs edited');
+    await imported(clientId, [{ name: 'Pin', latitude: '45', longitude: '7' }]);
+    const [pin] = await list(clientId);
+    const patch = (body: unknown) =>
+      t.request({ method: 'PATCH', url: `/api/locations/${pin!.id}`, token: admin, body });
+    const cleared = await patch({ longitude: null });
+    expect(expectErrorBody(cleared, 400).details).toEqual([
+      {
+        path: '/body/longitude',
+        message: 'is missing while the latitude is given: a place on a map needs both, or neither',
+      },
+    ]);
+    expect((await patch({ latitude: null, longitude: null })).statusCode).toBe(200);
+    expect((await patch({ latitude: 45, longitude: 7 })).statusCode).toBe(200);
+    // A half pair stored by an earlier release: editing its city is not refused.
+    t.store.db.prepare('UPDATE locations SET longitude = NULL WHERE id = ?').run(pin!.id);
+    expect((await patch({ city: 'Turin' })).statusCode).toBe(200);
+  });
+});
+
 describe('a refused row in the dry run', () => {
   it('shows the fields it could read, the refused one and the others blank', async () => {
     const clientId = await t.createClient(admin, 'Refused row shown');
-    const preview = await dryRun(clientId, [{ name: 'Foo', city: 'Paris', phone: 'abc', latitude: '48,85' }]);
+    const preview = await dryRun(clientId, [
+      { name: 'Foo', city: 'Paris', phone: 'abc', latitude: '48,85', longitude: '2,35' },
+    ]);
     expect(preview.rows[0]).toMatchObject({
       action: 'error',
       name: 'Foo',
       city: 'Paris',
       phone: null,
       latitude: 48.85,
+      longitude: 2.35,
     });
     expect(preview.errors).toEqual([expect.objectContaining({ row: 0, field: 'phone' })]);
   });

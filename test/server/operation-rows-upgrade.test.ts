@@ -54,7 +54,7 @@ describe('upgrading operation_rows (migration 6)', () => {
     dirs.push(t.dataDir);
     const rows = [
       { name: 'Kept', store_code: 'K-1', phone: '+1 415 555 0100', country: 'US', hours: 'Mon-Fri 9:00-17:00' },
-      { name: 'Edited', store_code: 'E-1', labels: 'west, flagship', latitude: '37.774929' },
+      { name: 'Edited', store_code: 'E-1', labels: 'west, flagship', latitude: '37.774929', longitude: '-122.419416' },
     ];
     await t.request({ method: 'POST', url: '/api/locations/upload', token: admin, body: { clientId, rows } });
     const listed = async (request: typeof t.request, token: string) =>
