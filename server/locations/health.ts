@@ -66,12 +66,14 @@ export const NO_PLACE_ID = 'No Google place id';
 /**
  * The countries whose postal addresses require a state, province or prefecture: those whose address
  * metadata holds S in its "require" field (Google's libaddressinput data, which Chrome's and Android's
- * address forms use). Elsewhere (GB, IE, DE, FR, NL, MX, …) an address has none, or may leave it out: a
+ * address forms use; its region_data_constants as Chromium ships it, which the review checked against the
+ * older Android copy). Elsewhere (GB, IE, DE, FR, NL, …) an address has none, or may leave it out: a
  * missing state lowers nothing there (a walk saw London scored yellow for "No state or province").
  */
 const STATE_REQUIRED: ReadonlySet<string> = new Set([
-  ...['AS', 'AU', 'BR', 'CA', 'CN', 'ES', 'FM', 'GU', 'HK', 'HN', 'IN', 'IQ', 'IT', 'JM', 'JP', 'KN'],
-  ...['KR', 'KY', 'MH', 'MP', 'NR', 'PF', 'PG', 'PW', 'SO', 'SV', 'TW', 'UM', 'US', 'VE', 'VI'],
+  ...['AE', 'AS', 'AU', 'BR', 'CA', 'CN', 'CO', 'CR', 'ES', 'FM', 'HK', 'HN', 'ID', 'IN', 'IQ', 'IT', 'JM'],
+  ...['JP', 'KN', 'KR', 'KY', 'MH', 'MP', 'MX', 'NR', 'PF', 'PG', 'PW', 'RU', 'SO', 'SV', 'TW', 'UA', 'UM'],
+  ...['US', 'VE', 'VI'],
 ]);
 
 /** Whether a location lacks a state its address needs: any country's without one known. */

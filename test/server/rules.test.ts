@@ -75,9 +75,9 @@ describe('healthOf', () => {
   it('a state lowers the score only where addresses need one (Google address data: US, CA, AU, IT, JP, …) or the country is not known', () => {
     const london = { ...FULL, country: 'GB', zip: 'W1D 3QU', state: null };
     expect(healthOf(london)).toMatchObject({ score: 100, issues: [], hints: [] });
-    for (const country of ['DE', 'FR', 'NL', 'IE', 'MX'])
+    for (const country of ['DE', 'FR', 'NL', 'IE', 'NZ'])
       expect(healthOf({ ...london, zip: null, country }).score).toBe(88);
-    for (const country of ['US', 'CA', 'AU', 'IT', 'JP', 'BR', 'IN'])
+    for (const country of ['US', 'CA', 'AU', 'IT', 'JP', 'BR', 'IN', 'MX', 'RU'])
       expect(healthOf({ ...london, zip: null, country })).toMatchObject({
         score: 78,
         issues: ['No state or province', 'No postal code'],
