@@ -26,6 +26,7 @@ import {
   insertColumns,
   insertLocations,
   locationsByKey,
+  locationName,
   locationsToUpdate,
   updateLocation,
   type LocationToUpdate,
@@ -111,6 +112,8 @@ interface Decision {
   samePlaceAs?: string;
   /** The row's store code, when it is the stored one but for the leading zeros Excel drops (lostItsZeros). */
   codeGiven?: string;
+  /** A created row whose store code is a location's that an earlier row gives another one (codeMovedAway). */
+  freedFrom?: { holder: string; code: string };
 }
 
 /** The indexed column each key kind is matched on in SQL (locationsByKey). */
@@ -120,6 +123,13 @@ const KEY_COLUMNS = {
   name_and_address: 'match_key',
 } as const;
 type KeyColumn = keyof typeof KEY_COLUMNS;
+
+/** How a key is named in a row's error, and the field the error is on. */
+const KEY_WORDS: Record<KeyColumn, { words: string; field: string }> = {
+  store_code: { words: 'store code', field: 'store_code' },
+  google_place_id: { words: 'place id', field: 'google_place_id' },
+  name_and_address: { words: 'name and address', field: 'name' },
+};
 
 /** A dry run's word on a row whose id names none of the client's locations (upsert and update). */
 function foreignIdNote(id: string): string {
@@ -181,6 +191,10 @@ class ImportPlan {
    * later row may take the code the location had (codeMovedAway).
    */
   private readonly codesGiven = new Map<string, string | null>();
+  /** Each location the file updates, with the store code its row leaves it: what a freed code is judged by. */
+  private readonly finalCodes = new Map<string, string | null>();
+  /** How each matched location was matched: a row naming it by id after another row named it otherwise is an error. */
+  private readonly matchedBy = new Map<string, Key['kind']>();
   private readonly zeros = new CodesWithoutZeros();
   /** Locations a row matched by its store code without zeros, with that row: no other row takes them. */
   private readonly matchedWithoutZeros = new Map<string, number>();
@@ -273,11 +287,10 @@ class ImportPlan {
   private decidePiece(piece: NormalizedRow[]): void {
     const existing = this.existingMatches(piece);
     // The codes the piece's rows give the locations their ids name, known before any row is decided: a
-    // row above the one that renumbers a location may take its old code (codeMovedAway).
-    for (const row of piece) {
-      if (row.id !== null && existing.id.has(row.id) && row.input.store_code !== undefined)
-        this.codesGiven.set(row.id, row.input.store_code);
-    }
+    // row above the one that renumbers a location may take its old code (codeMovedAway). Create mode
+    // updates nothing.
+    if (this.request.mode !== 'create')
+      for (const row of piece) if (row.id !== null && existing.id.has(row.id)) this.noteCodeGiven(row.id, row);
     const decisions: Decision[] = [];
     for (const row of piece) {
       const decision = this.decide(row, existing);
@@ -287,6 +300,7 @@ class ImportPlan {
       decisions.push(decision);
     }
     this.completeUpdates(decisions);
+    this.settleFreedCodes(decisions);
     if (this.request.dryRun && this.request.mode !== 'create' && this.hasExisting) this.notePlacesTaken(decisions);
     this.codeMoves.note(this.db, this.clientId, codeChanges(decisions));
     this.apply(decisions);
@@ -373,6 +387,7 @@ class ImportPlan {
     const keys = this.keysOf(row);
     this.lineAt[row.index] = row.line ?? 0;
     if (this.repeatedCode(row)) return;
+    let freed: Decision['freedFrom'];
     for (const key of keys) {
       const seen = this.inFile(key.kind).get(key.value);
       // A row copied to add a location, its id kept, would be taken for the first and skipped (found by
@@ -394,8 +409,15 @@ class ImportPlan {
         return;
       }
       const id = existing[key.kind].get(key.value);
-      if (id !== undefined && !this.codeMovedAway(key, id)) return this.matchedExisting(row, key, id);
+      if (id === undefined) continue;
+      if (!this.codeMovedAway(key, id)) return this.matchedExisting(row, key, id);
+      freed = { holder: id, code: key.value };
     }
+    return this.unmatched(row, freed);
+  }
+
+  /** A row that matches no location of the client: created, or skipped in update mode. */
+  private unmatched(row: NormalizedRow, freed: Decision['freedFrom']): Decision {
     this.remember(row, this.keysOfAll(row));
     if (this.request.mode === 'update') return this.skip(row, null, 'No location of the client matches its key');
     return {
@@ -406,7 +428,48 @@ class ImportPlan {
       changes: null,
       duplicateOf: null,
       skipReason: null,
+      ...(freed && { freedFrom: freed }),
     };
+  }
+
+  /**
+   * The code a row gives the location its id names, as the import will write it: a blank cell clears it
+   * only under blanks=clear (else the location keeps its code, and no row may take it).
+   */
+  private noteCodeGiven(id: string, row: NormalizedRow): void {
+    const given = row.input.store_code;
+    if (given === undefined || (given === null && this.request.blanks !== 'clear')) return;
+    this.codesGiven.set(id, given);
+  }
+
+  /**
+   * After a piece's updates are worked out: each created row that took a code an earlier row's location
+   * was to give up is checked against the code that location is really left with. One left with it (its
+   * row a duplicate after all, or the code kept) makes the row an error, where SQLite's unique index would
+   * have refused the insert (the review's find: a 500). A code read without Excel's zeros is taken as stored.
+   */
+  private settleFreedCodes(decisions: Decision[]): void {
+    for (const { action, location, result } of decisions) {
+      if (location !== undefined && result !== undefined && (action === 'updated' || action === 'unchanged'))
+        this.finalCodes.set(location.id, result.store_code);
+    }
+    for (const decision of decisions) {
+      if (decision.action !== 'created' || decision.freedFrom === undefined) continue;
+      const { holder, code } = decision.freedFrom;
+      const stored = this.zeros.storedCode(code) ?? code;
+      const final = this.finalCodes.get(holder);
+      if (final !== undefined && final !== stored) {
+        decision.result!.store_code = stored;
+        continue;
+      }
+      decision.action = 'error';
+      const message = `the store code "${code}" is used by location ${holder} ("${locationName(this.db, holder)}"), which this file leaves with it; store codes are unique within a client`;
+      this.invalid(
+        decision.row.index,
+        [rowError(decision.row.index, 'store_code', message, decision.row.line)],
+        inputValues(decision.row),
+      );
+    }
   }
 
   /**
@@ -480,10 +543,15 @@ class ImportPlan {
       this.repeated(row, 'store_code', this.zeros.storedCode(key.value) ?? key.value, earlier, rule);
       return undefined;
     }
+    if (earlier !== undefined && key.kind === 'id' && this.matchedBy.get(id) !== 'id') {
+      this.oneLocationTwoRows(row, earlier, id);
+      return undefined;
+    }
     if (earlier !== undefined) return this.duplicate(row, { reason: key.kind, row: earlier });
     if (withoutZeros) this.matchedWithoutZeros.set(id, row.index);
     this.matched.set(id, row.index);
-    if (row.input.store_code !== undefined) this.codesGiven.set(id, row.input.store_code);
+    this.matchedBy.set(id, key.kind);
+    this.noteCodeGiven(id, row);
     this.remember(row, this.keysOfAll(row));
     // The stored location is read for the piece at once (completeUpdates).
     return {
@@ -508,6 +576,25 @@ class ImportPlan {
     const stored = this.zeros.storedCode(key.value) ?? key.value;
     // 123 for the stored 0123 keeps it (Excel's zeros): the location keeps its code.
     return given !== stored && !lostItsZeros(given, stored);
+  }
+
+  /**
+   * A row naming a location by its id that an earlier row matched by its store code, place id or name and
+   * address: which row is the location's is not known, and the earlier one would be written over it, the
+   * other skipped (the review's find, across the 1,000-row pieces). Both rows are errors, each naming the other.
+   */
+  private oneLocationTwoRows(row: NormalizedRow, earlier: number, id: string): void {
+    const kind = this.matchedBy.get(id) as Exclude<Key['kind'], 'id'>;
+    const { words, field } = KEY_WORDS[kind];
+    const line = this.lineAt[earlier] || undefined;
+    this.lateError(
+      earlier,
+      line,
+      `its ${words} names location ${id}, which ${rowWords(row.index, row.line)} names by its id: one location is one row (is one of them a new location?)`,
+      field,
+    );
+    const message = `location ${id} is also the one ${rowWords(earlier, line)} names by its ${words}: one location is one row (is one of them a new location?)`;
+    this.invalid(row.index, [rowError(row.index, 'id', message, row.line)], inputValues(row));
   }
 
   private duplicate(row: NormalizedRow, of: DuplicateOf): Decision {

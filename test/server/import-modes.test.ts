@@ -646,6 +646,71 @@ describe('import modes', () => {
     ]);
   });
 
+  it('a new row taking a code its location does not really give up -> 400 naming it, never a 500; the dry run agrees (the review)', async () => {
+    const { clientId, ids } = await clientWithCodes('Code not freed', { X: 'X-1', Other: 'O-1' });
+    const cases: [rows: Row[], query: string][] = [
+      // Create mode updates nothing: X keeps X-1.
+      [
+        [
+          { id: ids.X, name: 'X', store_code: 'X-NEW' },
+          { name: 'Fresh', store_code: 'X-1' },
+        ],
+        '?duplicates=keep',
+      ],
+      // A blank code cell keeps the code unless blanks=clear.
+      [
+        [
+          { id: ids.X, name: 'X', store_code: '' },
+          { name: 'Fresh', store_code: 'X-1', address: '1 Fresh St' },
+        ],
+        '?mode=upsert',
+      ],
+    ];
+    for (const [rows, query] of cases) {
+      const preview = await dryRun(clientId, rows, query);
+      const refused = await upload(clientId, rows, query);
+      expect(refused.statusCode, refused.body).not.toBe(500);
+      expect(preview.valid === false, JSON.stringify(preview.totals)).toBe(refused.statusCode === 400);
+      if (refused.statusCode === 201) expect(preview.totals.created).toBe(refused.json<{ created: number }>().created);
+    }
+    // The renumbering row itself a duplicate of an earlier row (by place id): the new row's code stays X's.
+    await upload(clientId, [{ id: ids.X, name: 'X', google_place_id: 'ChIJxxxxxxxxxxxxxxxxxxxx' }], '?mode=upsert');
+    const rows = [
+      { name: 'X', google_place_id: 'ChIJxxxxxxxxxxxxxxxxxxxx', city: 'Leeds' },
+      { id: ids.X, name: 'X', store_code: 'X-NEW' },
+      { name: 'New', store_code: 'X-1', address: '2 New St' },
+    ];
+    const refused = await upload(clientId, rows, '?mode=upsert');
+    expect(expectErrorBody(refused, 400).details!.map((detail) => [detail.row, detail.field])).toEqual(
+      expect.arrayContaining([[2, 'store_code']]),
+    );
+    expect((await dryRun(clientId, rows, '?mode=upsert')).valid).toBe(false);
+    expect((await list(clientId)).map((row) => [row.name, row.store_code])).toEqual([
+      ['X', 'X-1'],
+      ['Other', 'O-1'],
+    ]);
+  });
+
+  it('a row naming a location by its id after another row matched it by its code -> both rows errors, across pieces too (the review)', async () => {
+    const { clientId, ids } = await clientWithCodes('One location two rows', { X: 'X-1' });
+    const filler = Array.from({ length: 1000 }, (_, i) => ({ name: `Filler ${i}`, address: `${i} Filler St` }));
+    const rows = [
+      { name: 'Above', store_code: 'X-1', address: '3 Above St' },
+      ...filler,
+      { id: ids.X, name: 'X', store_code: 'X-2' },
+    ];
+    const refused = await upload(clientId, rows, '?mode=upsert');
+    const details = expectErrorBody(refused, 400).details!;
+    expect(details.map((detail) => [detail.row, detail.field])).toEqual([
+      [0, 'store_code'],
+      [1001, 'id'],
+    ]);
+    expect(details[1]!.message).toBe(
+      `location ${ids.X} is also the one row 0 names by its store code: one location is one row (is one of them a new location?)`,
+    );
+    expect((await list(clientId)).map((row) => row.name)).toEqual(['X']);
+  });
+
   it('a row taking a store code another location keeps -> 400 naming the row, the code and that location; the dry run agrees', async () => {
     const { clientId, ids } = await clientWithCodes('Code taken', { A: 'K-1', Keeper: 'K-2' });
     const before = dataSnapshot(t.store.db);
