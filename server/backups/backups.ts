@@ -24,7 +24,11 @@ export interface BackupLog {
 export interface BackupSchedule extends RetentionPolicy {
   /** How long after the newest automatic backup the next one is made (a day by default). */
   everyMs: number;
+  /** After a failed automatic backup, the first wait before it is tried again (a minute), doubled at each failure. */
+  firstRetryMs?: number;
 }
+
+const FIRST_RETRY_MS = 60_000;
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_SCHEDULE: BackupSchedule = { ...DEFAULT_RETENTION, everyMs: DAY_MS };
@@ -50,6 +54,8 @@ export class Backups {
   private turn: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Automatic backups failed in a row: each waits longer before the next try (start). */
+  private failures = 0;
   /** Counts by name and size: a backup never changes once made, and decrypting one costs a read of it all. */
   private readonly counts = new Map<string, DatabaseCounts | null>();
 
@@ -66,19 +72,32 @@ export class Backups {
     return path.dirname(this.store.file);
   }
 
-  /** Plans the automatic backups: the first at once when one is due, then every interval. */
+  /**
+   * Plans the automatic backups: the first at once when one is due, then every interval. After a failure
+   * (a full disk, the backups folder not a folder) the next try waits a minute, then two, four…, at most
+   * the interval: it was tried again at once, thousands of times a second, each with its log line (a walk).
+   */
   start(): void {
     if (this.closed) return;
     const newest = listBackupFiles(this.dataDir).find((backup) => backup.kind === AUTOMATIC);
     const due = newest === undefined ? this.now() : newest.at.getTime() + this.schedule.everyMs;
-    const delay = Math.min(Math.max(0, due - this.now()), LONGEST_TIMER_MS);
+    const retry = (this.schedule.firstRetryMs ?? FIRST_RETRY_MS) * 2 ** (this.failures - 1);
+    const wait = this.failures === 0 ? 0 : Math.min(retry, this.schedule.everyMs);
+    const delay = Math.min(Math.max(wait, due - this.now()), LONGEST_TIMER_MS);
     this.timer = setTimeout(() => {
       const next = () => this.start();
       if (due > this.now()) return next();
-      this.backUp(AUTOMATIC).then(next, (error: unknown) => {
-        this.log.error({ err: error }, 'the automatic backup failed');
-        next();
-      });
+      this.backUp(AUTOMATIC).then(
+        () => {
+          this.failures = 0;
+          next();
+        },
+        (error: unknown) => {
+          this.failures++;
+          this.log.error({ err: error }, 'the automatic backup failed: it is tried again later');
+          next();
+        },
+      );
     }, delay).unref();
   }
 

@@ -114,6 +114,26 @@ describe('the schedule', () => {
     store.close();
   });
 
+  it('a failing automatic backup is tried again later, longer each time, not at once in a loop (a walk: 8,375 log lines in 10 s)', async () => {
+    const broken = tempDir('agency-desk-broken-backups-');
+    const store = openStore(databaseFileIn(broken), key);
+    insertOrganization(store.db, 'Broken Agency', Date.now());
+    // The backups "folder" is a file: every backup fails.
+    fs.writeFileSync(backupsDirIn(broken), 'not a folder');
+    const errors: string[] = [];
+    const log = { error: (_details: unknown, message: string) => void errors.push(message) };
+    const backups = new Backups(store, { keepDaily: 7, keepWeekly: 4, everyMs: DAY, firstRetryMs: 400 }, log);
+    backups.start();
+    // Tried at once, then after 400 ms, then 800 ms (at 1.2 s): three tries in 1.5 s, not thousands.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await backups.close();
+    store.close();
+    fs.rmSync(broken, { recursive: true, force: true });
+    expect(errors.length).toBeGreaterThanOrEqual(1);
+    expect(errors.length).toBeLessThanOrEqual(4);
+    expect(errors[0]).toBe('the automatic backup failed: it is tried again later');
+  });
+
   it('applies the retention to automatic backups only, never to manual ones, and clears leftovers of backups killed halfway', async () => {
     const store = openStore(databaseFileIn(dataDir), key);
     const dir = backupsDirIn(dataDir);
