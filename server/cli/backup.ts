@@ -4,6 +4,7 @@ import { backupDatabase, backupFileName, freeBackupFile } from '../db/backup.js'
 import type { Command } from './command.js';
 import { CliError } from './errors.js';
 import { withStore } from './store.js';
+import { refuseProtectedTarget } from './targets.js';
 
 const REASONS: Record<string, string> = {
   ENOENT: 'its folder does not exist',
@@ -37,9 +38,11 @@ export const backup: Command = {
   details:
     'The copy is consistent even while the server runs (VACUUM INTO), written under a temporary name, flushed to disk and then renamed: it is complete or absent. Into a folder, the file is named agency-desk-<UTC time>.db (-2, -3... for another made in the same second).',
   args: [{ name: 'TARGET', description: 'a file (replaced if it exists), or an existing folder' }],
-  async run({ args, config }) {
-    await withStore(config(), (store) => {
+  async run({ args, config: readConfig }) {
+    const config = readConfig();
+    await withStore(config, (store) => {
       const file = backupTarget(args[0]!, new Date());
+      refuseProtectedTarget(args[0]!, file, config);
       try {
         backupDatabase(store.db, file);
       } catch (error) {

@@ -92,6 +92,7 @@ export function parseCommandArgs(command: Command, rest: string[]): Omit<Command
       args: rest,
       allowPositionals: true,
       strict: true,
+      tokens: true,
       options: {
         help: { type: 'boolean', short: 'h' },
         ...Object.fromEntries(Object.entries(specs).map(([name, option]) => [name, { type: option.type }])),
@@ -104,6 +105,14 @@ export function parseCommandArgs(command: Command, rest: string[]): Omit<Command
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   if (values.help) return 'help';
+  // parseArgs keeps the last of an option given twice: `--role viewer --role admin` added an Admin (a walk).
+  const seen = new Set<string>();
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== 'option') continue;
+    if (seen.has(token.name))
+      throw new UsageError(`${command.name}: --${token.name} is given more than once: give it once`);
+    seen.add(token.name);
+  }
   const expected = command.args ?? [];
   if (parsed.positionals.length > expected.length) {
     throw new UsageError(`${command.name}: unexpected argument "${parsed.positionals[expected.length]}"`);

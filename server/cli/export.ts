@@ -7,6 +7,7 @@ import { countWords } from './count-words.js';
 import { CliError, UsageError } from './errors.js';
 import { fileErrorInWords } from './backup.js';
 import { theOrganization, withStore } from './store.js';
+import { refuseProtectedTarget } from './targets.js';
 
 // Internal to the server (the duplicate finder's key, the health reasons' cache, the operation that made the
 // row and its change count, which only undo reads): not the user's data.
@@ -108,11 +109,13 @@ export const exportData: Command = {
   details:
     'CSV: one line a location, with its client\'s name. JSON: the organization, its clients, its users (without passwords) and every location. The file is NOT encrypted: anyone who can read it sees all of it. For a copy to keep, use "agency-desk backup" instead.',
   args: [{ name: 'FILE', description: 'ends in .csv or .json; replaced if it exists' }],
-  async run({ args, config }) {
+  async run({ args, config: readConfig }) {
     const file = path.resolve(args[0]!);
     const format = path.extname(file).toLowerCase();
     if (format !== '.csv' && format !== '.json') throw new UsageError('export writes a .csv or a .json file');
-    await withStore(config(), (store) => {
+    const config = readConfig();
+    refuseProtectedTarget(args[0]!, file, config);
+    await withStore(config, (store) => {
       const organizationId = theOrganization(store);
       let out: PlainFile;
       try {

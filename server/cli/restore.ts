@@ -11,6 +11,7 @@ import { CliError, UsageError } from './errors.js';
 import { askHidden } from './password.js';
 import { keyFor } from './store.js';
 import { afterRestore } from '../backups/after-restore.js';
+import { realPathOf } from './targets.js';
 
 /** The backup's own key, when it is not this installation's: from a file, or typed (or piped) once. */
 async function backupKey(options: Record<string, string | boolean | undefined>): Promise<DatabaseKey | undefined> {
@@ -39,6 +40,21 @@ async function backupKey(options: Record<string, string | boolean | undefined>):
   return parseKey(Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '', 'standard input');
 }
 
+/**
+ * A source that is no backup to restore, said as what it is (a walk): the live database itself (its
+ * restore ended every session for nothing), or a backup killed halfway, which was refused as a wrong key.
+ */
+function refuseSource(source: string, liveFile: string): void {
+  if (realPathOf(source) === realPathOf(liveFile)) {
+    throw new CliError(`${source} is the live database itself: restore one of its backups (nothing was changed)`);
+  }
+  if (/\.partial-\d+$/.test(source)) {
+    throw new CliError(
+      `${source} is an unfinished backup (one stopped halfway leaves such a file): restore a whole one (nothing was changed)`,
+    );
+  }
+}
+
 export const restore: Command = {
   name: 'restore',
   summary: 'replace the database by a backup (the server must be stopped)',
@@ -59,8 +75,9 @@ export const restore: Command = {
     if (running.length > 0) {
       throw new CliError(`Agency Desk is running on this data (process ${running.join(', ')}): stop it, then restore`);
     }
-    const sourceKey = await backupKey(options);
     const liveFile = databaseFileIn(config.dataDir);
+    refuseSource(args[0]!, liveFile);
+    const sourceKey = await backupKey(options);
     fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
     try {
       const result = restoreDatabase({

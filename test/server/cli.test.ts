@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Papa from 'papaparse';
@@ -117,6 +118,11 @@ describe('help and usage', () => {
     [['user', 'add', '--role', 'viewer'], /user add needs --email/],
     [['backup'], /backup needs TARGET/],
     [['client', 'list', 'extra'], /unexpected argument "extra"/],
+    // The last of two was taken: "--role viewer --role admin" added an Admin (a walk).
+    [
+      ['user', 'add', '--email', 'r4@example.com', '--role', 'viewer', '--role', 'admin'],
+      /user add: --role is given more than once: give it once/,
+    ],
   ])('%j is a usage error: exit 2, one line', async (args, message) => {
     const result = await cli(args);
     expect(result.code).toBe(2);
@@ -177,7 +183,8 @@ describe('users', () => {
     [['--role', 'viewer', '--email', 'not an address'], /email must match format/, 2],
     [['--role', 'admin', '--email', 'ADMIN@example.com'], /already exists/, 1],
   ])('user add %j is refused, one line, nothing added', async (extra, message, code) => {
-    const args = ['user', 'add', '--email', 'refused@example.com', ...extra];
+    // An option given twice is itself refused: the e-mail is given once.
+    const args = ['user', 'add', ...(extra.includes('--email') ? [] : ['--email', 'refused@example.com']), ...extra];
     const result = await cli(args, { input: 'a long password\n' });
     expect(result.code).toBe(code);
     expectOneLineError(result, message);
@@ -415,6 +422,61 @@ describe('backup', () => {
     expectOneLineError(result, /Cannot write the backup to .*copy\.db: its folder does not exist/);
     expect(fs.readdirSync(folder)).toEqual([]);
     fs.rmSync(folder, { recursive: true });
+  });
+});
+
+describe('what backup, export and restore never write over, nor read as a backup (a walk lost a database and its key)', () => {
+  it('the live database, its journals and the key file are refused, one line, exit 1, nothing written', async () => {
+    const database = path.join(dataDir, 'agency-desk.db');
+    const before = fs.readFileSync(database);
+    const keyFile = tempDir('agency-desk-cli-key-');
+    const keyPath = path.join(keyFile, 'my.key');
+    fs.writeFileSync(keyPath, hexKey);
+    for (const [args, words, env] of [
+      [['backup', database], /is the live database: write the copy somewhere else/, {}],
+      [['backup', `${database}-wal`], /is the live database's write-ahead log/, {}],
+      [['backup', path.join(dataDir, 'db.key')], /is the database's key/, {}],
+      [['export', path.join(dataDir, 'agency-desk.db.csv')], null, {}],
+      [['backup', keyPath], /is the database's key/, { AGENCY_DESK_KEY_FILE: keyPath }],
+    ] as const) {
+      const result = await cli([...args], { env });
+      if (words === null) {
+        // A name beside the database is no harm: written, then removed.
+        expect(result.code, result.stderr).toBe(0);
+        fs.rmSync(args[1], { force: true });
+        continue;
+      }
+      expect(result.code, result.stdout).toBe(1);
+      expectOneLineError(result, words);
+    }
+    expect(fs.readFileSync(database).equals(before)).toBe(true);
+    expect(fs.readFileSync(keyPath, 'utf8')).toBe(hexKey);
+    fs.rmSync(keyFile, { recursive: true });
+  });
+
+  it('a target that is no regular file, or ends with a slash with no such folder -> one line, exit 1', async () => {
+    const folder = tempDir('agency-desk-cli-targets-');
+    const pipe = path.join(folder, 'a-pipe');
+    execFileSync('mkfifo', [pipe]);
+    const fifo = await cli(['backup', pipe]);
+    expect(fifo.code).toBe(1);
+    expectOneLineError(fifo, /is not a regular file \(a device, a pipe or a socket\): nothing was written/);
+    const slash = await cli(['backup', `${path.join(folder, 'nodir')}/`]);
+    expect(slash.code).toBe(1);
+    expectOneLineError(slash, /nodir\/ names a folder, and there is no such folder/);
+    expect(fs.readdirSync(folder)).toEqual(['a-pipe']);
+    fs.rmSync(folder, { recursive: true });
+  });
+
+  it('restore refuses the live database itself, and a backup killed halfway, saying which', async () => {
+    const self = await cli(['restore', path.join(dataDir, 'agency-desk.db')]);
+    expect(self.code).toBe(1);
+    expectOneLineError(self, /is the live database itself: restore one of its backups \(nothing was changed\)/);
+    const partial = path.join(tempDir('agency-desk-cli-partial-'), 'auto-2026-01-01T00-00-00Z.db.partial-123');
+    fs.writeFileSync(partial, 'half');
+    const half = await cli(['restore', partial]);
+    expect(half.code).toBe(1);
+    expectOneLineError(half, /is an unfinished backup/);
   });
 });
 
