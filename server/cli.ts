@@ -77,8 +77,35 @@ export async function main(argv: string[]): Promise<number> {
     console.log(commandHelp(found.command));
     return 0;
   }
-  await found.command.run({ ...parsed, config: () => loadConfig() });
+  // serve stops on its own signals (a graceful close); every other command is stopped between its steps.
+  const release = found.command === serve ? () => undefined : stopBetweenSteps();
+  try {
+    await found.command.run({ ...parsed, config: () => loadConfig() });
+  } finally {
+    release();
+  }
   return 0;
+}
+
+/**
+ * Ctrl-C (or a kill) during a command: it stops once the step under way is done, not in its middle. The
+ * steps that write a file (a backup's VACUUM INTO and rename, an export, a restore's copy and check) are
+ * synchronous, so the signal is handled after the file is whole or its temporary removed: killed in the
+ * middle, they left 22 to 32 MB temporaries behind for good, 666 MB after eight restores (a walk).
+ */
+function stopBetweenSteps(): () => void {
+  const stop = (signal: NodeJS.Signals) => {
+    console.error(
+      `agency-desk: stopped (${signal}); a file being written was finished or removed first, never left in part`,
+    );
+    process.exit(130);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  };
 }
 
 function exitStatusOf(error: unknown): number {

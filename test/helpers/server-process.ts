@@ -142,6 +142,20 @@ export async function runCli(options: ServerProcessOptions): Promise<ServerOutpu
   return { code, ...output };
 }
 
+/** runCli, sent SIGINT after `afterMs`: what Ctrl-C at that moment does. */
+export async function runCliInterrupted(
+  options: ServerProcessOptions,
+  afterMs: number,
+): Promise<ServerOutput & { code: number | null }> {
+  const { child, output, exited } = spawnCli(options);
+  const signal = setTimeout(() => child.kill('SIGINT'), afterMs);
+  const guard = setTimeout(() => child.kill('SIGKILL'), START_GUARD_MS);
+  const code = await exited;
+  clearTimeout(signal);
+  clearTimeout(guard);
+  return { code, ...output };
+}
+
 /** One JSON call to a server process over real HTTP: its status and parsed body. */
 export async function callServer<T>(
   baseUrl: string,

@@ -8,12 +8,15 @@ import { createSession } from '../../server/auth/queries.js';
 import { backupTarget } from '../../server/cli/backup.js';
 import { countWords } from '../../server/cli/count-words.js';
 import { insertApiToken } from '../../server/tokens/queries.js';
+import { insertClient } from '../../server/clients/queries.js';
+import { importLocations } from '../../server/locations/import.js';
 import { parseKey } from '../../server/db/key.js';
 import { openDatabase } from '../../server/db/open.js';
 import { openStore } from '../../server/db/store.js';
 import { databaseFileIn } from '../../server/start.js';
+import { insertOrganization } from '../../server/users/queries.js';
 import { tempDir } from '../helpers/app.js';
-import { buildServer, randomHexKey, runCli } from '../helpers/server-process.js';
+import { buildServer, randomHexKey, runCli, runCliInterrupted } from '../helpers/server-process.js';
 import { runAtTerminal } from '../helpers/terminal.js';
 
 /**
@@ -478,6 +481,56 @@ describe('what backup, export and restore never write over, nor read as a backup
     expect(half.code).toBe(1);
     expectOneLineError(half, /is an unfinished backup/);
   });
+});
+
+describe('Ctrl-C during a backup or an export (a walk: 22 MB temporaries left behind for good)', () => {
+  it('leaves the whole file or none, never a temporary, whenever it comes', async () => {
+    // A database big enough for its copy to take a while: 60,000 locations.
+    const bigDir = tempDir('agency-desk-cli-big-');
+    const store = openStore(databaseFileIn(bigDir), key);
+    const organizationId = insertOrganization(store.db, 'Big Agency', Date.now());
+    const clientId = insertClient(
+      store.db,
+      organizationId,
+      { name: 'Big client', industry: null, website: null },
+      Date.now(),
+    ).id;
+    const rows = Array.from({ length: 60_000 }, (_, i) => ({
+      name: `Store ${i}`,
+      address: `${i} Main St`,
+      city: 'Leeds',
+    }));
+    const body = new TextEncoder().encode(JSON.stringify({ clientId, rows }));
+    const imported = importLocations(store.db, {
+      organizationId,
+      body,
+      dryRun: false,
+      duplicates: 'skip',
+      mode: 'create',
+      blanks: 'keep',
+      now: Date.now(),
+    });
+    expect(imported.statusCode).toBe(201);
+    store.close();
+    const out = tempDir('agency-desk-cli-out-');
+    for (const [args, afterMs] of [
+      [['backup', path.join(out, 'copy.db')], 350],
+      [['backup', path.join(out, 'copy.db')], 550],
+      [['backup', path.join(out, 'copy.db')], 750],
+      [['export', path.join(out, 'plain.csv')], 450],
+      [['export', path.join(out, 'plain.csv')], 650],
+    ] as const) {
+      const result = await runCliInterrupted({ dataDir: bigDir, key: hexKey, args: [...args] }, afterMs);
+      // Finished (0), stopped between steps (130), or stopped before it began, by the signal itself (null).
+      expect([0, 130, null], result.stderr).toContain(result.code);
+      expect(
+        fs.readdirSync(out).filter((name) => /partial|journal/.test(name)),
+        `${args[0]} at ${afterMs} ms`,
+      ).toEqual([]);
+    }
+    fs.rmSync(out, { recursive: true });
+    fs.rmSync(bigDir, { recursive: true });
+  }, 60_000);
 });
 
 describe('counts in the words the CLI prints ("Restored … (1 client, 15 locations)", "Exported 1 location")', () => {
