@@ -327,3 +327,21 @@ describe('/api/backups', () => {
     expectErrorBody(await s.t.request({ method, url }), 401);
   });
 });
+
+describe('POST /api/backups that cannot be made', () => {
+  it('says why, not "something went wrong" (a walk): the backups folder is a file', async () => {
+    const s = await buildSignedInApp({ admin: 'admin' });
+    try {
+      const folder = backupsDirIn(s.t.dataDir);
+      fs.rmSync(folder, { recursive: true, force: true });
+      fs.writeFileSync(folder, 'not a folder');
+      const refused = await s.t.request({ method: 'POST', url: '/api/backups', token: s.tokens.admin });
+      expectErrorBody(refused, 500);
+      expect(refused.json<{ message: string }>().message).toBe(
+        'The backup could not be made: the backups folder of the data folder is not a folder. Nothing was changed.',
+      );
+    } finally {
+      await s.t.close();
+    }
+  });
+});
