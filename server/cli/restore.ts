@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { newBackupFile, BEFORE_RESTORE } from '../backups/folder.js';
 import { runningServers } from '../backups/running.js';
-import { parseKey, type DatabaseKey } from '../db/key.js';
+import { parseKey, readKeyFile, type DatabaseKey } from '../db/key.js';
 import { restoreDatabase, RestoreError } from '../db/restore.js';
 import { databaseFileIn } from '../start.js';
 import fs from 'node:fs';
@@ -20,13 +20,7 @@ async function backupKey(options: Record<string, string | boolean | undefined>):
   }
   if (typeof options['key-file'] === 'string') {
     const file = options['key-file'];
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (error) {
-      throw new CliError(`Cannot read the key file ${file}: ${(error as Error).message.split('\n')[0]}`);
-    }
-    return parseKey(text, file);
+    return parseKey(readKeyFile(file), file);
   }
   if (!options['ask-key']) return undefined;
   if (process.stdin.isTTY) {

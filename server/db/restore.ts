@@ -57,7 +57,7 @@ function checkCandidate(file: string, key: DatabaseKey): DatabaseCounts {
   } catch (error) {
     if (error instanceof WrongKeyError) {
       throw new RestoreError(
-        'The backup does not open with this key: the key is wrong, or the file is not an Agency Desk database',
+        'The backup does not open with this key: the key is wrong (a backup of another installation: give its key with --key-file or --ask-key), or the file is not an Agency Desk database',
       );
     }
     if ((error as { code?: string }).code?.startsWith('SQLITE_')) {

@@ -471,6 +471,18 @@ describe('what backup, export and restore never write over, nor read as a backup
     fs.rmSync(folder, { recursive: true });
   });
 
+  it("a key file that cannot be read is said in words, not Node's (a walk)", async () => {
+    const missing = path.join(dataDir, 'no-such.key');
+    const restoreWith = await cli(['restore', path.join(dataDir, 'whatever.db'), '--key-file', missing]);
+    expect(restoreWith.code).toBe(1);
+    expectOneLineError(restoreWith, new RegExp(`Cannot read the key file ${missing}: there is no such file$`));
+    const serveWith = await cli(['user', 'list'], {
+      env: { AGENCY_DESK_DB_KEY: undefined, AGENCY_DESK_KEY_FILE: missing },
+    });
+    expect(serveWith.code).toBe(1);
+    expectOneLineError(serveWith, /Cannot read the key file .*no-such\.key: there is no such file$/);
+  });
+
   it('restore refuses the live database itself, and a backup killed halfway, saying which', async () => {
     const self = await cli(['restore', path.join(dataDir, 'agency-desk.db')]);
     expect(self.code).toBe(1);
