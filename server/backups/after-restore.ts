@@ -1,4 +1,4 @@
-import { newestSeq, recordEntry } from '../audit/queries.js';
+import { newestSeq, recordEntry, systemActor, type Actor } from '../audit/queries.js';
 import type { Db } from '../db/open.js';
 import { migrations } from '../db/migrations/index.js';
 import { countsOf } from '../db/restore.js';
@@ -81,13 +81,20 @@ function keepAccess(restored: Db, previous: Db, withTokens: boolean): void {
  *   restored: a script polling with its cursor gets that entry, never a silent gap.
  * Run on the restored copy, with the replaced database open beside it, before the copy goes live.
  */
-export function afterRestore(backupName: string, now: number): (restored: Db, previous: Db) => void {
+export function afterRestore(
+  backupName: string,
+  now: number,
+  /** Who restored (the trail's entry names them: it named no one, a walk), and what it kept, for the words after. */
+  { actor = systemActor('Agency Desk'), outcome }: { actor?: Actor; outcome?: { keptAccess: boolean } } = {},
+): (restored: Db, previous: Db) => void {
   return (restored, previous) => {
     const tables = tablesOf(restored);
     const before = tablesOf(previous);
     if (tables.has('sessions')) restored.prepare('DELETE FROM sessions').run();
-    if (tables.has('users') && before.has('users') && sameOrganization(restored, previous))
+    if (tables.has('users') && before.has('users') && sameOrganization(restored, previous)) {
       keepAccess(restored, previous, tables.has('api_tokens') && before.has('api_tokens'));
+      if (outcome) outcome.keptAccess = true;
+    }
     if (!tables.has('audit_entries')) return;
     const last = Math.max(newestSeq(restored), before.has('audit_entries') ? newestSeq(previous) : 0);
     restored.prepare("DELETE FROM sqlite_sequence WHERE name = 'audit_entries'").run();
@@ -100,7 +107,7 @@ export function afterRestore(backupName: string, now: number): (restored: Db, pr
         restored,
         {
           organizationId,
-          actor: { type: 'system', id: null, email: null, name: null, token_id: null },
+          actor,
           action: 'database.restored',
           target: { type: 'backup', id: null, name: backupName },
           summary,

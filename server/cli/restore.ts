@@ -9,7 +9,7 @@ import type { Command } from './command.js';
 import { countWords } from './count-words.js';
 import { CliError, UsageError } from './errors.js';
 import { askHidden } from './password.js';
-import { keyFor } from './store.js';
+import { cliActor, keyFor } from './store.js';
 import { afterRestore } from '../backups/after-restore.js';
 import { realPathOf } from './targets.js';
 
@@ -74,19 +74,23 @@ export const restore: Command = {
     const sourceKey = await backupKey(options);
     fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
     try {
+      const outcome = { keptAccess: false };
       const result = restoreDatabase({
         liveFile,
         liveKey: keyFor(config),
         source: args[0]!,
         sourceKey,
         keepPreviousAs: newBackupFile(config.dataDir, BEFORE_RESTORE, new Date()),
-        adjust: afterRestore(path.basename(args[0]!), Date.now()),
+        adjust: afterRestore(path.basename(args[0]!), Date.now(), { actor: cliActor(), outcome }),
       });
       console.log(
         `Restored ${args[0]} (${countWords(result.counts.clients, 'client')}, ${countWords(result.counts.locations, 'location')}).` +
           (result.previous ? ` The previous database is kept in ${result.previous}.` : '') +
-          // Said where it happens (found by a walk: only the README said it).
-          ' Everyone signs in again; for a backup of this installation, passwords, roles and API tokens are as they were before the restore.',
+          // Said where it happens (found by a walk: only the README said it), as it happened (a walk: a
+          // backup of another installation replaced its accounts under the words that they were kept).
+          (outcome.keptAccess
+            ? ' Everyone signs in again; passwords, roles and API tokens are as they were before the restore.'
+            : " Everyone signs in again with the backup's own accounts: it is another organization's, so the accounts and API tokens of the database it replaced are not kept."),
       );
     } catch (error) {
       if (error instanceof RestoreError) throw new CliError(`${error.message}. Nothing was changed.`);

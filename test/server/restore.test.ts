@@ -112,7 +112,7 @@ describe('restore of a good backup', () => {
     // One client, in the singular.
     expect(result.stdout).toMatch(/Restored .*good\.db \(1 client, 0 locations\)\./);
     expect(result.stdout).toMatch(
-      /Everyone signs in again; for a backup of this installation, passwords, roles and API tokens are as they were before the restore\.\n$/,
+      /Everyone signs in again; passwords, roles and API tokens are as they were before the restore\.\n$/,
     );
     expect(fs.existsSync(`${liveFile}-wal`)).toBe(false);
     expect(clientNames()).toEqual(['In The Backup']);
@@ -138,6 +138,10 @@ describe('restore of a good backup', () => {
     const result = await cli(['restore', foreign, '--key-file', keyFile]);
     expect(result.code, result.stderr).toBe(0);
     expect(clientNames(liveFile, key)).toEqual(['From Another Machine']);
+    // Said as it happened (a walk: the words said the accounts were kept).
+    expect(result.stdout).toMatch(
+      /Everyone signs in again with the backup's own accounts: it is another organization's/,
+    );
     // Another installation's backup brings its own people: its organization is not this one's (found by a
     // review: every user was removed, and no one could sign in).
     const restored = openDatabase(liveFile, key, { readOnly: true });
@@ -358,18 +362,21 @@ describe('what a restore keeps of the database it replaces (found by a script au
       expect(restored.prepare('SELECT id FROM api_tokens WHERE user_id = ?').pluck().all(userId)).toEqual([stays]);
       expect(restored.prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(0);
       const last = restored
-        .prepare('SELECT seq, action, target_name, actor_type FROM audit_entries ORDER BY seq DESC LIMIT 1')
+        .prepare('SELECT seq, action, target_name, actor_type, actor_name FROM audit_entries ORDER BY seq DESC LIMIT 1')
         .get() as {
         seq: number;
         action: string;
         target_name: string;
         actor_type: string;
+        actor_name: string | null;
       };
       expect(last).toEqual({
         seq: read + 1,
         action: 'database.restored',
         target_name: 'with-tokens.db',
         actor_type: 'system',
+        // Who restored, as every command-line entry names it (it named no one: a walk).
+        actor_name: expect.stringMatching(/^the command line \(.+\)$/),
       });
     } finally {
       restored.close();
