@@ -86,8 +86,10 @@ export function UndoDialog({
       <p>{entryInWords(entry, history)}</p>
       <ErrorNotice
         error={preview.error ?? undo.error}
-        titles={{ 409: 'Undone already' }}
-        explain={{ 409: 'This change was undone already: its undo is in the history.' }}
+        {...(undoneAlready && {
+          titles: { 409: 'Undone already' },
+          explain: { 409: 'This change was undone already: its undo is in the history.' },
+        })}
       />
       {preview.data && !done && !undoneAlready && <UndoPreview undo={preview.data} />}
       {done ? (

@@ -10,8 +10,12 @@ export type Undo = Static<typeof UndoResponse>;
 /** The undo of an operation, as the server answers it (POST /api/operations/:id/undo). */
 export const undoPath = (operationId: string) => `/api/operations/${encodeURIComponent(operationId)}/undo`;
 
-/** A 409: undone already (in another tab, by a script). */
-export const isUndoneAlready = (error: unknown) => error instanceof ApiError && error.status === 409;
+/**
+ * Undone already (in another tab, by a script): the server's 409 that says so. Its other 409, an import
+ * whose client was deleted since, is not this one (the review: it was titled "Undone already").
+ */
+export const isUndoneAlready = (error: unknown) =>
+  error instanceof ApiError && error.status === 409 && error.message.startsWith('This operation was undone already');
 
 /**
  * Undoes an operation; afterwards (or when it was undone meanwhile, and what the page shows is out of

@@ -1,7 +1,7 @@
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { DialogDone } from '../components/DialogDone.js';
 import { plural } from '../format.js';
-import { useUndo, type Undo } from '../history/use-undo.js';
+import { isUndoneAlready, useUndo, type Undo } from '../history/use-undo.js';
 
 /** What an undo did, in a few words: "2 locations put back", "3 locations brought back; 1 left as it is". */
 function undoneWords(undo: Undo): string {
@@ -35,7 +35,7 @@ export function BulkDone({
   return (
     <>
       <p role="status">{message}</p>
-      <ErrorNotice error={undo.error} titles={{ 409: 'Undone already' }} />
+      <ErrorNotice error={undo.error} {...(isUndoneAlready(undo.error) && { titles: { 409: 'Undone already' } })} />
       <div className="form-actions">
         {operationId !== null && !undo.error && (
           <button type="button" className="button" disabled={undo.isPending} onClick={() => undo.mutate()}>
