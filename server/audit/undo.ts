@@ -81,12 +81,14 @@ class Since {
   constructor(
     private readonly db: Db,
     private readonly organizationId: string,
+    /** The operation's client: only its removals (and those over several clients) can hold its locations. */
+    private readonly clientId: string | null,
     readonly seq: number,
   ) {}
 
   /** The operations that removed locations after it, as removalsSince gives them. */
   removed(): string {
-    return (this.removals ??= removalsSince(this.db, this.organizationId, this.seq));
+    return (this.removals ??= removalsSince(this.db, this.organizationId, this.clientId, this.seq));
   }
 }
 
@@ -425,7 +427,7 @@ export function undoOperation(
     }
     if (operation.undone_by !== null) throw Conflict(`This operation was undone already (by ${operation.undone_by})`);
     // The trail's place of the operation's own entry, read once: edits after it are "changed since" (changedSince).
-    const since = new Since(db, principal.organizationId, entrySeq(db, operation.id));
+    const since = new Since(db, principal.organizationId, operation.client_id, entrySeq(db, operation.id));
     const steps = planUndo(db, operation, since);
     const count = (kind: Step['kind']) => steps.filter((step) => step.kind === kind).length;
     const conflicts = steps.flatMap((step) => (step.kind === 'conflict' ? [step] : []));
