@@ -32,11 +32,24 @@ export class CodesWithoutZeros {
     clientId: string,
     codes: readonly string[],
     found: Map<string, string>,
-    operationId: string | null,
+    { operationId, fileCodes }: { operationId: string | null; fileCodes: ReadonlyMap<string, string | null> },
   ): void {
     const unmatched = [...new Set(codes.filter((code) => WITHOUT_ZEROS.test(code) && !found.has(code)))];
     if (unmatched.length === 0) return;
+    const fits = new Map<string, { id: string; code: string }[]>();
+    // A location an earlier piece of the file updated is judged by the code the file gave it, not by the
+    // database's, which the import has rewritten and its dry run has not (the review: the two disagreed).
     for (const [code, stored] of locationsByCodeWithoutZeros(db, clientId, JSON.stringify(unmatched), operationId)) {
+      const kept = stored.filter((location) => !fileCodes.has(location.id));
+      if (kept.length > 0) fits.set(code, kept);
+    }
+    const wanted = new Set(unmatched);
+    for (const [id, code] of fileCodes) {
+      const bare = code?.replace(/^0+/, '');
+      if (code == null || bare === code || !wanted.has(bare!)) continue;
+      fits.set(bare!, [...(fits.get(bare!) ?? []), { id, code }]);
+    }
+    for (const [code, stored] of fits) {
       this.fits.set(code, stored);
       if (stored.length === 1) found.set(code, stored[0]!.id);
     }

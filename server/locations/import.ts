@@ -341,7 +341,10 @@ class ImportPlan {
         found[kind] = locationsByKey(this.db, this.clientId, KEY_COLUMNS[kind], JSON.stringify(wanted[kind]));
     }
     // A store code of digits that names no location may be one Excel stripped of its leading zeros.
-    this.zeros.lookUp(this.db, this.clientId, wanted.store_code, found.store_code, this.operationId);
+    this.zeros.lookUp(this.db, this.clientId, wanted.store_code, found.store_code, {
+      operationId: this.operationId,
+      fileCodes: this.finalCodes,
+    });
     return found;
   }
 

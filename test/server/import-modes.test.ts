@@ -691,6 +691,18 @@ describe('import modes', () => {
     ]);
   });
 
+  it("a code without Excel's zeros, a piece after the row that gave a location that code: the dry run and the import agree (the review)", async () => {
+    const { clientId, ids } = await clientWithCodes('Zeros across pieces', { X: '0123' });
+    const filler = Array.from({ length: 999 }, (_, i) => ({ name: `Filler ${i}`, address: `${i} Filler St` }));
+    const rows = [{ id: ids.X, name: 'X', store_code: '0124' }, ...filler, { name: 'New', store_code: '124' }];
+    const preview = await dryRun(clientId, rows, '?mode=upsert');
+    const result = await upload(clientId, rows, '?mode=upsert');
+    // "124" is X's new 0124 without its zeros: two rows for one code, in both.
+    expect(preview.valid).toBe(false);
+    expect(preview.errors.map((error) => error.row)).toEqual([0, 1000]);
+    expect(expectErrorBody(result, 400).details!.map((detail) => detail.row)).toEqual([0, 1000]);
+  });
+
   it('a row naming a location by its id after another row matched it by its code -> both rows errors, across pieces too (the review)', async () => {
     const { clientId, ids } = await clientWithCodes('One location two rows', { X: 'X-1' });
     const filler = Array.from({ length: 1000 }, (_, i) => ({ name: `Filler ${i}`, address: `${i} Filler St` }));
