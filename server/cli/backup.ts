@@ -4,7 +4,8 @@ import { backupDatabase, backupFileName, freeBackupFile } from '../db/backup.js'
 import type { Command } from './command.js';
 import { CliError } from './errors.js';
 import { withStore } from './store.js';
-import { refuseProtectedTarget } from './targets.js';
+import { realPathOf, refuseProtectedTarget } from './targets.js';
+import { backupsDirIn, MANUAL, newBackupFile } from '../backups/folder.js';
 
 const REASONS: Record<string, string> = {
   ENOENT: 'its folder does not exist',
@@ -24,11 +25,15 @@ export function fileErrorInWords(error: unknown): string {
 
 /**
  * A folder that exists gets a file named after the time (`-2`, `-3`... after another of that second);
- * anything else is the file itself.
+ * anything else is the file itself. Into the installation's own backups folder, it is a manual backup
+ * (`manual-<time>.db`), which the dashboard lists and the rotation keeps: named otherwise it sat there
+ * unlisted (a walk).
  */
-export function backupTarget(target: string, now: Date): string {
+export function backupTarget(target: string, now: Date, dataDir?: string): string {
   const resolved = path.resolve(target);
   const isFolder = fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  if (isFolder && dataDir !== undefined && realPathOf(resolved) === realPathOf(backupsDirIn(dataDir)))
+    return newBackupFile(dataDir, MANUAL, now);
   return isFolder ? freeBackupFile(resolved, backupFileName(now)) : resolved;
 }
 
@@ -41,7 +46,7 @@ export const backup: Command = {
   async run({ args, config: readConfig }) {
     const config = readConfig();
     await withStore(config, (store) => {
-      const file = backupTarget(args[0]!, new Date());
+      const file = backupTarget(args[0]!, new Date(), config.dataDir);
       refuseProtectedTarget(args[0]!, file, config);
       try {
         backupDatabase(store.db, file);

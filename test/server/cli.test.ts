@@ -415,6 +415,13 @@ describe('backup', () => {
     expect(backupTarget(folder, now)).toBe(path.join(folder, 'agency-desk-2026-03-04T05-06-07Z-3.db'));
     // A file named as the target is the target: it is replaced, as `backup TARGET` says.
     expect(backupTarget(first, now)).toBe(first);
+    // Into the installation's own backups folder: a manual backup, listed by the dashboard (a walk).
+    const data = tempDir('agency-desk-cli-data-');
+    fs.mkdirSync(path.join(data, 'backups'));
+    expect(backupTarget(path.join(data, 'backups'), now, data)).toBe(
+      path.join(data, 'backups', 'manual-2026-03-04T05-06-07Z.db'),
+    );
+    fs.rmSync(data, { recursive: true });
     fs.rmSync(folder, { recursive: true });
   });
 
