@@ -1,4 +1,5 @@
 #!/usr/bin/env -S node --max-semi-space-size=4
+import { readFileSync } from 'node:fs';
 import { backup } from './cli/backup.js';
 import { clientAdd, clientList } from './cli/clients.js';
 import { exportData } from './cli/export.js';
@@ -55,6 +56,11 @@ export async function main(argv: string[]): Promise<number> {
     console.error(overallHelp(COMMANDS));
     return 2;
   }
+  // The version, as tools are asked it (a walk got "Unknown command").
+  if (argv.length === 1 && ['--version', '-v', 'version'].includes(argv[0]!)) {
+    console.log(`agency-desk ${versionOf()}`);
+    return 0;
+  }
   // "agency-desk client --help" is "help client": the group's commands (a walk got "Unknown command").
   if (argv.length === 2 && HELP.includes(argv[1]!) && groupOf(argv[0]).length > 0) return main(['help', argv[0]!]);
   if (HELP.includes(argv[0]!)) {
@@ -106,6 +112,16 @@ function stopBetweenSteps(): () => void {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
   };
+}
+
+/** The version in the package.json beside the build (dist/server/cli.js: two folders up). */
+function versionOf(): string {
+  try {
+    const manifest = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+    return (JSON.parse(manifest) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }
 
 function exitStatusOf(error: unknown): number {

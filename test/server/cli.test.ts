@@ -132,6 +132,15 @@ describe('help and usage', () => {
     expectOneLineError(result, message);
   });
 
+  it('--version prints the version, exit 0 (a walk got "Unknown command")', async () => {
+    const manifest = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as {
+      version: string;
+    };
+    const result = await cli(['--version']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`agency-desk ${manifest.version}\n`);
+  });
+
   it('init on a database that has accounts already is refused, one line', async () => {
     const again = await cli(['init', '--email', 'second@example.com'], { input: 'correct horse\n' });
     expect(again.code).toBe(1);
