@@ -452,8 +452,11 @@ class ImportPlan {
    * have refused the insert (the review's find: a 500). A code read without Excel's zeros is taken as stored.
    */
   private settleFreedCodes(decisions: Decision[]): void {
+    // Kept for the locations whose code the file changes (the database's says the rest, in both runs) and
+    // for those whose code a row may take (codesGiven): not 100,000 entries for an upsert that changes no code.
     for (const { action, location, result } of decisions) {
-      if (location !== undefined && result !== undefined && (action === 'updated' || action === 'unchanged'))
+      if (location === undefined || result === undefined || (action !== 'updated' && action !== 'unchanged')) continue;
+      if (result.store_code !== location.store_code || this.codesGiven.has(location.id))
         this.finalCodes.set(location.id, result.store_code);
     }
     for (const decision of decisions) {
