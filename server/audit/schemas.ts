@@ -40,7 +40,13 @@ export type AuditEntry = Static<typeof AuditEntry>;
 export const AuditQuery = Type.Object(
   {
     clientId: Type.Optional(Uuid),
-    locationId: Type.Optional(Uuid),
+    locationId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description:
+          "A location's history: its own edits, and the imports, bulk edits and deletes and undos that changed it",
+      }),
+    ),
     actor: Type.Optional(Uuid),
     action: Type.Optional(Type.String({ maxLength: 60 })),
     since: Type.Optional(

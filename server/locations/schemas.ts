@@ -118,8 +118,12 @@ const InputFields = {
   store_code: optionalText(200, 'At most 60 characters, no URL; unique within the client'),
   phone: optionalText(50, 'Any national or international form; stored as E.164 using the country'),
   website: optionalText(2048, 'An http(s) URL or a bare domain'),
-  latitude: optionalNumber('-90 to 90; text may use a decimal comma'),
-  longitude: optionalNumber('-180 to 180; text may use a decimal comma'),
+  latitude: optionalNumber(
+    '-90 to 90; text may use a decimal comma. With the longitude: a change that leaves a location one of the two is a 400',
+  ),
+  longitude: optionalNumber(
+    '-180 to 180; text may use a decimal comma. With the latitude: a change that leaves a location one of the two is a 400',
+  ),
   primary_category: optionalText(100),
   labels: Type.Optional(
     Type.Union(
