@@ -50,6 +50,8 @@ export function readPatch(
   body: Record<string, unknown>,
   country: string | null,
   of: 'patch' | 'set' = 'patch',
+  /** Problems of the change as a whole, said with the fields' own (the editor showed them one Save later: a walk). */
+  alsoCheck: (input: RowInput) => ErrorDetail[] = () => [],
 ): RowInput {
   const checker: TypeCheck<TSchema> = of === 'patch' ? patchChecker : setChecker;
   // Paths as the schema's own errors write them: /body/phone, /body/set/phone.
@@ -65,8 +67,24 @@ export function readPatch(
     const others = errors.filter((error) => error.path !== `${where}/name`);
     errors.splice(0, errors.length, detail('name', 'cannot be blank'), ...others);
   }
+  errors.push(...alsoCheck(input));
   if (errors.length > 0) throw invalid(errors);
   return input;
+}
+
+/**
+ * A PATCH that leaves the location one coordinate: said on both fields, the one given ("has no longitude")
+ * and the one missing, so that the editor shows it as the person leaves the field they typed in (a walk saw
+ * it only at Save, on a field not yet visited).
+ */
+function coordinatesOf(input: RowInput, after: LocationValues): ErrorDetail[] {
+  const half = halfCoordinate(input, after);
+  if (half === null) return [];
+  const given = half.field === 'latitude' ? 'longitude' : 'latitude';
+  return [
+    { path: `/body/${given}`, message: `has no ${half.field}: a place on a map needs both, or neither` },
+    { path: `/body/${half.field}`, message: half.message },
+  ];
 }
 
 function invalid(details: ErrorDetail[]) {
@@ -353,10 +371,8 @@ export function patchLocation(
   const [location] = storedLocations(db, principal.organizationId, JSON.stringify([id]));
   if (location === undefined) throw NotFound('No location with this id');
   authorizeWrite(db, principal, { ...NEEDS.import, clientId: location.client_id }, now);
-  const input = readPatch(body, location.country);
+  const input = readPatch(body, location.country, 'patch', (read) => coordinatesOf(read, patched(location, read)));
   const values = patched(location, input);
-  const half = halfCoordinate(input, values);
-  if (half !== null) throw invalid([{ path: `/body/${half.field}`, message: half.message }]);
   const changes = changesOf(location, values);
   if (Object.keys(changes).length === 0) {
     // Labels in another order are kept as sent, though no change: not a new revision, nor an entry.

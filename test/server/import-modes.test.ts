@@ -309,12 +309,22 @@ describe('coordinates come in pairs (a probe stored a latitude alone)', () => {
     const [pin] = await list(clientId);
     const patch = (body: unknown) =>
       t.request({ method: 'PATCH', url: `/api/locations/${pin!.id}`, token: admin, body });
+    // Said on both fields: the editor shows it as the person leaves the one they typed in.
     const cleared = await patch({ longitude: null });
     expect(expectErrorBody(cleared, 400).details).toEqual([
+      { path: '/body/latitude', message: 'has no longitude: a place on a map needs both, or neither' },
       {
         path: '/body/longitude',
         message: 'is missing while the latitude is given: a place on a map needs both, or neither',
       },
+    ]);
+    // With the fields' own problems, at once (a walk saw it one Save later).
+    const all = await patch({ name: '', website: 'htp:/not a site', latitude: 40.5, longitude: null });
+    expect(expectErrorBody(all, 400).details!.map((detail) => detail.path)).toEqual([
+      '/body/name',
+      '/body/website',
+      '/body/latitude',
+      '/body/longitude',
     ]);
     expect((await patch({ latitude: null, longitude: null })).statusCode).toBe(200);
     expect((await patch({ latitude: 45, longitude: 7 })).statusCode).toBe(200);
