@@ -588,5 +588,8 @@ test('a bulk change is undone from its own dialog, at once (a walk looked for Un
   expect(stored.map((location) => [location.name, location.primary_category])).toEqual([
     ['Bay 1', 'Cafe'],
     ['Bay 2', null],
-  ]);
+  ]); // The location's own history says the change was undone, as the client's does.
+  await page.getByTestId('location-row').filter({ hasText: 'Bay 2' }).click();
+  const own = page.getByTestId('location-panel').getByTestId('location-history-entry');
+  await expect(own.filter({ hasText: /^[^“]*set the primary category/ })).toContainText('(undone)');
 });

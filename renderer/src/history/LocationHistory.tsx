@@ -32,6 +32,7 @@ export function LocationHistory({ locationId }: { locationId: string }) {
               {formatDateTime(entry.at)}
             </time>{' '}
             <span className="history-words">{entryInWords(entry, entries)}</span>
+            {entry.undone_by !== null && <span className="muted"> (undone)</span>}
           </li>
         ))}
       </ol>
