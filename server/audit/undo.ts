@@ -7,6 +7,7 @@ import { fieldInWords } from '../locations/field-words.js';
 import { LOCATION_FIELDS, type LocationField, type LocationValues } from '../locations/fields.js';
 import {
   addToLocationsCount,
+  clientOrganization,
   fromColumns,
   locationName,
   locationsByKey,
@@ -107,7 +108,7 @@ function planUndo(db: Db, operation: Operation, since: Since): Step[] {
 function importedSteps(db: Db, operation: Operation, since: Since): Step[] {
   if (operation.client_id === null) return [];
   const clientId = operation.client_id;
-  if (!statement<[string], number>(db, 'SELECT 1 FROM clients WHERE id = ?').pluck().get(clientId))
+  if (clientOrganization(db, clientId) === undefined)
     throw Conflict('The client of this import was deleted since, with its locations: nothing of it is left to undo');
   const steps: Step[] = createdBy(db, clientId, operation.id).map((now) =>
     now.revision === 0
