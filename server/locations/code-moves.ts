@@ -1,6 +1,11 @@
 import type { Db } from '../db/open.js';
 import { locationsByKey, locationName, setStoreCode } from './queries.js';
 
+/** A row's error when the store code it takes stays with the location that holds it: the holder by id and name. */
+export function codeKeptWords(db: Db, code: string, holder: string): string {
+  return `the store code "${code}" is used by location ${holder} ("${locationName(db, holder)}"), which this file leaves with it; store codes are unique within a client`;
+}
+
 /** An update that gives its location a store code another location of the client held when it was read. */
 export interface CodeMove {
   /** The row's index in the request, and its line in the sheet when the rows said it. */
@@ -54,10 +59,7 @@ export class StoreCodeMoves {
   blocked(db: Db): (CodeMove & { message: string })[] {
     return [...this.moves.values()]
       .filter((move) => !this.changed.has(move.holder))
-      .map((move) => ({
-        ...move,
-        message: `the store code "${move.code}" is used by location ${move.holder} ("${locationName(db, move.holder)}"), which this file leaves with it; store codes are unique within a client`,
-      }));
+      .map((move) => ({ ...move, message: codeKeptWords(db, move.code, move.holder) }));
   }
 
   /** Writes each moved code, once every row has been written. */

@@ -2,7 +2,7 @@ import { dropOperation, recordEntry, startOperation, type Actor } from '../audit
 import type { Db } from '../db/open.js';
 import { clientName } from '../clients/queries.js';
 import { partialSnapshot, rememberRow } from './snapshots.js';
-import { StoreCodeMoves, type CodeChange } from './code-moves.js';
+import { codeKeptWords, StoreCodeMoves, type CodeChange } from './code-moves.js';
 import { CodesWithoutZeros, lostItsZeros } from './codes-without-zeros.js';
 import { SortedUuids } from '../db/uuid.js';
 import type { ErrorDetail } from '../http/errors.js';
@@ -26,7 +26,6 @@ import {
   insertColumns,
   insertLocations,
   locationsByKey,
-  locationName,
   locationsToUpdate,
   updateLocation,
   type LocationToUpdate,
@@ -469,7 +468,7 @@ class ImportPlan {
         continue;
       }
       decision.action = 'error';
-      const message = `the store code "${code}" is used by location ${holder} ("${locationName(this.db, holder)}"), which this file leaves with it; store codes are unique within a client`;
+      const message = codeKeptWords(this.db, code, holder);
       this.invalid(
         decision.row.index,
         [rowError(decision.row.index, 'store_code', message, decision.row.line)],
