@@ -183,8 +183,12 @@ class ImportPlan {
   private readonly byStoreCode = new Map<string, number>();
   private readonly byPlace = new Map<string, number>();
   private readonly byMatchKey = new Map<string, number>();
-  /** Existing locations already matched by a row: a second row matching one is a duplicate of the first. */
-  private readonly matched = new Map<string, number>();
+  /**
+   * Existing locations already matched by a row, with that row and the key it matched by: a second row
+   * matching one is a duplicate of the first, or, naming it by its id after a row matched it otherwise, an
+   * error of both (oneLocationTwoRows).
+   */
+  private readonly matched = new Map<string, { row: number; kind: Key['kind'] }>();
   /**
    * The store code each matched location's row gives it (null: cleared), when the row gives one: a
    * later row may take the code the location had (codeMovedAway).
@@ -192,8 +196,6 @@ class ImportPlan {
   private readonly codesGiven = new Map<string, string | null>();
   /** Each location the file updates, with the store code its row leaves it: what a freed code is judged by. */
   private readonly finalCodes = new Map<string, string | null>();
-  /** How each matched location was matched: a row naming it by id after another row named it otherwise is an error. */
-  private readonly matchedBy = new Map<string, Key['kind']>();
   private readonly zeros = new CodesWithoutZeros();
   /** Locations a row matched by its store code without zeros, with that row: no other row takes them. */
   private readonly matchedWithoutZeros = new Map<string, number>();
@@ -527,20 +529,23 @@ class ImportPlan {
     for (const key of keys) if (!this.inFile(key.kind).has(key.value)) this.inFile(key.kind).set(key.value, row.index);
   }
 
-  private matchedExisting(row: NormalizedRow, key: Key, id: string): Decision | undefined {
-    if (this.request.mode === 'create') {
-      if (key.kind === 'store_code' && this.request.duplicates === 'keep') {
-        const used = this.zeros.matched(key.value, id)
-          ? `is location ${id}'s ${this.zeros.storedCode(key.value)} without its zeros (Excel drops them)`
-          : `is already used by location ${id}`;
-        const message = `the store code "${key.value}" ${used}: import with mode=upsert to update it`;
-        this.invalid(row.index, [rowError(row.index, 'store_code', message, row.line)], inputValues(row));
-        return undefined;
-      }
-      return this.duplicate(row, { reason: key.kind, location_id: id });
+  /** In create mode a row matching a location is its duplicate; a store code kept is an error (mode=upsert updates). */
+  private duplicateOfExisting(row: NormalizedRow, key: Key, id: string): Decision | undefined {
+    if (key.kind === 'store_code' && this.request.duplicates === 'keep') {
+      const used = this.zeros.matched(key.value, id)
+        ? `is location ${id}'s ${this.zeros.storedCode(key.value)} without its zeros (Excel drops them)`
+        : `is already used by location ${id}`;
+      const message = `the store code "${key.value}" ${used}: import with mode=upsert to update it`;
+      this.invalid(row.index, [rowError(row.index, 'store_code', message, row.line)], inputValues(row));
+      return undefined;
     }
+    return this.duplicate(row, { reason: key.kind, location_id: id });
+  }
+
+  private matchedExisting(row: NormalizedRow, key: Key, id: string): Decision | undefined {
+    if (this.request.mode === 'create') return this.duplicateOfExisting(row, key, id);
     const withoutZeros = key.kind === 'store_code' && this.zeros.matched(key.value, id);
-    const earlier = this.matched.get(id);
+    const { row: earlier, kind: earlierKind } = this.matched.get(id) ?? {};
     if (earlier !== undefined && (withoutZeros || this.matchedWithoutZeros.has(id))) {
       // 123 read as the stored 0123, and a row of 0123 itself: which row is the location's is not known.
       const rule =
@@ -548,14 +553,13 @@ class ImportPlan {
       this.repeated(row, 'store_code', this.zeros.storedCode(key.value) ?? key.value, earlier, rule);
       return undefined;
     }
-    if (earlier !== undefined && key.kind === 'id' && this.matchedBy.get(id) !== 'id') {
-      this.oneLocationTwoRows(row, earlier, id);
+    if (earlier !== undefined && key.kind === 'id' && earlierKind !== 'id') {
+      this.oneLocationTwoRows(row, earlier, id, earlierKind!);
       return undefined;
     }
     if (earlier !== undefined) return this.duplicate(row, { reason: key.kind, row: earlier });
     if (withoutZeros) this.matchedWithoutZeros.set(id, row.index);
-    this.matched.set(id, row.index);
-    this.matchedBy.set(id, key.kind);
+    this.matched.set(id, { row: row.index, kind: key.kind });
     this.noteCodeGiven(id, row);
     this.remember(row, this.keysOfAll(row));
     // The stored location is read for the piece at once (completeUpdates).
@@ -588,8 +592,7 @@ class ImportPlan {
    * address: which row is the location's is not known, and the earlier one would be written over it, the
    * other skipped (the review's find, across the 1,000-row pieces). Both rows are errors, each naming the other.
    */
-  private oneLocationTwoRows(row: NormalizedRow, earlier: number, id: string): void {
-    const kind = this.matchedBy.get(id) as Exclude<Key['kind'], 'id'>;
+  private oneLocationTwoRows(row: NormalizedRow, earlier: number, id: string, kind: KeyColumn): void {
     const { words, field } = KEY_WORDS[kind];
     const line = this.lineAt[earlier] || undefined;
     this.lateError(
