@@ -21,6 +21,22 @@ export function lostItsZeros(code: string | null | undefined, stored: string | n
 export class CodesWithoutZeros {
   /** Each code looked up: the stored codes that fit it, with their locations. */
   private readonly fits = new Map<string, { id: string; code: string }[]>();
+  /** The locations an earlier piece of the file gave a code (noteFileCode): their database code is not theirs. */
+  private readonly fileIds = new Set<string>();
+  /** Those of their codes that have leading zeros, by the code without them: what lookUp reads for them. */
+  private readonly fileCodes = new Map<string, { id: string; code: string }[]>();
+
+  /**
+   * The code the file leaves a location with, once its piece is worked out. A later piece judges that
+   * location by it, not by the database's, which the import has rewritten and its dry run has not (the
+   * review: the two disagreed). Indexed by the code without zeros as noted, not scanned at every lookUp.
+   */
+  noteFileCode(id: string, code: string | null): void {
+    this.fileIds.add(id);
+    if (code === null || !code.startsWith('0')) return;
+    const bare = code.replace(/^0+/, '');
+    this.fileCodes.set(bare, [...(this.fileCodes.get(bare) ?? []), { id, code }]);
+  }
 
   /**
    * Looks up, in SQL, the codes of digits that matched no location exactly; a code one location fits is
@@ -32,26 +48,18 @@ export class CodesWithoutZeros {
     clientId: string,
     codes: readonly string[],
     found: Map<string, string>,
-    { operationId, fileCodes }: { operationId: string | null; fileCodes: ReadonlyMap<string, string | null> },
+    operationId: string | null,
   ): void {
     const unmatched = [...new Set(codes.filter((code) => WITHOUT_ZEROS.test(code) && !found.has(code)))];
     if (unmatched.length === 0) return;
-    const fits = new Map<string, { id: string; code: string }[]>();
-    // A location an earlier piece of the file updated is judged by the code the file gave it, not by the
-    // database's, which the import has rewritten and its dry run has not (the review: the two disagreed).
-    for (const [code, stored] of locationsByCodeWithoutZeros(db, clientId, JSON.stringify(unmatched), operationId)) {
-      const kept = stored.filter((location) => !fileCodes.has(location.id));
-      if (kept.length > 0) fits.set(code, kept);
-    }
-    const wanted = new Set(unmatched);
-    for (const [id, code] of fileCodes) {
-      const bare = code?.replace(/^0+/, '');
-      if (code == null || bare === code || !wanted.has(bare!)) continue;
-      fits.set(bare!, [...(fits.get(bare!) ?? []), { id, code }]);
-    }
-    for (const [code, stored] of fits) {
-      this.fits.set(code, stored);
-      if (stored.length === 1) found.set(code, stored[0]!.id);
+    const inDatabase = locationsByCodeWithoutZeros(db, clientId, JSON.stringify(unmatched), operationId);
+    for (const code of unmatched) {
+      // The database's fits, but for the locations the file gave a code (noteFileCode): theirs are the file's.
+      const stored = (inDatabase.get(code) ?? []).filter((location) => !this.fileIds.has(location.id));
+      const fits = [...stored, ...(this.fileCodes.get(code) ?? [])];
+      if (fits.length === 0) continue;
+      this.fits.set(code, fits);
+      if (fits.length === 1) found.set(code, fits[0]!.id);
     }
   }
 

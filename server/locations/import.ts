@@ -342,10 +342,7 @@ class ImportPlan {
         found[kind] = locationsByKey(this.db, this.clientId, KEY_COLUMNS[kind], JSON.stringify(wanted[kind]));
     }
     // A store code of digits that names no location may be one Excel stripped of its leading zeros.
-    this.zeros.lookUp(this.db, this.clientId, wanted.store_code, found.store_code, {
-      operationId: this.operationId,
-      fileCodes: this.finalCodes,
-    });
+    this.zeros.lookUp(this.db, this.clientId, wanted.store_code, found.store_code, this.operationId);
     return found;
   }
 
@@ -457,8 +454,9 @@ class ImportPlan {
     // for those whose code a row may take (codesGiven): not 100,000 entries for an upsert that changes no code.
     for (const { action, location, result } of decisions) {
       if (location === undefined || result === undefined || (action !== 'updated' && action !== 'unchanged')) continue;
-      if (result.store_code !== location.store_code || this.codesGiven.has(location.id))
-        this.finalCodes.set(location.id, result.store_code);
+      if (result.store_code === location.store_code && !this.codesGiven.has(location.id)) continue;
+      this.finalCodes.set(location.id, result.store_code);
+      this.zeros.noteFileCode(location.id, result.store_code);
     }
     for (const decision of decisions) {
       if (decision.action !== 'created' || decision.freedFrom === undefined) continue;
