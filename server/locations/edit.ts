@@ -50,8 +50,11 @@ export function readPatch(
   body: Record<string, unknown>,
   country: string | null,
   of: 'patch' | 'set' = 'patch',
-  /** Problems of the change as a whole, said with the fields' own (the editor showed them one Save later: a walk). */
-  alsoCheck: (input: RowInput) => ErrorDetail[] = () => [],
+  /**
+   * The location a PATCH changes: what the change leaves it with is judged too (a half pair of coordinates),
+   * said with the fields' own problems (the editor showed it one Save later: a walk).
+   */
+  before?: LocationValues,
 ): RowInput {
   const checker: TypeCheck<TSchema> = of === 'patch' ? patchChecker : setChecker;
   // Paths as the schema's own errors write them: /body/phone, /body/set/phone.
@@ -67,7 +70,7 @@ export function readPatch(
     const others = errors.filter((error) => error.path !== `${where}/name`);
     errors.splice(0, errors.length, detail('name', 'cannot be blank'), ...others);
   }
-  errors.push(...alsoCheck(input));
+  if (before !== undefined) errors.push(...coordinatesOf(input, patched(before, input)));
   if (errors.length > 0) throw invalid(errors);
   return input;
 }
@@ -371,8 +374,7 @@ export function patchLocation(
   const [location] = storedLocations(db, principal.organizationId, JSON.stringify([id]));
   if (location === undefined) throw NotFound('No location with this id');
   authorizeWrite(db, principal, { ...NEEDS.import, clientId: location.client_id }, now);
-  const input = readPatch(body, location.country, 'patch', (read) => coordinatesOf(read, patched(location, read)));
-  const values = patched(location, input);
+  const values = patched(location, readPatch(body, location.country, 'patch', location));
   const changes = changesOf(location, values);
   if (Object.keys(changes).length === 0) {
     // Labels in another order are kept as sent, though no change: not a new revision, nor an entry.
