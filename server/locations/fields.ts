@@ -202,26 +202,28 @@ function nationalOrWithZero(text: string, country: string | null): string {
   }
 }
 
-/** Digits alone (Excel's number) read with a "+" in front, when that is a valid number; else undefined. */
-function withPlus(text: string): string | undefined {
-  if (!/^[1-9]\d{6,14}$/.test(text)) return undefined;
+/** A reading of Excel's digits (with a "+", or a 0, in front) as E.164, when it is a valid number; else undefined. */
+function validReading(candidate: string, country?: CountryCode): string | undefined {
   try {
-    const number = parsePhoneNumberWithError(`+${text}`);
+    const number = parsePhoneNumberWithError(
+      candidate,
+      country === undefined ? undefined : { defaultCountry: country },
+    );
     return number.isValid() ? number.number : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** Digits alone (Excel's number) read with a "+" in front, when that is a valid number; else undefined. */
+function withPlus(text: string): string | undefined {
+  return /^[1-9]\d{6,14}$/.test(text) ? validReading(`+${text}`) : undefined;
+}
+
 /** Digits with a 0 in front, when that makes a valid number of the country; else undefined. */
 function withLeadingZero(text: string, country: string | null): string | undefined {
   if (country === null || !/^[1-9]\d{4,}$/.test(text) || !isSupportedCountry(country)) return undefined;
-  try {
-    const zero = parsePhoneNumberWithError(`0${text}`, { defaultCountry: country });
-    return zero.isValid() ? zero.number : undefined;
-  } catch {
-    return undefined;
-  }
+  return validReading(`0${text}`, country);
 }
 
 /** A phone as written, read with the location's country when it has no country code. */
@@ -281,17 +283,22 @@ export function phoneExtension(text: unknown, country: string | null): string | 
   }
 }
 
+/** Why a phone has no country: "+999 1234" is written with its code, which is no country's (a probe was told to write it so). */
+function noCountryWords(text: string, country: string | null): string {
+  const plus = /^\s*\+\s*(\d{1,3})?/.exec(text);
+  if (plus !== null) {
+    const code = plus[1];
+    return `"${text}" starts with ${code ? `+${code}, which is no country's calling code` : 'no country calling code'}`;
+  }
+  return country === null
+    ? `"${text}" needs a country: give the location's country or write the number as +<country code> ...`
+    : `"${text}" is not a phone number of ${country}`;
+}
+
 function phoneReason(text: string, reason: string, country: string | null): string {
   switch (reason) {
     case 'INVALID_COUNTRY':
-      // "+999 1234" is written with its code, which is no country's (a probe was told to write it so).
-      if (/^\s*\+/.test(text)) {
-        const code = /^\s*\+\s*(\d{1,3})/.exec(text)?.[1];
-        return `"${text}" starts with ${code ? `+${code}, which is no country's calling code` : 'no country calling code'}`;
-      }
-      return country === null
-        ? `"${text}" needs a country: give the location's country or write the number as +<country code> ...`
-        : `"${text}" is not a phone number of ${country}`;
+      return noCountryWords(text, country);
     case 'TOO_SHORT':
       return `"${text}" is too short to be a phone number`;
     case 'TOO_LONG':
