@@ -16,7 +16,7 @@ import { Writer } from './store/writer.js';
 import { sqliteStore } from './store/sqlite-store.js';
 import type { DataStore } from './store/store.js';
 import { dashboard, sendDashboardPage } from './http/dashboard.js';
-import { errorBody, HttpError, Invalid } from './http/errors.js';
+import { errorBody, HttpError } from './http/errors.js';
 import { processAllocator } from './memory.js';
 import {
   BodyBudget,
@@ -24,13 +24,14 @@ import {
   loneSurrogatePath,
   parseJson,
   readJsonText,
+  repeatedKeyError,
   repeatedKeyPointer,
 } from './http/body.js';
 import { registerLocalhostGuard } from './http/localhost.js';
 import { registerNoBodyRule } from './http/no-body.js';
 import { registerIdentityBodiesOnly } from './http/content-encoding.js';
 import { openApi } from './http/openapi.js';
-import { compileValidator, detailInWords } from './http/validation.js';
+import { compileValidator } from './http/validation.js';
 import { PLAIN_TEXT } from './http/schemas.js';
 import { locationRoutes } from './locations/routes.js';
 import { mappingRoutes } from './mappings/routes.js';
@@ -209,13 +210,7 @@ function jsonBody(text: string): unknown {
   const lone = text.includes('\\u') ? loneSurrogatePath(body) : null;
   if (lone !== null) throw loneSurrogateError(lone);
   const repeated = repeatedKeyPointer(text);
-  if (repeated !== null) {
-    const detail = {
-      path: `/body${repeated}`,
-      message: 'is given more than once (JSON would keep only the last): give it once',
-    };
-    throw Invalid(detailInWords(detail), [detail]);
-  }
+  if (repeated !== null) throw repeatedKeyError(repeated);
   return body;
 }
 

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import secureJson from 'secure-json-parse';
 import { HttpError, Invalid } from './errors.js';
+import { detailInWords } from './validation.js';
 
 /**
  * Parses a JSON body. A `__proto__` or `constructor.prototype` key is refused (prototype poisoning),
@@ -143,6 +144,15 @@ export function repeatedKeyPointer(text: string): string | null {
     }
   }
   return null;
+}
+
+/** The 400 for a key given twice at `pointer` in a body, naming it as a validation error names a field. */
+export function repeatedKeyError(pointer: string): HttpError {
+  const detail = {
+    path: `/body${pointer}`,
+    message: 'is given more than once (JSON would keep only the last): give it once',
+  };
+  return Invalid(detailInWords(detail), [detail]);
 }
 
 function pointerOfTokens(stack: readonly ScanFrame[]): string {
