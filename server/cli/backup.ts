@@ -4,24 +4,9 @@ import { backupDatabase, backupFileName, freeBackupFile } from '../db/backup.js'
 import type { Command } from './command.js';
 import { CliError } from './errors.js';
 import { withStore } from './store.js';
+import { fileErrorInWords } from '../file-words.js';
 import { realPathOf, refuseProtectedTarget } from './targets.js';
 import { backupsDirIn, MANUAL, newBackupFile } from '../backups/folder.js';
-
-const REASONS: Record<string, string> = {
-  ENOENT: 'its folder does not exist',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'it is a folder',
-  ENOTDIR: 'a part of the path is not a folder',
-  ENOSPC: 'the disk is full',
-  EROFS: 'the disk is read-only',
-};
-
-/** Why a file could not be written, in words, without Node's code and the temporary file's name. */
-export function fileErrorInWords(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  return (code !== undefined && REASONS[code]) || (error as Error).message.split('\n')[0]!;
-}
 
 /**
  * A folder that exists gets a file named after the time (`-2`, `-3`... after another of that second);

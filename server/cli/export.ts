@@ -5,7 +5,7 @@ import type { Db } from '../db/open.js';
 import type { Command } from './command.js';
 import { countWords } from './count-words.js';
 import { CliError, UsageError } from './errors.js';
-import { fileErrorInWords } from './backup.js';
+import { fileErrorInWords } from '../file-words.js';
 import { theOrganization, withStore } from './store.js';
 import { refuseProtectedTarget } from './targets.js';
 

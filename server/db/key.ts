@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileErrorInWords } from '../file-words.js';
 
 /**
  * How the database is unlocked. The headless server reads it from the environment or a key file;
@@ -70,21 +71,11 @@ export function headlessKey(options: HeadlessKeyOptions): DatabaseKey {
   return key;
 }
 
-const READ_ERRORS: Record<string, string> = {
-  ENOENT: 'there is no such file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'it is a folder',
-  ENOTDIR: 'a part of the path is not a folder',
-};
-
 /** A key file's text; a file that cannot be read is a KeyError saying why in words, not Node's (a walk). */
 export function readKeyFile(file: string): string {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    const why = READ_ERRORS[code] ?? (error as Error).message.split('\n')[0];
-    throw new KeyError(`Cannot read the key file ${file}: ${why}`);
+    throw new KeyError(`Cannot read the key file ${file}: ${fileErrorInWords(error, 'reading')}`);
   }
 }
