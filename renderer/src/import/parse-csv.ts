@@ -289,10 +289,6 @@ function pieceAt(texts: readonly TextPiece[], start: number): TextPiece | undefi
 }
 
 /**
- * A row's values, as papaparse gave them while the file was read: the row's text alone parses the
- * same, since every row starts with no quote open.
- */
-/**
  * The rows (in order, each once) whose text holds `char`, found by the text's own indexOf over each piece,
  * never by splitting every row into values: a cheap search before valuesOf.
  */
@@ -320,6 +316,10 @@ function rowAt(table: CsvTable, offset: number): number {
   return start !== undefined && start <= offset && offset < table.rowEnds[low]! ? low : -1;
 }
 
+/**
+ * A row's values, as papaparse gave them while the file was read: the row's text alone parses the
+ * same, since every row starts with no quote open.
+ */
 export function valuesOf(table: CsvTable, row: number): string[] {
   const start = table.rowStarts[row];
   const end = table.rowEnds[row];
