@@ -58,24 +58,22 @@ function nextProblemOrGrid(input: HTMLInputElement): HTMLElement | null {
 /** A row the junk-row rule flagged: why, and one click to keep it (or leave it out again), unless it cannot be kept. */
 function FlagNote({ row, onLeave }: { row: GridRow; onLeave: (row: number, leftOut: boolean) => void }) {
   const leftOut = row.status === 'left-out';
-  if (row.locked) {
-    return (
-      <span className="grid-flag" data-testid="junk-flag">
-        {row.flag}
-      </span>
-    );
-  }
   return (
     <span className="grid-flag" data-testid="junk-flag">
-      {row.flag}{' '}
-      <button
-        type="button"
-        className="button button-quiet grid-keep"
-        aria-label={`${leftOut ? 'Keep' : 'Leave out'} line ${row.line}`}
-        onClick={() => onLeave(row.row, !leftOut)}
-      >
-        {leftOut ? 'Keep' : 'Leave out'}
-      </button>
+      {row.flag}
+      {!row.locked && (
+        <>
+          {' '}
+          <button
+            type="button"
+            className="button button-quiet grid-keep"
+            aria-label={`${leftOut ? 'Keep' : 'Leave out'} line ${row.line}`}
+            onClick={() => onLeave(row.row, !leftOut)}
+          >
+            {leftOut ? 'Keep' : 'Leave out'}
+          </button>
+        </>
+      )}
     </span>
   );
 }
