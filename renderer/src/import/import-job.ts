@@ -222,14 +222,14 @@ export class ImportJob {
     const passedOver = looks
       .filter((look) => look.filled && !filled.includes(look))
       .map(({ name, hidden }) => ({ name, hidden }));
-    const facts = {
+    this.accept(sheetTable(sheet), {
       name: file.name,
       size: file.size,
-      encoding: 'utf-8' as const,
+      encoding: 'utf-8',
       sheet: sheet.name,
+      ...(otherSheets.length > 0 && { otherSheets }),
       ...(passedOver.length > 0 && { passedOver }),
-    };
-    this.accept(sheetTable(sheet), otherSheets.length > 0 ? { ...facts, otherSheets } : facts);
+    });
   }
 
   /** A parsed table: refused when it has no header or no rows, else mapped and described to the page. */
