@@ -259,7 +259,7 @@ export function createdBy(db: Db, clientId: string, operationId: string): Curren
 /**
  * The operations that removed locations of the organization after the trail's place `since` (bulk deletes,
  * and undos, which remove what they undo), as a JSON array: where an undo finds what became of a location
- * gone since (deletedSince). Read from the trail's entries, one an operation.
+ * gone since (removedName, createdAndRemoved). Read from the trail's entries, one an operation.
  */
 export function removalsSince(db: Db, organizationId: string, clientId: string | null, since: number): string {
   // Of the operation's client, or over several clients (their entries name none): another client's
