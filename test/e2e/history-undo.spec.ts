@@ -13,16 +13,25 @@ test.afterAll(async () => {
   await server.stop();
 });
 
-test('undo an import from the client history', async ({ page }) => {
+/** A client made through the API, its rows imported (from `fileName`, when given): the import's operation. */
+async function clientWith(name: string, rows: unknown[], fileName?: string) {
   const token = await server.signIn(ADMIN.email, ADMIN.password);
-  const { id: clientId } = await server.api<{ id: string }>('POST', '/api/clients', {
-    token,
-    body: { name: 'Harbour Deli' },
-  });
-  await server.api('POST', '/api/locations/upload?fileName=harbour.csv', {
-    token,
-    body: { clientId, rows: [{ name: 'Harbour Deli Pier 1' }, { name: 'Harbour Deli Pier 2' }] },
-  });
+  const { id: clientId } = await server.api<{ id: string }>('POST', '/api/clients', { token, body: { name } });
+  const query = fileName === undefined ? '' : `?fileName=${fileName}`;
+  const { operation_id: operationId } = await server.api<{ operation_id: string }>(
+    'POST',
+    `/api/locations/upload${query}`,
+    { token, body: { clientId, rows } },
+  );
+  return { token, clientId, operationId };
+}
+
+test('undo an import from the client history', async ({ page }) => {
+  const { token, clientId } = await clientWith(
+    'Harbour Deli',
+    [{ name: 'Harbour Deli Pier 1' }, { name: 'Harbour Deli Pier 2' }],
+    'harbour.csv',
+  );
   await signIn(page, server.url, ADMIN.email, ADMIN.password);
   await page.goto(`${server.url}/clients/${clientId}`);
   await expect(page.getByTestId('location-row')).toHaveCount(2);
@@ -50,21 +59,10 @@ test('undo an import from the client history', async ({ page }) => {
 test('a delete whose store code another location took since: nothing to undo yet, then undone once it is free', async ({
   page,
 }) => {
-  const token = await server.signIn(ADMIN.email, ADMIN.password);
-  const { id: clientId } = await server.api<{ id: string }>('POST', '/api/clients', {
-    token,
-    body: { name: 'Quay Bakery' },
-  });
-  await server.api('POST', '/api/locations/upload', {
-    token,
-    body: {
-      clientId,
-      rows: [
-        { name: 'Quay Bakery East', store_code: 'Q-1' },
-        { name: 'Quay Bakery West', store_code: 'Q-2' },
-      ],
-    },
-  });
+  const { token, clientId } = await clientWith('Quay Bakery', [
+    { name: 'Quay Bakery East', store_code: 'Q-1' },
+    { name: 'Quay Bakery West', store_code: 'Q-2' },
+  ]);
   const [east, west] = await server.api<{ id: string }[]>('GET', `/api/locations?clientId=${clientId}`, { token });
   await server.api('DELETE', `/api/locations/${east!.id}`, { token });
   await server.api('PATCH', `/api/locations/${west!.id}`, { token, body: { store_code: 'Q-1' } });
@@ -94,16 +92,11 @@ test('a delete whose store code another location took since: nothing to undo yet
 test('undone meanwhile elsewhere: the dialog says so, offers Close alone, and the history and rows catch up (a walk)', async ({
   page,
 }) => {
-  const token = await server.signIn(ADMIN.email, ADMIN.password);
-  const { id: clientId } = await server.api<{ id: string }>('POST', '/api/clients', {
+  const {
     token,
-    body: { name: 'Two Tabs Deli' },
-  });
-  const { operation_id } = await server.api<{ operation_id: string }>(
-    'POST',
-    '/api/locations/upload?fileName=tabs.csv',
-    { token, body: { clientId, rows: [{ name: 'Two Tabs Deli A' }] } },
-  );
+    clientId,
+    operationId: operation_id,
+  } = await clientWith('Two Tabs Deli', [{ name: 'Two Tabs Deli A' }], 'tabs.csv');
   await signIn(page, server.url, ADMIN.email, ADMIN.password);
   await page.goto(`${server.url}/clients/${clientId}`);
   await expect(page.getByTestId('location-row')).toHaveCount(1);
