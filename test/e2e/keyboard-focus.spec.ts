@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { signIn } from './dashboard.js';
 import { ADMIN, startServer, type RunningServer } from './server.js';
 
@@ -119,15 +119,21 @@ test('after an undo or a revoke, whose button is gone, the focus goes on from Hi
   await expect(page.getByRole('button', { name: 'Create a token' })).toBeFocused();
 });
 
-test('a location saved with a wrong value takes the focus to that field, scrolled into view, with its words', async ({
-  page,
-}) => {
-  await page.setViewportSize({ width: 1366, height: 768 });
+/** Signs in and opens the first location's editor by mouse; returns its panel. */
+async function editFirstLocation(page: Page): Promise<Locator> {
   await signIn(page, server.url, ADMIN.email, ADMIN.password);
   await page.goto(clientUrl);
   await page.getByTestId('location-row').first().click();
   const panel = page.getByTestId('location-panel');
   await panel.getByRole('button', { name: 'Edit location' }).click();
+  return panel;
+}
+
+test('a location saved with a wrong value takes the focus to that field, scrolled into view, with its words', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  const panel = await editFirstLocation(page);
   const hours = panel.getByRole('textbox', { name: /^Hours/ });
   await hours.fill('Mon-Fri 25:00-17:00');
   // Save, at the panel's bottom: the Hours field stands just above it, partly under the sticky buttons.
@@ -145,11 +151,7 @@ test('a location saved with a wrong value takes the focus to that field, scrolle
 test('a cleared name and a wrong website, saved together: each field keeps its own words (a walk)', async ({
   page,
 }) => {
-  await signIn(page, server.url, ADMIN.email, ADMIN.password);
-  await page.goto(clientUrl);
-  await page.getByTestId('location-row').first().click();
-  const panel = page.getByTestId('location-panel');
-  await panel.getByRole('button', { name: 'Edit location' }).click();
+  const panel = await editFirstLocation(page);
   const name = panel.getByRole('textbox', { name: /^Name/ });
   const website = panel.getByRole('textbox', { name: /^Website/ });
   await name.fill('');
