@@ -61,6 +61,17 @@ async function openTable(page: Page, count: number): Promise<(name: string) => L
   return (name) => page.getByTestId('location-row').filter({ hasText: name });
 }
 
+/** Opens the bulk dialog by `opener`, sets Bakery as the primary category of its two locations; returns the dialog. */
+async function bakeTwo(page: Page, opener: string): Promise<Locator> {
+  await page.getByRole('button', { name: opener }).click();
+  const dialog = page.getByRole('dialog', { name: 'Change 2 locations' });
+  await dialog.getByLabel('What to do').selectOption({ label: 'Set the primary category' });
+  await dialog.getByRole('textbox', { name: /^Primary category/ }).fill('Bakery');
+  await dialog.getByRole('button', { name: 'Change 2 locations' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('2 locations changed.');
+  return dialog;
+}
+
 test('edit a location: a wrong phone is explained under its field; a right one is saved as E.164', async ({ page }) => {
   await openLocation(page, 'Bluebird Downtown');
   const panel = page.getByTestId('location-panel');
@@ -253,12 +264,7 @@ test('choose rows: Ctrl-click one, Shift-click a range, Space to leave one out; 
   await page.keyboard.press('Space');
   await expect(row('Harbor 2')).toHaveAttribute('aria-selected', 'false');
 
-  await page.getByRole('button', { name: 'Change the 2 locations chosen…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Change 2 locations' });
-  await dialog.getByLabel('What to do').selectOption({ label: 'Set the primary category' });
-  await dialog.getByRole('textbox', { name: /^Primary category/ }).fill('Bakery');
-  await dialog.getByRole('button', { name: 'Change 2 locations' }).click();
-  await expect(dialog.getByRole('status')).toHaveText('2 locations changed.');
+  const dialog = await bakeTwo(page, 'Change the 2 locations chosen…');
   await dialog.getByRole('button', { name: 'Done' }).click();
   const listed = () =>
     server.api<{ name: string; primary_category: string | null }[]>('GET', `/api/locations?clientId=${clientId}`, {
@@ -570,12 +576,7 @@ test('a bulk change is undone from its own dialog, at once (a walk looked for Un
   });
   await signIn(page, server.url, ADMIN.email, ADMIN.password);
   await page.goto(`${server.url}/clients/${harbor}`);
-  await page.getByRole('button', { name: 'Change the 2 locations shown…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Change 2 locations' });
-  await dialog.getByLabel('What to do').selectOption({ label: 'Set the primary category' });
-  await dialog.getByRole('textbox', { name: /^Primary category/ }).fill('Bakery');
-  await dialog.getByRole('button', { name: 'Change 2 locations' }).click();
-  await expect(dialog.getByRole('status')).toHaveText('2 locations changed.');
+  const dialog = await bakeTwo(page, 'Change the 2 locations shown…');
   await dialog.getByRole('button', { name: 'Undo', exact: true }).click();
   await expect(dialog.getByRole('status')).toHaveText('Undone: 2 locations put back.');
   expect((await new AxeBuilder({ page }).include('dialog[open]').analyze()).violations).toEqual([]);
