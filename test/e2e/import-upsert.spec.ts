@@ -304,3 +304,61 @@ test("a client's next import starts with the mode its last one was made with", a
   await expect(dialog.getByLabel('Update matching locations and add the rest')).toBeChecked();
   await expect(dialog.getByTestId('unchanged-count')).toHaveText('4');
 });
+
+test('a month in one walk: a location edited, every status bulk-edited, then the edited GBP sheet re-imported as upsert keeps both', async ({
+  page,
+}) => {
+  const { clientId, dialog } = await openImport(page, 'Northwind Month');
+  await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');
+  await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
+  await dialog.getByRole('button', { name: 'Import 4 locations' }).click();
+  await dialog.getByRole('button', { name: 'See the locations' }).click();
+
+  // An edit in the location's panel: the sheet leaves this website blank.
+  await page.getByTestId('location-row').filter({ hasText: 'Pearl District' }).click();
+  const panel = page.getByTestId('location-panel');
+  await panel.getByRole('button', { name: 'Edit location' }).click();
+  await panel.getByRole('textbox', { name: /^Website/ }).fill('northwind.example/pearl');
+  await panel.getByRole('button', { name: 'Save 1 change' }).click();
+  await expect(panel.getByRole('button', { name: 'Edit location' })).toBeVisible();
+  await panel.getByRole('button', { name: 'Close' }).click();
+
+  // A bulk edit of every location's status: the sheet has no status column.
+  await page.getByRole('button', { name: 'Change the 4 locations shown…' }).click();
+  const bulk = page.getByRole('dialog', { name: 'Change 4 locations' });
+  await bulk.getByLabel('What to do').selectOption({ label: 'Set the status' });
+  await bulk.getByRole('combobox', { name: /^Status/ }).selectOption({ label: 'Temporarily closed' });
+  await bulk.getByRole('button', { name: 'Change 4 locations' }).click();
+  await expect(bulk.getByRole('status')).toHaveText('4 locations changed.');
+  await bulk.getByRole('button', { name: 'Done' }).click();
+
+  // The edited sheet as upsert: its one changed phone is the one update, with its diff; the edits stand.
+  await page.getByRole('button', { name: 'Import locations' }).click();
+  const again = importer(page);
+  await dropFile(page, again.getByTestId('drop-zone'), 'gbp-hours-edited.csv');
+  await again.getByRole('button', { name: 'Check 5 rows' }).click();
+  await again.getByLabel('Update matching locations and add the rest').check();
+  await expect(again.getByTestId('updated-count')).toHaveText('1');
+  await expect(again.getByTestId('created-count')).toHaveText('1');
+  await expect(again.getByTestId('unchanged-count')).toHaveText('3');
+  const update = again.getByTestId('updated-rows').getByRole('listitem');
+  await expect(update).toHaveCount(1);
+  await expect(update.locator('[data-field]')).toHaveCount(1);
+  await expect(update.locator('[data-field="phone"]')).toHaveText(/Phone\s*\+1 206 555 0102\s*→\s*\+1 206 555 0199/);
+  await again.getByRole('button', { name: 'Update 1 location and add 1' }).click();
+  await expect(again.getByTestId('updated-summary-count')).toHaveText('1');
+
+  const after = await server().api<{ store_code: string; phone: string; website: string | null; status: string }[]>(
+    'GET',
+    `/api/locations?clientId=${clientId}`,
+    { token: admin() },
+  );
+  expect(after.map((row) => [row.store_code, row.phone, row.status])).toEqual([
+    ['SEA-001', '+12065550101', 'temporarily_closed'],
+    ['SEA-002', '+12065550199', 'temporarily_closed'],
+    ['PDX-001', '+15035550110', 'temporarily_closed'],
+    ['LON-001', '+442079460001', 'temporarily_closed'],
+    ['PDX-002', '+15035550111', 'open'],
+  ]);
+  expect(after.find((row) => row.store_code === 'PDX-001')?.website).toBe('https://northwind.example/pearl');
+});
