@@ -247,7 +247,26 @@ function nationalPhone(text: string, country: string | null): string {
   } catch (error) {
     if (error instanceof FieldError) throw error;
     const reason = error instanceof ParseError ? error.message : 'NOT_A_NUMBER';
-    throw new FieldError(phoneReason(text, reason, country));
+    const words = phoneReason(text, reason, country);
+    throw reason === 'INVALID_COUNTRY' ? new PhoneNeedsCountry(words) : new FieldError(words);
+  }
+}
+
+/** A phone written without its country code, on a location of no known country. */
+class PhoneNeedsCountry extends FieldError {}
+
+/**
+ * What is wrong with a phone in any country ("not a phone number", Excel's scientific notation); undefined
+ * when only its country could tell. For a row refused for another field, whose national phone never got to
+ * wait for the matched location's country (rows.ts): without it, the phone's own problem went unsaid.
+ */
+export function phoneProblemInAnyCountry(text: string): string | undefined {
+  try {
+    nationalPhone(text, null);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof FieldError)) throw error;
+    return error instanceof PhoneNeedsCountry ? undefined : error.message;
   }
 }
 

@@ -9,6 +9,7 @@ import {
   FieldError,
   LOCATION_FIELDS,
   phoneExtension,
+  phoneProblemInAnyCountry,
   NOT_CLOSED_FOR_GOOD,
   statusWithClosed,
   zipWithZeros,
@@ -203,11 +204,24 @@ export function normalizeRow(
   const errors: ErrorDetail[] = [];
   const onError = (field: string, message: string) => errors.push(detail(field, message));
   const { input, phoneText, notClosedForGood } = readFields(raw, onError, deferPhone, placeholders);
-  if (errors.length > 0) return errors;
+  if (errors.length > 0) return withPhoneProblem(errors, phoneText, detail);
   withExcelZeros(input);
   const extension = input.phone == null ? null : phoneExtension(raw.phone, input.country ?? null);
   const id = typeof raw.id === 'string' ? raw.id.toLowerCase() : null;
   return { index, id, line, input, phoneText, phoneExtension: extension, notClosedForGood };
+}
+
+/**
+ * A refused row is never matched, so a national phone that waited for the matched location's country is
+ * never read: what is wrong with it in any country is said with the row's other errors.
+ */
+function withPhoneProblem(
+  errors: ErrorDetail[],
+  phoneText: string | null,
+  detail: (field: string, message: string) => ErrorDetail,
+): ErrorDetail[] {
+  const problem = phoneText === null ? undefined : phoneProblemInAnyCountry(phoneText);
+  return problem === undefined ? errors : [...errors, detail('phone', problem)];
 }
 
 /**

@@ -466,6 +466,27 @@ describe('import modes', () => {
     expect((await list(clientId))[0]!.phone).toBe('+33142685300');
   });
 
+  it("a row refused for another field still says what is wrong with a phone that waited for the location's country", async () => {
+    const clientId = await t.createClient(admin, 'Phone and website');
+    await imported(clientId, [{ name: 'Paris', store_code: 'P1', country: 'FR' }]);
+    const both = await upload(
+      clientId,
+      [
+        { name: 'Paris', store_code: 'P1', phone: 'call the manager', website: 'not a website' },
+        // A national number that only the matched location's country can judge: the website alone is said.
+        { name: 'Paris', store_code: 'P1', phone: '01 42 68 53 00', website: 'not a website' },
+      ],
+      '?mode=upsert',
+    );
+    const notWebsite = 'must be a domain such as example.com or an http(s) address';
+    expect(expectErrorBody(both, 400).details!.map((detail) => [detail.row, detail.field, detail.message])).toEqual([
+      [0, 'website', notWebsite],
+      [0, 'phone', '"call the manager" is not a phone number'],
+      [1, 'website', notWebsite],
+    ]);
+    expect((await list(clientId))[0]).toMatchObject({ phone: null, website: null });
+  });
+
   it("the key order: store code, else place id, else name and address; the exported id first when it is the client's", async () => {
     const clientId = await t.createClient(admin, 'Keys');
     await imported(clientId, [
