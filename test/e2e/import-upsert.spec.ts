@@ -325,7 +325,7 @@ test('a month in one walk: a location edited, every status bulk-edited, then the
 
   // A bulk edit of every location's status: the sheet has no status column.
   await page.getByRole('button', { name: 'Change the 4 locations shown…' }).click();
-  const bulk = page.getByRole('dialog', { name: 'Change 4 locations' });
+  const bulk = page.getByRole('dialog', { name: 'Change the 4 locations shown' });
   await bulk.getByLabel('What to do').selectOption({ label: 'Set the status' });
   await bulk.getByRole('combobox', { name: /^Status/ }).selectOption({ label: 'Temporarily closed' });
   await bulk.getByRole('button', { name: 'Change 4 locations' }).click();

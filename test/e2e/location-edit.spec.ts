@@ -64,7 +64,8 @@ async function openTable(page: Page, count: number): Promise<(name: string) => L
 /** Opens the bulk dialog by `opener`, sets Bakery as the primary category of its two locations; returns the dialog. */
 async function bakeTwo(page: Page, opener: string): Promise<Locator> {
   await page.getByRole('button', { name: opener }).click();
-  const dialog = page.getByRole('dialog', { name: 'Change 2 locations' });
+  // Its title names the locations as the button did.
+  const dialog = page.getByRole('dialog', { name: opener.replace('…', '') });
   await dialog.getByLabel('What to do').selectOption({ label: 'Set the primary category' });
   await dialog.getByRole('textbox', { name: /^Primary category/ }).fill('Bakery');
   await dialog.getByRole('button', { name: 'Change 2 locations' }).click();
@@ -148,15 +149,18 @@ test('bulk edit: set the status of every location shown, in one request', async 
   await page.goto(clientUrl);
   await page.getByRole('searchbox').fill('Bluebird');
   await page.getByRole('button', { name: 'Change the 2 locations shown…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Change 2 locations' });
-  // It opens on its first choice; the status it starts with (Open) is theirs already: nothing to send.
+  const dialog = page.getByRole('dialog', { name: 'Change the 2 locations shown' });
+  // It opens on its first choice, with no status yet (a default could change none of them): nothing to send.
   await expect(dialog.getByLabel('What to do')).toBeFocused();
+  await expect(dialog.getByRole('combobox', { name: /^Status/ })).toHaveValue('');
+  await expect(dialog.getByRole('button', { name: 'Change 2 locations' })).toBeDisabled();
   // A value the server refuses says why, beside the button it turns off.
   await dialog.getByLabel('What to do').selectOption({ label: 'Set the primary category' });
   await dialog.getByRole('textbox', { name: /^Primary category/ }).fill('x'.repeat(101));
   await expect(dialog.getByRole('status')).toContainText('100 characters');
   await expect(dialog.getByRole('button', { name: 'Change 2 locations' })).toBeDisabled();
   await dialog.getByLabel('What to do').selectOption({ label: 'Set the status' });
+  await dialog.getByRole('combobox', { name: /^Status/ }).selectOption({ label: 'Open' });
   await expect(dialog.getByRole('status')).toHaveText(/^None will change: both already/);
   await expect(dialog.getByRole('button', { name: 'Change 0 locations' })).toBeDisabled();
   await dialog.getByRole('combobox', { name: /^Status/ }).selectOption({ label: 'Temporarily closed' });
@@ -195,7 +199,7 @@ test('bulk edit: add a label to the rows chosen; their own labels stay, and the 
   await row('Cedar Hill').click({ modifiers: ['ControlOrMeta'] });
   await row('Cedar Point').click({ modifiers: ['Shift'] });
   await page.getByRole('button', { name: 'Change the 3 locations chosen…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Change 3 locations' });
+  const dialog = page.getByRole('dialog', { name: 'Change the 3 locations chosen' });
   await dialog.getByLabel('What to do').selectOption({ label: 'Change the labels' });
   // Add is the default: the walk's "Set the labels" wiped what the locations had.
   await expect(dialog.getByRole('radio', { name: 'Add' })).toBeChecked();
@@ -247,7 +251,7 @@ test('bulk edit: add a label to the rows chosen; their own labels stay, and the 
 
 test('choose rows: Ctrl-click one, Shift-click a range, Space to leave one out; change then delete just those, each ending the choice', async ({
   page,
-}) => {
+}, testInfo) => {
   await server.api('POST', '/api/locations/upload', {
     token,
     body: { clientId, rows: [1, 2, 3, 4].map((n) => ({ name: `Harbor ${n}`, city: 'Boston', country: 'US' })) },
@@ -293,9 +297,14 @@ test('choose rows: Ctrl-click one, Shift-click a range, Space to leave one out; 
   await row('Harbor 3').click({ modifiers: ['ControlOrMeta'] });
   await page.getByRole('button', { name: 'Change the 2 locations chosen…' }).click();
   await dialog.getByLabel('What to do').selectOption({ label: 'Delete them' });
-  // Its title says it deletes now.
-  const deleting = page.getByRole('dialog', { name: 'Delete 2 locations' });
+  // Its title says it deletes now, and it lists what it deletes by name.
+  const deleting = page.getByRole('dialog', { name: 'Delete the 2 locations chosen' });
+  await expect(deleting.getByRole('list', { name: 'Locations to delete' }).getByRole('listitem')).toHaveText([
+    'Harbor 1',
+    'Harbor 3',
+  ]);
   await expect(deleting).toContainText('They can be brought back with Undo');
+  await snap(page, testInfo, 'bulk-delete-names');
   await deleting.getByRole('button', { name: 'Delete 2 locations' }).click();
   await expect(deleting.getByRole('status')).toHaveText('2 locations deleted.');
   await deleting.getByRole('button', { name: 'Done' }).click();

@@ -12,9 +12,11 @@ import {
 const labels = (mode: LabelsChoice['mode'], text: string): LabelsChoice => ({ action: 'labels', mode, text });
 
 describe('the bulk change dialog', () => {
-  it('starts the labels on Add (a walk\'s "set" wiped them), the status on Open', () => {
+  it('starts the labels on Add (a walk\'s "set" wiped them), the status on none: nothing is sent until one is picked', () => {
     expect(startOf('labels')).toEqual({ action: 'labels', mode: 'add', text: '' });
-    expect(startOf('status')).toEqual({ action: 'status', status: 'open' });
+    expect(startOf('status')).toEqual({ action: 'status', status: null });
+    expect(editOf({ action: 'status', status: null })).toBeNull();
+    expect(editOf({ action: 'status', status: 'open' })).toEqual({ set: { status: 'open' } });
   });
 
   it('sends labels to add or remove as typed, split at commas (the server trims them); Replace sets them', () => {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { sessionState } from '../api/session.js';
 import type { LocationList } from '../locations/list.js';
 import type { Selection } from '../locations/use-selection.js';
-import { BulkEditDialog } from './BulkEditDialog.js';
+import { BulkEditDialog, type ChosenLocation } from './BulkEditDialog.js';
 import { plural } from '../format.js';
 
 /**
@@ -21,16 +21,22 @@ export function BulkEditButton({
   loaded: boolean;
   selection: Selection;
 }) {
-  const [ids, setIds] = useState<string[] | null>(null);
+  // What the button took when pressed: the dialog keeps saying "chosen" once its change clears the choice.
+  const [taken, setTaken] = useState<{ locations: ChosenLocation[]; of: 'chosen' | 'shown' } | null>(null);
   if (sessionState().session?.user.role !== 'admin') return null;
   const chosen = selection.ids.size;
   const count = chosen > 0 ? chosen : shown;
+  const of = chosen > 0 ? 'chosen' : 'shown';
+  // The view's rows give the names (a deletion lists them); a choice is always of rows the view shows.
   const choose = () =>
-    chosen > 0 ? setIds([...selection.ids]) : void list.exportRows().then((rows) => setIds(rows.map((row) => row.id)));
+    void list.exportRows().then((rows) => {
+      const locations = chosen > 0 ? rows.filter((row) => selection.ids.has(row.id)) : rows;
+      setTaken({ locations: locations.map(({ id, name }) => ({ id, name })), of });
+    });
   return (
     <div className="bulk-actions">
       <button type="button" className="button" disabled={chosen === 0 && (!loaded || shown === 0)} onClick={choose}>
-        Change the {count === 1 ? 'location' : plural(count, 'location')} {chosen > 0 ? 'chosen' : 'shown'}…
+        Change the {count === 1 ? 'location' : plural(count, 'location')} {of}…
       </button>
       {chosen > 0 ? (
         <button type="button" className="button-link" onClick={selection.clear}>
@@ -40,8 +46,8 @@ export function BulkEditButton({
         <span className="muted">or choose rows: Ctrl-click (⌘ on a Mac) or Space, Shift for a range</span>
       )}
       {/* A change or deletion done ends the choice, so the next rows chosen start anew (none chosen: nothing to clear). */}
-      {ids && (
-        <BulkEditDialog clientId={list.clientId} ids={ids} onClose={() => setIds(null)} onDone={selection.clear} />
+      {taken && (
+        <BulkEditDialog clientId={list.clientId} {...taken} onClose={() => setTaken(null)} onDone={selection.clear} />
       )}
     </div>
   );

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { useBulkEdit, useDeleteLocations } from '../api/location-queries.js';
 import { Dialog } from '../components/Dialog.js';
 import { BulkDone } from './BulkDone.js';
@@ -38,23 +38,34 @@ function CountLine({
   );
 }
 
+/** A location a bulk change is about: its id for the request, its name for a deletion to list. */
+export interface ChosenLocation {
+  id: string;
+  name: string;
+}
+
 /**
  * One change to many locations at once (issue 9 §2), committed by one request in one transaction:
- * the dialog says how many it changes (for labels, how many of them will change, before), and the
- * answer how many changed.
+ * the title names the locations as the table's button did ("Change the 20 locations shown"), the button
+ * how many the change makes (for labels, how many of them will change, before), the answer how many changed.
  */
 export function BulkEditDialog({
   clientId,
-  ids,
+  locations,
+  of,
   onClose,
   onDone,
 }: {
   clientId: string;
-  ids: string[];
+  locations: readonly ChosenLocation[];
+  /** How the table came to them: the rows chosen, or every row its filters show. */
+  of: 'chosen' | 'shown';
   onClose: () => void;
   /** Called once the locations are changed or deleted (a choice of rows for it is then used up). */
   onDone?: () => void;
 }) {
+  const ids = useMemo(() => locations.map((location) => location.id), [locations]);
+  const names = useMemo(() => locations.map((location) => location.name), [locations]);
   const [choice, setChoice] = useState<BulkChoice>(startOf('status'));
   const [done, setDone] = useState<{ message: string; operationId: string | null } | null>(null);
   const edit = useBulkEdit(clientId);
@@ -70,16 +81,10 @@ export function BulkEditDialog({
 
   function apply(event: FormEvent) {
     event.preventDefault();
-    const answer =
-      choice.action === 'delete'
-        ? remove.mutateAsync(ids).then(({ count, operation_id }) => ({
-            message: `${plural(count, 'location')} deleted.`,
-            operationId: operation_id,
-          }))
-        : edit.mutateAsync({ ids, ...body }).then(({ count, operation_id }) => ({
-            message: doneWords(choice, count, ids.length),
-            operationId: operation_id,
-          }));
+    const sent = choice.action === 'delete' ? remove.mutateAsync(ids) : edit.mutateAsync({ ids, ...body });
+    const words = (count: number) =>
+      choice.action === 'delete' ? `${plural(count, 'location')} deleted.` : doneWords(choice, count, ids.length);
+    const answer = sent.then(({ count, operation_id }) => ({ message: words(count), operationId: operation_id }));
     // A refusal shows in the dialog (ErrorNotice); nothing was changed then, and the choice stays.
     answer.then(
       (outcome) => {
@@ -91,7 +96,10 @@ export function BulkEditDialog({
   }
 
   return (
-    <Dialog title={`${verb} ${plural(ids.length, 'location')}`} onClose={onClose}>
+    <Dialog
+      title={`${verb} the ${ids.length === 1 ? 'location' : plural(ids.length, 'location')} ${of}`}
+      onClose={onClose}
+    >
       {done ? (
         <BulkDone clientId={clientId} {...done} onClose={onClose} />
       ) : (
@@ -111,7 +119,7 @@ export function BulkEditDialog({
               ))}
             </select>
           </label>
-          <BulkValue choice={choice} preview={preview} onChoice={setChoice} />
+          <BulkValue choice={choice} preview={preview} names={names} onChoice={setChoice} />
           {choice.action !== 'delete' && <CountLine choice={choice} preview={preview} chosen={ids.length} />}
           <ErrorNotice error={edit.error ?? remove.error} />
           <FormActions

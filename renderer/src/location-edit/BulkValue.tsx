@@ -1,30 +1,56 @@
 import { TextField } from '../components/TextField.js';
+import { plural } from '../format.js';
 import { StatusOptions } from './StatusOptions.js';
 import type { BulkChoice } from './bulk-change.js';
 import { BulkLabels } from './BulkLabels.js';
 import type { BulkPreview } from './use-bulk-preview.js';
 
-/** The value a bulk change sets, by its action: a status, a category, the labels; or what a deletion means. */
+// The names a deletion lists before "and 12 more".
+const NAMES_SHOWN = 5;
+
+/** What a deletion removes, by name (the first few), and how to bring them back. */
+function DeletedNames({ names }: { names: readonly string[] }) {
+  const more = names.length - NAMES_SHOWN;
+  return (
+    <>
+      <ul className="deleted-names" aria-label="Locations to delete">
+        {names.slice(0, NAMES_SHOWN).map((name, at) => (
+          <li key={at}>{name}</li>
+        ))}
+        {more > 0 && <li className="muted">and {plural(more, 'more location')}</li>}
+      </ul>
+      <p className="muted">They can be brought back with Undo in the client’s History.</p>
+    </>
+  );
+}
+
+/** The value a bulk change sets, by its action: a status, a category, the labels; or what a deletion removes. */
 export function BulkValue({
   choice,
   preview,
+  names,
   onChoice,
 }: {
   choice: BulkChoice;
   preview: BulkPreview;
+  /** The chosen locations' names, for a deletion to list. */
+  names: readonly string[];
   onChoice: (choice: BulkChoice) => void;
 }) {
   switch (choice.action) {
     case 'delete':
-      return <p className="muted">They can be brought back with Undo in the client’s History.</p>;
+      return <DeletedNames names={names} />;
     case 'status':
       return (
         <label className="field">
           <span>Status</span>
           <select
-            value={choice.status}
+            value={choice.status ?? ''}
             onChange={(event) => onChoice({ ...choice, status: event.target.value as typeof choice.status })}
           >
+            <option value="" disabled>
+              Choose a status
+            </option>
             <StatusOptions />
           </select>
         </label>

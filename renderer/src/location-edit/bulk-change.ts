@@ -10,7 +10,8 @@ export type LabelsMode = 'add' | 'remove' | 'replace';
 
 /** What a bulk change does to every location chosen, as the dialog holds it: one shape per action. */
 export type BulkChoice =
-  | { action: 'status'; status: LocationRow['status'] }
+  // No status until one is picked: a default (Open) could change none of them, or not the way meant.
+  | { action: 'status'; status: LocationRow['status'] | null }
   | { action: 'primary_category'; text: string }
   | { action: 'clear_category' }
   | { action: 'clear_labels' }
@@ -30,11 +31,11 @@ export const ACTIONS: readonly [BulkAction, string][] = [
   ['delete', 'Delete them'],
 ];
 
-/** The choice an action starts with: Open for the status; for the labels, Add (a walk's "set" wiped them). */
+/** The choice an action starts with: no status yet; for the labels, Add (a walk's "set" wiped them). */
 export function startOf(action: BulkAction): BulkChoice {
   switch (action) {
     case 'status':
-      return { action, status: 'open' };
+      return { action, status: null };
     case 'primary_category':
       return { action, text: '' };
     case 'labels':
@@ -53,11 +54,11 @@ export function startOf(action: BulkAction): BulkChoice {
 const labelsTyped = (text: string) => text.split(',');
 const labelCount = (text: string) => labelsTyped(text).filter((label) => label.trim() !== '').length;
 
-/** The request's body without its ids; null while it names no label to add or remove. */
+/** The request's body without its ids; null while it names no status, category or label yet. */
 export function editOf(choice: EditChoice): BulkEdit | null {
   switch (choice.action) {
     case 'status':
-      return { set: { status: choice.status } };
+      return choice.status === null ? null : { set: { status: choice.status } };
     // A blank category sends nothing: clearing it is an action of its own (a walk's blank default was
     // one click from clearing every location's category).
     case 'primary_category':
