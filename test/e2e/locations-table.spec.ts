@@ -208,7 +208,7 @@ test('the keyboard reaches the rows, arrows move between them and Enter opens on
   await page.keyboard.press('Home');
   await expect(page.locator('[data-testid="location-row"]:focus')).toContainText('Branch 001');
 
-  // Past the 18 header controls in one step: the last button before the table, Tab, then "Skip to the rows".
+  // Past the header in one step: the last button before the table, Tab, then "Skip to the rows".
   await page.keyboard.press('ArrowDown');
   await page.getByRole('button', { name: /^Change the .* locations shown…$/ }).focus();
   await page.keyboard.press('Tab');
@@ -217,6 +217,28 @@ test('the keyboard reaches the rows, arrows move between them and Enter opens on
   await expect(skip).toBeVisible();
   await page.keyboard.press('Enter');
   await expect(page.locator('[data-testid="location-row"]:focus')).toContainText('Branch 002');
+
+  // Back from the rows, the header row is one stop (a walk's Shift+Tab crossed its 18 controls): a
+  // column's sort button and its edge; Left and Right move between the columns, and it keeps the last one.
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.getByRole('separator', { name: 'Width of the Name column' })).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.getByRole('button', { name: 'Name' })).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(skip).toBeFocused();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('button', { name: 'Store code' })).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(page.getByRole('button', { name: 'Created' })).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Tab');
+  const healthEdge = page.getByRole('separator', { name: 'Width of the Health column' });
+  await expect(healthEdge).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.locator('[data-testid="location-row"]:focus')).toContainText('Branch 002');
+  await page.keyboard.press('Shift+Tab');
+  await expect(healthEdge).toBeFocused();
 });
 
 test('a column widens by dragging its edge or with the arrow keys', async ({ page }) => {

@@ -14,11 +14,14 @@ export function ColumnResizeHandle({
   width,
   onResize,
   onFit,
+  tabbable = true,
 }: {
   label: string;
   width: number;
   onResize: (width: number | null) => void;
   onFit: () => void;
+  /** In the tab order: in a header row of one tab stop, only the edge of the column whose header has it. */
+  tabbable?: boolean;
 }) {
   const drag = useRef<{ x: number; width: number } | null>(null);
 
@@ -56,7 +59,7 @@ export function ColumnResizeHandle({
       aria-valuenow={width}
       aria-valuemin={MIN_COLUMN_WIDTH}
       aria-valuemax={MAX_COLUMN_WIDTH}
-      tabIndex={0}
+      tabIndex={tabbable ? 0 : -1}
       className="column-resizer"
       title="Drag to widen or narrow; double-click to fit the longest value shown"
       onPointerDown={down}

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 
 /** Which column a table is sorted by, and which way. */
 export interface Sort<K extends string> {
@@ -19,6 +19,7 @@ export function SortHeader<K extends string>({
   onSort,
   className,
   children,
+  roving,
 }: {
   label: string;
   column: K;
@@ -27,11 +28,21 @@ export function SortHeader<K extends string>({
   className?: string;
   /** More controls of the header, such as a resize handle. */
   children?: ReactNode;
+  /** A header row with one tab stop (LocationsTableHead): this button's place in it, and its arrow keys. */
+  roving?: { tabbable: boolean; onKeyDown: (event: KeyboardEvent<HTMLButtonElement>) => void; onFocus: () => void };
 }) {
   const active = sort.key === column;
   return (
     <div role="columnheader" aria-sort={active ? sort.direction : 'none'} className={`cell ${className ?? ''}`}>
-      <button type="button" className="sort-button" title={label} onClick={() => onSort(nextSort(sort, column))}>
+      <button
+        type="button"
+        className="sort-button"
+        title={label}
+        onClick={() => onSort(nextSort(sort, column))}
+        tabIndex={roving === undefined ? undefined : roving.tabbable ? 0 : -1}
+        onKeyDown={roving?.onKeyDown}
+        onFocus={roving?.onFocus}
+      >
         <span className="sort-label">{label}</span>
         <span className="sort-mark" aria-hidden="true">
           {active ? (sort.direction === 'ascending' ? '▲' : '▼') : '↕'}
