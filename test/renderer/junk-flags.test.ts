@@ -1,12 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { mapHeaders } from '../../renderer/src/import/header-mapping.js';
-import { junkRows, JUNK_LABELS, LOCKED } from '../../renderer/src/import/junk-flags.js';
+import { junkRows, JUNK_LABELS, LOCKED, sampleRows } from '../../renderer/src/import/junk-flags.js';
 import { parseCsvText } from '../../renderer/src/import/parse-csv.js';
 
 function flags(csv: string): [number, string][] {
   const table = parseCsvText(csv);
   return [...junkRows(table, mapHeaders(table.headers))].map(([row, reason]) => [row, JUNK_LABELS[reason]]);
 }
+
+describe("sampleRows: the column step's samples", () => {
+  it('are the first rows that may be locations: not the header again, nor a totals row (a walk\'s showed "Name" as a name)', () => {
+    const table = parseCsvText(
+      ['Name,Address,City', 'Name,Address,City', 'Total,,', 'Shop,1 Main St,Leeds', 'Cafe,2 Main St,York'].join('\n'),
+    );
+    expect(sampleRows(table, mapHeaders(table.headers), 3)).toEqual([2, 3]);
+  });
+
+  it('are the first rows when none near the top may be a location', () => {
+    const table = parseCsvText(['Name,Address,City', 'Name,Address,City', 'Total,,'].join('\n'));
+    expect(sampleRows(table, mapHeaders(table.headers), 3)).toEqual([0, 1]);
+  });
+});
 
 describe('junkRows: the server rule over the worker table', () => {
   it('flags totals, summary, repeated header and name-only rows, not a name that starts with "Total"', () => {

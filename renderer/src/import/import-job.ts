@@ -48,7 +48,7 @@ import {
 import type { UndoResponse } from '../../../server/audit/schemas.js';
 import { lookOfValues, type LookableField } from '../../../server/imports/look.js';
 import { weekWords } from '../hours-words.js';
-import { JUNK_LABELS, junkRows, LOCKED, type FlagReason } from './junk-flags.js';
+import { JUNK_LABELS, junkRows, LOCKED, sampleRows, type FlagReason } from './junk-flags.js';
 import { partnerRows } from './partner-rows.js';
 import { DEFAULT_OPTIONS, type ColumnOptions } from './columns/column-options.js';
 import { isWorkbook, readWorkbook, sheetTable } from './read-xlsx.js';
@@ -263,7 +263,7 @@ export class ImportJob {
         headers: table.headers,
         headerLine: table.headerLine,
         mapping: this.mapping,
-        samples: [0, 1, 2].filter((row) => row < rowCount).map((row) => valuesOf(table, row)),
+        samples: sampleRows(table, this.mapping, 3).map((row) => valuesOf(table, row)),
         looks: looksOf(table, rowCount),
         rowCount,
         problems: table.problems.slice(0, MAX_LISTED),

@@ -1,4 +1,4 @@
-import { junkReason, type JunkReason } from '../../../server/imports/junk-rows.js';
+import { junkReason, type JunkContext, type JunkReason } from '../../../server/imports/junk-rows.js';
 import { PLACEHOLDERS } from '../../../server/imports/placeholders.js';
 import { nameColumnOf, type ColumnMapping } from './header-mapping.js';
 import { rowCountOf, valuesOf, type CsvTable } from './parse-csv.js';
@@ -24,6 +24,32 @@ export const JUNK_LABELS: Record<FlagReason, string> = {
  */
 export const LOCKED: ReadonlySet<FlagReason> = new Set(['header in another order', 'in a second table']);
 
+function junkContext(table: CsvTable, mapping: ColumnMapping, placeholders: readonly string[]): JunkContext {
+  return {
+    headers: table.headers,
+    nameColumn: nameColumnOf(mapping),
+    mappedColumns: mapping.flatMap((target, column) => (target === null ? [] : [column])),
+    placeholders,
+  };
+}
+
+// How far down the column step looks for rows to show as samples.
+const SAMPLE_SEARCH = 200;
+
+/**
+ * The first `wanted` rows that may be locations, for the column step's samples (a walk's showed a
+ * repeated header's words as a column's values); the first rows when none near the top may be.
+ */
+export function sampleRows(table: CsvTable, mapping: ColumnMapping, wanted: number): number[] {
+  const context = junkContext(table, mapping, PLACEHOLDERS);
+  const count = rowCountOf(table);
+  const found: number[] = [];
+  for (let row = 0; row < Math.min(count, SAMPLE_SEARCH) && found.length < wanted; row++) {
+    if (junkReason(valuesOf(table, row), context) === null) found.push(row);
+  }
+  return found.length > 0 ? found : Array.from({ length: Math.min(count, wanted) }, (_, row) => row);
+}
+
 /**
  * The rows of the table that are not locations under this mapping, with why: the server's one rule,
  * run over the file's own cells (not re-implemented here), so a file the dashboard reads and the same
@@ -34,12 +60,7 @@ export function junkRows(
   mapping: ColumnMapping,
   placeholders: readonly string[] = PLACEHOLDERS,
 ): Map<number, FlagReason> {
-  const context = {
-    headers: table.headers,
-    nameColumn: nameColumnOf(mapping),
-    mappedColumns: mapping.flatMap((target, column) => (target === null ? [] : [column])),
-    placeholders,
-  };
+  const context = junkContext(table, mapping, placeholders);
   const flagged = new Map<number, FlagReason>();
   const count = rowCountOf(table);
   for (let row = 0; row < count; row++) {
