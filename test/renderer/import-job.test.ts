@@ -281,6 +281,27 @@ describe('ImportJob: the grid that fixes in bulk, and cancel', () => {
     expect(run.grid().hidden).toEqual([]);
   });
 
+  it('a grid window counts the rows a second table holds, shown and selected: Put back leaves them out', async () => {
+    const clientId = await t().createClient(admin(), 'Two Tables');
+    const run = jobOverServer();
+    const file = [
+      'Name,Address,City,Postcode',
+      'Laden Berlin,Unter den Linden 1,Berlin,10117',
+      'Total,,,',
+      'Name,Postcode,City,Address',
+      'Laden Wien,1010,Wien,Graben 1',
+    ].join('\n');
+    await run.job.read(csv(file));
+    await run.job.check(clientId);
+    const leftOut = { show: 'left-out', text: '' } as const;
+    run.job.grid(1, leftOut, 0, 50, [1, 3]);
+    expect(run.grid()).toMatchObject({ total: 3, locked: { shown: 2, selected: 1 } });
+    // Put back, to every row shown, puts back the totals row only.
+    await run.job.leave({ filter: leftOut }, false);
+    run.job.grid(2, leftOut, 0, 50);
+    expect(run.grid()).toMatchObject({ total: 2, locked: { shown: 2, selected: 0 } });
+  });
+
   it('the rows with problems as a CSV: line, reasons, the file own cells, formulas escaped', async () => {
     const clientId = await t().createClient(admin(), 'Returned Shops');
     const run = jobOverServer();

@@ -588,6 +588,8 @@ export class ImportJob {
    */
   grid(id: number, filter: GridFilter, start: number, end: number, selected: readonly number[] = []): void {
     const rows = this.rowsShown(filter);
+    const locked = (list: readonly number[]) =>
+      this.junk === null ? 0 : list.filter((row) => this.isLocked(row)).length;
     this.ports.send({
       type: 'grid',
       window: {
@@ -598,6 +600,7 @@ export class ImportJob {
         fields: this.mappedFields(),
         canUndo: this.fixHistory.length > 0,
         hidden: selected.filter((row) => !this.isShown(row, filter)),
+        locked: { shown: locked(rows), selected: locked(selected.filter((row) => this.isShown(row, filter))) },
       },
     });
   }

@@ -207,6 +207,11 @@ export interface GridWindow {
   canUndo: boolean;
   /** Of the selected rows the request sent, those the filter does not show: the page drops them from its selection. */
   hidden: number[];
+  /**
+   * The rows that cannot be put back (a second table's: `GridRow.locked`) among those the filter shows, and
+   * among the selected rows it shows: "Put back" counts what it puts back.
+   */
+  locked: { shown: number; selected: number };
 }
 
 /** How many problem, skipped, updated or unchanged rows cross to the page at most; the rest are counted, and can be left out in one go. */

@@ -8,6 +8,7 @@ import type { LeaveTarget, RowSelection } from '../../protocol.js';
 export function BulkSet({
   fields,
   count,
+  putBack,
   target,
   busy,
   onSet,
@@ -16,6 +17,8 @@ export function BulkSet({
   fields: RowField[];
   /** How many rows the change goes to. */
   count: number;
+  /** How many of them Put back puts back: a second table's rows stay out. */
+  putBack: number;
   target: RowSelection;
   busy: boolean;
   onSet: (target: RowSelection, field: RowField, value: string) => void;
@@ -43,15 +46,20 @@ export function BulkSet({
       <button type="submit" className="button" disabled={busy || count === 0}>
         {value.trim() === '' ? 'Clear' : 'Set'} on {rows}
       </button>
-      {(['Leave out', 'Put back'] as const).map((words) => (
+      {(
+        [
+          ['Leave out', count],
+          ['Put back', putBack],
+        ] as const
+      ).map(([words, rows]) => (
         <button
           key={words}
           type="button"
           className="button"
-          disabled={busy || count === 0}
+          disabled={busy || rows === 0}
           onClick={() => onLeave(leaveTarget, words === 'Leave out')}
         >
-          {words} {formatCount(count)}
+          {words} {formatCount(rows)}
         </button>
       ))}
     </form>

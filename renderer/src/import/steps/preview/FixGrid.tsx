@@ -5,7 +5,7 @@ import type { CheckReport, GridFilter } from '../../protocol.js';
 import { BulkSet } from './BulkSet.js';
 import { FindReplace } from './FindReplace.js';
 import { ImportGrid } from './ImportGrid.js';
-import { NOTHING, clicked, targetCount, targetOf, type Selection } from './selection.js';
+import { NOTHING, clicked, putBackCount, targetCount, targetOf, type Selection } from './selection.js';
 
 /** The grid's title and its tools: undo the last fix, keep every flagged row, download the rows to send back. */
 function GridTools({
@@ -78,6 +78,7 @@ export function FixGrid({
   const fields: RowField[] = grid?.fields ?? ['name'];
   const target = targetOf(selection, filter);
   const count = targetCount(selection, shown);
+  const putBack = putBackCount(selection, shown, grid?.locked ?? { shown: 0, selected: 0 });
   return (
     <section className="preview-section fix-grid" aria-labelledby="grid-title">
       <GridTools job={job} report={report} busy={busy} canUndo={grid?.canUndo === true} />
@@ -96,7 +97,15 @@ export function FixGrid({
           Clear the selection
         </button>
       </div>
-      <BulkSet fields={fields} count={count} target={target} busy={busy} onSet={job.setValues} onLeave={job.leave} />
+      <BulkSet
+        fields={fields}
+        count={count}
+        putBack={putBack}
+        target={target}
+        busy={busy}
+        onSet={job.setValues}
+        onLeave={job.leave}
+      />
       <FindReplace
         fields={fields}
         target={target}

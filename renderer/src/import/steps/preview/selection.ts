@@ -67,3 +67,9 @@ export function targetOf(selection: Selection, filter: GridFilter): RowSelection
 export function targetCount(selection: Selection, shown: number): number {
   return clickedRows(selection)?.size ?? shown;
 }
+
+/** How many of them "Put back" puts back: not a second table's rows, which stay out (GridWindow.locked). */
+export function putBackCount(selection: Selection, shown: number, locked: { shown: number; selected: number }): number {
+  const rows = clickedRows(selection);
+  return rows ? rows.size - locked.selected : shown - locked.shown;
+}
