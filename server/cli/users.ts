@@ -9,7 +9,7 @@ import type { Role } from '../http/schemas.js';
 import { bodyErrors, detailsInWords } from '../http/validation.js';
 import { databaseFileIn } from '../start.js';
 import { deleteApiTokensOfUser } from '../tokens/queries.js';
-import { bootstrapAdmin, checkBootstrapAdmin } from '../users/bootstrap.js';
+import { bootstrapAdmin, BootstrapError, checkBootstrapAdmin } from '../users/bootstrap.js';
 import { countAdmins, deleteUser, emailTaken, insertUser, listUsers, updateUser } from '../users/queries.js';
 import { CreateUserBody, type User } from '../users/schemas.js';
 import type { Store } from '../db/store.js';
@@ -89,7 +89,12 @@ export const init: Command = {
     const { dataDir } = config();
     const organizationName = (options.org as string | undefined) ?? process.env.AGENCY_DESK_ORG_NAME ?? 'My agency';
     const admin = { email: options.email as string, organizationName, password: '' };
-    checkBootstrapAdmin({ ...admin, password: 'checked once it is read' });
+    // A wrong --email or --org is a wrong command line, exit status 2, as "user add" says it (a walk).
+    try {
+      checkBootstrapAdmin({ ...admin, password: 'checked once it is read' });
+    } catch (error) {
+      throw error instanceof BootstrapError ? new UsageError(error.message) : error;
+    }
     admin.password = await readNewPassword('AGENCY_DESK_ADMIN_PASSWORD');
     checkBootstrapAdmin(admin);
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
