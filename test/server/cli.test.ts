@@ -118,6 +118,9 @@ describe('help and usage', () => {
     [['user', 'promote'], /Unknown command "user promote": its commands are user add, user list/],
     [['client'], /Unknown command "client": its commands are client add, client list/],
     [['user', 'add', '--email', 'x@example.com', '--role', 'viewer', '--colour', 'red'], /unknown option --colour/i],
+    // As "user add --email bad" is (init said it with exit 1): checked before the database or a password.
+    [['init', '--email', 'not-an-address'], /email must match format "email"/],
+    [['user', 'add', '--email', 'not-an-address', '--role', 'viewer'], /email must match format "email"/],
     [['user', 'add', '--role', 'viewer'], /user add needs --email/],
     [['backup'], /backup needs TARGET/],
     [['client', 'list', 'extra'], /unexpected argument "extra"/],
@@ -645,5 +648,9 @@ describe('export', () => {
     const missing = await cli(['export', path.join(dataDir, 'missing', 'export.csv')]);
     expect(missing.code).toBe(1);
     expectOneLineError(missing, /Cannot write .*export\.csv: its folder does not exist/);
+    // A folder that is there but takes no file says ENOENT too: not "does not exist" (a walk).
+    const kernel = await cli(['export', '/proc/export.csv']);
+    expect(kernel.code).toBe(1);
+    expectOneLineError(kernel, /Cannot write \/proc\/export\.csv: no file can be created in that folder$/);
   });
 });
