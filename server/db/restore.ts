@@ -99,6 +99,32 @@ const removeWithSidecars = (file: string) => {
   for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(`${file}${suffix}`, { force: true });
 };
 
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: a process of another user has that number.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The copies a restore killed halfway left beside the live file (`.restoring-<pid>`), their process gone. */
+function sweepInterrupted(liveFile: string): void {
+  const prefix = `${path.basename(liveFile)}.restoring-`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(path.dirname(liveFile));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = /^(\d+)$/.exec(name.slice(prefix.length))?.[1];
+    if (name.startsWith(prefix) && pid !== undefined && !isRunning(Number(pid)))
+      removeWithSidecars(path.join(path.dirname(liveFile), name));
+  }
+}
+
 export interface RestoreRequest {
   /** The live database (`<data dir>/agency-desk.db`); it may not exist yet (a new machine). */
   liveFile: string;
@@ -135,6 +161,7 @@ export function restoreDatabase(request: RestoreRequest): RestoreResult {
   const { liveFile, liveKey } = request;
   const sourceKey = request.sourceKey ?? liveKey;
   refuseByContent(request.source);
+  sweepInterrupted(liveFile);
   const candidate = `${liveFile}.restoring-${process.pid}`;
   removeWithSidecars(candidate);
   try {
