@@ -247,9 +247,30 @@ function addDay(hours: Hours, day: Day, intervals: Interval[], replace = false):
   earlier.push(...intervals);
 }
 
+// Yext's legacy form (its Locations API and older exports' hours cell): "2:9:00:17:00,3:9:00:17:00,1:closed",
+// d:oh:om:ch:cm with d from 1 (Sunday) to 7 (Saturday); a day twice is split hours, 00:00 to 00:00 all day.
+const YEXT_DAY = String.raw`\s*[1-7]\s*:\s*(?:closed|\d{1,2}:\d{2}\s*:\s*\d{1,2}:\d{2})\s*`;
+const YEXT_LEGACY = new RegExp(String.raw`^${YEXT_DAY}(?:,${YEXT_DAY})*$`, 'i');
+const YEXT_DAYS: readonly Day[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+/** Yext's legacy hours; a day it leaves out is closed, as Yext documents it, once one day is given. */
+function yextLegacyHours(text: string): Hours {
+  const hours: Hours = {};
+  for (const part of text.split(',')) {
+    const [day, ...times] = part.split(':').map((piece) => piece.trim());
+    const intervals = /^closed$/i.test(times[0]!)
+      ? []
+      : dayIntervals(`${times[0]}:${times[1]}-${times[2]}:${times[3]}`);
+    addDay(hours, YEXT_DAYS[Number(day) - 1]!, intervals);
+  }
+  for (const day of DAYS) hours[day] ??= [];
+  return hours;
+}
+
 /** The week in one text, "Mon-Fri 9:00-17:00, Sat 10:00-14:00, Sun closed" (README: "Hours"). */
 export function weekHours(text: string): Hours {
   if (/^\s*[a-z]+\s*=/i.test(text)) return uberallHours(text);
+  if (YEXT_LEGACY.test(text)) return yextLegacyHours(text);
   const hours: Hours = {};
   if (BY_APPOINTMENT.test(text.trim())) return hours;
   const value = withoutHolidays(text.trim().replace(/\s+/g, ' '))

@@ -295,6 +295,34 @@ describe('headers of numbers and weak names (found by a probe)', () => {
   });
 });
 
+describe("Yext's legacy hours, d:oh:om:ch:cm (its Locations API and older exports)", () => {
+  it('reads 1 (Sunday) to 7 (Saturday), a day twice as split hours, 1:closed, 00:00 to 00:00 all day; a day left out is closed', () => {
+    expect(weekHours('2:9:00:17:00,3:9:00:17:00,7:10:00:16:00')).toEqual({
+      mon: [['09:00', '17:00']],
+      tue: [['09:00', '17:00']],
+      wed: [],
+      thu: [],
+      fri: [],
+      sat: [['10:00', '16:00']],
+      sun: [],
+    });
+    expect(weekHours('1:closed, 2:09:00:12:00, 2:13:00:17:00, 7:00:00:00:00')).toMatchObject({
+      sun: [],
+      mon: [
+        ['09:00', '12:00'],
+        ['13:00', '17:00'],
+      ],
+      sat: [['00:00', '24:00']],
+    });
+  });
+
+  it('refuses a day out of 1-7, a time that is none, and a day both closed and open', () => {
+    expect(() => weekHours('8:9:00:17:00')).toThrow(/does not start with a day/);
+    expect(() => weekHours('2:25:00:17:00')).toThrow(/"25:00" is not a time/);
+    expect(() => weekHours('2:9:00:17:00,2:closed')).toThrow(/Mon is said to be both closed and open/);
+  });
+});
+
 describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
   it('reads MONDAY=08:00-16:00;... and Mo=...;Sa;Su, a day alone being closed', () => {
     expect(weekHours('MONDAY=08:00-16:00;TUESDAY=08:00-15:00&17:00-19:00;SATURDAY;SUNDAY')).toEqual({

@@ -110,6 +110,24 @@ describe('POST /api/locations/upload with Content-Type: text/csv', () => {
     expect(brixton).toMatchObject({ phone: null, website: null, address: null });
   });
 
+  it("an older Yext sheet's hours in its legacy form (2:9:00:17:00,…): read, the days it leaves out closed", async () => {
+    const clientId = await t.createClient(admin, 'Yext legacy client');
+    const csv =
+      'Store ID,Location Name,Hours\nEB-1,Eastern Bank Dedham,"2:09:00:17:00,3:09:00:17:00,6:09:00:19:00,7:09:00:13:00,1:closed"\n';
+    const response = await upload(clientId, csv, 'text/csv');
+    expect(response.statusCode, response.body).toBe(201);
+    const [bank] = await locationsOf(clientId);
+    expect(bank!.hours).toEqual({
+      mon: [['09:00', '17:00']],
+      tue: [['09:00', '17:00']],
+      wed: [],
+      thu: [],
+      fri: [['09:00', '19:00']],
+      sat: [['09:00', '13:00']],
+      sun: [],
+    });
+  });
+
   it('?keep_flagged=true imports the flagged rows too; a dry run writes nothing and still answers columns', async () => {
     const clientId = await t.createClient(admin, 'Flagged client');
     const csv = 'Name,City\nAcme Berlin,Berlin\nAcme Solo,\n';
