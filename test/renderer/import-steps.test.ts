@@ -65,6 +65,7 @@ describe('the import steps: the grid selection follows the rows shown', () => {
     fields: ['name'],
     canUndo: false,
     hidden,
+    locked: { shown: 0, selected: 0 },
   });
 
   it('a window after "Leave out" on the problems tile: the rows left out leave the selection', () => {
