@@ -760,7 +760,16 @@ class ImportPlan {
         action: 'locations.imported',
         target: { type: 'client', id: clientId, name: clientName(db, clientId) },
         clientId,
-        summary: { mode: request.mode, file_name: request.fileName ?? null, created, updated, unchanged, skipped },
+        // The mode and blank-cell rule: the dashboard starts the client's next import with them (last-choice.ts).
+        summary: {
+          mode: request.mode,
+          blanks: request.blanks,
+          file_name: request.fileName ?? null,
+          created,
+          updated,
+          unchanged,
+          skipped,
+        },
         operationId: this.operationId,
       },
       request.now,

@@ -286,8 +286,11 @@ test('an export saved again by Excel, its store codes stripped of their zeros, c
   expect((await listed(clientId)).map((location) => location.store_code)).toEqual(['00101', '0102']);
 });
 
-test("a client's next import starts with the mode its last one was made with", async ({ page }) => {
-  const { dialog } = await checkOnto(page, 'Monthly Coffee', {
+test("a client's next import starts with the mode its last one was made with, on this computer and another", async ({
+  page,
+  browser,
+}) => {
+  const { clientId, dialog } = await checkOnto(page, 'Monthly Coffee', {
     name: 'Northwind Coffee Pike Place',
     store_code: 'SEA-001',
   });
@@ -303,6 +306,19 @@ test("a client's next import starts with the mode its last one was made with", a
   await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
   await expect(dialog.getByLabel('Update matching locations and add the rest')).toBeChecked();
   await expect(dialog.getByTestId('unchanged-count')).toHaveText('4');
+
+  // A colleague's computer (nothing in its storage) starts there too: the client's history says it.
+  const colleague = await browser.newContext();
+  const other = await colleague.newPage();
+  await signIn(other, server().url, ADMIN.email, ADMIN.password);
+  await other.goto(`${server().url}/clients/${clientId}`);
+  await other.getByRole('button', { name: 'Import locations' }).click();
+  const theirs = importer(other);
+  await dropFile(other, theirs.getByTestId('drop-zone'), 'gbp-hours.csv');
+  await theirs.getByRole('button', { name: 'Check 4 rows' }).click();
+  await expect(theirs.getByLabel('Update matching locations and add the rest')).toBeChecked();
+  await expect(theirs.getByTestId('unchanged-count')).toHaveText('4');
+  await colleague.close();
 });
 
 test('a month in one walk: a location edited, every status bulk-edited, then the edited GBP sheet re-imported as upsert keeps both', async ({

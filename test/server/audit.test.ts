@@ -151,7 +151,7 @@ describe('each change leaves exactly its entries', () => {
     });
     expect(importEntry).toMatchObject({
       operation_id: imported.operation_id,
-      summary: { mode: 'create', file_name: 'boston.csv', created: 2, updated: 0 },
+      summary: { mode: 'create', blanks: 'keep', file_name: 'boston.csv', created: 2, updated: 0 },
       target: { type: 'client', id: clientId, name: 'Audited' },
     });
     expect(clientUpdated!.changes).toEqual({ industry: { from: null, to: 'Coffee' } });

@@ -16,7 +16,7 @@ import {
 } from './protocol.js';
 import type { Selection } from './steps/preview/selection.js';
 import { INITIAL, reduce, type PageAction } from './steps/step.js';
-import { rememberChoice, rememberedChoice } from './last-choice.js';
+import { lastImportChoice, rememberChoice, rememberedChoice } from './last-choice.js';
 
 const READ_MARK = 'import:read:start';
 /** The User Timing measure `npm run bench` reads: file picked -> rows parsed, mapped and checked for names. */
@@ -150,21 +150,47 @@ function useColumnStep(post: (message: ToWorker) => void, dispatch: (action: Pag
  */
 const initialState = (clientId: string) => ({ ...INITIAL, choice: rememberedChoice(clientId) ?? DEFAULT_CHOICE });
 
-function useRememberChoice(clientId: string, { step, choice }: typeof INITIAL): void {
+/**
+ * The choice an import that wrote is kept with on this computer; and the client's last import's from its
+ * history (another computer's, a colleague's), once it answers: unless a file was read or a choice made
+ * meanwhile (`settled`), which it never overrides.
+ */
+function useChoiceMemory(
+  clientId: string,
+  { step, choice: chosen }: typeof INITIAL,
+  choice: { current: ImportChoice },
+  settled: { current: boolean },
+  dispatch: (action: PageAction) => void,
+): void {
   useEffect(() => {
-    if (step.kind === 'done' && step.summary.failure === null) rememberChoice(clientId, choice);
-  }, [step, choice, clientId]);
+    if (step.kind === 'done' && step.summary.failure === null) rememberChoice(clientId, chosen);
+  }, [step, chosen, clientId]);
+  useEffect(() => {
+    const abort = new AbortController();
+    lastImportChoice(clientId, abort.signal).then(
+      (last) => {
+        if (last === null || settled.current || abort.signal.aborted) return;
+        choice.current = last;
+        dispatch({ type: 'choose', choice: last });
+      },
+      // No history to read (the server away, a role without it): this computer's choice stays.
+      () => undefined,
+    );
+    return () => abort.abort();
+  }, [clientId, choice, settled, dispatch]);
 }
 
 /** The import, from the page: its step to render and the actions each step offers. */
 export function useImport(clientId: string) {
   const [state, dispatch] = useReducer(reduce, clientId, initialState);
-  useRememberChoice(clientId, state);
   // The choice the worker holds, so a change builds on the latest one even between renders.
   const choice = useRef<ImportChoice>(state.choice);
+  const settledRef = useRef(false);
+  useChoiceMemory(clientId, state, choice, settledRef, dispatch);
   const fileName = useRef('import.csv');
 
   const onMessage = useCallback((message: FromWorker) => {
+    if (message.type === 'read') settledRef.current = true;
     if (message.type === 'read' || message.type === 'rejected') performance.measure(READ_MEASURE, READ_MARK);
     // A file with a location id column is an export coming back: updating what it names is the likely
     // wish, so "add new locations only" becomes "update matching locations and add the rest" (the user
@@ -200,6 +226,7 @@ export function useImport(clientId: string) {
   const choose = useCallback(
     (next: ImportChoice) => {
       choice.current = next;
+      settledRef.current = true;
       dispatch({ type: 'choose', choice: next });
       post({ type: 'check', clientId, choice: next });
     },
