@@ -31,7 +31,7 @@ import {
   type LocationToUpdate,
 } from './queries.js';
 import { changesBetween, derived, emptyValues, matchKey, type LocationRow } from './record.js';
-import { normalizeRow, readableInput, rowError, type NormalizedRow, type RowInput } from './rows.js';
+import { normalizeRow, readableInput, refusedRowCode, rowError, type NormalizedRow, type RowInput } from './rows.js';
 import { useSavedMapping } from '../mappings/apply.js';
 import { NO_PLACEHOLDERS } from '../imports/placeholders.js';
 import type {
@@ -202,6 +202,8 @@ class ImportPlan {
   private readonly errors: ErrorDetail[] = [];
   /** Rows found invalid after they were decided: the first of two rows with one store code. */
   private readonly lateErrors = new Set<number>();
+  /** The rows normalizeRow refused (invalid already): a repeat of their store code adds an error, not a row. */
+  private readonly refusedRows = new Set<number>();
   /** Store codes the file moves from one location to another (a swap, a renumbering). */
   private readonly codeMoves = new StoreCodeMoves();
   private badRows = 0;
@@ -274,8 +276,31 @@ class ImportPlan {
     const readable = this.request.dryRun
       ? readableInput(raw, this.request.mode !== 'create', this.placeholders)
       : undefined;
+    this.refusedRows.add(index);
+    const repeat = details.some((detail) => detail.field === 'store_code') ? undefined : this.refusedRepeat(index, raw);
     // Its name may be what was refused (blank): the preview's name stays text, as the schema has it.
-    this.invalid(index, details, readable && inputValues({ input: { ...readable, name: readable.name ?? undefined } }));
+    const values = readable && inputValues({ input: { ...readable, name: readable.name ?? undefined } });
+    this.invalid(index, repeat === undefined ? details : [...details, repeat], values);
+  }
+
+  /**
+   * A refused row's store code counts for repeats as a valid row's does (a walk fixed the phone and the
+   * hours the preview showed on two rows of one code, both then "Ready", and the import refused them): a
+   * later row of the code is an error naming this one; an earlier one is named in this row's error.
+   */
+  private refusedRepeat(index: number, raw: unknown): ErrorDetail | undefined {
+    const given = refusedRowCode(raw, this.placeholders);
+    if (given === null) return undefined;
+    this.lineAt[index] = given.line ?? 0;
+    const earlier = this.codeRows.get(given.code);
+    if (earlier === undefined) {
+      this.codeRows.set(given.code, index);
+      return undefined;
+    }
+    const words = repeatWords('store_code', given.code, 'store codes are unique within a client');
+    const earlierLine = this.lineAt[earlier] || undefined;
+    this.lateError(earlier, earlierLine, words(rowWords(index, given.line)));
+    return rowError(index, 'store_code', words(rowWords(earlier, earlierLine)), given.line);
   }
 
   /** A row that cannot be imported; a dry run shows it with the values it read, when it read them. */
@@ -495,8 +520,7 @@ class ImportPlan {
   /** Both rows are errors, each naming the other; the earlier one late (it was decided already). */
   private repeated(row: NormalizedRow, field: 'store_code' | 'id', value: string, earlier: number, rule: string): void {
     const line = this.lineAt[earlier] || undefined;
-    const words = (where: string) =>
-      `the ${field === 'id' ? 'location id' : 'store code'} "${value}" is also on ${where}; ${rule}`;
+    const words = repeatWords(field, value, rule);
     this.lateError(earlier, line, words(rowWords(row.index, row.line)), field);
     const message = words(rowWords(earlier, line));
     this.invalid(row.index, [rowError(row.index, field, message, row.line)], inputValues(row));
@@ -508,7 +532,8 @@ class ImportPlan {
    */
   private lateError(index: number, line: number | undefined, message: string, field = 'store_code'): void {
     this.errors.push(rowError(index, field, message, line));
-    if (this.lateErrors.has(index)) return;
+    // A row refused already is counted once, and shown as the error it is.
+    if (this.lateErrors.has(index) || this.refusedRows.has(index)) return;
     this.lateErrors.add(index);
     this.badRows++;
   }
@@ -894,6 +919,11 @@ function keepWhatExcelChanged(decision: Decision, values: LocationValues, locati
 
 /** Under a millionth of a degree (11 cm): the most Excel's General format moves a coordinate it rounds. */
 const EXCEL_ROUNDING = 1e-6;
+
+/** "the store code "X" is also on line 4; <rule>": the words of a repeat, naming the other row. */
+function repeatWords(field: 'store_code' | 'id', value: string, rule: string): (where: string) => string {
+  return (where) => `the ${field === 'id' ? 'location id' : 'store code'} "${value}" is also on ${where}; ${rule}`;
+}
 
 /** "line 5" when the row said its line in the sheet, else "row 3" (its index in the request). */
 function rowWords(index: number, line: number | undefined): string {

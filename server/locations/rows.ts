@@ -225,6 +225,25 @@ function withPhoneProblem(
 }
 
 /**
+ * The store code a row normalizeRow refused for other fields gives, when its own cell is one, and the
+ * row's line: a repeat of it is an error of both rows whatever else is wrong (import.ts). Null otherwise.
+ */
+export function refusedRowCode(
+  raw: unknown,
+  placeholders?: ReadonlySet<string>,
+): { code: string; line: number | undefined } | null {
+  const cell = (raw as { store_code?: unknown } | null)?.store_code;
+  if (typeof cell !== 'string' && typeof cell !== 'number') return null;
+  try {
+    const code = fieldValue('store_code', cell as never, null, placeholders);
+    return typeof code === 'string' ? { code, line: lineOf(raw) } : null;
+  } catch (error) {
+    if (error instanceof FieldError) return null;
+    throw error;
+  }
+}
+
+/**
  * The fields that can be read of a row normalizeRow refused for others, for a dry run to show; undefined
  * when it is not a row of the schema at all. Read again, and only for refused rows of a dry run.
  */

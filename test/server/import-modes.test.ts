@@ -211,6 +211,42 @@ describe('the listing fields', () => {
     expect(error.details?.[0]?.message).toMatch(/also on row 2/);
   });
 
+  it("two rows of one store code are both errors whatever else is wrong with either: the dry run says so as the import does (a walk's file)", async () => {
+    const clientId = await t.createClient(admin, 'Twice, and more wrong');
+    // Either row refused for its phone or its hours, before or after the other, or both refused.
+    for (const rows of [
+      [
+        { name: 'A', store_code: 'DUP-1', phone: '555-01', country: 'US', line: 3 },
+        { name: 'B', store_code: 'DUP-1', line: 4 },
+      ],
+      [
+        { name: 'A', store_code: 'DUP-1', line: 3 },
+        { name: 'B', store_code: 'DUP-1', hours: 'Mon 9-25', line: 4 },
+      ],
+      [
+        { name: 'A', store_code: 'DUP-1', phone: '555-01', country: 'US', line: 3 },
+        { name: 'B', store_code: 'DUP-1', hours: 'Mon 9-25', line: 4 },
+      ],
+    ]) {
+      for (const mode of ['', '?mode=upsert']) {
+        const preview = await dryRun(clientId, rows, mode);
+        expect(preview.totals, JSON.stringify(rows)).toMatchObject({ created: 0, errors: 2 });
+        expect(preview.rows.map((row) => row.action)).toEqual(['error', 'error']);
+        const refused = expectErrorBody(await upload(clientId, rows, mode), 400);
+        expect(refused.message).toBe('2 of 2 rows are not valid; nothing was imported');
+        const repeats = refused.details!.filter((detail) => detail.field === 'store_code');
+        expect(repeats.map((detail) => [detail.row, detail.message])).toEqual(
+          expect.arrayContaining([
+            [0, 'the store code "DUP-1" is also on line 4; store codes are unique within a client'],
+            [1, 'the store code "DUP-1" is also on line 3; store codes are unique within a client'],
+          ]),
+        );
+        expect(repeats).toHaveLength(2);
+      }
+    }
+    expect(await list(clientId)).toEqual([]);
+  });
+
   it('two rows with one store code are a 400 in create mode too, when a location has the code already', async () => {
     const clientId = await t.createClient(admin, 'Twice, existing');
     await imported(clientId, [{ name: 'Capitol', store_code: 'S1' }]);
@@ -474,7 +510,7 @@ describe('import modes', () => {
       [
         { name: 'Paris', store_code: 'P1', phone: 'call the manager', website: 'not a website' },
         // A national number that only the matched location's country can judge: the website alone is said.
-        { name: 'Paris', store_code: 'P1', phone: '01 42 68 53 00', website: 'not a website' },
+        { name: 'Paris Opéra', store_code: 'P2', phone: '01 42 68 53 00', website: 'not a website' },
       ],
       '?mode=upsert',
     );
