@@ -277,10 +277,9 @@ class ImportPlan {
       ? readableInput(raw, this.request.mode !== 'create', this.placeholders)
       : undefined;
     this.refusedRows.add(index);
-    const repeat = details.some((detail) => detail.field === 'store_code') ? undefined : this.refusedRepeat(index, raw);
     // Its name may be what was refused (blank): the preview's name stays text, as the schema has it.
     const values = readable && inputValues({ input: { ...readable, name: readable.name ?? undefined } });
-    this.invalid(index, repeat === undefined ? details : [...details, repeat], values);
+    this.invalid(index, [...details, ...this.refusedRepeats(index, raw, details)], values);
   }
 
   /**
@@ -288,19 +287,27 @@ class ImportPlan {
    * hours the preview showed on two rows of one code, both then "Ready", and the import refused them): a
    * later row of the code is an error naming this one; an earlier one is named in this row's error.
    */
-  private refusedRepeat(index: number, raw: unknown): ErrorDetail | undefined {
+  private refusedRepeats(index: number, raw: unknown, details: ErrorDetail[]): ErrorDetail[] {
     const given = refusedRowCode(raw, this.placeholders);
-    if (given === null) return undefined;
     this.lineAt[index] = given.line ?? 0;
-    const earlier = this.codeRows.get(given.code);
-    if (earlier === undefined) {
-      this.codeRows.set(given.code, index);
-      return undefined;
-    }
-    const words = repeatWords('store_code', given.code, 'store codes are unique within a client');
-    const earlierLine = this.lineAt[earlier] || undefined;
-    this.lateError(earlier, earlierLine, words(rowWords(index, given.line)));
-    return rowError(index, 'store_code', words(rowWords(earlier, earlierLine)), given.line);
+    const refusedIn = (field: string) => details.some((detail) => detail.field === field);
+    const repeats: ErrorDetail[] = [];
+    const repeat = (field: 'store_code' | 'id', value: string | null, rows: Map<string, number>, rule: string) => {
+      if (value === null || refusedIn(field)) return;
+      const earlier = rows.get(value);
+      if (earlier === undefined) {
+        rows.set(value, index);
+        return;
+      }
+      const words = repeatWords(field, value, rule);
+      const earlierLine = this.lineAt[earlier] || undefined;
+      this.lateError(earlier, earlierLine, words(rowWords(index, given.line)), field);
+      repeats.push(rowError(index, field, words(rowWords(earlier, earlierLine)), given.line));
+    };
+    repeat('store_code', given.code, this.codeRows, 'store codes are unique within a client');
+    // In create mode an id is no key (a copied row is a duplicate, not an error).
+    if (this.request.mode !== 'create') repeat('id', given.id, this.byId, ID_RULE);
+    return repeats;
   }
 
   /** A row that cannot be imported; a dry run shows it with the values it read, when it read them. */
@@ -419,13 +426,7 @@ class ImportPlan {
       // A row copied to add a location, its id kept, would be taken for the first and skipped (found by
       // a probe): in upsert and update, one id on two rows is an error of both.
       if (seen !== undefined && key.kind === 'id' && this.request.mode !== 'create') {
-        this.repeated(
-          row,
-          'id',
-          key.value,
-          seen,
-          'one id is one location: a row copied to add a location needs its id cell blank',
-        );
+        this.repeated(row, 'id', key.value, seen, ID_RULE);
         return;
       }
       if (seen !== undefined) return this.duplicate(row, { reason: key.kind, row: seen });
@@ -919,6 +920,8 @@ function keepWhatExcelChanged(decision: Decision, values: LocationValues, locati
 
 /** Under a millionth of a degree (11 cm): the most Excel's General format moves a coordinate it rounds. */
 const EXCEL_ROUNDING = 1e-6;
+
+const ID_RULE = 'one id is one location: a row copied to add a location needs its id cell blank';
 
 /** "the store code "X" is also on line 4; <rule>": the words of a repeat, naming the other row. */
 function repeatWords(field: 'store_code' | 'id', value: string, rule: string): (where: string) => string {

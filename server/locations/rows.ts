@@ -225,23 +225,29 @@ function withPhoneProblem(
 }
 
 /**
- * The store code a row normalizeRow refused for other fields gives, when its own cell is one, and the
- * row's line: a repeat of it is an error of both rows whatever else is wrong (import.ts). Null otherwise.
+ * The store code and the location id a row normalizeRow refused for other fields gives (each null when
+ * its own cell is none), and the row's line: a repeat of either is an error of both rows whatever else is
+ * wrong (import.ts).
  */
 export function refusedRowCode(
   raw: unknown,
   placeholders?: ReadonlySet<string>,
-): { code: string; line: number | undefined } | null {
-  const cell = (raw as { store_code?: unknown } | null)?.store_code;
-  if (typeof cell !== 'string' && typeof cell !== 'number') return null;
+): { code: string | null; id: string | null; line: number | undefined } {
+  const { store_code: cell, id } = (raw ?? {}) as { store_code?: unknown; id?: unknown };
+  const line = lineOf(raw);
+  // The id as normalizeRow takes it: a UUID, in lower case (the schema refused any other).
+  const uuid = typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : null;
+  if (typeof cell !== 'string' && typeof cell !== 'number') return { code: null, id: uuid, line };
   try {
     const code = fieldValue('store_code', cell as never, null, placeholders);
-    return typeof code === 'string' ? { code, line: lineOf(raw) } : null;
+    return { code: typeof code === 'string' ? code : null, id: uuid, line };
   } catch (error) {
-    if (error instanceof FieldError) return null;
+    if (error instanceof FieldError) return { code: null, id: uuid, line };
     throw error;
   }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The fields that can be read of a row normalizeRow refused for others, for a dry run to show; undefined

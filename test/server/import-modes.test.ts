@@ -245,6 +245,23 @@ describe('the listing fields', () => {
       }
     }
     expect(await list(clientId)).toEqual([]);
+    // One location id on two rows of an upsert, one of them refused for its hours: both errors too.
+    await imported(clientId, [{ name: 'Kept', store_code: 'K-1' }]);
+    const [kept] = await list(clientId);
+    const copied = [
+      { id: kept!.id, name: 'Kept', hours: 'Mon 9-25' },
+      { id: kept!.id, name: 'Kept copy' },
+    ];
+    const preview = await dryRun(clientId, copied, '?mode=upsert');
+    expect(preview.rows.map((row) => row.action)).toEqual(['error', 'error']);
+    const refused = expectErrorBody(await upload(clientId, copied, '?mode=upsert'), 400);
+    expect(refused.details!.map((detail) => [detail.row, detail.field])).toEqual(
+      expect.arrayContaining([
+        [0, 'hours'],
+        [0, 'id'],
+        [1, 'id'],
+      ]),
+    );
   });
 
   it('two rows with one store code are a 400 in create mode too, when a location has the code already', async () => {
