@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { flushToDisk } from '../db/backup.js';
 import type { Db } from '../db/open.js';
+import { decimalText } from '../locations/decimal.js';
 import type { Command } from './command.js';
 import { countWords } from './count-words.js';
 import { CliError, UsageError } from './errors.js';
@@ -63,7 +64,7 @@ function locationsOf(db: Db, organizationId: string): IterableIterator<Row> {
  */
 function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  let text = String(value);
+  let text = typeof value === 'number' ? decimalText(value) : String(value);
   if (/^\s*[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

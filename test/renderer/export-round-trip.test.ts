@@ -32,6 +32,8 @@ const ROWS = [
     longitude: '2.35',
     status: 'permanently_closed',
   },
+  // A longitude JavaScript writes "-1e-7", which did not import back (a walk): written as decimals.
+  { name: 'Royal Observatory', latitude: 51.4779, longitude: -0.0000001 },
 ];
 
 async function upload(clientId: string, rows: unknown[], query: string) {
@@ -75,6 +77,9 @@ describe('export -> re-import as upsert', () => {
     expect(file).toContain('ChIJN1t_tDeuEmsRUsoyG83frY4');
     expect(file).toContain('Mon 07:00-19:00; Tue 07:00-19:00;');
     expect(file).toContain('"downtown, flagship"');
+    // Decimals, and a negative number is no formula: no apostrophe (Excel showed it in every longitude).
+    expect(file).toContain(',51.4779,-0.0000001,');
+    expect(file).toContain(',-0.5,2.35,');
   });
 
   it.each(['keep', 'clear'] as const)('blanks=%s: 0 created, 0 updated, every row unchanged', async (blanks) => {
@@ -98,7 +103,13 @@ describe('export -> re-import as upsert', () => {
     const rows = await importedRows(file.replace('Coffee shop', 'Espresso bar'), 'keep');
     const preview = await upload(clientId, rows, '?mode=upsert&dryRun=true');
     const answer = preview.json<{ rows: { action: string; changes: unknown }[] }>();
-    expect(answer.rows.map((row) => row.action)).toEqual(['updated', 'unchanged', 'unchanged', 'unchanged']);
+    expect(answer.rows.map((row) => row.action)).toEqual([
+      'updated',
+      'unchanged',
+      'unchanged',
+      'unchanged',
+      'unchanged',
+    ]);
     expect(answer.rows[0]!.changes).toEqual({ primary_category: { from: 'Coffee shop', to: 'Espresso bar' } });
   });
 });

@@ -1006,6 +1006,25 @@ describe('import modes', () => {
     expect(await imported(clientId, [{ id: stored!.id, ...row }], '?mode=upsert')).toMatchObject({ unchanged: 1 });
   });
 
+  it("a coordinate in Excel's scientific notation (-1E-07, its General format of a tiny one) is the number it says", async () => {
+    const clientId = await t.createClient(admin, 'Greenwich');
+    await imported(clientId, [
+      { name: 'Royal Observatory', store_code: 'G1', latitude: '51.4779', longitude: '-1E-07' },
+    ]);
+    const [stored] = await list(clientId);
+    expect([stored!.latitude, stored!.longitude]).toEqual([51.4779, -0.0000001]);
+    // Written as decimals, as the export does, it is no change; nor in JavaScript's own "-1e-7".
+    for (const longitude of ['-0.0000001', '-1e-7'])
+      expect(
+        await imported(clientId, [{ name: 'Royal Observatory', store_code: 'G1', longitude }], '?mode=upsert'),
+      ).toMatchObject({ unchanged: 1 });
+    const refused = await upload(clientId, [{ name: 'Odd', latitude: '1e', longitude: '1E+' }]);
+    expect(expectErrorBody(refused, 400).details!.map((detail) => detail.message)).toEqual([
+      '"1e" is not a number',
+      '"1E+" is not a number',
+    ]);
+  });
+
   it('a website keeps letters beyond ASCII readable, other escapes as they were; the same row again is unchanged', async () => {
     const clientId = await t.createClient(admin, 'Readable websites');
     const rows = [

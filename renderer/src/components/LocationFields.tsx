@@ -5,6 +5,7 @@ import { LocationHealth } from './HealthBadge.js';
 import { STATUS_WORDS } from '../locations/status-words.js';
 import { usePhoneText } from '../phone-text.js';
 import { dayLabel, DAYS } from '../../../server/locations/hours.js';
+import { decimalText } from '../../../server/locations/decimal.js';
 import { intervalsWords } from '../hours-words.js';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -40,7 +41,7 @@ function Hours({ hours }: { hours: LocationRow['hours'] }) {
 }
 
 const coordinates = ({ latitude, longitude }: LocationRow) =>
-  latitude === null || longitude === null ? null : `${latitude}, ${longitude}`;
+  latitude === null || longitude === null ? null : `${decimalText(latitude)}, ${decimalText(longitude)}`;
 
 /** A location's fields, read-only, as the panel shows them. */
 export function LocationFields({ location }: { location: LocationRow }) {

@@ -45,9 +45,13 @@ export type ExportFormat = 'csv' | 'xlsx';
 // pattern has no s flag: "=HYPERLINK(\n..." got through). The import undoes it (import/upload-rows.ts).
 const FORMULA = /^\s*[=+\-@\t\r]/;
 
+// A negative number: a spreadsheet reads it as the number it is, no formula (a walk saw Excel show
+// '-122.3422, the apostrophe and all, in every longitude west of Greenwich).
+const NEGATIVE_NUMBER = /^-\d+(\.\d+)?$/;
+
 /** A cell's text with a ' in front when a spreadsheet would run it as a formula (OWASP's escape). */
 export function formulaSafe(text: string): string {
-  return FORMULA.test(text) ? `'${text}` : text;
+  return FORMULA.test(text) && !NEGATIVE_NUMBER.test(text) ? `'${text}` : text;
 }
 
 /**

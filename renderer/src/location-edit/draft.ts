@@ -1,3 +1,4 @@
+import { decimalText } from '../../../server/locations/decimal.js';
 import { hoursText } from '../../../server/locations/hours.js';
 import type { LocationChange, LocationWhole } from '../api/location-queries.js';
 
@@ -31,7 +32,8 @@ export const HINTS: Partial<Record<EditableField, string>> = {
 
 /** A location's values as the form shows them; the phone as `phoneText` writes it (phone-text.ts). */
 export function draftOf(location: LocationWhole, phoneText: (phone: string) => string): Draft {
-  const text = (value: string | number | null) => (value === null ? '' : String(value));
+  const text = (value: string | number | null) =>
+    value === null ? '' : typeof value === 'number' ? decimalText(value) : value;
   return {
     name: location.name,
     store_code: text(location.store_code),
