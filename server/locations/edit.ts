@@ -70,7 +70,9 @@ export function readPatch(
     const others = errors.filter((error) => error.path !== `${where}/name`);
     errors.splice(0, errors.length, detail('name', 'cannot be blank'), ...others);
   }
-  if (before !== undefined) errors.push(...coordinatesOf(input, patched(before, input)));
+  // A coordinate refused on its own (out of range) is not also "missing" (a walk read both of 95).
+  const refusedCoordinate = errors.some((error) => /\/(latitude|longitude)$/.test(error.path));
+  if (before !== undefined && !refusedCoordinate) errors.push(...coordinatesOf(input, patched(before, input)));
   if (errors.length > 0) throw invalid(errors);
   return input;
 }

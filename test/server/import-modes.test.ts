@@ -379,6 +379,10 @@ describe('coordinates come in pairs (a probe stored a latitude alone)', () => {
       '/body/latitude',
       '/body/longitude',
     ]);
+    // A coordinate out of range is that, not also "missing" beside the other (a walk read both).
+    expect(expectErrorBody(await patch({ latitude: 95, longitude: 10 }), 400).details).toEqual([
+      { path: '/body/latitude', message: 'must be a number from -90 to 90' },
+    ]);
     expect((await patch({ latitude: null, longitude: null })).statusCode).toBe(200);
     expect((await patch({ latitude: 45, longitude: 7 })).statusCode).toBe(200);
     // A half pair stored by an earlier release: editing its city is not refused.
