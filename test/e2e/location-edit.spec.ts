@@ -603,3 +603,29 @@ test('a bulk change is undone from its own dialog, at once (a walk looked for Un
   const own = page.getByTestId('location-panel').getByTestId('location-history-entry');
   await expect(own.filter({ hasText: /^[^“]*set the primary category/ })).toContainText('(undone)');
 });
+
+test("a location a script changed since the table was read opens as it is now, and the table catches up (a walk's panel showed the old store code)", async ({
+  page,
+}) => {
+  const { id: elm } = await server.api<{ id: string }>('POST', '/api/clients', { token, body: { name: 'Elm' } });
+  await server.api('POST', '/api/locations/upload', {
+    token,
+    body: { clientId: elm, rows: [{ name: 'Elm Mitte', store_code: 'BER-001' }, { name: 'Elm Nord' }] },
+  });
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server.url}/clients/${elm}`);
+  const row = (name: string) => page.getByTestId('location-row').filter({ hasText: name });
+  await expect(row('Elm Mitte')).toContainText('BER-001');
+  const [mitte, nord] = await server.api<{ id: string; name: string }[]>('GET', `/api/locations?clientId=${elm}`, {
+    token,
+  });
+  // A script renumbers one and deletes the other while the page is open.
+  await server.api('PATCH', `/api/locations/${mitte!.id}`, { token, body: { store_code: '0042' } });
+  await server.api('DELETE', `/api/locations/${nord!.id}`, { token });
+  await row('Elm Mitte').click();
+  const panel = page.getByTestId('location-panel');
+  // Its field, not only its history, says the new code.
+  await expect(panel).toContainText(/Store code\s*0042/);
+  await expect(row('Elm Mitte')).toContainText('0042');
+  await expect(page.getByTestId('location-row')).toHaveCount(1);
+});

@@ -1,12 +1,18 @@
 import { useEffect, useMemo, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useLocation } from '../api/location-queries.js';
+import { ApiError } from '../api/http.js';
+import { keys } from '../api/queries.js';
 import { useListState, useShownLocationList } from '../locations/use-location-list.js';
 import type { LocationRow } from '../api/types.js';
 import { LocationFields } from './LocationFields.js';
 import { LocationEditing } from '../location-edit/LocationEditing.js';
 
 /**
- * The location a panel shows, from the client's list (the rows in view, else asked of the locations
- * worker); `loading` while the list may still bring it. (GET /api/locations/:id will answer this for the editor.)
+ * The location a panel shows: at once from the client's list (the rows in view, else asked of the locations
+ * worker), then as the server has it now (GET /api/locations/:id). A record changed since the list was read
+ * (a script's PATCH, a colleague's edit: a walk's panel showed the old store code under a history naming
+ * the new one), or gone, is shown so, and the list is read again. `loading` while the list may still bring it.
  */
 function useLocationRecord(locationId: string): { location: LocationRow | undefined; loading: boolean } {
   const list = useShownLocationList();
@@ -20,7 +26,15 @@ function useLocationRecord(locationId: string): { location: LocationRow | undefi
   useEffect(() => {
     if (missing) list?.find(locationId);
   }, [list, locationId, missing, state.loaded]);
-  return { location: inView ?? found ?? undefined, loading: !state.loaded };
+  const listed = inView ?? found ?? undefined;
+  const now = useLocation(locationId);
+  const gone = now.error instanceof ApiError && now.error.status === 404;
+  const stale = gone || (now.data !== undefined && listed !== undefined && now.data.updated_at !== listed.updated_at);
+  const cache = useQueryClient();
+  useEffect(() => {
+    if (stale && list) void cache.invalidateQueries({ queryKey: keys.locations(list.clientId) });
+  }, [stale, list, cache]);
+  return { location: gone ? undefined : (now.data ?? listed), loading: !state.loaded };
 }
 
 /**
