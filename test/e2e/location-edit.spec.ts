@@ -284,6 +284,8 @@ test('choose rows: Ctrl-click one, Shift-click a range, Space to leave one out; 
   await expect(page.getByRole('button', { name: 'Change the location chosen…' })).toBeVisible();
   await expect(page.locator('[data-testid="location-row"][aria-selected="true"]')).toHaveCount(1);
   await page.getByRole('button', { name: 'Clear the choice' }).click();
+  // The focus stays beside the link that went with the choice.
+  await expect(page.getByRole('button', { name: 'Change the 6 locations shown…' })).toBeFocused();
   // A plain click opens a row and starts a range there, as in a spreadsheet (a walk's Shift-click after
   // it chose one row).
   await row('Harbor 2').click();

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import type { ClientRow, RoleName } from '../api/types.js';
 import { Link, paths } from '../router.js';
 import { TEMPLATE_CSV } from './FileDropZone.js';
@@ -15,6 +15,12 @@ export const ClientHeader = memo(function ClientHeader({
   onImport: () => void;
   onEdit: () => void;
 }) {
+  // A page opened with the focus nowhere (the new client's, its dialog gone: a walk's next Tab started at
+  // the top) starts it on the client's name.
+  const title = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (document.activeElement === null || document.activeElement === document.body) title.current?.focus();
+  }, []);
   return (
     <header className="page-header">
       <div>
@@ -23,7 +29,9 @@ export const ClientHeader = memo(function ClientHeader({
             <Link to={paths.clients}>Clients</Link> <span aria-hidden="true">/</span>
           </nav>
         )}
-        <h1 id="client-title">{client.name}</h1>
+        <h1 id="client-title" ref={title} tabIndex={-1}>
+          {client.name}
+        </h1>
         <p className="muted">
           {[client.industry, client.website].filter(Boolean).join(' · ') || 'No industry or website recorded'}
         </p>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { sessionState } from '../api/session.js';
 import type { LocationList } from '../locations/list.js';
 import type { Selection } from '../locations/use-selection.js';
@@ -23,6 +23,7 @@ export function BulkEditButton({
 }) {
   // What the button took when pressed: the dialog keeps saying "chosen" once its change clears the choice.
   const [taken, setTaken] = useState<{ locations: ChosenLocation[]; of: 'chosen' | 'shown' } | null>(null);
+  const change = useRef<HTMLButtonElement>(null);
   if (sessionState().session?.user.role !== 'admin') return null;
   const chosen = selection.ids.size;
   const count = chosen > 0 ? chosen : shown;
@@ -35,11 +36,25 @@ export function BulkEditButton({
     });
   return (
     <div className="bulk-actions">
-      <button type="button" className="button" disabled={chosen === 0 && (!loaded || shown === 0)} onClick={choose}>
+      <button
+        type="button"
+        className="button"
+        ref={change}
+        disabled={chosen === 0 && (!loaded || shown === 0)}
+        onClick={choose}
+      >
         Change the {count === 1 ? 'location' : plural(count, 'location')} {of}…
       </button>
       {chosen > 0 ? (
-        <button type="button" className="button-link" onClick={selection.clear}>
+        <button
+          type="button"
+          className="button-link"
+          onClick={() => {
+            selection.clear();
+            // The link goes with the choice: the focus stays beside it (a walk's went to the page's top).
+            change.current?.focus();
+          }}
+        >
           Clear the choice
         </button>
       ) : (
