@@ -144,12 +144,19 @@ function stepOf(db: Db, operationId: string, row: PlannedRow, since: Since): Ste
   if (now.revision !== row.left_revision) {
     // The location's own edits since, read once: what a merge must know, and what the conflict names.
     const edits = editsSince(db, id, since.seq);
-    const merge = row.action === 'updated' ? mergeable(db, { operationId, row, now, since: since.seq }, edits) : null;
+    const mine = row.action === 'updated' ? keptFields(db, operationId, id) : null;
+    const merge = mine === null ? null : mergeable(db, { row, now, since: since.seq }, mine, edits);
     if (merge !== null) return { kind: 'restore', ...restore, leftRevision, merge };
-    return { kind: 'conflict', location_id: id, name, reason: changedSince(edits, 'changed since') };
+    return { kind: 'conflict', location_id: id, name, reason: changedSince(edits, 'changed since', mine) };
   }
   if (row.action === 'created') return { kind: 'remove', id };
   return { kind: 'restore', ...restore, leftRevision };
+}
+
+/** The fields an operation kept of a location it updated (those it changed); null when it kept none. */
+function keptFields(db: Db, operationId: string, locationId: string): LocationField[] | null {
+  const before = keptBefore(db, operationId, locationId);
+  return before === null ? null : fieldsOf(JSON.parse(before) as Record<string, unknown>);
 }
 
 /** The location fields a snapshot of an operation's row holds: the fields that operation changed. */
@@ -189,12 +196,11 @@ function fieldsChangedSince(db: Db, edits: Edit[], at: { locationId: string; cli
  */
 function mergeable(
   db: Db,
-  { operationId, row, now, since }: { operationId: string; row: PlannedRow; now: Current; since: number },
+  { row, now, since }: { row: PlannedRow; now: Current; since: number },
+  mine: LocationField[],
   edits: Edit[],
 ): LocationField[] | null {
-  const before = keptBefore(db, operationId, row.location_id);
-  if (before === null || row.left_revision === null) return null;
-  const mine = fieldsOf(JSON.parse(before) as Record<string, unknown>);
+  if (row.left_revision === null) return null;
   const later = fieldsChangedSince(db, edits, { locationId: row.location_id, clientId: now.client_id, since });
   if (later === null || later.revisions !== now.revision - row.left_revision) return null;
   return mine.length > 0 && mine.every((field) => !later.fields.has(field)) ? mine : null;
@@ -235,13 +241,18 @@ function entrySeq(db: Db, operationId: string): number {
 
 /**
  * "changed since", with who changed what when the change was an edit of that location alone (its entry
- * names the fields): "changed since: maria@agency.example edited its phone and primary category". A later
- * import or bulk change keeps its values per operation, not per location: the words stay plain then.
+ * names the fields): "changed since: maria@agency.example edited its phone and primary category". With the
+ * operation's own fields (`mine`, an update's), the last edit that changed one of them is named: a later
+ * edit of other fields is no conflict (a walk's undo of a phone's import named the coordinates
+ * edited after the phone). A later import or bulk change keeps its values per operation, not per location:
+ * the words stay plain then.
  */
-function changedSince(edits: Edit[], words: string): string {
-  const edit = edits.at(-1);
+function changedSince(edits: Edit[], words: string, mine: readonly string[] | null = null): string {
+  const fieldsOfEdit = (edit: Edit) => (edit.changes === null ? [] : Object.keys(JSON.parse(edit.changes) as object));
+  const clashing = (edit: Edit) => fieldsOfEdit(edit).filter((field) => mine === null || mine.includes(field));
+  const edit = edits.findLast((candidate) => clashing(candidate).length > 0) ?? edits.at(-1);
   if (edit === undefined || edit.changes === null) return words;
-  const fields = Object.keys(JSON.parse(edit.changes) as object).map(fieldInWords);
+  const fields = fieldsOfEdit(edit).map(fieldInWords);
   if (fields.length === 0) return words;
   const who = edit.actor_email ?? edit.actor_name ?? 'someone';
   const list = fields.length === 1 ? fields[0]! : `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)!}`;

@@ -514,6 +514,9 @@ describe('undo', () => {
     const [, b] = await listOf(clientId);
     const later = { phone: '+1 217 555 0199', zip: '62701' };
     await t.request({ method: 'PATCH', url: `/api/locations/${b!.id}`, token: admin, body: later });
+    // An edit of fields the import left alone, after it: not the one named (a walk's undo named it).
+    const moved = { latitude: 39.8, longitude: -89.6 };
+    await t.request({ method: 'PATCH', url: `/api/locations/${b!.id}`, token: admin, body: moved });
     const answer = (await undo(operation_id)).json<{
       restored: number;
       removed: number;
