@@ -139,18 +139,29 @@ function stepOf(db: Db, operationId: string, row: PlannedRow, since: Since): Ste
   }
   if (row.client_id === null) return { kind: 'conflict', location_id: id, name, reason: 'deleted since' };
   const now: Current = { id, client_id: row.client_id, revision: row.revision!, name };
-  const restore = { id, clientId: now.client_id, name, code, keptColumns: row.kept_columns ?? '' };
   const leftRevision = row.before_revision ?? now.revision + 1;
-  if (now.revision !== row.left_revision) {
-    // The location's own edits since, read once: what a merge must know, and what the conflict names.
-    const edits = editsSince(db, id, since.seq);
-    const mine = row.action === 'updated' ? keptFields(db, operationId, id) : null;
-    const merge = mine === null ? null : mergeable(db, { row, now, since: since.seq }, mine, edits);
-    if (merge !== null) return { kind: 'restore', ...restore, leftRevision, merge };
-    return { kind: 'conflict', location_id: id, name, reason: changedSince(edits, 'changed since', mine) };
-  }
+  const restore = { id, clientId: now.client_id, name, code, keptColumns: row.kept_columns ?? '', leftRevision };
+  if (now.revision !== row.left_revision) return changedStep(db, { operationId, row, now, since: since.seq }, restore);
   if (row.action === 'created') return { kind: 'remove', id };
-  return { kind: 'restore', ...restore, leftRevision };
+  return { kind: 'restore', ...restore };
+}
+
+/**
+ * The step for a location changed since the operation: its fields put back when the changes since left
+ * them alone (mergeable), else a conflict naming the change.
+ */
+function changedStep(
+  db: Db,
+  at: { operationId: string; row: PlannedRow; now: Current; since: number },
+  restore: Omit<Extract<Step, { kind: 'restore' }>, 'kind' | 'merge'>,
+): Step {
+  const { operationId, row, now, since } = at;
+  // The location's own edits since, read once: what a merge must know, and what the conflict names.
+  const edits = editsSince(db, now.id, since);
+  const mine = row.action === 'updated' ? keptFields(db, operationId, now.id) : null;
+  const merge = mine === null ? null : mergeable(db, { row, now, since }, mine, edits);
+  if (merge !== null) return { kind: 'restore', ...restore, merge };
+  return { kind: 'conflict', location_id: now.id, name: now.name, reason: changedSince(edits, 'changed since', mine) };
 }
 
 /** The fields an operation kept of a location it updated (those it changed); null when it kept none. */
