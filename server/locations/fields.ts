@@ -688,6 +688,21 @@ export function labelsToChange(list: string[], change: 'add' | 'remove'): string
   );
 }
 
+// The US states and territories whose ZIP codes do not start with 0, by code and by name (those that do:
+// CT, MA, ME, NH, NJ, NY's 005, PR, RI, VT, VI and the armed forces in Europe).
+const NO_ZERO_ZIP_STATES: ReadonlySet<string> = new Set(
+  (
+    'al alabama|ak alaska|az arizona|ar arkansas|ca california|co colorado|de delaware|dc district of columbia|' +
+    'fl florida|ga georgia|hi hawaii|id idaho|il illinois|in indiana|ia iowa|ks kansas|ky kentucky|la louisiana|' +
+    'md maryland|mi michigan|mn minnesota|ms mississippi|mo missouri|mt montana|ne nebraska|nv nevada|' +
+    'nm new mexico|nc north carolina|nd north dakota|oh ohio|ok oklahoma|or oregon|pa pennsylvania|' +
+    'sc south carolina|sd south dakota|tn tennessee|tx texas|ut utah|va virginia|wa washington|wv west virginia|' +
+    'wi wisconsin|wy wyoming|gu guam|as american samoa|mp northern mariana islands'
+  )
+    .split('|')
+    .flatMap((state) => [state.slice(0, 2), state.slice(3)]),
+);
+
 /**
  * A postal code as Excel leaves it: a number cell drops the leading zeros of Boston's 02116, Dresden's
  * 01069 or Bourg-en-Bresse's 01000, and the CSV saved from it keeps 2116. Digits only that do not fit the
@@ -695,8 +710,11 @@ export function labelsToChange(list: string[], change: 'add' | 'remove'): string
  * import's rows only (rows.ts): a code typed into the editor is kept as typed, and health says when it
  * does not fit the country (a user's 7870 for Austin's 78701 was saved as New Jersey's 07870).
  */
-export function zipWithZeros(value: string, country: string): string {
+export function zipWithZeros(value: string, country: string, state?: string | null): string {
   if (!/^\d{3,}$/.test(value) || zipFitsCountry(value, country)) return value;
+  // A US state whose ZIP codes start with another digit: the code is mistyped, not stripped (a walk's
+  // Austin, TX "7870" became New Jersey's 07870); kept as written, health says it does not fit.
+  if (country === 'US' && NO_ZERO_ZIP_STATES.has((state ?? '').trim().toLowerCase())) return value;
   for (const padded of [`0${value}`, `00${value}`]) if (zipFitsCountry(padded, country)) return padded;
   return value;
 }

@@ -281,6 +281,6 @@ function withoutRefusedFields(raw: unknown): UploadRow | undefined {
 /** An imported row's postal code with the leading zeros a spreadsheet dropped (fields.ts, zipWithZeros). */
 function withExcelZeros(input: RowInput): RowInput {
   if (typeof input.zip === 'string' && typeof input.country === 'string')
-    input.zip = zipWithZeros(input.zip, input.country);
+    input.zip = zipWithZeros(input.zip, input.country, input.state);
   return input;
 }

@@ -1267,8 +1267,21 @@ describe('one location: GET, PATCH, DELETE', () => {
       health_hints: expect.arrayContaining(['Postal code does not fit US']),
     });
     const other = await t.createClient(admin, 'Zeros imported');
-    await imported(other, [{ name: 'Back Bay', country: 'US', zip: '2116' }]);
-    expect((await list(other))[0]).toMatchObject({ zip: '02116' });
+    await imported(other, [
+      { name: 'Back Bay', country: 'US', zip: '2116' },
+      { name: 'Back Bay Kiosk', state: 'Massachusetts', country: 'US', zip: '2116' },
+      // A state whose ZIP codes start with 7: mistyped, not stripped (a walk's Austin became New Jersey).
+      { name: 'Austin', state: 'TX', country: 'US', zip: '7870' },
+      { name: 'Austin Kiosk', state: 'texas', country: 'US', zip: '7870' },
+    ]);
+    const rows = await list(other);
+    expect(rows.map((row) => [row.name, row.zip])).toEqual([
+      ['Back Bay', '02116'],
+      ['Back Bay Kiosk', '02116'],
+      ['Austin', '7870'],
+      ['Austin Kiosk', '7870'],
+    ]);
+    expect(rows[2]!.health_issues).toEqual(expect.arrayContaining(['Postal code does not fit US']));
     expect((await patch({ zip: STORE.zip })).statusCode).toBe(200);
   });
 
