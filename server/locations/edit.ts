@@ -167,11 +167,20 @@ function clientOfAll(clients: string[]): string | null {
   return clients.length === 1 ? clients[0]! : null;
 }
 
-/** Deletes many in one transaction: one operation of the audit trail, which an undo puts back. */
+/**
+ * Deletes many in one transaction: one operation of the audit trail, which an undo puts back. A dry run
+ * checks the ids and the rights as the deletion does (the same 404s and 403s) and counts, writing nothing.
+ */
 export function deleteLocationsOf(
   db: Db,
-  { principal, ids, now }: ManyRequest,
-): { count: number; operation_id: string } {
+  { principal, ids, now, dryRun = false }: ManyRequest & { dryRun?: boolean },
+): { count: number; operation_id: string | null } {
+  if (dryRun) {
+    return db.transaction(() => {
+      clientsToChange(db, principal, ids, now);
+      return { count: ids.length, operation_id: null };
+    })();
+  }
   return db
     .transaction(() => {
       const clientId = clientOfAll(clientsToChange(db, principal, ids, now));

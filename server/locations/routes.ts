@@ -23,6 +23,7 @@ import {
   CountResponse,
   DeleteResponse,
   DeleteLocationsBody,
+  DeleteQuery,
   DryRunResponse,
   Location,
   LocationParams,
@@ -176,7 +177,8 @@ const deleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, 
       const { operation_id } = await data.locations
         .delete({ principal: principalOf(request), ids, now: clock.now() })
         .catch(oneLocation);
-      return { success: true as const, operation_id };
+      // Not a dry run: the deletion has its operation.
+      return { success: true as const, operation_id: operation_id! };
     },
   );
 
@@ -188,7 +190,10 @@ const deleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, 
       schema: {
         tags: ['locations'],
         summary: 'Delete many locations in one transaction (Admin)',
-        description: 'An id that is not yours to delete fails the whole request: nothing is removed.',
+        description:
+          'An id that is not yours to delete fails the whole request: nothing is removed. dryRun=true checks ' +
+          'the ids and counts what it would delete, writing nothing.',
+        querystring: DeleteQuery,
         body: DeleteLocationsBody,
         response: { 200: CountResponse, ...errors(400, 401, 403, 404) },
       },
@@ -199,6 +204,7 @@ const deleteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, 
         principal: principalOf(request),
         ids,
         now: clock.now(),
+        dryRun: request.query.dryRun === true,
       });
       return { success: true as const, count, operation_id };
     },

@@ -412,6 +412,7 @@ const dryRunQuery = (description: string) =>
 
 export const PatchQuery = dryRunQuery('Check the change and answer the record as it would be; write nothing');
 export const BulkEditQuery = dryRunQuery('Count the locations the edit would change, and check it; write nothing');
+export const DeleteQuery = dryRunQuery('Check the ids and count the locations it would delete; write nothing');
 
 export const BulkEditResponse = Type.Object({
   success: Type.Literal(true),
@@ -433,9 +434,8 @@ export const DeleteResponse = Type.Object({
 
 export const CountResponse = Type.Object({
   success: Type.Literal(true),
-  count: Type.Integer(),
-  operation_id: Type.String({
-    format: 'uuid',
-    description: 'The change in the audit trail: POST /api/operations/:id/undo reverts it',
+  count: Type.Integer({ description: 'The locations deleted (with dryRun: it would delete)' }),
+  operation_id: Type.Union([Uuid, Type.Null()], {
+    description: 'The change in the audit trail: POST /api/operations/:id/undo reverts it; null for a dry run',
   }),
 });

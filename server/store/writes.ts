@@ -25,8 +25,9 @@ export interface Writes {
     reply: { deleted: boolean };
   };
   deleteLocations: {
-    request: { principal: Principal; ids: string[]; now: number };
-    reply: { count: number; operation_id: string };
+    /** `dryRun`: the ids and the rights checked, the count of what it would delete; nothing written (operation_id null). */
+    request: { principal: Principal; ids: string[]; now: number; dryRun?: boolean };
+    reply: { count: number; operation_id: string | null };
   };
   editLocations: {
     /** `dryRun`: the count of the locations it would change, nothing written (operation_id null). */

@@ -1417,6 +1417,20 @@ describe('one location: GET, PATCH, DELETE', () => {
     });
     expect(await list(other)).toEqual([]);
   });
+
+  it('bulk delete has a dry run, as bulk edit has: the same checks, a count, nothing written (a walk got a 400)', async () => {
+    const kept = await t.createClient(admin, 'Delete, dry run');
+    await imported(kept, [{ name: 'A' }, { name: 'B' }]);
+    const ids = (await list(kept)).map((row) => row.id as string);
+    const dry = (body: { ids: string[] }) =>
+      t.request({ method: 'POST', url: '/api/locations/delete?dryRun=true', token: admin, body });
+    const before = dataSnapshot(t.store.db);
+    expect((await dry({ ids })).json()).toEqual({ success: true, count: 2, operation_id: null });
+    // An id that is none of the organization's fails it as it fails the deletion.
+    expect((await dry({ ids: [...ids, '00000000-0000-4000-8000-000000000000'] })).statusCode).toBe(404);
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+    expect(await list(kept)).toHaveLength(2);
+  });
 });
 
 describe('bulk edit: labels added and removed', () => {

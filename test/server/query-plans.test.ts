@@ -98,7 +98,7 @@ describe('the query plans of the app', () => {
     db.prepare("UPDATE rule_versions SET version = 0 WHERE feature = 'locations'").run();
     rescoreLocations(db, now());
     undo(beforeUpgrade);
-    const back = undo(deleteLocationsOf(db, { principal, ids, now: now() }).operation_id);
+    const back = undo(deleteLocationsOf(db, { principal, ids, now: now() }).operation_id!);
     expect(back).toMatchObject({ recreated: 1 });
     expect(undo(back.operation_id!)).toMatchObject({ removed: 1 });
     // The trail's pages: the organization's, and a location's (its own entries and its operations').
