@@ -229,6 +229,8 @@ const TYPE_ERRORS: Partial<Record<ValueErrorType, string>> = {
  */
 export function errorInWords(error: ValueError): string {
   const schema = error.schema;
+  // JSON's 1e400 reads as Infinity, which no number field takes (a walk read "must be number or string").
+  if (typeof error.value === 'number' && !Number.isFinite(error.value)) return 'must be a finite number';
   const type = TYPE_ERRORS[error.type];
   if (type !== undefined) return `must be ${type}`;
   switch (error.type) {
@@ -246,6 +248,9 @@ export function errorInWords(error: ValueError): string {
       return `must have at most ${String(schema.maxItems)} items`;
     case ValueErrorType.ArrayUniqueItems:
       return 'must NOT have duplicate items';
+    // TypeBox's own words were "Expected tuple to have 2 elements" (a walk's hours interval of one time).
+    case ValueErrorType.TupleLength:
+      return `must be a list of ${String(schema.minItems)} items${schema.description ? ` (${String(schema.description)})` : ''}`;
     case ValueErrorType.Literal:
       return `must be ${JSON.stringify(schema.const)}`;
     case ValueErrorType.Union:

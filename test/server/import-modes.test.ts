@@ -1257,6 +1257,22 @@ describe('one location: GET, PATCH, DELETE', () => {
     });
   });
 
+  it('an hours interval of one time says what an interval is, in words (TypeBox said "Expected tuple to have 2 elements")', async () => {
+    const error = expectErrorBody(await patch({ hours: { mon: [['09:00']] } }), 400);
+    expect(error.details).toEqual([
+      {
+        path: '/body/hours/mon',
+        message:
+          'must be a list of 2 items (Opening and closing time, HH:MM; a closing time at or before the opening runs past midnight)',
+      },
+    ]);
+    // JSON's 1e400 is Infinity to JavaScript: said so, not "must be number or string or null".
+    const huge = await patch('{"latitude": 1e400, "longitude": 2}');
+    expect(expectErrorBody(huge, 400).details).toEqual([
+      { path: '/body/latitude', message: 'must be a finite number' },
+    ]);
+  });
+
   it('PATCH keeps a postal code as typed: the zeros a spreadsheet drops are put back for imports only', async () => {
     // 7870 for a US location: an import's row would be 07870 (Excel's 2116 for Boston's 02116), a typed
     // value is kept, and health says it does not fit (a user's typo for 78701 was saved as New Jersey's).
