@@ -242,6 +242,18 @@ export function errorInWords(error: ValueError): string {
       return schema.minProperties === 1
         ? 'must name at least one field'
         : `must name at least ${String(schema.minProperties)} fields`;
+    case ValueErrorType.Literal:
+      return `must be ${JSON.stringify(schema.const)}`;
+    case ValueErrorType.Union:
+      return unionInWords(error);
+    default:
+      return listInWords(error) ?? textInWords(error) ?? boundInWords(error) ?? error.message;
+  }
+}
+
+function listInWords(error: ValueError): string | undefined {
+  const { schema } = error;
+  switch (error.type) {
     case ValueErrorType.ArrayMinItems:
       return schema.minItems === 1 ? 'must not be empty' : `must have at least ${String(schema.minItems)} items`;
     case ValueErrorType.ArrayMaxItems:
@@ -251,12 +263,8 @@ export function errorInWords(error: ValueError): string {
     // TypeBox's own words were "Expected tuple to have 2 elements" (a walk's hours interval of one time).
     case ValueErrorType.TupleLength:
       return `must be a list of ${String(schema.minItems)} items${schema.description ? ` (${String(schema.description)})` : ''}`;
-    case ValueErrorType.Literal:
-      return `must be ${JSON.stringify(schema.const)}`;
-    case ValueErrorType.Union:
-      return unionInWords(error);
     default:
-      return textInWords(error) ?? boundInWords(error) ?? error.message;
+      return undefined;
   }
 }
 
