@@ -299,8 +299,9 @@ type EditRequest = ManyRequest & { edit: BulkEdit; dryRun: boolean };
 const NAMED = 3;
 
 /**
- * What the audit entry says was done: the values set as sent, the labels added and removed as read, and
- * the names of the first locations changed.
+ * What the audit entry says was done: the values set as stored (a walk's entry said "the country to
+ * Germany" and "the hours to Mon-Fri 9-5" where DE and the hours read were set), the labels added and
+ * removed as read, and the names of the first locations changed.
  */
 function editSummary(
   request: EditRequest,
@@ -309,7 +310,7 @@ function editSummary(
   names: string[],
 ): Record<string, unknown> {
   const summary: Record<string, unknown> = { count, of: request.ids.length, names };
-  if (request.edit.set !== undefined) summary.set = request.edit.set;
+  if (request.edit.set !== undefined) summary.set = change.input;
   if (change.labels?.add.length) summary.add_labels = change.labels.add;
   if (change.labels?.remove.length) summary.remove_labels = change.labels.remove;
   return summary;

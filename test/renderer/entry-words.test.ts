@@ -166,6 +166,10 @@ describe('the history in words', () => {
     expect(entryInWords(bulk({ set: { city: 'Seattle' }, add_labels: ['summer'] }))).toBe(
       'maria@agency.example set the city to Seattle and added the label summer on 15 locations at once',
     );
+    // Fields apart by semicolons: a list of labels holds commas (a walk could not tell where the hours began).
+    expect(entryInWords(bulk({ set: { labels: ['pnw', 'flagship'], country: 'DE' } }))).toBe(
+      'maria@agency.example set the labels to pnw, flagship; the country to DE on 15 locations at once',
+    );
     expect(entryInWords(bulk({ add_labels: ['x', 'y'], count: 0 }))).toBe(
       'maria@agency.example added the labels x, y to 15 locations, which had them already: nothing changed',
     );

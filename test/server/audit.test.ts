@@ -968,6 +968,20 @@ describe('undo', () => {
     expect((entry!.summary!.names as string[]).sort()).toEqual(['Harbor', 'Pike Street']);
     expect((await undo(edit.operation_id)).json()).toMatchObject({ restored: 2, conflicts: [] });
     expect(await labels()).toEqual(before);
+    // Values set are kept as stored, not as typed (a walk's entry said "Germany" and "Mon-Fri 9-5").
+    await t.request({
+      method: 'PATCH',
+      url: '/api/locations',
+      token: admin,
+      body: { ids, set: { country: 'Germany', hours: 'Mon-Fri 9-5', status: 'temporarily closed' } },
+    });
+    const [set] = (await audit(`?clientId=${clientId}&action=locations.edited`)).entries;
+    const weekday = [['09:00', '17:00']];
+    expect(set!.summary!.set).toEqual({
+      country: 'DE',
+      hours: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday },
+      status: 'temporarily_closed',
+    });
   });
 
   it("a token limited to one client undoes that client's changes, never one over several clients (403)", async () => {

@@ -137,11 +137,15 @@ function namedWords(summary: Record<string, unknown>, count: number): string {
 const labelsWords = (verb: string, labels: readonly string[]) =>
   `${verb} the ${labels.length === 1 ? 'label' : 'labels'} ${labels.join(', ')}`;
 
-/** "the status to temporarily closed, the labels to wifi": what a bulk change set, or '' when it set nothing. */
+/**
+ * "the status to temporarily closed; the labels to wifi, pnw": what a bulk change set, or '' when it set
+ * nothing; fields apart by semicolons, as a value may hold commas (a walk could not read "the labels to
+ * pnw, flagship, Pike Place, the hours to …").
+ */
 const setWords = (set: unknown) =>
   Object.entries((set as Record<string, unknown> | undefined) ?? {})
     .map(([field, value]) => `the ${fieldInWords(field)} to ${shown(field, value)}`)
-    .join(', ');
+    .join('; ');
 
 /**
  * A bulk change: "set the status to temporarily closed on 3 locations at once", "added the labels x, y
