@@ -42,7 +42,8 @@ test('undo an import from the client history', async ({ page }) => {
   const dialog = page.getByRole('dialog', { name: 'Undo this change?' });
   await expect(dialog.getByText('This will remove 2 locations it created.')).toBeVisible();
   await dialog.getByRole('button', { name: 'Undo', exact: true }).click();
-  await expect(dialog.getByRole('status')).toHaveText('Undone.');
+  // What it did, as a bulk change's own Undo says it (a walk read only "Undone." here).
+  await expect(dialog.getByRole('status')).toHaveText('Undone: 2 locations removed.');
   await dialog.getByRole('button', { name: 'Done' }).click();
   // The undo names what it reverted; the import says it was undone and offers no second Undo.
   await expect(page.getByTestId('history-entry').first()).toContainText(
@@ -84,7 +85,7 @@ test('a delete whose store code another location took since: nothing to undo yet
   await deletion.getByRole('button', { name: /^Undo/ }).click();
   await expect(dialog.getByText('This will bring back 1 deleted location.')).toBeVisible();
   await dialog.getByRole('button', { name: 'Undo', exact: true }).click();
-  await expect(dialog.getByRole('status')).toHaveText('Undone.');
+  await expect(dialog.getByRole('status')).toHaveText('Undone: 1 location brought back.');
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByTestId('location-row')).toHaveCount(2);
 });

@@ -1,18 +1,6 @@
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { DialogDone } from '../components/DialogDone.js';
-import { plural } from '../format.js';
-import { isUndoneAlready, useUndo, type Undo } from '../history/use-undo.js';
-
-/** What an undo did, in a few words: "2 locations put back", "3 locations brought back; 1 left as it is". */
-function undoneWords(undo: Undo): string {
-  const parts = [
-    undo.restored > 0 && `${plural(undo.restored, 'location')} put back`,
-    undo.recreated > 0 && `${plural(undo.recreated, 'location')} brought back`,
-    undo.removed > 0 && `${plural(undo.removed, 'location')} removed`,
-    undo.conflicts.length > 0 && `${plural(undo.conflicts.length, 'location')} changed since left as it is`,
-  ].filter(Boolean);
-  return parts.length > 0 ? `Undone: ${parts.join('; ')}.` : 'Nothing was left to undo.';
-}
+import { isUndoneAlready, undoneWords, useUndo } from '../history/use-undo.js';
 
 /**
  * The end of a bulk change: how many changed, and Undo at once (a walk had to look for it in the
