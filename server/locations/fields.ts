@@ -5,6 +5,7 @@ import {
   parsePhoneNumberWithError,
   ParseError,
   type CountryCode,
+  type PhoneNumber,
 } from 'libphonenumber-js';
 import { isPlaceholder, NO_PLACEHOLDERS } from '../imports/placeholders.js';
 import { hasLoneSurrogate, LONE_SURROGATE_WORDS, textOrNull } from '../http/body.js';
@@ -226,6 +227,12 @@ function withLeadingZero(text: string, country: string | null): string | undefin
   return validReading(`0${text}`, country);
 }
 
+/**
+ * Whose numbering plan a number is judged by: its country, else its calling code (+1 is shared by the US,
+ * Canada and the Caribbean: an invalid +1 number has no one country; a walk read "its country").
+ */
+const planOf = (number: PhoneNumber) => number.country ?? `+${number.countryCallingCode}`;
+
 /** A phone as written, read with the location's country when it has no country code. */
 function nationalPhone(text: string, country: string | null): string {
   if (SCIENTIFIC.test(text)) {
@@ -238,11 +245,10 @@ function nationalPhone(text: string, country: string | null): string {
     const number = parsePhoneNumberWithError(withExtensionMark(text), {
       defaultCountry: (country ?? undefined) as CountryCode,
     });
-    if (!number.isPossible())
-      throw new FieldError(`"${text}" has the wrong number of digits for ${number.country ?? 'its country'}`);
+    if (!number.isPossible()) throw new FieldError(`"${text}" has the wrong number of digits for ${planOf(number)}`);
     // The right length is not enough ("030 12" is 4 digits of Berlin): the number must fit its country's plan.
     if (!number.isValid())
-      throw new FieldError(`"${text}" is not a number that ${number.country ?? 'its country'}'s numbering plan allows`);
+      throw new FieldError(`"${text}" is not a number that ${planOf(number)}'s numbering plan allows`);
     return number.number;
   } catch (error) {
     if (error instanceof FieldError) throw error;

@@ -156,6 +156,8 @@ describe('the listing fields', () => {
     ['store_code', 'x'.repeat(61), /at most 60/],
     ['store_code', 'https://example.com/store', /URL/],
     ['phone', '12', /wrong number of digits for US/],
+    // +1 is shared by the US, Canada and the Caribbean: an invalid number is judged by its calling code.
+    ['phone', '+1 206 555 01', /^"\+1 206 555 01" has the wrong number of digits for \+1$/],
     ['phone', 'call us', /not a phone number/],
     ['phone', '(217) 055-0142', /not a number that US's numbering plan allows/],
     // A General cell of Excel's: the digits after the sixth are gone, and the message says how to get them back.
