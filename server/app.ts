@@ -110,13 +110,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // A malformed URL is answered by the one error handler too, not by Fastify's own body (which adds `code`).
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       const status = error.statusCode ?? 400;
       // Answered before any hook runs: the onSend headers are set here.
       void (reply as FastifyReply)
         .code(status)
         .headers({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
-        .send(errorBody(status, error.message));
+        .send(errorBody(status, clientErrorMessage(error, undefined, request.url)));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.maxConnections = MAX_CONNECTIONS;
@@ -247,7 +247,16 @@ function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): vo
 }
 
 function notFound(request: FastifyRequest, reply: FastifyReply) {
-  return reply.code(404).send(errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}`));
+  return reply.code(404).send(errorBody(404, `No route ${request.method} ${shortPath(request.url)}`));
+}
+
+// The most of a path an error repeats: a 300-character id came back whole in the message (a walk).
+const SHOWN_PATH = 80;
+
+/** The request's path without its query, cut to SHOWN_PATH characters. */
+function shortPath(url: string): string {
+  const path = url.split('?')[0]!;
+  return path.length > SHOWN_PATH ? `${path.slice(0, SHOWN_PATH)}…` : path;
 }
 
 /**
@@ -272,6 +281,11 @@ function clientErrorMessage(error: FastifyError, bodyLimit: number | undefined, 
       return `The request body is larger than the limit of ${((bodyLimit ?? JSON_BODY_LIMIT) / 1048576).toFixed(0)} MiB`;
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return 'The Content-Length header does not match the body';
+    // Fastify's words repeated the whole path, and named its router's limit.
+    case 'FST_ERR_BAD_URL':
+      return `The address ${shortPath(url)} holds a % that is not followed by two hexadecimal digits (write % as %25)`;
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return `The address ${shortPath(url)} is too long: an id in it is at most 200 characters`;
     default:
       return error.message;
   }

@@ -97,6 +97,25 @@ describe('error bodies', () => {
     },
   );
 
+  it("a malformed or too long address is said in the API's words, the path cut short (a walk got Fastify's, with 300 characters of id)", async () => {
+    const long = expectErrorBody(
+      await t.request({ method: 'DELETE', url: `/api/clients/${'a'.repeat(300)}`, token: admin }),
+      414,
+    );
+    expect(long.message).toBe(
+      `The address /api/clients/${'a'.repeat(67)}… is too long: an id in it is at most 200 characters`,
+    );
+    const bad = expectErrorBody(await t.request({ method: 'GET', url: '/api/locations/%ZZ', token: admin }), 400);
+    expect(bad.message).toBe(
+      'The address /api/locations/%ZZ holds a % that is not followed by two hexadecimal digits (write % as %25)',
+    );
+    const missing = expectErrorBody(
+      await t.request({ method: 'GET', url: `/api/nothing/${'b'.repeat(300)}`, token: admin }),
+      404,
+    );
+    expect(missing.message).toBe(`No route GET /api/nothing/${'b'.repeat(67)}…`);
+  });
+
   it('validation errors carry details with a JSON pointer to the wrong value', async () => {
     const error = expectErrorBody(
       await t.request({ method: 'POST', url: '/api/clients', token: admin, body: { name: 5 } }),
