@@ -144,7 +144,7 @@ test('the editor checks each changed field as the person leaves it, by the serve
   expect(airport).toMatchObject({ phone: null, store_code: 'BB-2' });
 });
 
-test('bulk edit: set the status of every location shown, in one request', async ({ page }) => {
+test('bulk edit: set the status of every location shown, in one request', async ({ page }, testInfo) => {
   await signIn(page, server.url, ADMIN.email, ADMIN.password);
   await page.goto(clientUrl);
   await page.getByRole('searchbox').fill('Bluebird');
@@ -172,6 +172,10 @@ test('bulk edit: set the status of every location shown, in one request', async 
   expect(locations.map((location) => location.status)).toEqual(['temporarily_closed', 'temporarily_closed']);
   // The table says it, beside the score.
   await expect(page.getByTestId('location-row').filter({ hasText: 'Temporarily closed' })).toHaveCount(2);
+  await expect(page.getByTestId('location-row').first().locator('.status-tag')).toHaveText(
+    'Temp. closedTemporarily closed',
+  );
+  await snap(page, testInfo, 'temporarily-closed');
   expect((await new AxeBuilder({ page }).include('.locations-table').analyze()).violations).toEqual([]);
 });
 

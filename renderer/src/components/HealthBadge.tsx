@@ -71,8 +71,12 @@ export function LocationHealth({
   return (
     <span className="location-health">
       {/* Scored as usual, but not open today: said before the score (a permanently closed one reads "Closed"). */}
+      {/* Short on screen: the full words left the reasons beside it one letter at 1400 pixels (a walk). */}
       {location.status === 'temporarily_closed' && (
-        <span className="status-tag">{STATUS_WORDS.temporarily_closed}</span>
+        <span className="status-tag" title={STATUS_WORDS.temporarily_closed}>
+          <span aria-hidden="true">Temp. closed</span>
+          <span className="sr-only">{STATUS_WORDS.temporarily_closed}</span>
+        </span>
       )}
       <HealthBadge
         status={location.health_status}
