@@ -9,7 +9,7 @@ export function NoLocationsYet({ isAdmin, onImport }: { isAdmin: boolean; onImpo
         <>
           <p>Drop a CSV or Excel file of this client’s locations anywhere on this page, or choose one.</p>
           <button type="button" className="button button-primary" onClick={onImport}>
-            Import a CSV
+            Import a CSV or Excel file
           </button>
           <p className="small">
             <a href={TEMPLATE_CSV} download="locations-template.csv">
