@@ -634,4 +634,15 @@ test("a location a script changed since the table was read opens as it is now, a
   await expect(panel).toContainText(/Store code\s*0042/);
   await expect(row('Elm Mitte')).toContainText('0042');
   await expect(page.getByTestId('location-row')).toHaveCount(1);
+  // A save in the panel reads the list again once, not once more for the panel's newer record.
+  const listReads: string[] = [];
+  page.on('request', (request) => {
+    if (/\/api\/locations\?clientId=/.test(request.url())) listReads.push(request.url());
+  });
+  await panel.getByRole('button', { name: 'Edit location' }).click();
+  await panel.getByRole('form', { name: 'Edit Elm Mitte' }).getByLabel('City').fill('Berlin');
+  await panel.getByRole('button', { name: 'Save 1 change' }).click();
+  await expect(row('Elm Mitte')).toContainText('Berlin');
+  await page.waitForTimeout(500);
+  expect(listReads).toHaveLength(1);
 });

@@ -32,7 +32,9 @@ function useLocationRecord(locationId: string): { location: LocationRow | undefi
   const stale = gone || (now.data !== undefined && listed !== undefined && now.data.updated_at !== listed.updated_at);
   const cache = useQueryClient();
   useEffect(() => {
-    if (stale && list) void cache.invalidateQueries({ queryKey: keys.locations(list.clientId) });
+    // Not while the list is being read again already (a save in the panel asks for it): no second reading.
+    if (stale && list)
+      void cache.invalidateQueries({ queryKey: keys.locations(list.clientId) }, { cancelRefetch: false });
   }, [stale, list, cache]);
   return { location: gone ? undefined : (now.data ?? listed), loading: !state.loaded };
 }
