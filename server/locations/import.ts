@@ -202,8 +202,11 @@ class ImportPlan {
   private readonly errors: ErrorDetail[] = [];
   /** Rows found invalid after they were decided: the first of two rows with one store code. */
   private readonly lateErrors = new Set<number>();
-  /** The rows normalizeRow refused (invalid already): a repeat of their store code adds an error, not a row. */
-  private readonly refusedRows = new Set<number>();
+  /**
+   * The rows found invalid (refused by normalizeRow, a repeat, a phone of two readings …): each is counted
+   * once in badRows, however many errors name it (a review's file said "4 of 3 rows are not valid").
+   */
+  private readonly invalidRows = new Set<number>();
   /** Store codes the file moves from one location to another (a swap, a renumbering). */
   private readonly codeMoves = new StoreCodeMoves();
   private badRows = 0;
@@ -276,7 +279,6 @@ class ImportPlan {
     const readable = this.request.dryRun
       ? readableInput(raw, this.request.mode !== 'create', this.placeholders)
       : undefined;
-    this.refusedRows.add(index);
     // Its name may be what was refused (blank): the preview's name stays text, as the schema has it.
     const values = readable && inputValues({ input: { ...readable, name: readable.name ?? undefined } });
     this.invalid(index, [...details, ...this.refusedRepeats(index, raw, details)], values);
@@ -313,7 +315,8 @@ class ImportPlan {
   /** A row that cannot be imported; a dry run shows it with the values it read, when it read them. */
   private invalid(index: number, details: ErrorDetail[], values = emptyValues('')): void {
     this.errors.push(...details);
-    this.badRows++;
+    if (!this.invalidRows.has(index) && !this.lateErrors.has(index)) this.badRows++;
+    this.invalidRows.add(index);
     if (this.request.dryRun) this.previewed(index, errorPreview(index, values));
   }
 
@@ -533,8 +536,8 @@ class ImportPlan {
    */
   private lateError(index: number, line: number | undefined, message: string, field = 'store_code'): void {
     this.errors.push(rowError(index, field, message, line));
-    // A row refused already is counted once, and shown as the error it is.
-    if (this.lateErrors.has(index) || this.refusedRows.has(index)) return;
+    // A row invalid already is counted once, and shown as the error it is.
+    if (this.lateErrors.has(index) || this.invalidRows.has(index)) return;
     this.lateErrors.add(index);
     this.badRows++;
   }

@@ -266,6 +266,29 @@ describe('the listing fields', () => {
     );
   });
 
+  it('a row named by two repeats counts once: "N of M rows are not valid" counts rows, not errors (a review read "4 of 3")', async () => {
+    const clientId = await t.createClient(admin, 'Counted once');
+    await imported(clientId, [{ name: 'Kept', store_code: 'K-1' }]);
+    const [kept] = await list(clientId);
+    // Row 1 repeats row 0's id, and its store code is repeated by row 1000, refused in a later piece for
+    // its phone: two errors name row 1, which is one row.
+    const rows = [
+      { id: kept!.id, name: 'Kept' },
+      { id: kept!.id, name: 'Kept copy', store_code: 'Y' },
+      ...Array.from({ length: 998 }, (_, i) => ({ name: `Filler ${i}` })),
+      { name: 'Other', store_code: 'Y', phone: 'call us', country: 'US' },
+    ];
+    const refused = expectErrorBody(await upload(clientId, rows, '?mode=upsert'), 400);
+    expect(refused.message).toBe('3 of 1001 rows are not valid; nothing was imported');
+    expect(refused.details!.filter((detail) => detail.row === 1).map((detail) => detail.field)).toEqual([
+      'id',
+      'store_code',
+    ]);
+    const preview = await dryRun(clientId, rows, '?mode=upsert');
+    expect(preview.totals.errors).toBe(preview.rows.filter((row) => row.action === 'error').length);
+    expect(preview.totals.errors).toBe(3);
+  });
+
   it('two rows with one store code are a 400 in create mode too, when a location has the code already', async () => {
     const clientId = await t.createClient(admin, 'Twice, existing');
     await imported(clientId, [{ name: 'Capitol', store_code: 'S1' }]);
@@ -1291,6 +1314,9 @@ describe('one location: GET, PATCH, DELETE', () => {
       // A state whose ZIP codes start with 7: mistyped, not stripped (a walk's Austin became New Jersey).
       { name: 'Austin', state: 'TX', country: 'US', zip: '7870' },
       { name: 'Austin Kiosk', state: 'texas', country: 'US', zip: '7870' },
+      // Nor the Pacific's military post offices (962-966), nor the Marshall Islands' (969) (a review).
+      { name: 'Camp Zama', state: 'AP', country: 'US', zip: '9634' },
+      { name: 'Majuro', state: 'MH', country: 'US', zip: '6920' },
     ]);
     const rows = await list(other);
     expect(rows.map((row) => [row.name, row.zip])).toEqual([
@@ -1298,6 +1324,8 @@ describe('one location: GET, PATCH, DELETE', () => {
       ['Back Bay Kiosk', '02116'],
       ['Austin', '7870'],
       ['Austin Kiosk', '7870'],
+      ['Camp Zama', '9634'],
+      ['Majuro', '6920'],
     ]);
     expect(rows[2]!.health_issues).toEqual(expect.arrayContaining(['Postal code does not fit US']));
     expect((await patch({ zip: STORE.zip })).statusCode).toBe(200);
