@@ -539,6 +539,23 @@ describe('undo', () => {
       ['A', '+12175550100'],
       ['B', '+12175550199'],
     ]);
+    // Changed since by a later import, then an edit of other fields: the words stay plain, the edit is not
+    // named as the change (a review's probe).
+    const { operation_id: first } = await importRows(
+      clientId,
+      [{ name: 'A', store_code: 'A', phone: '+1 217 555 0122' }],
+      '?mode=upsert',
+    );
+    await importRows(clientId, [{ name: 'A', store_code: 'A', phone: '+1 217 555 0133' }], '?mode=upsert');
+    const [a] = await listOf(clientId);
+    await t.request({
+      method: 'PATCH',
+      url: `/api/locations/${a!.id}`,
+      token: admin,
+      body: { latitude: 39.8, longitude: -89.6 },
+    });
+    const plain = (await undo(first, '?dryRun=true')).json<{ conflicts: { reason: string }[] }>();
+    expect(plain.conflicts.map((conflict) => conflict.reason)).toEqual(['changed since']);
   });
 
   it('puts back the fields an operation changed when a location changed since in other fields only', async () => {
