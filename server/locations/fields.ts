@@ -694,8 +694,9 @@ export function labelsToChange(list: string[], change: 'add' | 'remove'): string
   );
 }
 
-// The US states and territories whose ZIP codes do not start with 0, by code and by name (those that do:
-// CT, MA, ME, NH, NJ, NY's 005, PR, RI, VT, VI and the armed forces in Europe).
+// The US states, territories and military codes whose ZIP codes do not start with 0, by code and by name
+// (those that do: CT, MA, ME, NH, NJ, NY's 005 and Fishers Island's 063, PR, RI, VT, VI and AE, the armed
+// forces in Europe).
 const NO_ZERO_ZIP_STATES: ReadonlySet<string> = new Set(
   (
     'al alabama|ak alaska|az arizona|ar arkansas|ca california|co colorado|de delaware|dc district of columbia|' +
@@ -703,7 +704,8 @@ const NO_ZERO_ZIP_STATES: ReadonlySet<string> = new Set(
     'md maryland|mi michigan|mn minnesota|ms mississippi|mo missouri|mt montana|ne nebraska|nv nevada|' +
     'nm new mexico|nc north carolina|nd north dakota|oh ohio|ok oklahoma|or oregon|pa pennsylvania|' +
     'sc south carolina|sd south dakota|tn tennessee|tx texas|ut utah|va virginia|wa washington|wv west virginia|' +
-    'wi wisconsin|wy wyoming|gu guam|as american samoa|mp northern mariana islands'
+    'wi wisconsin|wy wyoming|gu guam|as american samoa|mp northern mariana islands|mh marshall islands|' +
+    'fm micronesia|fm federated states of micronesia|pw palau|aa armed forces americas|ap armed forces pacific'
   )
     .split('|')
     .flatMap((state) => [state.slice(0, 2), state.slice(3)]),
