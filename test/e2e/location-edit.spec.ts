@@ -641,8 +641,12 @@ test("a location a script changed since the table was read opens as it is now, a
   });
   await panel.getByRole('button', { name: 'Edit location' }).click();
   await panel.getByRole('form', { name: 'Edit Elm Mitte' }).getByLabel('City').fill('Berlin');
+  // The record read again after the save: what a second reading of the list would follow.
+  const recordRead = page.waitForResponse(
+    (response) => response.url().endsWith(`/api/locations/${mitte!.id}`) && response.request().method() === 'GET',
+  );
   await panel.getByRole('button', { name: 'Save 1 change' }).click();
+  await recordRead;
   await expect(row('Elm Mitte')).toContainText('Berlin');
-  await page.waitForTimeout(500);
   expect(listReads).toHaveLength(1);
 });

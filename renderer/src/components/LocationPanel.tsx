@@ -27,16 +27,23 @@ function useLocationRecord(locationId: string): { location: LocationRow | undefi
     if (missing) list?.find(locationId);
   }, [list, locationId, missing, state.loaded]);
   const listed = inView ?? found ?? undefined;
-  const now = useLocation(locationId);
-  const gone = now.error instanceof ApiError && now.error.status === 404;
-  const stale = gone || (now.data !== undefined && listed !== undefined && now.data.updated_at !== listed.updated_at);
+  const record = useLocation(locationId);
+  const gone = record.error instanceof ApiError && record.error.status === 404;
+  // The newer of the two is shown, by when it was last changed (ISO times compare as text); the other is read again.
+  const fresh = record.data;
+  const listOlder = gone || (fresh !== undefined && listed !== undefined && fresh.updated_at > listed.updated_at);
+  const recordOlder = fresh !== undefined && listed !== undefined && listed.updated_at > fresh.updated_at;
   const cache = useQueryClient();
   useEffect(() => {
     // Not while the list is being read again already (a save in the panel asks for it): no second reading.
-    if (stale && list)
+    if (listOlder && list)
       void cache.invalidateQueries({ queryKey: keys.locations(list.clientId) }, { cancelRefetch: false });
-  }, [stale, list, cache]);
-  return { location: gone ? undefined : (now.data ?? listed), loading: !state.loaded };
+  }, [listOlder, list, cache]);
+  useEffect(() => {
+    // An import read the list again, not the record the panel held (a review).
+    if (recordOlder) void cache.invalidateQueries({ queryKey: ['location', locationId] }, { cancelRefetch: false });
+  }, [recordOlder, locationId, cache]);
+  return { location: gone ? undefined : recordOlder ? listed : (fresh ?? listed), loading: !state.loaded };
 }
 
 /**
