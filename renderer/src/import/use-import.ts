@@ -150,16 +150,23 @@ function useColumnStep(post: (message: ToWorker) => void, dispatch: (action: Pag
  */
 const initialState = (clientId: string) => ({ ...INITIAL, choice: rememberedChoice(clientId) ?? DEFAULT_CHOICE });
 
+/** Whether a choice was made or the rows checked already (`settled`), and the file read is an export coming back. */
+interface ChoiceMemory {
+  settled: boolean;
+  exportBack: boolean;
+}
+
 /**
  * The choice an import that wrote is kept with on this computer; and the client's last import's from its
- * history (another computer's, a colleague's), once it answers: unless a file was read or a choice made
- * meanwhile (`settled`), which it never overrides.
+ * history (another computer's, a colleague's), once it answers, whenever that is before the rows are
+ * checked or a choice is made (`settled`), which it never overrides. A file read meanwhile that is an
+ * export coming back still starts on "update matching" rather than "add new only".
  */
 function useChoiceMemory(
   clientId: string,
   { step, choice: chosen }: typeof INITIAL,
   choice: { current: ImportChoice },
-  settled: { current: boolean },
+  memory: { current: ChoiceMemory },
   dispatch: (action: PageAction) => void,
 ): void {
   useEffect(() => {
@@ -169,15 +176,32 @@ function useChoiceMemory(
     const abort = new AbortController();
     lastImportChoice(clientId, abort.signal).then(
       (last) => {
-        if (last === null || settled.current || abort.signal.aborted) return;
-        choice.current = last;
-        dispatch({ type: 'choose', choice: last });
+        if (last === null || memory.current.settled || abort.signal.aborted) return;
+        choice.current = memory.current.exportBack && last.mode === 'create' ? { ...last, mode: 'upsert' } : last;
+        dispatch({ type: 'choose', choice: choice.current });
       },
       // No history to read (the server away, a role without it): this computer's choice stays.
       () => undefined,
     );
     return () => abort.abort();
-  }, [clientId, choice, settled, dispatch]);
+  }, [clientId, choice, memory, dispatch]);
+}
+
+/**
+ * A file with a location id column is an export coming back: updating what it names is the likely wish, so
+ * "add new locations only" becomes "update matching locations and add the rest" (the user may change it
+ * back; a choice made for an earlier file of the dialog stays).
+ */
+function readExportBack(
+  exportBack: boolean,
+  choice: { current: ImportChoice },
+  memory: { current: ChoiceMemory },
+  dispatch: (action: PageAction) => void,
+): void {
+  memory.current.exportBack = exportBack;
+  if (!exportBack || choice.current.mode !== 'create') return;
+  choice.current = { ...choice.current, mode: 'upsert' };
+  dispatch({ type: 'choose', choice: choice.current });
 }
 
 /** The import, from the page: its step to render and the actions each step offers. */
@@ -185,20 +209,12 @@ export function useImport(clientId: string) {
   const [state, dispatch] = useReducer(reduce, clientId, initialState);
   // The choice the worker holds, so a change builds on the latest one even between renders.
   const choice = useRef<ImportChoice>(state.choice);
-  const settledRef = useRef(false);
-  useChoiceMemory(clientId, state, choice, settledRef, dispatch);
+  const memoryRef = useRef<ChoiceMemory>({ settled: false, exportBack: false });
+  useChoiceMemory(clientId, state, choice, memoryRef, dispatch);
   const fileName = useRef('import.csv');
-
   const onMessage = useCallback((message: FromWorker) => {
-    if (message.type === 'read') settledRef.current = true;
     if (message.type === 'read' || message.type === 'rejected') performance.measure(READ_MEASURE, READ_MARK);
-    // A file with a location id column is an export coming back: updating what it names is the likely
-    // wish, so "add new locations only" becomes "update matching locations and add the rest" (the user
-    // may change it back; a choice made for an earlier file of the dialog stays).
-    if (message.type === 'read' && message.file.mapping.includes('id') && choice.current.mode === 'create') {
-      choice.current = { ...choice.current, mode: 'upsert' };
-      dispatch({ type: 'choose', choice: choice.current });
-    }
+    if (message.type === 'read') readExportBack(message.file.mapping.includes('id'), choice, memoryRef, dispatch);
     if (message.type === 'problems-csv') download(message.csv, problemsFileName(fileName.current));
     dispatch(message);
   }, []);
@@ -218,6 +234,7 @@ export function useImport(clientId: string) {
   );
 
   const check = useCallback(() => {
+    memoryRef.current.settled = true;
     dispatch({ type: 'checking' });
     post({ type: 'check', clientId, choice: choice.current });
   }, [clientId, post]);
@@ -226,7 +243,7 @@ export function useImport(clientId: string) {
   const choose = useCallback(
     (next: ImportChoice) => {
       choice.current = next;
-      settledRef.current = true;
+      memoryRef.current.settled = true;
       dispatch({ type: 'choose', choice: next });
       post({ type: 'check', clientId, choice: next });
     },
