@@ -5,8 +5,8 @@ import { DialogDone } from '../components/DialogDone.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { FormActions } from '../components/FormActions.js';
 import { formatCount, plural } from '../format.js';
-import { entryInWords, type HistoryEntry } from './entry-words.js';
-import { isUndoneAlready, undoneWords, undoPath, useUndo, type Undo } from './use-undo.js';
+import { entryInWords, undoResultWords, type HistoryEntry } from './entry-words.js';
+import { isUndoneAlready, undoPath, useUndo, type Undo } from './use-undo.js';
 
 /** The conflicts listed by name; the rest are counted. */
 const SHOWN_CONFLICTS = 20;
@@ -93,7 +93,7 @@ export function UndoDialog({
       />
       {preview.data && !done && !undoneAlready && <UndoPreview undo={preview.data} />}
       {done ? (
-        <DialogDone message={undoneWords(done)} onClose={onClose} />
+        <DialogDone message={undoResultWords(done)} onClose={onClose} />
       ) : undoneAlready || (preview.data && changesNothing(preview.data)) ? (
         <div className="form-actions">
           <button type="button" className="button button-primary" onClick={onClose} autoFocus>

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { AuditEntry } from '../../../server/audit/schemas.js';
+import type { AuditEntry, UndoResponse } from '../../../server/audit/schemas.js';
 import { fieldInWords } from '../../../server/locations/field-words.js';
 import type { Hours } from '../../../server/locations/hours.js';
 import { hoursChange, weekWords } from '../hours-words.js';
@@ -244,4 +244,18 @@ export function undoable(entry: HistoryEntry): boolean {
   if (entry.action === 'locations.edited') return entry.summary?.count !== 0;
   if (entry.action === 'locations.imported') return entry.summary?.created !== 0 || entry.summary?.updated !== 0;
   return true;
+}
+
+/**
+ * What an undo did, in a few words, the same after the history's Undo and a bulk change's: "Undone: 2
+ * locations put back", "3 locations brought back; 1 left as it is" (the history's said only "Undone.").
+ */
+export function undoResultWords(undo: Static<typeof UndoResponse>): string {
+  const parts = [
+    undo.restored > 0 && `${plural(undo.restored, 'location')} put back`,
+    undo.recreated > 0 && `${plural(undo.recreated, 'location')} brought back`,
+    undo.removed > 0 && `${plural(undo.removed, 'location')} removed`,
+    undo.conflicts.length > 0 && `${plural(undo.conflicts.length, 'location')} changed since left as it is`,
+  ].filter(Boolean);
+  return parts.length > 0 ? `Undone: ${parts.join('; ')}.` : 'Nothing was left to undo.';
 }

@@ -4,7 +4,6 @@ import type { UndoResponse } from '../../../server/audit/schemas.js';
 import { ApiError } from '../api/http.js';
 import { keys } from '../api/queries.js';
 import { authorized } from '../api/session.js';
-import { plural } from '../format.js';
 
 export type Undo = Static<typeof UndoResponse>;
 
@@ -37,18 +36,4 @@ export function useUndo(clientId: string, operationId: string) {
     onSuccess: refresh,
     onError: (error) => (isUndoneAlready(error) ? refresh() : undefined),
   });
-}
-
-/**
- * What an undo did, in a few words, the same after the history's Undo and a bulk change's: "Undone: 2
- * locations put back", "3 locations brought back; 1 left as it is" (the history's said only "Undone.").
- */
-export function undoneWords(undo: Undo): string {
-  const parts = [
-    undo.restored > 0 && `${plural(undo.restored, 'location')} put back`,
-    undo.recreated > 0 && `${plural(undo.recreated, 'location')} brought back`,
-    undo.removed > 0 && `${plural(undo.removed, 'location')} removed`,
-    undo.conflicts.length > 0 && `${plural(undo.conflicts.length, 'location')} changed since left as it is`,
-  ].filter(Boolean);
-  return parts.length > 0 ? `Undone: ${parts.join('; ')}.` : 'Nothing was left to undo.';
 }

@@ -588,8 +588,9 @@ export class ImportJob {
    */
   grid(id: number, filter: GridFilter, start: number, end: number, selected: readonly number[] = []): void {
     const rows = this.rowsShown(filter);
-    const locked = (list: readonly number[]) =>
-      this.junk === null ? 0 : list.filter((row) => this.isLocked(row)).length;
+    // Over the flagged rows (a few), not every row shown (100,000 on each scroll: a review).
+    const lockedRows = [...(this.junk ?? [])].flatMap(([row, reason]) => (LOCKED.has(reason) ? [row] : []));
+    const locked = (list: readonly number[]) => list.filter((row) => this.isShown(row, filter)).length;
     this.ports.send({
       type: 'grid',
       window: {
@@ -600,7 +601,7 @@ export class ImportJob {
         fields: this.mappedFields(),
         canUndo: this.fixHistory.length > 0,
         hidden: selected.filter((row) => !this.isShown(row, filter)),
-        locked: { shown: locked(rows), selected: locked(selected.filter((row) => this.isShown(row, filter))) },
+        locked: { shown: locked(lockedRows), selected: locked(selected.filter((row) => this.isLocked(row))) },
       },
     });
   }

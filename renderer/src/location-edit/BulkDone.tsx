@@ -1,6 +1,7 @@
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { DialogDone } from '../components/DialogDone.js';
-import { isUndoneAlready, undoneWords, useUndo } from '../history/use-undo.js';
+import { undoResultWords } from '../history/entry-words.js';
+import { isUndoneAlready, useUndo } from '../history/use-undo.js';
 
 /**
  * The end of a bulk change: how many changed, and Undo at once (a walk had to look for it in the
@@ -19,7 +20,7 @@ export function BulkDone({
   onClose: () => void;
 }) {
   const undo = useUndo(clientId, operationId ?? '');
-  if (undo.data) return <DialogDone message={undoneWords(undo.data)} onClose={onClose} />;
+  if (undo.data) return <DialogDone message={undoResultWords(undo.data)} onClose={onClose} />;
   return (
     <>
       <p role="status">{message}</p>
