@@ -392,10 +392,11 @@ export function readableUrl(href: string): string {
 }
 
 // A decimal (a comma for its point too), or Excel's scientific notation of a tiny one (1E-07).
-const COORDINATE = /^[+-]?(\d+([.,]\d+)?|\.\d+|\d+(\.\d+)?e[+-]?\d+)$/i;
+// German Excel writes the scientific notation with its decimal comma too (-1,5E-07).
+const COORDINATE = /^[+-]?(\d+([.,]\d+)?|\.\d+|\d+([.,]\d+)?e[+-]?\d+)$/i;
 
 function coordinate(value: string | number, limit: number): number {
-  const number = typeof value === 'number' ? value : Number(value.replace(/^([+-]?\d+),(\d+)$/, '$1.$2'));
+  const number = typeof value === 'number' ? value : Number(value.replace(/^([+-]?\d+),(\d+)/, '$1.$2'));
   if (typeof value === 'string' && !COORDINATE.test(value)) throw new FieldError(`"${value}" is not a number`);
   if (!Number.isFinite(number) || Math.abs(number) > limit)
     throw new FieldError(`must be a number from -${limit} to ${limit}`);

@@ -1043,7 +1043,7 @@ describe('import modes', () => {
     const [stored] = await list(clientId);
     expect([stored!.latitude, stored!.longitude]).toEqual([51.4779, -0.0000001]);
     // Written as decimals, as the export does, it is no change; nor in JavaScript's own "-1e-7".
-    for (const longitude of ['-0.0000001', '-1e-7'])
+    for (const longitude of ['-0.0000001', '-1e-7', '-1,0E-07'])
       expect(
         await imported(clientId, [{ name: 'Royal Observatory', store_code: 'G1', longitude }], '?mode=upsert'),
       ).toMatchObject({ unchanged: 1 });
