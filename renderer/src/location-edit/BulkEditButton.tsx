@@ -5,6 +5,14 @@ import type { Selection } from '../locations/use-selection.js';
 import { BulkEditDialog, type ChosenLocation } from './BulkEditDialog.js';
 import { plural } from '../format.js';
 
+/** The names of the locations the page holds (the rows around the view, those looked up), by id. */
+function namesHeld(list: LocationList): Map<string, string> {
+  const { rows, found } = list.snapshot();
+  const names = new Map<string, string>();
+  for (const location of [...found.values(), ...rows.values()]) if (location) names.set(location.id, location.name);
+  return names;
+}
+
 /**
  * "Change these…" beside the table (Admin): one change, through the bulk edit or delete of the API, to
  * the locations chosen in the table, or when none is chosen to every location the filters show (select
@@ -28,12 +36,16 @@ export function BulkEditButton({
   const chosen = selection.ids.size;
   const count = chosen > 0 ? chosen : shown;
   const of = chosen > 0 ? 'chosen' : 'shown';
-  // The view's rows give the names (a deletion lists them); a choice is always of rows the view shows.
-  const choose = () =>
-    void list.exportRows().then((rows) => {
-      const locations = chosen > 0 ? rows.filter((row) => selection.ids.has(row.id)) : rows;
-      setTaken({ locations: locations.map(({ id, name }) => ({ id, name })), of });
-    });
+  // Rows chosen open at once, named from the rows the page holds (a deletion lists the first few; a review:
+  // 2 rows chosen copied the whole view out of the worker); every row shown comes from the worker, named.
+  const choose = () => {
+    if (chosen > 0) {
+      const held = namesHeld(list);
+      setTaken({ locations: [...selection.ids].map((id) => ({ id, name: held.get(id) ?? '' })), of });
+      return;
+    }
+    void list.exportRows().then((rows) => setTaken({ locations: rows.map(({ id, name }) => ({ id, name })), of }));
+  };
   return (
     <div className="bulk-actions">
       <button

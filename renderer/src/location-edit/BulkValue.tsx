@@ -10,11 +10,13 @@ const NAMES_SHOWN = 5;
 
 /** What a deletion removes, by name (the first few), and how to bring them back. */
 function DeletedNames({ names }: { names: readonly string[] }) {
-  const more = names.length - NAMES_SHOWN;
+  // A row chosen far from the view has no name at hand (''): it is counted, not named.
+  const known = names.filter((name) => name !== '');
+  const more = names.length - Math.min(known.length, NAMES_SHOWN);
   return (
     <>
       <ul className="deleted-names" aria-label="Locations to delete">
-        {names.slice(0, NAMES_SHOWN).map((name, at) => (
+        {known.slice(0, NAMES_SHOWN).map((name, at) => (
           <li key={at}>{name}</li>
         ))}
         {more > 0 && <li className="muted">and {plural(more, 'more location')}</li>}
