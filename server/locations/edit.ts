@@ -143,8 +143,8 @@ function clientsToChange(db: Db, principal: Principal, ids: string[], now: numbe
     const missing = ids.length - found;
     throw NotFound(
       ids.length === 1
-        ? 'This id is not a location of your organization; nothing was changed'
-        : `${missing} of the ${ids.length} ids ${missing === 1 ? 'is not a location' : 'are not locations'} of your organization; nothing was changed`,
+        ? 'This id is not a location of your organization (deleted already?); nothing was changed'
+        : `${missing} of the ${ids.length} ids ${missing === 1 ? 'is not a location' : 'are not locations'} of your organization (deleted already?); nothing was changed`,
     );
   }
   for (const clientId of perClient.keys()) authorizeWrite(db, principal, { ...NEEDS.import, clientId }, now);

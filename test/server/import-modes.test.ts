@@ -1391,12 +1391,12 @@ describe('one location: GET, PATCH, DELETE', () => {
     const edit = (body: unknown) => t.request({ method: 'PATCH', url: '/api/locations', token: admin, body });
     const bad = await edit({ ids: [...ids, '00000000-0000-4000-8000-000000000000'], set: { labels: 'x' } });
     expect(expectErrorBody(bad, 404).message).toBe(
-      `1 of the ${ids.length + 1} ids is not a location of your organization; nothing was changed`,
+      `1 of the ${ids.length + 1} ids is not a location of your organization (deleted already?); nothing was changed`,
     );
     // One id alone is named as one, not "1 of the 1 ids".
     const alone = await edit({ ids: ['00000000-0000-4000-8000-000000000000'], set: { labels: 'x' } });
     expect(expectErrorBody(alone, 404).message).toBe(
-      'This id is not a location of your organization; nothing was changed',
+      'This id is not a location of your organization (deleted already?); nothing was changed',
     );
     // A wrong value and an unknown field are named by the same kind of path.
     const wrong = expectErrorBody(await edit({ ids, set: { status: 'gone' } }), 400);
