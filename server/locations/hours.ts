@@ -122,6 +122,22 @@ function shortAfternoon(closeText: string, open: string, close: string): string 
   return to <= from && to + 720 > from ? `${String(Number(close.slice(0, 2)) + 12)}${close.slice(2)}` : close;
 }
 
+// An opening hour written short: 1 to 4, no leading zero, no am/pm, at most minutes ("1", "2:30"). Not 5
+// and later: "5-11" may be a breakfast's morning as well as a dinner's evening, and stays as written.
+const SHORT_OPEN = /^[1-4](?:[:.]\d{2})?$/;
+// A closing time that reads on a 12-hour clock: short (SHORT_CLOSE, or 12) or in the afternoon ("5pm").
+const TWELVE_HOUR_CLOSE = /^(?:([1-9]|1[0-2])(?:[:.]\d{2})?|\d{1,2}(?:[:.]\d{2})?\s*(?:pm|p\.m\.|p))$/i;
+
+/**
+ * US sheets write an afternoon opening short too: "Sun 1-5", "8-12, 1-5", "1-5pm" open at 13:00 (a walk's
+ * were stored as 01:00-05:00). An opening hour of 1 to 4 written short, before a closing time on a
+ * 12-hour clock, is the afternoon's; "1-5am", "01:00-05:00" and "1-17" (a 24-hour clock's) are kept.
+ */
+function shortAfternoonOpen(openText: string, closeText: string, open: string): string {
+  if (!SHORT_OPEN.test(openText.trim()) || !TWELVE_HOUR_CLOSE.test(closeText.trim())) return open;
+  return `${String(Number(open.slice(0, 2)) + 12)}${open.slice(2)}`;
+}
+
 /** One day's value: "09:00-17:00", "9am-12pm, 1pm-5pm", "x", "closed", "24 hours". */
 export function dayIntervals(text: string): Interval[] {
   const value = text.trim();
@@ -138,7 +154,7 @@ export function dayIntervals(text: string): Interval[] {
     const ends = part.split(RANGE);
     if (ends.length !== 2 || ends[0] === '' || ends[1] === '')
       throw new HoursError(`"${part}" is not a time range such as 09:00-17:00`);
-    const open = time(ends[0]!);
+    const open = shortAfternoonOpen(ends[0]!, ends[1]!, time(ends[0]!));
     // "Midnight-2am" opens at the start of the day; "24:00-02:00" at its end, which is the next day's start.
     if (open === '24:00' && !/^\s*midnight/i.test(ends[0]!))
       throw new HoursError(

@@ -404,6 +404,30 @@ describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
       ['05:00', '11:00'],
     ]);
     expect(() => read('12-12')).toThrow(/opens and closes at the same time/);
+    // An afternoon opening written short, 1 to 4, before a 12-hour closing (a walk's "Sun 1-5" was 01:00-05:00).
+    expect(weekHours('Mon-Fri 8-12, 1-5; Sat 9-1, 2-6; Sun 1-5')).toMatchObject({
+      mon: [
+        ['08:00', '12:00'],
+        ['13:00', '17:00'],
+      ],
+      sat: [
+        ['09:00', '13:00'],
+        ['14:00', '18:00'],
+      ],
+      sun: [['13:00', '17:00']],
+    });
+    expect([read('1-5pm'), read('1:30-5:30'), read('3-11:30')]).toEqual([
+      ['13:00', '17:00'],
+      ['13:30', '17:30'],
+      ['15:00', '23:30'],
+    ]);
+    // An explicit am, a 24-hour clock's leading zero or closing hour, and 5 and later are kept as written.
+    expect([read('1-5am'), read('01:00-05:00'), read('1-17'), read('5-9')]).toEqual([
+      ['01:00', '05:00'],
+      ['01:00', '05:00'],
+      ['01:00', '17:00'],
+      ['05:00', '09:00'],
+    ]);
   });
 
   it('reads the week in French, German, Spanish and Italian, and "24/7" as every day', () => {
