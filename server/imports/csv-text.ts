@@ -1,7 +1,7 @@
 import { analyse } from 'chardet';
 import Papa from 'papaparse';
 import { tooManyCells } from './cell-limits.js';
-import { sniffCsv } from './sniff.js';
+import { oneLineEnding, sniffCsv } from './sniff.js';
 import { CP1252_HIGH, orLatin } from './latin-encoding.js';
 import { mixedEncodingLine, mixedEncodingWords } from './mixed-encoding.js';
 
@@ -116,8 +116,8 @@ export function csvCells(bytes: Uint8Array, charset: string | undefined): CellsO
   if ('message' in decoded) return { statusCode: 400, message: decoded.message };
   const tooMany = tooManyCells(decoded.text);
   if (tooMany !== null) return { statusCode: 413, message: tooMany };
-  const { delimiter, linebreak } = sniffCsv(decoded.text);
-  const { data, errors } = Papa.parse<string[]>(decoded.text, {
+  const { delimiter, linebreak, mixed } = sniffCsv(decoded.text);
+  const { data, errors } = Papa.parse<string[]>(mixed ? oneLineEnding(decoded.text) : decoded.text, {
     delimiter,
     newline: linebreak as Papa.ParseConfig['newline'],
     skipEmptyLines: false,

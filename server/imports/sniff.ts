@@ -36,9 +36,10 @@ function beats(a: Reading, b: Reading): boolean {
  * above the header ("Google Business Profile – bulk upload"), or every row when the delimiter is not
  * the file's.
  */
-function readingWith(sample: string, delimiter: string): Reading {
+function readingWith(sample: string, delimiter: string, newline: string | null): Reading {
   const { data, meta, errors } = Papa.parse<string[]>(sample, {
     delimiter,
+    ...(newline === null ? {} : { newline: newline as Papa.ParseConfig['newline'] }),
     preview: SNIFF_ROWS,
     skipEmptyLines: 'greedy',
   });
@@ -72,9 +73,14 @@ function readingWith(sample: string, delimiter: string): Reading {
  * semicolon in one name as semicolons, and an Excel file whose later rows drop their empty cells, with a
  * `Mon-Fri 9-17; Sat 10-14` column, as semicolons too: the split rows come first now.
  */
-export function sniffCsv(text: string): { delimiter: string; linebreak: string } {
-  const sample = text.slice(0, SNIFF_CHARS);
-  const readings = DELIMITERS.map((each) => ({ delimiter: each, reading: readingWith(sample, each) }));
+export function sniffCsv(text: string): { delimiter: string; linebreak: string; mixed: boolean } {
+  const raw = text.slice(0, SNIFF_CHARS);
+  const endings = lineEndingsOf(raw);
+  // Rows ending with \r\n and with \n in one file: read as \n once the \r\n are made \n (oneLineEnding).
+  const mixed = endings['\r\n'] > 0 && endings['\n'] > 0;
+  const sample = mixed ? oneLineEnding(raw) : raw;
+  const newline = mixed ? '\n' : mostCommon(endings);
+  const readings = DELIMITERS.map((each) => ({ delimiter: each, reading: readingWith(sample, each, newline) }));
   // A quoted value over several lines (hours pasted from Google Maps, "Monday<tab>9 AM–5 PM" a line) opens
   // with the file's delimiter only: read with another, each of its lines is a row, and outnumbers the rest
   // (found by a probe: a comma file was read as tabs). Those delimiters are judged among themselves.
@@ -87,5 +93,36 @@ export function sniffCsv(text: string): { delimiter: string; linebreak: string }
       [delimiter, best] = [each, reading];
   }
   // Every reading found the same line ending: the sample is not parsed a fifth time for it.
-  return { delimiter, linebreak: readings[0]!.reading.linebreak };
+  return { delimiter, linebreak: newline ?? readings[0]!.reading.linebreak, mixed };
+}
+
+/**
+ * A text whose rows end with \r\n and with \n (a header typed on Windows above rows written elsewhere) as
+ * one whose rows all end with \n: papaparse reads one line ending, and the other's rows, a quoted cell
+ * at their end, ran into one cell (found by a walk: three locations lost in a Description).
+ */
+export const oneLineEnding = (text: string): string => text.replace(/\r\n/g, '\n');
+
+function mostCommon(counts: Record<string, number>): string | null {
+  const [ending, count] = Object.entries(counts).sort((a, b) => b[1] - a[1])[0]!;
+  return count === 0 ? null : ending;
+}
+
+/**
+ * How many of the sample's rows end with each line ending, outside quoted values (which may hold others:
+ * Excel ends rows with \r\n and breaks a cell's lines with \n). papaparse's guess follows the first line.
+ */
+function lineEndingsOf(sample: string): Record<'\r\n' | '\n' | '\r', number> {
+  const counts = { '\r\n': 0, '\n': 0, '\r': 0 };
+  let quoted = false;
+  for (let at = 0; at < sample.length; at++) {
+    const char = sample[at];
+    if (char === '"') quoted = !quoted;
+    else if (quoted) continue;
+    else if (char === '\r' && sample[at + 1] === '\n') {
+      counts['\r\n']++;
+      at++;
+    } else if (char === '\n' || char === '\r') counts[char]++;
+  }
+  return counts;
 }

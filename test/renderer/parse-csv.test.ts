@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import Papa from 'papaparse';
 import { CsvParser, parseCsvText } from '../../renderer/src/import/parse-csv.js';
+import { oneLineEnding, sniffCsv } from '../../server/imports/sniff.js';
 import { decodeSource } from '../../renderer/src/import/decode.js';
 import { bufferSource, readingOf, rowsOf } from './csv-files.js';
 
@@ -65,6 +66,26 @@ describe('parseCsvText', () => {
     expect(table.lines).toEqual([2, 4]);
   });
 
+  it("reads a file whose header ends with \\r\\n and whose rows with \\n, a quoted cell at a row's end (a walk lost three rows in a cell)", () => {
+    const text =
+      'Name,City,Note\r\nA Shop,Boston,"said ""hi"""\nB Shop,New York,"x"\nC Shop,Chicago,plain\r\nD Shop,LA,"y"\r\n';
+    const whole = parseCsvText(text);
+    expect(whole.problems).toEqual([]);
+    expect(rowsOf(whole)).toEqual([
+      ['A Shop', 'Boston', 'said "hi"'],
+      ['B Shop', 'New York', 'x'],
+      ['C Shop', 'Chicago', 'plain'],
+      ['D Shop', 'LA', 'y'],
+    ]);
+    expect(whole.lines).toEqual([2, 3, 4, 5]);
+    // In pieces cut anywhere, between a \r and its \n too: the same rows.
+    for (const cut of [1, 7, 16, 17, 60]) {
+      const parser = new CsvParser();
+      for (let at = 0; at < text.length; at += cut) parser.write(text.slice(at, at + cut));
+      expect(rowsOf(parser.end()), `pieces of ${cut}`).toEqual(rowsOf(whole));
+    }
+  });
+
   it('counts each column’s blank values, with the lines of the first five', () => {
     const rows = ['A,x', ' ,x', 'B,', '\t,y', ',z', ',', '" ",w', ',v', 'C'];
     const table = parseCsvText(`name,note\n${rows.join('\n')}\n`);
@@ -119,7 +140,9 @@ describe('parseCsvText', () => {
         (parts) => {
           const text = `name,city\n${parts.join('')}`;
           const table = parseCsvText(text);
-          const { data } = Papa.parse<string[]>(text, { delimiter: table.delimiter, newline: table.newline as '\n' });
+          // A text whose rows end with \r\n and \n is read with its \r\n made \n (the server's one rule).
+          const read = sniffCsv(text).mixed ? oneLineEnding(text) : text;
+          const { data } = Papa.parse<string[]>(read, { delimiter: table.delimiter, newline: table.newline as '\n' });
           expect(rowsOf(table)).toEqual(data.filter((row) => !blank(row)).slice(1));
         },
       ),

@@ -128,6 +128,26 @@ describe('POST /api/locations/upload with Content-Type: text/csv', () => {
     });
   });
 
+  it('a CSV whose header ends with \\r\\n and whose rows with \\n, quoted cells at their ends: every row read (a walk lost three)', async () => {
+    const clientId = await t.createClient(admin, 'Mixed line endings');
+    const csv =
+      'Name,Description,City\r\nPeoria,"The ""flagship""","Peoria"\nO\'Hare,Terminal 3,"Chicago"\nChicago Loop,plain,Chicago\r\nLA,"y","Los Angeles"\r\n';
+    const response = await upload(clientId, csv, 'text/csv');
+    expect(response.statusCode, response.body).toBe(201);
+    expect((await locationsOf(clientId)).map((location) => location.city)).toEqual([
+      'Peoria',
+      'Chicago',
+      'Chicago',
+      'Los Angeles',
+    ]);
+    expect((await locationsOf(clientId)).map((location) => location.name)).toEqual([
+      'Peoria',
+      "O'Hare",
+      'Chicago Loop',
+      'LA',
+    ]);
+  });
+
   it('?keep_flagged=true imports the flagged rows too; a dry run writes nothing and still answers columns', async () => {
     const clientId = await t.createClient(admin, 'Flagged client');
     const csv = 'Name,City\nAcme Berlin,Berlin\nAcme Solo,\n';

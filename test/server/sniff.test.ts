@@ -142,8 +142,11 @@ describe('sniffCsv: the delimiter that splits the most rows, and at least half',
   });
 
   it('gives the line ending the file uses', () => {
-    expect(sniffCsv(lines(GBP_HEADER, gbpRow(1)))).toEqual({ delimiter: ';', linebreak: '\r\n' });
+    expect(sniffCsv(lines(GBP_HEADER, gbpRow(1)))).toEqual({ delimiter: ';', linebreak: '\r\n', mixed: false });
     expect(sniffCsv('name,city\nA,B\n').linebreak).toBe('\n');
+    // Excel's \r\n rows with \n inside a quoted cell are not mixed; a \r\n header above \n rows is.
+    expect(sniffCsv('name,note\r\nA,"one\ntwo"\r\n')).toMatchObject({ linebreak: '\r\n', mixed: false });
+    expect(sniffCsv('name,note\r\nA,"x"\nB,"y"\n')).toMatchObject({ linebreak: '\n', mixed: true });
   });
 
   it('reads the gbp-bulk-upload-eu.csv fixture (Windows-1252) as semicolons', () => {
@@ -153,7 +156,7 @@ describe('sniffCsv: the delimiter that splits the most rows, and at least half',
     );
     if (!('text' in decoded)) throw new Error(decoded.message);
     expect(decoded.text.split('\r\n')[0]).toBe('Google Business Profile – bulk upload');
-    expect(sniffCsv(decoded.text)).toEqual({ delimiter: ';', linebreak: '\r\n' });
+    expect(sniffCsv(decoded.text)).toEqual({ delimiter: ';', linebreak: '\r\n', mixed: false });
   });
 });
 

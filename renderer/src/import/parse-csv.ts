@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { headerRowOf } from '../../../server/imports/header-row.js';
-import { SNIFF_CHARS, sniffCsv } from '../../../server/imports/sniff.js';
+import { oneLineEnding, SNIFF_CHARS, sniffCsv } from '../../../server/imports/sniff.js';
 
 /** A problem papaparse (or the shape of a row) reveals, at its line: the row a spreadsheet shows it on. */
 export interface LineProblem {
@@ -109,6 +109,9 @@ export class CsvParser {
   private parser: Papa.Parser | null = null;
   /** Text not parsed yet: a row cut by the end of the last piece, or the start before the guess. */
   private pending = '';
+  /** Rows end with \r\n and with \n (sniffCsv's `mixed`): each piece's \r\n are made \n; `carry` is a \r held back. */
+  private mixed = false;
+  private carry = '';
   /** The text being parsed, where it starts in the file's text, and where its next row starts. */
   private input = '';
   private base = 0;
@@ -121,7 +124,8 @@ export class CsvParser {
   /** The non-empty rows read before the header is known (server/imports/header-row.ts decides). */
   private top: { row: string[]; line: number; start: number; end: number }[] = [];
 
-  write(text: string): void {
+  write(piece: string): void {
+    const text = this.mixed ? this.oneEnding(piece) : piece;
     if (!this.parser) {
       this.pending += text;
       if (this.pending.length < SNIFF_CHARS) return;
@@ -145,6 +149,9 @@ export class CsvParser {
 
   end(): CsvTable {
     if (!this.parser) this.start();
+    // A \r held back at a piece's end, which no \n followed.
+    this.pending += this.carry;
+    this.carry = '';
     this.parse(true);
     if (!this.headerSeen && this.top.length > 0) this.takeHeader(0);
     this.table.problems.sort((a, b) => a.line - b.line);
@@ -154,6 +161,10 @@ export class CsvParser {
   /** The delimiter and line ending guessed by the server's one rule (server/imports/sniff.ts). */
   private start(): void {
     const meta = sniffCsv(this.pending);
+    if (meta.mixed) {
+      this.mixed = true;
+      this.pending = this.oneEnding(this.pending);
+    }
     this.table.delimiter = meta.delimiter;
     this.table.newline = meta.linebreak;
     this.parser = new Papa.Parser({
@@ -180,6 +191,16 @@ export class CsvParser {
     this.pending = this.input.substring(consumed);
     this.input = '';
     this.base = meta.cursor;
+  }
+
+  /**
+   * A piece of a file whose rows end with \r\n and with \n, its \r\n made \n (oneLineEnding, the server's
+   * rule); a \r at its end waits for the next piece, which may start with the \n of the same line ending.
+   */
+  private oneEnding(piece: string): string {
+    const text = this.carry + piece;
+    this.carry = text.endsWith('\r') ? '\r' : '';
+    return oneLineEnding(this.carry === '' ? text : text.slice(0, -1));
   }
 
   /** One row from papaparse, with the problems found in it; its cursor is where the row ends. */
