@@ -487,8 +487,20 @@ const CLOSED_WORDS: Record<string, boolean> = {
   n: false,
   false: false,
   '0': false,
+  // In the languages the column step reads headers in (a walk's German "Geschlossen: ja" imported as open):
+  // German and Dutch, French, Spanish and Italian.
+  ja: true,
+  j: true,
+  nein: false,
+  nee: false,
+  oui: true,
+  non: false,
+  sí: true,
+  si: true,
+  sì: true,
 };
-const CLOSED_FORMS = 'yes, y, true, 1, x, closed or permanently closed; no, n, false, 0 or open';
+const CLOSED_FORMS =
+  'yes, y, true, 1, x, closed or permanently closed (ja, oui, sí, sì); no, n, false, 0 or open (nein, nee, non, no)';
 
 /** Whether a Closed value says closed for good: its yes and no words, or a status word of open or closed for good. */
 function closedForGood(text: string): boolean {

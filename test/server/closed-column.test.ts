@@ -47,7 +47,8 @@ interface Detail {
 const DISAGREE_YES = 'Closed yes means closed for good; give Status "permanently closed", or leave one of them blank';
 const DISAGREE_NO =
   'Closed no means not closed for good; give Status "open" or "temporarily closed", or leave one of them blank';
-const CLOSED_WORDS = 'Closed takes yes, y, true, 1, x, closed or permanently closed; no, n, false, 0 or open';
+const CLOSED_WORDS =
+  'Closed takes yes, y, true, 1, x, closed or permanently closed (ja, oui, sí, sì); no, n, false, 0 or open (nein, nee, non, no)';
 
 describe('a Yext export with a Closed column (test/fixtures/csv/yext-closed.csv)', () => {
   it('maps Closed by itself, and stores each row’s yes as permanently_closed and no as open; blank and N/A say nothing', async () => {
@@ -240,6 +241,22 @@ describe('other headers and other files', () => {
       score: 0,
     });
     expect(temporarily.json().rows[0].status).toBe('open');
+  });
+
+  it('a German, French, Spanish or Italian Closed column and its words (a walk\'s "Geschlossen: ja" shop was stored open)', async () => {
+    const clientId = await t().createClient(admin(), 'Closed in other languages');
+    for (const [header, yes, no] of [
+      ['Geschlossen', 'ja', 'nein'],
+      ['Fermé', 'oui', 'non'],
+      ['Cerrado', 'sí', 'no'],
+      ['Chiuso', 'sì', 'no'],
+      ['Gesloten', 'ja', 'nee'],
+    ] as const) {
+      const dry = await upload(clientId, `Name,${header}\nA,${yes}\nB,${no}\n`, '&dryRun=true');
+      expect(dry.statusCode, dry.body).toBe(200);
+      expect(dry.json().columns[1]).toMatchObject({ header, field: 'closed' });
+      expect(dry.json().rows.map((row: { status: string }) => row.status)).toEqual(['permanently_closed', 'open']);
+    }
   });
 
   it('an .xlsx: TRUE and FALSE cells, the numbers 1 and 0, and text', async () => {
