@@ -8,6 +8,7 @@ import {
   fieldValue,
   FieldError,
   LOCATION_FIELDS,
+  halfCoordinate,
   phoneExtension,
   phoneProblemInAnyCountry,
   NOT_CLOSED_FOR_GOOD,
@@ -204,7 +205,7 @@ export function normalizeRow(
   const errors: ErrorDetail[] = [];
   const onError = (field: string, message: string) => errors.push(detail(field, message));
   const { input, phoneText, notClosedForGood } = readFields(raw, onError, deferPhone, placeholders);
-  if (errors.length > 0) return withPhoneProblem(errors, phoneText, detail);
+  if (errors.length > 0) return refusedRowProblems(errors, { input, phoneText, deferPhone }, detail);
   withExcelZeros(input);
   const extension = input.phone == null ? null : phoneExtension(raw.phone, input.country ?? null);
   const id = typeof raw.id === 'string' ? raw.id.toLowerCase() : null;
@@ -212,16 +213,24 @@ export function normalizeRow(
 }
 
 /**
- * A refused row is never matched, so a national phone that waited for the matched location's country is
- * never read: what is wrong with it in any country is said with the row's other errors.
+ * A refused row is never matched nor decided, so what the import judges then is said with its other
+ * errors where the row alone can tell: a national phone that waited for the matched location's country,
+ * for what is wrong with it in any country; and in create mode (no stored location to give the other), a
+ * coordinate without the other (a walk's row said only its Closed was wrong).
  */
-function withPhoneProblem(
+function refusedRowProblems(
   errors: ErrorDetail[],
-  phoneText: string | null,
+  row: { input: RowInput; phoneText: string | null; deferPhone: boolean },
   detail: (field: string, message: string) => ErrorDetail,
 ): ErrorDetail[] {
-  const problem = phoneText === null ? undefined : phoneProblemInAnyCountry(phoneText);
-  return problem === undefined ? errors : [...errors, detail('phone', problem)];
+  const more: ErrorDetail[] = [];
+  const phone = row.phoneText === null ? undefined : phoneProblemInAnyCountry(row.phoneText);
+  if (phone !== undefined) more.push(detail('phone', phone));
+  const coordinateRefused = errors.some((error) => error.field === 'latitude' || error.field === 'longitude');
+  const { latitude = null, longitude = null } = row.input;
+  const half = row.deferPhone || coordinateRefused ? null : halfCoordinate(row.input, { latitude, longitude });
+  if (half !== null) more.push(detail(half.field, half.message));
+  return more.length === 0 ? errors : [...errors, ...more];
 }
 
 /**

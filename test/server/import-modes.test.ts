@@ -368,6 +368,9 @@ describe('coordinates come in pairs (a probe stored a latitude alone)', () => {
       }),
     ]);
     expect(dataSnapshot(t.store.db)).toEqual(before);
+    // With another field wrong too, both are said (a walk's row said only its Closed).
+    const both = await upload(clientId, [{ name: 'Alone', latitude: '45', closed: 'Maybe', line: 2 }]);
+    expect(expectErrorBody(both, 400).details!.map((detail) => detail.field)).toEqual(['status', 'longitude']);
     await imported(clientId, [{ name: 'Pinned', store_code: 'P1', latitude: '45', longitude: '7' }]);
     // Upsert, blank cells kept: the latitude alone moves the pin, the stored longitude stays.
     const moved = await dryRun(clientId, [{ name: 'Pinned', store_code: 'P1', latitude: '46' }], '?mode=upsert');
