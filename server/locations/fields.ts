@@ -470,6 +470,11 @@ function statusOfWord(text: string): LocationStatus | undefined {
 
 function status(text: string): LocationStatus {
   const value = statusOfWord(text);
+  // A bare "closed" (Uberall's CLOSED) is refused for what it leaves unsaid, not as an unknown word (a walk).
+  if (value === undefined && /^closed$/i.test(text.trim()))
+    throw new FieldError(
+      `"${text.trim()}" does not say whether for now or for good: write temporarily_closed or permanently_closed ("temporarily closed", "permanently closed")`,
+    );
   if (value === undefined) throw new FieldError(`must be one of ${STATUSES.join(', ')}`);
   return value;
 }

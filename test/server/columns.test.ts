@@ -522,7 +522,7 @@ describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
   it('reads ACTIVE and INACTIVE; a bare CLOSED stays refused (for now, or for good?)', () => {
     expect(fieldValue('status', 'ACTIVE', null)).toBe('open');
     expect(fieldValue('status', 'INACTIVE', null)).toBe('temporarily_closed');
-    expect(() => fieldValue('status', 'CLOSED', null)).toThrow(/must be one of/);
+    expect(() => fieldValue('status', 'CLOSED', null)).toThrow(/does not say whether for now or for good/);
   });
 });
 

@@ -175,7 +175,13 @@ describe('the listing fields', () => {
     ['labels', 'x'.repeat(51), /longer than 50/],
     ['labels', ['a,b', 'c'], /"a,b" holds a comma/],
     ['id', 'not-a-uuid', /must be a location's id \(a UUID/],
-    ['status', 'closed', /open, temporarily_closed, permanently_closed/],
+    // Uberall's bare CLOSED: refused for what it leaves unsaid (a walk read "must be one of …").
+    [
+      'status',
+      'CLOSED',
+      /^"CLOSED" does not say whether for now or for good: write temporarily_closed or permanently_closed/,
+    ],
+    ['status', 'shut', /open, temporarily_closed, permanently_closed/],
     ['hours', 'whenever', /write hours as/],
     ['hours', 'Mon 25:00-26:00', /not a time/],
     ['name', 'x\ud800y', /lone surrogate/],
