@@ -173,7 +173,11 @@ function missingPlus(text: string, country: string | null): string | undefined {
   }
 }
 
-function phone(text: string, country: string | null): string {
+// A number written by a tool that reads every number as a decimal (pandas' to_csv, a float column): 6175550100.0.
+const FLOAT_DIGITS = /^(\+?\d{6,15})\.0+$/;
+
+function phone(written: string, country: string | null): string {
+  const text = written.replace(FLOAT_DIGITS, '$1');
   const international = missingPlus(text, country);
   if (international === undefined) return nationalOrWithZero(text, country);
   let national: string | undefined;
@@ -756,6 +760,13 @@ function fromText(field: LocationField, value: string, country: string | null): 
       return storeCode(value);
     case 'phone':
       return phone(value, country);
+    case 'zip':
+      // As a store code's: Excel's 1.00E+05 for a code typed 100000 or 1E5 (a walk's was stored as written).
+      if (EXCEL_SCIENTIFIC.test(value))
+        throw new FieldError(
+          `"${value}" is a code Excel turned into a number in scientific notation: format the postal code column as Text in Excel, enter the codes again and save the file again`,
+        );
+      return value;
     case 'website':
       return website(value);
     case 'latitude':

@@ -167,6 +167,8 @@ describe('the listing fields', () => {
       /Excel shortened \(scientific notation\), its last digits lost: format the phone column as Text/,
     ],
     ['phone', '4,98912E+11', /Excel shortened/],
+    // A postal code as Excel shows 100000 in a General cell: refused as a store code's is (a walk's was stored).
+    ['zip', '1.00E+05', /Excel turned into a number in scientific notation: format the postal code column as Text/],
     ['website', 'not a site', /domain/],
     ['latitude', '91', /-90 to 90/],
     ['longitude', 'east', /not a number/],
@@ -548,6 +550,12 @@ describe('import modes', () => {
     expect(await imported(clientId, [blanked], '?mode=upsert')).toMatchObject({ unchanged: 1, updated: 0 });
     expect(await imported(clientId, [blanked], '?mode=upsert&blanks=clear')).toMatchObject({ updated: 1 });
     expect((await list(clientId))[0]).toMatchObject({ phone: null, website: null, labels: null, city: 'Springfield' });
+  });
+
+  it('a phone a tool wrote as a decimal (pandas: 6175550100.0) is read without its .0', async () => {
+    const clientId = await t.createClient(admin, 'Pandas');
+    await imported(clientId, [{ name: 'Back Bay', country: 'US', phone: '6175550100.0' }]);
+    expect((await list(clientId))[0]!.phone).toBe('+16175550100');
   });
 
   it("a national phone number on a row without a country is read with the matched location's country", async () => {
