@@ -401,7 +401,7 @@ describe("an import row's Closed read into its status (Yext's closed)", () => {
     ]);
   });
 
-  it.each(['maybe', 'temporarily closed', 'unknown yet', 'ja', '2'])(
+  it.each(['maybe', 'temporarily closed', 'unknown yet', 'vielleicht', '2'])(
     'Closed %j, neither yes nor no -> an error on status naming the value and the words',
     (closed) => {
       expect(statusOf({ closed })).toEqual([
