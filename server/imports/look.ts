@@ -64,9 +64,14 @@ function isCountry(value: string): boolean {
   return upper === 'UK' || regionNames.of(upper) !== undefined;
 }
 
+// A date as sheets write one: 2019-04-01, 01/04/2019, 4/1/19, 01.04.2019 (a walk's "Opening date" column
+// was said to look like phones).
+const DATE = /^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})$/;
+
 const TESTS: Record<LookableField, (value: string) => boolean> = {
-  // 7 to 15 digits (E.164 allows 15), with the usual separators and an optional leading +.
-  phone: (value) => /^\+?[\d\s().\-/]{7,22}$/.test(value) && (value.match(/\d/g)?.length ?? 0) >= 7,
+  // 7 to 15 digits (E.164 allows 15), with the usual separators and an optional leading +; not a date.
+  phone: (value) =>
+    /^\+?[\d\s().\-/]{7,22}$/.test(value) && (value.match(/\d/g)?.length ?? 0) >= 7 && !DATE.test(value),
   // 4 to 6 digits ("10115", "75001", "1010"), a US ZIP+4, or the UK, Canadian and Dutch forms.
   zip: (value) =>
     /^\d{4,6}$/.test(value) ||

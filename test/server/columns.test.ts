@@ -185,6 +185,9 @@ describe('lookOfValues: an unmapped column that looks like a field', () => {
     expect(lookOfValues(['12', '7', '3'])).toBeNull();
     expect(lookOfValues(['', ' '])).toBeNull();
     expect(lookOfValues(['10115', 'n/a', 'call us', 'later', 'x'])).toBeNull();
+    // Dates are no phones (a walk's "Opening date" column was offered as Phone).
+    expect(lookOfValues(['2019-04-01', '2020-11-15', '2018-01-09'])).toBeNull();
+    expect(lookOfValues(['01/04/2019', '15.11.2020', '4/1/19'])).toBeNull();
   });
 });
 
