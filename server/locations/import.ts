@@ -301,10 +301,7 @@ class ImportPlan {
         rows.set(value, index);
         return;
       }
-      const words = repeatWords(field, value, rule);
-      const earlierLine = this.lineAt[earlier] || undefined;
-      this.lateError(earlier, earlierLine, words(rowWords(index, given.line)), field);
-      repeats.push(rowError(index, field, words(rowWords(earlier, earlierLine)), given.line));
+      repeats.push(this.repeatOf({ index, line: given.line }, field, value, earlier, rule));
     };
     repeat('store_code', given.code, this.codeRows, 'store codes are unique within a client');
     // In create mode an id is no key (a copied row is a duplicate, not an error).
@@ -523,11 +520,25 @@ class ImportPlan {
 
   /** Both rows are errors, each naming the other; the earlier one late (it was decided already). */
   private repeated(row: NormalizedRow, field: 'store_code' | 'id', value: string, earlier: number, rule: string): void {
+    this.invalid(row.index, [this.repeatOf(row, field, value, earlier, rule)], inputValues(row));
+  }
+
+  /**
+   * A row's store code or id repeating the earlier row's: the earlier row's error, late (it was decided
+   * already), and this row's error, returned; each names the other's line.
+   */
+  private repeatOf(
+    row: { index: number; line: number | undefined },
+    field: 'store_code' | 'id',
+    value: string,
+    earlier: number,
+    rule: string,
+  ): ErrorDetail {
     const line = this.lineAt[earlier] || undefined;
-    const words = repeatWords(field, value, rule);
+    const words = (where: string) =>
+      `the ${field === 'id' ? 'location id' : 'store code'} "${value}" is also on ${where}; ${rule}`;
     this.lateError(earlier, line, words(rowWords(row.index, row.line)), field);
-    const message = words(rowWords(earlier, line));
-    this.invalid(row.index, [rowError(row.index, field, message, row.line)], inputValues(row));
+    return rowError(row.index, field, words(rowWords(earlier, line)), row.line);
   }
 
   /**
@@ -925,11 +936,6 @@ function keepWhatExcelChanged(decision: Decision, values: LocationValues, locati
 const EXCEL_ROUNDING = 1e-6;
 
 const ID_RULE = 'one id is one location: a row copied to add a location needs its id cell blank';
-
-/** "the store code "X" is also on line 4; <rule>": the words of a repeat, naming the other row. */
-function repeatWords(field: 'store_code' | 'id', value: string, rule: string): (where: string) => string {
-  return (where) => `the ${field === 'id' ? 'location id' : 'store code'} "${value}" is also on ${where}; ${rule}`;
-}
 
 /** "line 5" when the row said its line in the sheet, else "row 3" (its index in the request). */
 function rowWords(index: number, line: number | undefined): string {

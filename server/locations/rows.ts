@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { ErrorDetail } from '../http/errors.js';
+import { UUID_PATTERN } from '../http/schemas.js';
 import { errorInWords, pointerToken } from '../http/validation.js';
 import {
   PhoneReadings,
@@ -245,7 +246,7 @@ export function refusedRowCode(
   const { store_code: cell, id } = (raw ?? {}) as { store_code?: unknown; id?: unknown };
   const line = lineOf(raw);
   // The id as normalizeRow takes it: a UUID, in lower case (the schema refused any other).
-  const uuid = typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : null;
+  const uuid = typeof id === 'string' && UUID_PATTERN.test(id) ? id.toLowerCase() : null;
   if (typeof cell !== 'string' && typeof cell !== 'number') return { code: null, id: uuid, line };
   try {
     const code = fieldValue('store_code', cell as never, null, placeholders);
@@ -255,8 +256,6 @@ export function refusedRowCode(
     throw error;
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The fields that can be read of a row normalizeRow refused for others, for a dry run to show; undefined
