@@ -93,17 +93,24 @@ const EXCEL_SCIENTIFIC = /^\d(?:[.,]\d+)?E\+\d+$/i;
 const EXCEL_DATE =
   /^(?:\d{1,2}-(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2})$/;
 
+/**
+ * Excel's 1.00E+05 of a code typed 1E5 or 100000 (a store code's, a postal code's): which it was is lost
+ * (found by a probe), so the cell is refused with how to get the code back.
+ */
+function refuseExcelScientific(text: string, column: 'store code' | 'postal code'): void {
+  if (!EXCEL_SCIENTIFIC.test(text)) return;
+  throw new FieldError(
+    `"${text}" is a code Excel turned into a number in scientific notation: format the ${column} column as Text in Excel, enter the codes again and save the file again`,
+  );
+}
+
 function storeCode(text: string): string {
   if (text.length > MAX_STORE_CODE) throw new FieldError(`must be at most ${MAX_STORE_CODE} characters`);
   if (EXCEL_DATE.test(text))
     throw new FieldError(
       `"${text}" is a code Excel turned into a date: format the store code column as Text in Excel, enter the codes again and save the file again`,
     );
-  // Excel's 1.00E+05 of a code typed 1E5 or 100000: which it was is lost (found by a probe).
-  if (EXCEL_SCIENTIFIC.test(text))
-    throw new FieldError(
-      `"${text}" is a code Excel turned into a number in scientific notation: format the store code column as Text in Excel, enter the codes again and save the file again`,
-    );
+  refuseExcelScientific(text, 'store code');
   if (/[<>]/.test(text) || /^[a-z][a-z0-9+.-]*:\/\/|^www\./i.test(text))
     throw new FieldError('must not contain < or > or be a URL');
   return text;
@@ -761,11 +768,8 @@ function fromText(field: LocationField, value: string, country: string | null): 
     case 'phone':
       return phone(value, country);
     case 'zip':
-      // As a store code's: Excel's 1.00E+05 for a code typed 100000 or 1E5 (a walk's was stored as written).
-      if (EXCEL_SCIENTIFIC.test(value))
-        throw new FieldError(
-          `"${value}" is a code Excel turned into a number in scientific notation: format the postal code column as Text in Excel, enter the codes again and save the file again`,
-        );
+      // As a store code's (a walk's postal code of 1.00E+05 was stored as written).
+      refuseExcelScientific(value, 'postal code');
       return value;
     case 'website':
       return website(value);
