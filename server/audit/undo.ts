@@ -260,9 +260,11 @@ function entrySeq(db: Db, operationId: string): number {
  */
 function changedSince(edits: Edit[], words: string, mine: readonly string[] | null = null): string {
   const fieldsOfEdit = (edit: Edit) => (edit.changes === null ? [] : Object.keys(JSON.parse(edit.changes) as object));
-  const clashing = (edit: Edit) => fieldsOfEdit(edit).filter((field) => mine === null || mine.includes(field));
   // With the operation's fields known and no edit of them (a later import changed them): the plain words.
-  const edit = mine === null ? edits.at(-1) : edits.findLast((candidate) => clashing(candidate).length > 0);
+  const edit =
+    mine === null
+      ? edits.at(-1)
+      : edits.findLast((candidate) => fieldsOfEdit(candidate).some((field) => mine.includes(field)));
   if (edit === undefined || edit.changes === null) return words;
   const fields = fieldsOfEdit(edit).map(fieldInWords);
   if (fields.length === 0) return words;
