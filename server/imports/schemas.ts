@@ -5,6 +5,9 @@ import { Uuid } from '../http/schemas.js';
 export const CSV_TYPE = 'text/csv';
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const XLS_TYPE = 'application/vnd.ms-excel';
+/** Excel's "Unicode Text" and "Text (Tab delimited)" as sent by scripts and some upload tools: read as a CSV. */
+export const TSV_TYPE = 'text/tab-separated-values';
+export const TEXT_TYPE = 'text/plain';
 
 /** The query of an upload of a CSV or .xlsx file, beside the JSON upload's. */
 export const TableQuery = {

@@ -1,10 +1,29 @@
 import { HttpError, Invalid } from '../http/errors.js';
 import type { BlankCells } from '../locations/schemas.js';
-import { CSV_TYPE, XLS_TYPE, XLSX_TYPE } from './schemas.js';
+import { CSV_TYPE, TEXT_TYPE, TSV_TYPE, XLS_TYPE, XLSX_TYPE } from './schemas.js';
 import type { TableFormat } from './table-body.js';
 
 /** The body types the upload reads as a file, beside JSON. */
-export const TABLE_TYPES = [CSV_TYPE, XLSX_TYPE, XLS_TYPE];
+export const TABLE_TYPES = [CSV_TYPE, XLSX_TYPE, XLS_TYPE, TSV_TYPE, TEXT_TYPE];
+
+// Types whose body is delimited text, read as a CSV (its delimiter found as a CSV's is): a body sent as
+// application/vnd.ms-excel that is no .xls (the parser refused those) is a CSV Windows labelled so.
+const DELIMITED_TYPES = new Set([CSV_TYPE, XLS_TYPE, TSV_TYPE, TEXT_TYPE]);
+
+/** A text/plain body that is JSON: read as a table it would be one odd column, so the answer says what to do. */
+export const JSON_AS_TEXT = new HttpError(
+  415,
+  'This body is JSON sent as text/plain: send JSON rows with Content-Type: application/json (a CSV or tab-separated file may be text/plain).',
+);
+
+/** Whether a text/plain body starts as JSON does (`{` or `[` after any blank, a byte order mark aside). */
+export function looksLikeJson(start: Uint8Array | undefined): boolean {
+  if (start === undefined) return false;
+  let at = start[0] === 0xef && start[1] === 0xbb && start[2] === 0xbf ? 3 : 0;
+  while (at < start.length && (start[at] === 0x20 || start[at] === 0x09 || start[at] === 0x0a || start[at] === 0x0d))
+    at++;
+  return start[at] === 0x7b || start[at] === 0x5b;
+}
 
 /** An old .xls workbook: read-excel-file reads .xlsx only, so the answer says what to do. */
 export const XLS_REFUSAL = new HttpError(
@@ -41,8 +60,7 @@ function mediaType(header: string): { type: string; charset?: string } {
 /** How to read an upload's body: undefined for JSON rows, else the CSV or .xlsx file's format. */
 export function tableFormatOf(contentType: string, query: TableQuery, blanks: BlankCells): TableFormat | undefined {
   const { type: given, charset } = mediaType(contentType);
-  // A body sent as application/vnd.ms-excel that is no .xls (the parser refused those) is a CSV.
-  const type = given === XLS_TYPE ? CSV_TYPE : given;
+  const type = DELIMITED_TYPES.has(given) ? CSV_TYPE : given;
   if (type !== CSV_TYPE && type !== XLSX_TYPE) return undefined;
   if (query.clientId === undefined) throw Invalid('A CSV or .xlsx upload names its client in the query: ?clientId=');
   const common = {

@@ -5,8 +5,15 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app.js';
 import { BodyPieces, readBody } from '../http/body.js';
-import { CSV_TYPE, XLS_TYPE, XLSX_TYPE } from '../imports/schemas.js';
-import { isOldWorkbook, TABLE_TYPES, tableFormatOf, XLS_REFUSAL } from '../imports/table-request.js';
+import { CSV_TYPE, TEXT_TYPE, TSV_TYPE, XLS_TYPE, XLSX_TYPE } from '../imports/schemas.js';
+import {
+  isOldWorkbook,
+  JSON_AS_TEXT,
+  looksLikeJson,
+  TABLE_TYPES,
+  tableFormatOf,
+  XLS_REFUSAL,
+} from '../imports/table-request.js';
 import type { TableFormat } from '../imports/table-body.js';
 import { Forbidden, HttpError, Invalid, NotFound } from '../http/errors.js';
 import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.js';
@@ -229,7 +236,7 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { data
   };
   upload.addHook('onResponse', release);
   upload.addHook('onRequestAbort', release);
-  upload.removeContentTypeParser('application/json');
+  upload.removeContentTypeParser(['application/json', 'text/plain']);
   // JSON rows, or a CSV or .xlsx file (server/imports/): read as bytes, parsed on the writer thread.
   upload.addContentTypeParser(['application/json', ...TABLE_TYPES], (request, payload, done) => {
     const length = request.headers['content-length'];
@@ -239,6 +246,7 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { data
         // Windows names a .csv file's type application/vnd.ms-excel: only a real .xls is refused as one.
         const type = request.headers['content-type']?.toLowerCase() ?? '';
         if (type.startsWith(XLS_TYPE) && isOldWorkbook(body.pieces[0])) return done(XLS_REFUSAL, undefined);
+        if (type.startsWith(TEXT_TYPE) && looksLikeJson(body.pieces[0])) return done(JSON_AS_TEXT, undefined);
         done(null, body);
       },
       (error: Error) => done(error, undefined),
@@ -261,14 +269,14 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { data
           'mode=upsert updates the location a row matches by its key and creates the others; mode=update ' +
           'only updates. blanks=clear makes a blank cell clear the stored value. dryRun=true answers what ' +
           'would happen, row by row, without writing (README: "Import rules"). The body may also be a CSV ' +
-          '(text/csv, any charset) or an .xlsx workbook, with ?clientId=: its headers are matched to fields, ' +
+          '(text/csv, any charset; text/tab-separated-values or text/plain as Excel\'s "Unicode Text") or an .xlsx workbook, with ?clientId=: its headers are matched to fields, ' +
           'placeholders blanked and rows that are not locations left out; the answer adds columns and ' +
           'left_out (README: "Import a CSV or Excel file"). placeholders=none reads no placeholder ' +
           '(the caller blanked its own); mapping=<id> on JSON rows says a saved mapping mapped them, and ' +
           'marks it used.',
         querystring: UploadQuery,
         body: UploadBody,
-        consumes: ['application/json', CSV_TYPE, XLSX_TYPE],
+        consumes: ['application/json', CSV_TYPE, TSV_TYPE, TEXT_TYPE, XLSX_TYPE],
         response: { 200: DryRunResponse, 201: UploadResponse, ...errors(400, 401, 403, 404, 413, 415) },
       },
     },

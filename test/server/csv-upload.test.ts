@@ -179,6 +179,32 @@ describe('POST /api/locations/upload with Content-Type: text/csv, encodings', ()
     });
   });
 
+  it('Excel’s "Unicode Text" sent as text/tab-separated-values or text/plain is read as the CSV it is', async () => {
+    const text = 'Name\tAddress\tCity\tCountry\r\nKöln Café\tHohe Straße 1\tKöln\tDeutschland\r\n';
+    for (const type of ['text/tab-separated-values', 'text/plain', 'text/plain; charset=utf-16le']) {
+      expect(await importedAs(`Unicode Text as ${type}`, utf16le(text), type)).toMatchObject({
+        name: 'Köln Café',
+        address: 'Hohe Straße 1',
+        city: 'Köln',
+        country: 'DE',
+      });
+    }
+    // A script's tab-separated UTF-8, no byte order mark.
+    expect(await importedAs('Plain TSV', 'Name\tCity\nOslo Kafé\tOslo\n', 'text/tab-separated-values')).toMatchObject({
+      name: 'Oslo Kafé',
+      city: 'Oslo',
+    });
+  });
+
+  it('JSON rows sent as text/plain -> 415 saying to send application/json, nothing imported', async () => {
+    const clientId = await t.createClient(admin, 'JSON as text');
+    for (const body of [JSON.stringify({ clientId, rows: [{ name: 'A' }] }), '\n  [{"name": "A"}]']) {
+      const response = await upload(clientId, body, 'text/plain');
+      expect(expectErrorBody(response, 415).message).toMatch(/application\/json/);
+    }
+    expect(await locationsOf(clientId)).toEqual([]);
+  });
+
   it('a French Excel CSV (Windows-1252, semicolons): Complément joined, decimal commas read', async () => {
     const clientId = await t.createClient(admin, 'French client');
     const text =
@@ -765,7 +791,7 @@ describe('unhappy CSV uploads get a clear JSON error', () => {
       payload: 'Name\nA\n',
     });
     expect(expectErrorBody(noClient, 400).message).toMatch(/clientId/);
-    expectErrorBody(await upload(clientId, 'Name\nA\n', 'text/plain'), 415);
+    expectErrorBody(await upload(clientId, 'Name\nA\n', 'text/html'), 415);
     const big = `Name\n${'x'.repeat(1000)}\n`.repeat(34 * 1024);
     expectErrorBody(await upload(clientId, big, 'text/csv'), 413);
     expectErrorBody(await upload(clientId, 'Name\nA\n', 'text/csv', '', viewer), 403);
