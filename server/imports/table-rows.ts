@@ -32,7 +32,7 @@ export interface TableOptions {
 export interface SavedMapping {
   name: string;
   columns: { header: string; field: ColumnTarget }[];
-  options: { separator?: string; placeholders?: string[] };
+  options: { separator?: string; placeholders?: string[]; country?: string };
 }
 
 /**

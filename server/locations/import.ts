@@ -70,6 +70,11 @@ export interface ImportRequest {
   mappingId?: string;
   /** A JSON import's ?clientId=, when the URL gave one too: it must be the body's. */
   queryClientId?: string;
+  /**
+   * ?country= as an ISO code: the country of a location the import leaves without one (a sheet with no
+   * Country column); its phones and postal codes are read by it (README: "Import modes").
+   */
+  country?: string;
 }
 
 /**
@@ -265,7 +270,13 @@ class ImportPlan {
       const raw = rows.piece(start, end);
       if (!Array.isArray(raw)) throw new Refused(raw);
       for (let index = start; index < end; index++) {
-        const row = normalizeRow(raw[index - start], index, request.mode !== 'create', this.placeholders);
+        const row = normalizeRow(
+          raw[index - start],
+          index,
+          request.mode !== 'create',
+          this.placeholders,
+          request.country ?? null,
+        );
         if (Array.isArray(row)) this.refused(index, row, raw[index - start]);
         else piece.push(row);
       }
@@ -697,11 +708,7 @@ class ImportPlan {
   /** The values the row leaves the location with; undefined (and an error) when its phone cannot be read. */
   private valuesOf(decision: Decision): LocationValues | undefined {
     const { row, location } = decision;
-    const clear = location === undefined || this.request.blanks === 'clear';
-    const values = withInput(location === undefined ? emptyValues(row.input.name!) : { ...location }, row.input, clear);
-    // Closed no, Status nothing (a Yext export): closed for good opens; a temporary closure stays.
-    if (row.notClosedForGood && values.status === 'permanently_closed') values.status = 'open';
-    if (location !== undefined) keepWhatExcelChanged(decision, values, location);
+    const values = this.mergedValues(decision);
     if (row.phoneText !== null) {
       try {
         values.phone = fieldValue('phone', row.phoneText, values.country, this.placeholders) as string;
@@ -716,6 +723,18 @@ class ImportPlan {
       }
     }
     return this.withBothCoordinates(decision, values);
+  }
+
+  /** The row's values over the location's (or a new one's), by the blank-cell rule and ?country=. */
+  private mergedValues(decision: Decision): LocationValues {
+    const { row, location } = decision;
+    const clear = location === undefined || this.request.blanks === 'clear';
+    const values = withInput(location === undefined ? emptyValues(row.input.name!) : { ...location }, row.input, clear);
+    if (values.country === null && this.request.country !== undefined) values.country = this.request.country;
+    // Closed no, Status nothing (a Yext export): closed for good opens; a temporary closure stays.
+    if (row.notClosedForGood && values.status === 'permanently_closed') values.status = 'open';
+    if (location !== undefined) keepWhatExcelChanged(decision, values, location);
+    return values;
   }
 
   /** The values, unless the row leaves its location with one coordinate of the pair: then an error. */

@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app.js';
 import { BodyPieces, readBody } from '../http/body.js';
 import { CSV_TYPE, TEXT_TYPE, TSV_TYPE, XLS_TYPE, XLSX_TYPE } from '../imports/schemas.js';
+import { countryCode } from './country.js';
 import {
   isOldWorkbook,
   JSON_AS_TEXT,
@@ -332,10 +333,19 @@ async function runUpload(
     now,
     cancel: cancelOnClose(response),
     placeholders,
+    ...countryOption(query.country ?? format?.mapping?.options.country),
     ...bodyOptions(format, mappingId, query),
   });
   if (!('bytes' in outcome)) throw new HttpError(outcome.statusCode, outcome.message, outcome.details);
   return outcome;
+}
+
+/** ?country= read by the country rule of a row (locations/country.ts) into its ISO code. */
+function countryOption(text: string | undefined): { country?: string } {
+  if (text === undefined) return {};
+  const code = countryCode(text);
+  if (code === null) throw Invalid(`?country=: "${text}" is not a country name or ISO code`);
+  return { country: code };
 }
 
 /** The table format (CSV, .xlsx) and its saved mapping; or what the query says of JSON rows. */

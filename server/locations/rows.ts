@@ -124,13 +124,15 @@ export function schemaErrors(errors: Iterable<ValueError>, detail: (field: strin
 /**
  * Reads each field of a checked row or body by its rule (locations/fields.ts). `deferPhone`: a national
  * phone number on a row without a country is kept as text for the matched location's country.
- * `placeholders`: the words read as blank (the default list unless given).
+ * `placeholders`: the words read as blank (the default list unless given). `fallbackCountry`: the
+ * import's ?country=, what a phone of a row without a country is read by when it does not wait.
  */
 export function readFields(
   raw: Record<string, unknown>,
   onError: (field: string, message: string) => void,
   deferPhone: boolean,
   placeholders?: ReadonlySet<string>,
+  fallbackCountry: string | null = null,
 ): { input: RowInput; phoneText: string | null; notClosedForGood: boolean } {
   const input: Record<string, unknown> = {};
   // A phone that may be read two ways waits, in upsert and update, for the matched location's (PhoneReadings).
@@ -150,7 +152,7 @@ export function readFields(
   const waiting = deferPhone && country === null ? nationalPhone(raw.phone) : null;
   for (const field of LOCATION_FIELDS) {
     if (field === 'country' || (field === 'phone' && waiting !== null)) continue;
-    read(field, raw[field], country);
+    read(field, raw[field], country ?? fallbackCountry);
   }
   const notClosedForGood = raw.closed !== undefined && readClosed(raw, input, onError, placeholders);
   if (input.name === null) onError('name', 'is required');
@@ -199,15 +201,16 @@ export function normalizeRow(
   index: number,
   deferPhone: boolean,
   placeholders?: ReadonlySet<string>,
+  fallbackCountry: string | null = null,
 ): NormalizedRow | ErrorDetail[] {
   const line = lineOf(raw);
   const detail = (field: string, message: string) => rowError(index, field, message, line);
   if (!rowChecker.Check(raw)) return schemaErrors(rowChecker.Errors(raw), detail);
   const errors: ErrorDetail[] = [];
   const onError = (field: string, message: string) => errors.push(detail(field, message));
-  const { input, phoneText, notClosedForGood } = readFields(raw, onError, deferPhone, placeholders);
+  const { input, phoneText, notClosedForGood } = readFields(raw, onError, deferPhone, placeholders, fallbackCountry);
   if (errors.length > 0) return refusedRowProblems(errors, { input, phoneText, deferPhone }, detail);
-  withExcelZeros(input);
+  withExcelZeros(input, fallbackCountry);
   const extension = input.phone == null ? null : phoneExtension(raw.phone, input.country ?? null);
   const id = typeof raw.id === 'string' ? raw.id.toLowerCase() : null;
   return { index, id, line, input, phoneText, phoneExtension: extension, notClosedForGood };
@@ -287,8 +290,9 @@ function withoutRefusedFields(raw: unknown): UploadRow | undefined {
 }
 
 /** An imported row's postal code with the leading zeros a spreadsheet dropped (fields.ts, zipWithZeros). */
-function withExcelZeros(input: RowInput): RowInput {
-  if (typeof input.zip === 'string' && typeof input.country === 'string')
-    input.zip = zipWithZeros(input.zip, input.country, input.state);
+function withExcelZeros(input: RowInput, fallbackCountry: string | null = null): RowInput {
+  const country = input.country ?? fallbackCountry;
+  if (typeof input.zip === 'string' && typeof country === 'string')
+    input.zip = zipWithZeros(input.zip, country, input.state);
   return input;
 }

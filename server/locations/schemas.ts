@@ -244,6 +244,16 @@ export const UploadQuery = Type.Object(
     fileName: Type.Optional(
       PlainText({ maxLength: 260, description: "The file's name, for the audit trail (no control characters)" }),
     ),
+    country: Type.Optional(
+      PlainText({
+        minLength: 1,
+        maxLength: 60,
+        description:
+          'The country of a location the import would leave without one (a sheet with no Country column, a blank ' +
+          "cell): a name or ISO code, as in a row. A row's own country, and a matched location's, come first; its " +
+          'phones and postal codes are read by it',
+      }),
+    ),
     ...TableQuery,
   },
   { additionalProperties: false },

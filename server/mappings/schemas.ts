@@ -24,6 +24,13 @@ export const MappingOptions = Type.Object(
         description: 'The values read as blank, instead of the default list (README: "Location fields")',
       }),
     ),
+    country: Type.Optional(
+      Type.String({
+        pattern: '^[A-Z]{2}$',
+        description:
+          "The country of a location the import would leave without one (the upload's ?country=, which comes first), an ISO code",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -565,6 +565,60 @@ describe('import modes', () => {
     expect((await list(clientId))[0]!.phone).toBe('+33142685300');
   });
 
+  it('?country= gives a sheet without a Country column its country: national phones and postal codes read by it', async () => {
+    const clientId = await t.createClient(admin, 'US sheet without Country');
+    const rows = [
+      { name: 'Back Bay', city: 'Boston', state: 'MA', zip: '2116', phone: '(617) 555-0100' },
+      { name: 'Toronto', country: 'Canada', phone: '416-555-0199' },
+    ];
+    // Without it, a national number has no country to be read by: the row says so.
+    const refused = expectErrorBody(await upload(clientId, rows), 400);
+    expect(refused.details!.map((detail) => [detail.row, detail.field])).toEqual([[0, 'phone']]);
+    expect(await list(clientId)).toEqual([]);
+    const preview = await dryRun(clientId, rows, '?country=United States');
+    expect(preview.totals).toMatchObject({ created: 2, errors: 0 });
+    await imported(clientId, rows, '?country=us');
+    const [boston, toronto] = await list(clientId);
+    // The zero Excel dropped from a Massachusetts ZIP is put back by the country given.
+    expect(boston).toMatchObject({ country: 'US', phone: '+16175550100', zip: '02116' });
+    expect(toronto).toMatchObject({ country: 'CA', phone: '+14165550199' });
+  });
+
+  it("?country= never replaces a matched location's country; it fills one that has none, in upsert and blanks=clear", async () => {
+    const clientId = await t.createClient(admin, 'Country fallback');
+    await imported(clientId, [
+      { name: 'Paris', store_code: 'P1', country: 'FR' },
+      { name: 'Nowhere', store_code: 'N1' },
+    ]);
+    const rows = [
+      { name: 'Paris', store_code: 'P1', phone: '01 42 68 53 00' },
+      { name: 'Nowhere', store_code: 'N1', phone: '(617) 555-0100' },
+      { name: 'New', store_code: 'W1', phone: '(617) 555-0101' },
+    ];
+    const preview = await dryRun(clientId, rows, '?mode=upsert&country=US');
+    expect(preview.rows.map((row) => [row.action, Object.keys(row.changes ?? {}).sort()])).toEqual([
+      ['updated', ['phone']],
+      ['updated', ['country', 'phone']],
+      ['created', []],
+    ]);
+    await imported(clientId, rows, '?mode=upsert&blanks=clear&country=US');
+    expect((await list(clientId)).map((row) => [row.name, row.country, row.phone])).toEqual([
+      // A field the row leaves out is no blank cell: blanks=clear keeps France, and the phone is read by it.
+      ['Paris', 'FR', '+33142685300'],
+      ['Nowhere', 'US', '+16175550100'],
+      ['New', 'US', '+16175550101'],
+    ]);
+  });
+
+  it('?country= that names no country -> 400 naming it, nothing imported', async () => {
+    const clientId = await t.createClient(admin, 'Bad country');
+    for (const country of ['Atlantis', '%20']) {
+      const response = await upload(clientId, [{ name: 'A' }], `?country=${country}`);
+      expect(expectErrorBody(response, 400).message).toMatch(/country/);
+    }
+    expect(await list(clientId)).toEqual([]);
+  });
+
   it("a row refused for another field still says what is wrong with a phone that waited for the location's country", async () => {
     const clientId = await t.createClient(admin, 'Phone and website');
     await imported(clientId, [{ name: 'Paris', store_code: 'P1', country: 'FR' }]);

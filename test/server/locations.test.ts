@@ -560,7 +560,7 @@ describe('POST /api/locations/upload', () => {
       expectErrorBody(response, 415);
     });
 
-    it('a plain-text content type -> 415; a CSV without ?clientId= -> 400 saying so (issue 12 reads CSV)', async () => {
+    it('another content type -> 415; a CSV (text/plain too) without ?clientId= -> 400 saying so (issue 12 reads CSV)', async () => {
       const request = (type: string) =>
         t.request({
           method: 'POST',
@@ -569,8 +569,9 @@ describe('POST /api/locations/upload', () => {
           body: 'name\nA\n',
           headers: { 'content-type': type },
         });
-      expect(expectErrorBody(await request('text/plain'), 415).message).toMatch(/JSON rows .*text\/csv.*\.xlsx/);
+      expect(expectErrorBody(await request('text/html'), 415).message).toMatch(/JSON rows .*text\/csv.*\.xlsx/);
       expect(expectErrorBody(await request('text/csv'), 400).message).toMatch(/clientId/);
+      expect(expectErrorBody(await request('text/plain'), 400).message).toMatch(/clientId/);
     });
 
     it('malformed JSON -> 400', async () => {

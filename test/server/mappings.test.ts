@@ -183,6 +183,34 @@ describe('POST /api/locations/upload?mapping=', () => {
     expect(used.json().find((each: { id: string }) => each.id === mapping.id).last_used_at).not.toBeNull();
   });
 
+  it('a mapping that keeps a country gives it to rows without one; ?country= comes first', async () => {
+    const columns = [
+      { header: 'Store', field: 'name' },
+      { header: 'Phone', field: 'phone' },
+      { header: 'ZIP', field: 'zip' },
+    ];
+    const own = await t.createClient(admin, 'Country kept by its mapping');
+    const saved = await create({ client_id: own, name: 'US sheet', columns, options: { country: 'US' } });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const csv = 'Store,Phone,ZIP\nBack Bay,(617) 555-0100,2116\n';
+    const send = (query: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/locations/upload?clientId=${own}&mapping=${saved.json().id}${query}`,
+        headers: { host: '127.0.0.1:4870', authorization: `Bearer ${admin}`, 'content-type': 'text/csv' },
+        payload: csv,
+      });
+    const dry = await send('&dryRun=true&country=CA');
+    expect(dry.json().rows[0]).toMatchObject({ country: 'CA', phone: '+16175550100', zip: '2116' });
+    expect((await send('')).statusCode).toBe(201);
+    const list = await t.request({ method: 'GET', url: `/api/locations?clientId=${own}`, token: admin });
+    expect(list.json()).toEqual([expect.objectContaining({ country: 'US', phone: '+16175550100', zip: '02116' })]);
+    for (const country of ['us', 'USA', 'United States']) {
+      const refused = await create({ client_id: own, name: 'x', columns, options: { country } });
+      expectErrorBody(refused, 400);
+    }
+  });
+
   it("a mapping sending a column to closed (Yext's Closed) saves, loads, and reads the column into the status", async () => {
     const columns = [
       { header: 'Filiale', field: 'name' },
