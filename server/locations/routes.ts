@@ -333,15 +333,16 @@ async function runUpload(
     now,
     cancel: cancelOnClose(response),
     placeholders,
-    ...countryOption(query.country ?? format?.mapping?.options.country),
+    ...countryOption(query.country, format),
     ...bodyOptions(format, mappingId, query),
   });
   if (!('bytes' in outcome)) throw new HttpError(outcome.statusCode, outcome.message, outcome.details);
   return outcome;
 }
 
-/** ?country= read by the country rule of a row (locations/country.ts) into its ISO code. */
-function countryOption(text: string | undefined): { country?: string } {
+/** ?country=, else the saved mapping's, read by the country rule of a row (locations/country.ts) into its ISO code. */
+function countryOption(given: string | undefined, format: TableFormat | undefined): { country?: string } {
+  const text = given ?? format?.mapping?.options.country;
   if (text === undefined) return {};
   const code = countryCode(text);
   if (code === null) throw Invalid(`?country=: "${text}" is not a country name or ISO code`);
