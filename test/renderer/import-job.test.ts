@@ -1,3 +1,4 @@
+import { DEFAULT_OPTIONS } from '../../renderer/src/import/columns/column-options.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PLACEHOLDERS } from '../../server/imports/placeholders.js';
 import { errorOf } from '../../renderer/src/api/http.js';
@@ -381,6 +382,24 @@ describe('ImportJob: rows judged together are checked again together', () => {
 });
 
 describe('ImportJob: the column step options (issue 12)', () => {
+  it('a country for a sheet without one: its national phones and ZIP codes read by it, in the check and the import', async () => {
+    const clientId = await t().createClient(admin(), 'Boston bakeries');
+    const csv = ['Store,Phone,ZIP', 'Back Bay,(617) 555-0100,2116', 'South End,617-555-0101,2118'].join('\n');
+    const { job, report, summary, paths } = jobOverServer();
+    await job.read({ ...bufferSource(new Uint8Array(Buffer.from(csv))), name: 'boston.csv' });
+    job.map(['name', 'phone', 'zip']);
+    await job.check(clientId);
+    expect(report().totals.error).toBe(2);
+
+    job.setOptions({ ...DEFAULT_OPTIONS, country: 'US' });
+    await job.check(clientId);
+    expect(report().totals).toMatchObject({ created: 2, error: 0 });
+    expect(report().samples[0]?.location).toMatchObject({ country: 'US', phone: '+16175550100', zip: '02116' });
+    await job.import(clientId, 'skip');
+    expect(summary()).toMatchObject({ imported: 2, failure: null });
+    expect(paths.at(-1)).toContain('country=US');
+  });
+
   it('a separator and an edited placeholder list shape the rows sent and the flags; the saved mapping goes with the import', async () => {
     const clientId = await t().createClient(admin(), 'Pizzerie di Napoli');
     const saved = await t().request({
@@ -403,7 +422,7 @@ describe('ImportJob: the column step options (issue 12)', () => {
     expect(report().flagged).toBe(1);
     expect(report().samples[0]?.location).toMatchObject({ address: 'Via Toledo 256, Scala B', state: null });
 
-    job.setOptions({ separator: ' / ', placeholders: PLACEHOLDERS.filter((word) => word !== 'NA') });
+    job.setOptions({ separator: ' / ', placeholders: PLACEHOLDERS.filter((word) => word !== 'NA'), country: null });
     await job.check(clientId);
     expect(report().flagged).toBe(0);
     expect(report().samples.map((sample) => sample.location)).toEqual([

@@ -53,10 +53,18 @@ describe("a saved mapping's options", () => {
 
   it('stores only what is not the default, and gives the defaults back for what it lacks', () => {
     expect(savedOptions(DEFAULT_OPTIONS)).toEqual({});
-    expect(savedOptions({ separator: ' / ', placeholders: [...PLACEHOLDERS].reverse() })).toEqual({ separator: ' / ' });
-    expect(savedOptions({ separator: ', ', placeholders: noNa })).toEqual({ placeholders: noNa });
+    expect(savedOptions({ separator: ' / ', placeholders: [...PLACEHOLDERS].reverse(), country: null })).toEqual({
+      separator: ' / ',
+    });
+    expect(savedOptions({ separator: ', ', placeholders: noNa, country: null })).toEqual({ placeholders: noNa });
+    expect(savedOptions({ ...DEFAULT_OPTIONS, country: 'US' })).toEqual({ country: 'US' });
     expect(optionsOf({})).toEqual(DEFAULT_OPTIONS);
-    expect(optionsOf({ separator: ' ', placeholders: ['fehlt'] })).toEqual({ separator: ' ', placeholders: ['fehlt'] });
+    expect(optionsOf({ separator: ' ', placeholders: ['fehlt'] })).toEqual({
+      separator: ' ',
+      placeholders: ['fehlt'],
+      country: null,
+    });
+    expect(optionsOf({ country: 'CA' })).toEqual({ ...DEFAULT_OPTIONS, country: 'CA' });
   });
 
   it('says them in a few words', () => {
@@ -64,12 +72,14 @@ describe("a saved mapping's options", () => {
     expect(optionsSummary({ separator: ' / ', placeholders: [...noNa, 'fehlt'] })).toBe(
       'address lines joined with “ / ”; NA kept as a value; fehlt read as empty',
     );
+    expect(optionsSummary({ country: 'US' })).toBe('rows without a country in United States');
   });
 
   it('is saved over only when it changed; the note dates it by its last use or save, whichever is later', () => {
     const columns = [{ header: 'Outlet', field: 'name' as const }];
     const one = { ...saved(columns), options: { separator: ' / ' } };
     expect(sameMapping(one, { columns, options: { separator: ' / ' } })).toBe(true);
+    expect(sameMapping(one, { columns, options: { separator: ' / ', country: 'US' } })).toBe(false);
     expect(sameMapping(one, { columns, options: {} })).toBe(false);
     expect(sameMapping(one, { columns: [{ header: 'Outlet', field: null }], options: { separator: ' / ' } })).toBe(
       false,

@@ -82,7 +82,7 @@ describe('uploadRowOf: the listing fields', () => {
     const mapping: ColumnMapping = ['name', 'address', 'street_number', 'address', 'state', 'phone'];
     const cells = ['Optik', 'Hauptstraße', '12', 'N/A', 'NA', 'n/a'];
     expect(uploadRowOf(cells, mapping)).toEqual({ name: 'Optik', address: 'Hauptstraße 12' });
-    const options = { separator: ' – ', placeholders: ['n/a'] };
+    const options = { separator: ' – ', placeholders: ['n/a'], country: null };
     expect(uploadRowOf([...cells.slice(0, 3), '2. OG', 'NA', 'N/A'], mapping, undefined, 'keep', options)).toEqual({
       name: 'Optik',
       address: 'Hauptstraße 12 – 2. OG',

@@ -285,6 +285,11 @@ export class ImportJob {
     this.ports.send({ type: 'mapped', mapping: this.checkMapping() });
   }
 
+  /** The country the column step gives rows without one (README: "The import"), as the upload's query. */
+  private countryQuery(): { country?: string } {
+    return this.options.country === null ? {} : { country: this.options.country };
+  }
+
   /** A new separator or placeholder list: the rows read differently, so every check starts again. */
   setOptions(options: ColumnOptions): void {
     this.options = options;
@@ -357,7 +362,7 @@ export class ImportJob {
   private async dryRun(clientId: string, rows: readonly number[]): Promise<number | null> {
     const rowJson = rows.map((row) => this.rowJson(row));
     const ranges = planRequests(rowJson, clientId, LIMITS);
-    const path = uploadQuery(this.choice, { dryRun: 'true', duplicates: 'skip' });
+    const path = uploadQuery(this.choice, { dryRun: 'true', duplicates: 'skip', ...this.countryQuery() });
     for (const [index, [start, end]] of ranges.entries()) {
       const answer = await this.send<DryRun>('checking', path, uploadBody(clientId, rowJson.slice(start, end)), {
         index,
@@ -526,6 +531,7 @@ export class ImportJob {
     // The saved mapping the rows were read with: the server marks it used (README: "Saved mappings").
     const path = uploadQuery(choice, {
       duplicates,
+      ...this.countryQuery(),
       ...(savedMapping !== null ? { mapping: savedMapping } : {}),
       // A file's name may hold a control character (Linux allows them): the server's rule refuses those.
       ...(this.fileName !== null ? { fileName: withoutControlCharacters(this.fileName).slice(0, MAX_FILE_NAME) } : {}),

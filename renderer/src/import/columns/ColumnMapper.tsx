@@ -6,6 +6,7 @@ import { linesWords, plural } from '../../format.js';
 import { AddressSeparator, addressColumnsOf } from './AddressSeparator.js';
 import { assignField } from './assign.js';
 import type { ColumnOptions } from './column-options.js';
+import { CountryChoice } from './CountryChoice.js';
 import { FileFacts } from './FileFacts.js';
 import { MappingRow } from './MappingRow.js';
 import { PlaceholderList } from './PlaceholderList.js';
@@ -99,6 +100,7 @@ export function ColumnMapper({
       {addressColumnsOf(mapping) > 1 && (
         <AddressSeparator sample={file.samples[0] ?? []} mapping={mapping} options={options} onOptions={onOptions} />
       )}
+      <CountryChoice mapping={mapping} options={options} onOptions={onOptions} />
       <PlaceholderList options={options} onOptions={onOptions} />
     </div>
   );

@@ -10,9 +10,15 @@ import { MappingOptions } from '../../../../server/mappings/schemas.js';
 export interface ColumnOptions {
   separator: string;
   placeholders: readonly string[];
+  /** The ISO code of the locations' country where the file gives none (the upload's ?country=), or null. */
+  country: string | null;
 }
 
-export const DEFAULT_OPTIONS: ColumnOptions = { separator: DEFAULT_ADDRESS_SEPARATOR, placeholders: PLACEHOLDERS };
+export const DEFAULT_OPTIONS: ColumnOptions = {
+  separator: DEFAULT_ADDRESS_SEPARATOR,
+  placeholders: PLACEHOLDERS,
+  country: null,
+};
 
 const { separator, placeholders } = MappingOptions.properties;
 export const MAX_SEPARATOR = separator.maxLength as number;
@@ -31,6 +37,7 @@ export function savedOptions(options: ColumnOptions): MappingOptions {
   const saved: MappingOptions = {};
   if (options.separator !== DEFAULT_ADDRESS_SEPARATOR) saved.separator = options.separator;
   if (!sameWords(options.placeholders, PLACEHOLDERS)) saved.placeholders = [...options.placeholders];
+  if (options.country !== null) saved.country = options.country;
   return saved;
 }
 
@@ -39,7 +46,13 @@ export function optionsOf(saved: MappingOptions): ColumnOptions {
   return {
     separator: saved.separator ?? DEFAULT_ADDRESS_SEPARATOR,
     placeholders: saved.placeholders ?? PLACEHOLDERS,
+    country: saved.country ?? null,
   };
+}
+
+/** A country's English name from its ISO code ("US" → "United States"). */
+export function regionName(code: string): string {
+  return new Intl.DisplayNames(['en'], { type: 'region' }).of(code) ?? code;
 }
 
 /** A saved mapping's options in a few words ("address lines joined with “ / ”; NA kept as a value"), or ''. */
@@ -55,5 +68,6 @@ export function optionsSummary(saved: MappingOptions): string {
     if (kept.length > 0) parts.push(`${kept.join(', ')} kept as ${kept.length === 1 ? 'a value' : 'values'}`);
     if (added.length > 0) parts.push(`${added.join(', ')} read as empty`);
   }
+  if (saved.country !== undefined) parts.push(`rows without a country in ${regionName(saved.country)}`);
   return parts.join('; ');
 }

@@ -40,7 +40,8 @@ export type MappingToSave = Pick<SavedMapping, 'columns' | 'options'>;
 
 /** Whether the saved mapping already says the same: then the import's own mark of its use is enough. */
 export function sameMapping(saved: SavedMapping, next: MappingToSave): boolean {
-  const options = (of: MappingToSave['options']) => JSON.stringify([of.separator ?? null, of.placeholders ?? null]);
+  const options = (of: MappingToSave['options']) =>
+    JSON.stringify([of.separator ?? null, of.placeholders ?? null, of.country ?? null]);
   return (
     JSON.stringify(saved.columns) === JSON.stringify(next.columns) && options(saved.options) === options(next.options)
   );
