@@ -24,6 +24,10 @@ export const WEAK_NAMES: ReadonlySet<string> = new Set([
   'title',
   'filiale',
   'standort',
+  'store',
+  'shop',
+  'outlet',
+  'branch',
 ]);
 
 /** Address headers that hold the whole address on one line: left out beside the address's own columns. */
@@ -150,6 +154,10 @@ export const SYNONYMS: Record<ImportTarget, string[]> = {
     'nome',
     'filiale',
     'standort',
+    'store',
+    'shop',
+    'outlet',
+    'branch',
   ],
   address: [
     'street and number',
