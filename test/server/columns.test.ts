@@ -295,6 +295,18 @@ describe('headers of numbers and weak names (found by a probe)', () => {
     expect(fields(['Location', 'Location Name', 'Address'])).toEqual([null, 'name', 'address']);
     expect(fields(['Business Name', 'Company'])).toEqual(['name', null]);
     expect(fields(['Location', 'Address'])).toEqual(['name', 'address']);
+    // A store locator's sheet: "Store" alone is the name; "Store #" a code; "Store Name" surer.
+    expect(fields(['Store', 'Street', 'City', 'State', 'ZIP', 'Phone'])).toEqual([
+      'name',
+      'address',
+      'city',
+      'state',
+      'zip',
+      'phone',
+    ]);
+    expect(fields(['Store #', 'Store'])).toEqual(['store_code', 'name']);
+    expect(fields(['Shop', 'Store Name'])).toEqual([null, 'name']);
+    expect(fields(['Outlet', 'Store Code'])).toEqual(['name', 'store_code']);
   });
 });
 
