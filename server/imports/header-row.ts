@@ -30,6 +30,17 @@ export function namesTheName(row: readonly string[]): boolean {
   return row.some((cell) => namedField(cell) === 'name');
 }
 
+// A header whose names column is called something no rule knows ("Bakery") still names other fields.
+const FIELDS_OF_A_HEADER = 3;
+
+/**
+ * Whether a row reads as the header below a title: it names the name, or three fields (a walk's sheet
+ * titled above "Bakery, Street, City, State, ZIP" took the title as its header, every column unnamed).
+ */
+export function readsAsHeader(row: readonly string[]): boolean {
+  return namesTheName(row) || fieldsNamed(row) >= FIELDS_OF_A_HEADER;
+}
+
 /** How many of a row's cells name a field by its word or a synonym (not a near miss). */
 export function fieldsNamed(row: readonly string[]): number {
   return row.filter((cell) => namedField(cell) !== null).length;
@@ -54,7 +65,7 @@ function groupAbove(
 
 /**
  * The header's index among a sheet's non-empty rows, given from the top: the first row that `isHeader`
- * (by default, one naming the name column) when every row above it holds at most two values, fewer than
+ * (by default, one naming the name column or three fields) when every row above it holds at most two values, fewer than
  * it does; else the first row, as a sheet without a title has it. A group row over the header (groupAbove)
  * is passed over for the header below it. `undefined` while the rows given cannot tell yet (fewer than
  * HEADER_SEARCH_ROWS, all short, or a possible group row last): the caller reads on, or takes the first
@@ -62,7 +73,7 @@ function groupAbove(
  */
 export function headerRowOf(
   rows: readonly (readonly string[])[],
-  isHeader: (row: readonly string[]) => boolean = namesTheName,
+  isHeader: (row: readonly string[]) => boolean = readsAsHeader,
 ): number | undefined {
   const searched = Math.min(rows.length, HEADER_SEARCH_ROWS);
   let mostAbove = 0;

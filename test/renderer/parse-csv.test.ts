@@ -261,6 +261,16 @@ describe('parseCsvText: the header below a title', () => {
     expect(readingOf(parser.end())).toEqual(readingOf(whole));
   });
 
+  it('a title above a header that names no name column but three fields: the header is found all the same (a walk)', () => {
+    const table = parseCsvText(
+      'Bluebird bakeries – March 2026\nBakery,Street,City,State,ZIP\nBack Bay,120 Newbury St,Boston,MA,02116\n',
+    );
+    expect(table.headers).toEqual(['Bakery', 'Street', 'City', 'State', 'ZIP']);
+    expect([table.headerLine, rowsOf(table)]).toEqual([2, [['Back Bay', '120 Newbury St', 'Boston', 'MA', '02116']]]);
+    // Two fields named are not enough to pass a title over: a short table's first row stays its header.
+    expect(parseCsvText('Bakeries\nCity,Phone\nBoston,617 555 0100\n').headers).toEqual(['Bakeries']);
+  });
+
   it('a first row that names no name column stays the header: one column, two columns, or a full row', () => {
     expect(parseCsvText('Store\nBluebird\nName\n').headers).toEqual(['Store']);
     expect(parseCsvText('Shop,Town\nBluebird,Springfield\nName,City\n').headers).toEqual(['Shop', 'Town']);

@@ -642,6 +642,16 @@ describe('POST /api/locations/upload with an .xlsx workbook', () => {
     expect(response.json().columns[4]).toEqual({ header: 'Opening date', field: null, matched_by: null, score: 0 });
   });
 
+  it('a title above a header with no name column the rules know is passed over too: the 400 says which column to name', async () => {
+    const clientId = await t.createClient(admin, 'Title over Bakery');
+    const csv =
+      'Bluebird bakeries – March 2026\nBakery,Street,City,State,ZIP\nBack Bay,120 Newbury St,Boston,MA,02116\n';
+    const response = await upload(clientId, csv, 'text/csv', '&dryRun=true');
+    const body = expectErrorBody(response, 400);
+    expect(body.message).toMatch(/name/i);
+    expect(body.message).toMatch(/Bakery/);
+  });
+
   it('a title (a merged cell) and a blank row above the header are left out; lines stay the sheet rows', async () => {
     const clientId = await t.createClient(admin, 'Titled workbook client');
     const file = (await writeXlsxFile([
