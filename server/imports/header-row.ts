@@ -91,3 +91,12 @@ export function headerRowOf(
   }
   return rows.length >= HEADER_SEARCH_ROWS ? 0 : undefined;
 }
+
+/**
+ * How many rows a sheet holds under its header, a title above it not counted: what the sheet chooser
+ * and the server's "name the sheet" answer say, as the column step will count them (a walk read "6 rows",
+ * then "5 rows"). `filled`: the sheet's rows with a value; `top`: the first of them (HEADER_SEARCH_ROWS).
+ */
+export function rowsUnderHeader(filled: number, top: readonly (readonly string[])[]): number {
+  return Math.max(filled - (headerRowOf(top) ?? 0) - 1, 0);
+}

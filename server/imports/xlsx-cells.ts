@@ -1,7 +1,7 @@
 import readXlsxFile from 'read-excel-file/node';
 import { MAX_UNZIPPED_BYTES, unzipsPast } from './cell-limits.js';
 import type { Cells } from './csv-text.js';
-import { HEADER_SEARCH_ROWS, headerRowOf } from './header-row.js';
+import { HEADER_SEARCH_ROWS, rowsUnderHeader } from './header-row.js';
 import { isTable, sheetsToRead } from './sheet-choice.js';
 import { sheetFacts, sheetStates, withSheetFacts } from './workbook-facts.js';
 
@@ -93,8 +93,7 @@ function firstToRead<T extends { sheet: string; data: unknown[][] }>(
   const tables = offered.filter(isTable);
   if (tables.length < 2) return offered[0]?.each ?? sheets[0];
   // Its rows under the header, a title above it not counted.
-  const rowsOf = ({ each, top }: (typeof tables)[number]) =>
-    each.data.filter(hasValue).length - (headerRowOf(top) ?? 0) - 1;
+  const rowsOf = ({ each, top }: (typeof tables)[number]) => rowsUnderHeader(each.data.filter(hasValue).length, top);
   const named = tables.map((table) => `"${table.each.sheet}" (${rowsWords(rowsOf(table))})`);
   return {
     statusCode: 400,

@@ -100,7 +100,11 @@ describe('Excel workbooks (.xlsx) in the import worker', () => {
       await writeXlsxFile([
         { sheet: 'Notes', data: [['Note'], ['Sent by the client on Monday']] },
         { sheet: 'US', data: table('Harbor Books Seattle') },
-        { sheet: 'Canada', data: [...table('Harbor Books Vancouver'), ['2', 'Harbor Books Victoria']] },
+        // A title above the header: the chooser counts the rows under it, as the column step will (a walk).
+        {
+          sheet: 'Canada',
+          data: [['Harbor Books – Canada'], ...table('Harbor Books Vancouver'), ['2', 'Harbor Books Victoria']],
+        },
       ]).toBuffer(),
     );
     const { job, messages } = jobMessages();

@@ -7,7 +7,7 @@ import {
   UploadQuery,
 } from '../../../server/locations/schemas.js';
 import { withoutControlCharacters } from '../../../server/http/control-characters.js';
-import { HEADER_SEARCH_ROWS } from '../../../server/imports/header-row.js';
+import { HEADER_SEARCH_ROWS, rowsUnderHeader } from '../../../server/imports/header-row.js';
 import { sheetsToRead } from '../../../server/imports/sheet-choice.js';
 import { ApiError, toErrorInfo, type ApiErrorInfo } from '../api/http.js';
 import type { DryRun, DryRunRow, DuplicateHandling, Health, Imported } from '../api/types.js';
@@ -210,14 +210,14 @@ export class ImportJob {
           size: file.size,
           encoding: 'utf-8',
         });
-      const sheets = filled.map(({ name, rows }) => ({ name, rowCount: Math.max(rows.length - 1, 0) }));
+      const sheets = filled.map(({ name, rows, top }) => ({ name, rowCount: rowsUnderHeader(rows.length, top) }));
       return this.ports.send({ type: 'sheets', sheets });
     }
     // The other tables of locations, named again when the import ends (found by a walk: a sheet a country,
     // the one not chosen was forgotten).
     const otherSheets = filled
       .filter((other) => other !== sheet)
-      .map(({ name, rows }) => ({ name, rowCount: Math.max(rows.length - 1, 0) }));
+      .map(({ name, rows, top }) => ({ name, rowCount: rowsUnderHeader(rows.length, top) }));
     // Sheets with values the rule passed over (instructions, a hidden copy): the column step names them.
     const passedOver = looks
       .filter((look) => look.filled && !filled.includes(look))
