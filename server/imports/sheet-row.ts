@@ -41,10 +41,10 @@ export function sheetValues(cells: readonly string[], fields: readonly ColumnTar
   fields.forEach((field, column) => {
     const value = cells[column] ?? '';
     if (field === null) return;
-    if (field === 'address' || field === 'street_number') {
+    if (field === 'address' || field === 'street_number' || field === 'suite') {
       hasAddress = true;
       if (field === 'street_number') houseNumber = value;
-      else if (value !== '') lines.push(value);
+      else if (value !== '') lines.push(field === 'suite' ? suiteLine(value) : value);
     } else if (isDayHours(field)) {
       hasDays = true;
       if (value !== '') days[DAY_HOURS[field]] = value;
@@ -56,6 +56,15 @@ export function sheetValues(cells: readonly string[], fields: readonly ColumnTar
   }
   if (hasDays && (values.hours ?? '') === '') values.hours = Object.keys(days).length > 0 ? days : '';
   return values;
+}
+
+/**
+ * A suite column's value as an address line: a bare number or letter ("200", "#200", "B") reads
+ * "Suite 200", as USPS writes a secondary unit; what says its own kind ("Ste 200", "Floor 2") is kept.
+ */
+export function suiteLine(value: string): string {
+  const bare = /^#?\s*([0-9]+[A-Za-z]?|[A-Za-z]|[0-9]+-[0-9A-Za-z]+)$/.exec(value.trim());
+  return bare ? `Suite ${bare[1]}` : value;
 }
 
 /**

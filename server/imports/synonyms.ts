@@ -43,8 +43,6 @@ export const WHOLE_ADDRESS: ReadonlySet<string> = new Set(WHOLE_ADDRESS_WORDS);
 
 /** Address headers of a line after the street's (a suite, a building): no street of their own. */
 const SECOND_LINE_WORDS = [
-  'suite',
-  'suite number',
   'street address 2',
   'address line two',
   'address extra',
@@ -204,6 +202,8 @@ export const SYNONYMS: Record<ImportTarget, string[]> = {
     ...SECOND_LINE_WORDS,
     ...WHOLE_ADDRESS_WORDS,
   ],
+  // A suite's number alone ("Suite #": 200) joins the address as "Suite 200" (sheet-row.ts, suiteLine).
+  suite: ['suite', 'suite number', 'suite no', 'ste', 'ste number'],
   street_number: [
     'street no',
     'street nr',

@@ -14,10 +14,10 @@ export type DayHoursTarget = keyof typeof DAY_HOURS;
 
 /**
  * What a file column becomes: one import field, one day of the hours, a house number joined to the
- * street, or nothing. Several columns may feed `address`. `closed` (Yext's Closed, yes or no) is a field
+ * street, a suite joined as an address line ("Suite 200" from a "Suite #" column's 200), or nothing. Several columns may feed `address`. `closed` (Yext's Closed, yes or no) is a field
  * of the import row that the server reads into the status (locations/fields.ts, statusWithClosed).
  */
-export type ImportTarget = RowField | DayHoursTarget | 'street_number';
+export type ImportTarget = RowField | DayHoursTarget | 'street_number' | 'suite';
 export type ColumnTarget = ImportTarget | null;
 export type ColumnMapping = ColumnTarget[];
 
@@ -54,6 +54,7 @@ export const FIELD_LABELS: Record<ImportTarget, string> = {
   store_code: ROW_FIELD_LABELS.store_code,
   address: ROW_FIELD_LABELS.address,
   street_number: 'House number (joined to the street)',
+  suite: 'Suite (joined to the address)',
   city: ROW_FIELD_LABELS.city,
   state: ROW_FIELD_LABELS.state,
   zip: ROW_FIELD_LABELS.zip,
@@ -77,3 +78,12 @@ export const FIELD_LABELS: Record<ImportTarget, string> = {
   hours_sun: 'Sunday hours',
 };
 export const TARGETS = Object.keys(FIELD_LABELS) as ImportTarget[];
+
+/** The row field a target feeds: a house number and a suite the address, a day's hours the hours. */
+export function fieldOfTarget(target: ImportTarget): RowField {
+  if (target === 'street_number' || target === 'suite') return 'address';
+  return target in DAY_HOURS ? 'hours' : (target as RowField);
+}
+
+/** Whether a target is one of the columns joined into the address. */
+export const feedsAddress = (target: ColumnTarget): boolean => target !== null && fieldOfTarget(target) === 'address';

@@ -30,6 +30,28 @@ describe('sheetValues: one sheet row by field', () => {
     );
     expect(sheetValues(['Optik', 'Main St', '12', '', 'US'], fields, ' / ').address).toBe('12 Main St');
   });
+
+  it('joins a suite column as USPS writes a unit: a bare number or letter reads "Suite 200" (a walk read "500 Boylston St, 200")', () => {
+    const fields: ColumnTarget[] = ['name', 'address', 'suite', 'city'];
+    const address = (suite: string) =>
+      sheetValues(['Bluebird', '500 Boylston St', suite, 'Boston'], fields, ', ').address;
+    expect(['200', '#200', ' # 200 ', 'B', '12-B', '4C'].map(address)).toEqual([
+      '500 Boylston St, Suite 200',
+      '500 Boylston St, Suite 200',
+      '500 Boylston St, Suite 200',
+      '500 Boylston St, Suite B',
+      '500 Boylston St, Suite 12-B',
+      '500 Boylston St, Suite 4C',
+    ]);
+    // What says its own kind stays as written; a blank suite adds nothing.
+    expect(['Ste 200', 'Floor 2', 'Suite 5', '2nd Floor', ''].map(address)).toEqual([
+      '500 Boylston St, Ste 200',
+      '500 Boylston St, Floor 2',
+      '500 Boylston St, Suite 5',
+      '500 Boylston St, 2nd Floor',
+      '500 Boylston St',
+    ]);
+  });
 });
 
 const CELLS = ['', ' ', 'N/A', '-', 'Pike', ' Main St ', '12', 'US', 'DE', '09:00-17:00', 'Mon-Fri 9-5', '="007"'];

@@ -5,7 +5,9 @@
 export {
   DAY_HOURS,
   FIELD_LABELS,
+  feedsAddress,
   FIELDS,
+  fieldOfTarget,
   READ_INTO,
   ROW_FIELD_LABELS,
   TARGETS,

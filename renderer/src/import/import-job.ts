@@ -15,7 +15,7 @@ import { decodeInto, type ByteSource, type TextEncodingName } from './decode.js'
 import {
   FIELDS,
   ROW_FIELD_LABELS,
-  isDayHours,
+  fieldOfTarget,
   mapHeaders,
   nameColumnOf,
   type ColumnMapping,
@@ -743,7 +743,7 @@ export class ImportJob {
     const fed = new Set<RowField>(['name']);
     for (const target of this.mapping) {
       if (target === null) continue;
-      fed.add(target === 'street_number' ? 'address' : isDayHours(target) ? 'hours' : target);
+      fed.add(fieldOfTarget(target));
     }
     return FIELDS.filter((field) => fed.has(field));
   }

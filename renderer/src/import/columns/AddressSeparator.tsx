@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { DEFAULT_ADDRESS_SEPARATOR } from '../../../../server/imports/address.js';
 import { plural } from '../../format.js';
-import type { ColumnMapping } from '../header-mapping.js';
+import { feedsAddress, type ColumnMapping } from '../header-mapping.js';
 import { uploadRowOf } from '../upload-rows.js';
 import { MAX_SEPARATOR, type ColumnOptions } from './column-options.js';
 
@@ -16,12 +16,12 @@ function kindOf(separator: string): Kind {
 
 /** How many columns feed the address: its lines and the house number. */
 export function addressColumnsOf(mapping: ColumnMapping): number {
-  return mapping.filter((target) => target === 'address' || target === 'street_number').length;
+  return mapping.filter(feedsAddress).length;
 }
 
 /** "3 columns feed Address, joined in file order, the house number beside the street". */
 function addressFacts(mapping: ColumnMapping): string {
-  const lines = mapping.filter((target) => target === 'address').length;
+  const lines = mapping.filter((target) => target === 'address' || target === 'suite').length;
   const number = mapping.includes('street_number') ? ', the house number beside the street' : '';
   return `${plural(lines, 'column')} ${lines === 1 ? 'feeds' : 'feed'} Address, joined in file order${number}.`;
 }
