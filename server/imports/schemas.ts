@@ -49,7 +49,7 @@ export const ColumnReport = Type.Object({
   header: Type.String(),
   field: Type.Union([Type.String(), Type.Null()], {
     description:
-      'The field the column was read into (street_number and hours_mon.. join address and hours; closed is read into status); null: left out',
+      'The field the column was read into (street_number and suite join address, hours_mon.. hours; closed is read into status); null: left out',
   }),
   matched_by: Type.Union([MatchedBy, Type.Null()], { description: 'How the header was matched: null when not' }),
   score: Type.Number({ description: '1 for a name or synonym; the similarity of a near miss' }),

@@ -5,7 +5,7 @@ import { TARGETS } from '../imports/targets.js';
 /** A field a saved mapping may send a column to (server/imports/targets.ts), or null: left out. */
 export const MappingField = Type.Union([...TARGETS.map((target) => Type.Literal(target)), Type.Null()], {
   description:
-    'A location field, street_number (joined to the address), hours_mon..hours_sun, closed (read into the status), or null',
+    'A location field, street_number or suite (joined to the address), hours_mon..hours_sun, closed (read into the status), or null',
 });
 
 export const MappingColumn = Type.Object(
