@@ -240,6 +240,16 @@ describe('ImportJob: the grid that fixes in bulk, and cancel', () => {
     expect(run.grid().rows.map((row) => row.line)).toEqual([3, 4]);
     run.job.grid(2, { show: 'all', text: 'leeds' }, 0, 50);
     expect(run.grid().rows.map((row) => row.line)).toEqual([5]);
+    // "1" is any value holding a 1 (and line 1, the header, is no row); "line 3" or "#3" is that line alone.
+    run.job.grid(2, { show: 'all', text: '1' }, 0, 50);
+    expect(run.grid().rows.map((row) => row.line)).toEqual([2, 3, 4, 5]);
+    for (const text of ['line 3', 'Line 3', '#3', 'row 3']) {
+      run.job.grid(2, { show: 'all', text }, 0, 50);
+      expect(
+        run.grid().rows.map((row) => row.line),
+        text,
+      ).toEqual([3]);
+    }
 
     await run.job.setValues({ filter: { show: 'error', text: '' } }, 'zip', 'EC1A 1BB');
     expect(run.report().totals).toMatchObject({ created: 4, error: 0 });

@@ -15,9 +15,13 @@ export function searchableText(values: GridRow['values']): string {
     .join('\u0000');
 }
 
+// "line 8", "row 8" or "#8": that line only ("8" alone is also any value holding an 8: a walk wanted line 8).
+const LINE_ONLY = /^(?:line|row|#)\s*(\d+)$/;
+
 /**
- * Whether a grid row is one the filter shows: its tile's status, then `text` in any value or its line.
- * The values' text is asked for only when the status passes (the job keeps it per row: 100,000 rows).
+ * Whether a grid row is one the filter shows: its tile's status, then `text` in any value or its line
+ * ("line 8": its line only). The values' text is asked for only when the status passes (the job keeps it
+ * per row: 100,000 rows).
  */
 export function shows(
   row: Pick<GridRow, 'status' | 'line'> & { searchable: () => string },
@@ -26,6 +30,8 @@ export function shows(
   if (filter.show !== 'all' && row.status !== filter.show) return false;
   const text = filter.text.trim().toLowerCase();
   if (text === '') return true;
+  const line = LINE_ONLY.exec(text);
+  if (line !== null) return String(row.line) === line[1];
   if (String(row.line) === text) return true;
   return row.searchable().includes(text);
 }

@@ -85,7 +85,12 @@ export function FixGrid({
       <div className="grid-select">
         <label className="field-inline">
           <span>Find rows</span>
-          <input type="search" value={text} onChange={(event) => onText(event.target.value)} />
+          <input
+            type="search"
+            value={text}
+            placeholder="Any text, or “line 8”"
+            onChange={(event) => onText(event.target.value)}
+          />
         </label>
         <span className="muted" data-testid="selection-count">
           {selectionWords(selection, shown)}
