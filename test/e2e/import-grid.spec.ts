@@ -181,6 +181,17 @@ test('rows ticked, then taken out of view (left out from the problems tile, or f
   await bulk.getByRole('button', { name: 'Put back 1' }).click();
   await expect(dialog.getByTestId('left-out')).toHaveText('2');
   await expect(selected).toHaveText('No row selected: changes go to the 0 rows shown');
+  // Among every row, the row put back is no longer ticked: the next fix goes to the rows shown (a walk's
+  // find-and-replace went to it alone).
+  await dialog.getByTestId('left-out').click();
+  await dialog.getByRole('searchbox', { name: 'Find rows' }).fill('line 4');
+  await expect(dialog.getByText('1 row shown', { exact: true })).toBeAttached();
+  await tick(4);
+  await expect(selected).toHaveText('1 row selected');
+  await bulk.getByRole('button', { name: 'Put back 1' }).click();
+  await expect(dialog.getByTestId('left-out')).toHaveText('1');
+  await expect(selected).toHaveText('No row selected: changes go to the 1 row shown');
+  await expect(dialog.getByRole('checkbox', { name: /^Select line 4,/ })).not.toBeChecked();
 });
 
 test("the grid shows the hours as the server read them, the file's own text on hover", async ({ page }) => {

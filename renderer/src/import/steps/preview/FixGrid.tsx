@@ -49,6 +49,44 @@ function selectionWords(selection: Selection, shown: number): string {
   return `No row selected: changes go to the ${plural(shown, 'row')} shown`;
 }
 
+/** "Find rows" and the selection: what it holds, select all shown, clear it. */
+function GridSelect({
+  text,
+  selection,
+  shown,
+  onText,
+  onSelection,
+}: {
+  text: string;
+  selection: Selection;
+  shown: number;
+  onText: (text: string) => void;
+  onSelection: (selection: Selection) => void;
+}) {
+  return (
+    <div className="grid-select">
+      <label className="field-inline">
+        <span>Find rows</span>
+        <input
+          type="search"
+          value={text}
+          placeholder="Any text, or “line 8”"
+          onChange={(event) => onText(event.target.value)}
+        />
+      </label>
+      <span className="muted" data-testid="selection-count">
+        {selectionWords(selection, shown)}
+      </span>
+      <button type="button" className="button" disabled={shown === 0} onClick={() => onSelection({ kind: 'shown' })}>
+        {shown === 1 ? 'Select the row shown' : `Select all ${formatCount(shown)} shown`}
+      </button>
+      <button type="button" className="button" onClick={() => onSelection(NOTHING)}>
+        Clear the selection
+      </button>
+    </div>
+  );
+}
+
 /**
  * The grid that fixes in bulk: find rows by text, select some (click, shift-click, all shown), set a
  * column on them or find and replace in it, undo the last fix, download the rows to send back.
@@ -79,29 +117,15 @@ export function FixGrid({
   const target = targetOf(selection, filter);
   const count = targetCount(selection, shown);
   const putBack = putBackCount(selection, shown, grid?.locked ?? { shown: 0, selected: 0 });
+  // Done with those rows: a selection kept on them made the next fix go to them alone (a walk).
+  const leaveAndDeselect: typeof job.leave = (rows, leftOut) => {
+    job.leave(rows, leftOut);
+    onSelection(NOTHING);
+  };
   return (
     <section className="preview-section fix-grid" aria-labelledby="grid-title">
       <GridTools job={job} report={report} busy={busy} canUndo={grid?.canUndo === true} />
-      <div className="grid-select">
-        <label className="field-inline">
-          <span>Find rows</span>
-          <input
-            type="search"
-            value={text}
-            placeholder="Any text, or “line 8”"
-            onChange={(event) => onText(event.target.value)}
-          />
-        </label>
-        <span className="muted" data-testid="selection-count">
-          {selectionWords(selection, shown)}
-        </span>
-        <button type="button" className="button" disabled={shown === 0} onClick={() => onSelection({ kind: 'shown' })}>
-          {shown === 1 ? 'Select the row shown' : `Select all ${formatCount(shown)} shown`}
-        </button>
-        <button type="button" className="button" onClick={() => onSelection(NOTHING)}>
-          Clear the selection
-        </button>
-      </div>
+      <GridSelect text={text} selection={selection} shown={shown} onText={onText} onSelection={onSelection} />
       <BulkSet
         fields={fields}
         count={count}
@@ -109,7 +133,7 @@ export function FixGrid({
         target={target}
         busy={busy}
         onSet={job.setValues}
-        onLeave={job.leave}
+        onLeave={leaveAndDeselect}
       />
       <FindReplace
         fields={fields}
