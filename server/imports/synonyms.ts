@@ -555,6 +555,10 @@ function dayHeaders(day: string, short: string): string[] {
 export const NOT_IMPORTED = new Set([
   'additional phones',
   'additional categories',
+  // Yext's and others' ids of their own category lists: no listing shows them (a category is its name).
+  'category ids',
+  'category id',
+  'categories ids',
   'special hours',
   'more hours',
   'photos',

@@ -756,6 +756,18 @@ export function zipWithZeros(value: string, country: string, state?: string | nu
   return value;
 }
 
+// Only numbers: a tool's category ids (Yext's export gives its categories as ids, 1316 or "1316,1317").
+const CATEGORY_IDS = /^\d+(?:\s*[,;|]\s*\d+)*$/;
+
+/** A primary category is its name: a number is a tool's id for it, which no listing shows (a walk stored "1316"). */
+function category(value: string): string {
+  if (CATEGORY_IDS.test(value))
+    throw new FieldError(
+      `"${value}" is a category id, not a category: give its name, such as "Coffee shop" (a Yext export's Categories column holds ids: leave it out)`,
+    );
+  return value;
+}
+
 function fromText(field: LocationField, value: string, country: string | null): unknown {
   switch (field) {
     case 'country': {
@@ -773,6 +785,8 @@ function fromText(field: LocationField, value: string, country: string | null): 
       return value;
     case 'website':
       return website(value);
+    case 'primary_category':
+      return category(value);
     case 'latitude':
       return coordinate(value, 90);
     case 'longitude':

@@ -211,6 +211,14 @@ describe('mapHeaders: Uberall, a French Excel sheet, our own export', () => {
     ]);
   });
 
+  it("a tool's category ids are known and not stored (a category is its name); Categories is the category", () => {
+    for (const header of ['Category IDs', 'Category ID', 'category_ids']) {
+      expect(mapHeaders(['Name', header]), header).toEqual(['name', null]);
+      expect(isKnownButNotImported(header), header).toBe(true);
+    }
+    expect(mapHeaders(['Name', 'Categories'])).toEqual(['name', 'primary_category']);
+  });
+
   it("maps every column of the dashboard's own export back to its field; the read-only ones say they are not stored", () => {
     const headers = EXPORT_COLUMNS.map(([header]) => header);
     const mapping = mapHeaders(headers);

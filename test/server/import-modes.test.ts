@@ -173,6 +173,9 @@ describe('the listing fields', () => {
     ['latitude', '91', /-90 to 90/],
     ['longitude', 'east', /not a number/],
     ['primary_category', 'c'.repeat(101), /longer than 100/],
+    // Yext's Categories column holds its category ids: no listing shows "1316" (a walk stored it).
+    ['primary_category', '1316', /^"1316" is a category id, not a category: give its name, such as "Coffee shop"/],
+    ['primary_category', '1316, 1317', /category id/],
     ['labels', Array.from({ length: 11 }, (_, i) => `l${i}`).join(','), /at most 10/],
     ['labels', 'x'.repeat(51), /longer than 50/],
     ['labels', ['a,b', 'c'], /"a,b" holds a comma/],
