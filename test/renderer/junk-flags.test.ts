@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mapHeaders } from '../../renderer/src/import/header-mapping.js';
-import { junkRows, JUNK_LABELS, LOCKED, sampleRows } from '../../renderer/src/import/junk-flags.js';
+import { junkRows, JUNK_LABELS, LOCKED, namelessRows, sampleRows } from '../../renderer/src/import/junk-flags.js';
+import { PLACEHOLDERS } from '../../server/imports/placeholders.js';
 import { parseCsvText } from '../../renderer/src/import/parse-csv.js';
 
 function flags(csv: string): [number, string][] {
@@ -19,6 +20,25 @@ describe("sampleRows: the column step's samples", () => {
   it('are the first rows when none near the top may be a location', () => {
     const table = parseCsvText(['Name,Address,City', 'Name,Address,City', 'Total,,'].join('\n'));
     expect(sampleRows(table, mapHeaders(table.headers), 3)).toEqual([0, 1]);
+  });
+});
+
+describe("namelessRows: the column step's rows without a name", () => {
+  it('are the rows that may be locations: a totals row has no name either, and the next step says it is one (a walk)', () => {
+    const table = parseCsvText(
+      [
+        'Filiale,Straße,PLZ,Ort',
+        'Bäckerei Mitte,Hauptstr. 1,10115,Berlin',
+        ',Nebenstr. 2,10117,Berlin',
+        'Summe: 2 Filialen,,,',
+        ',,,Gesamt 2',
+        ',Ringstr. 3,10119,Berlin',
+      ].join('\n'),
+    );
+    const mapping = mapHeaders(table.headers);
+    expect(table.blanks[0]!.rows).toBe(3);
+    expect(namelessRows(table, mapping, PLACEHOLDERS, 5)).toEqual({ rows: 2, firstLines: [3, 6] });
+    expect(namelessRows(table, mapping, PLACEHOLDERS, 1)).toEqual({ rows: 2, firstLines: [3] });
   });
 });
 

@@ -21,7 +21,7 @@ import {
   type ColumnMapping,
 } from './header-mapping.js';
 import { reasonsOf, replaced, returnedRowsCsv, searchableText, shows } from './bulk-fixes.js';
-import { CsvParser, rowCountOf, valuesOf, type CsvTable } from './parse-csv.js';
+import { BLANK_LINES_KEPT, CsvParser, rowCountOf, valuesOf, type CsvTable } from './parse-csv.js';
 import { rowsWithLostLetters } from './lost-letters.js';
 import {
   DEFAULT_CHOICE,
@@ -48,7 +48,7 @@ import {
 import type { UndoResponse } from '../../../server/audit/schemas.js';
 import { lookOfValues, type LookableField } from '../../../server/imports/look.js';
 import { weekWords } from '../hours-words.js';
-import { JUNK_LABELS, junkRows, LOCKED, sampleRows, type FlagReason } from './junk-flags.js';
+import { JUNK_LABELS, junkRows, LOCKED, namelessRows, sampleRows, type FlagReason } from './junk-flags.js';
 import { partnerRows } from './partner-rows.js';
 import { DEFAULT_OPTIONS, type ColumnOptions } from './columns/column-options.js';
 import { isWorkbook, readWorkbook, sheetTable } from './read-xlsx.js';
@@ -302,7 +302,9 @@ export class ImportJob {
    */
   private checkMapping(): MappingCheck {
     const blanks = this.table?.blanks[nameColumnOf(this.mapping)];
-    return { rowsWithoutName: blanks?.rows ?? 0, firstLinesWithoutName: [...(blanks?.firstLines ?? [])] };
+    if (!this.table || !blanks || blanks.rows === 0) return { rowsWithoutName: 0, firstLinesWithoutName: [] };
+    const { rows, firstLines } = namelessRows(this.table, this.mapping, this.options.placeholders, BLANK_LINES_KEPT);
+    return { rowsWithoutName: rows, firstLinesWithoutName: firstLines };
   }
 
   private resetChecks(): void {

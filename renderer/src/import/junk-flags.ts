@@ -51,6 +51,30 @@ export function sampleRows(table: CsvTable, mapping: ColumnMapping, wanted: numb
 }
 
 /**
+ * The rows without a name that may be locations, for the column step's notice: a totals row or a
+ * repeated header has no name either, and the next step leaves it out and says so (a walk's "Summe"
+ * row read "has no name" in the column step and "a totals row" in the preview). Read only when the
+ * parser counted blank names (`blankNames` > 0): a file whose rows all have names costs nothing.
+ */
+export function namelessRows(
+  table: CsvTable,
+  mapping: ColumnMapping,
+  placeholders: readonly string[],
+  linesKept: number,
+): { rows: number; firstLines: number[] } {
+  const context = junkContext(table, mapping, placeholders);
+  const found = { rows: 0, firstLines: [] as number[] };
+  const count = rowCountOf(table);
+  for (let row = 0; row < count; row++) {
+    const values = valuesOf(table, row);
+    if ((values[context.nameColumn] ?? '').trim() !== '' || junkReason(values, context) !== null) continue;
+    found.rows++;
+    if (found.firstLines.length < linesKept) found.firstLines.push(table.lines[row]!);
+  }
+  return found;
+}
+
+/**
  * The rows of the table that are not locations under this mapping, with why: the server's one rule,
  * run over the file's own cells (not re-implemented here), so a file the dashboard reads and the same
  * file sent as text/csv leave out the same rows. `placeholders`: the list in force (the column step's).
