@@ -12,6 +12,7 @@ import {
   fieldValue,
   FieldError,
   LOCATION_FIELDS,
+  phoneExtension,
   type LocationField,
   type LocationValues,
 } from './fields.js';
@@ -712,6 +713,8 @@ class ImportPlan {
     if (row.phoneText !== null) {
       try {
         values.phone = fieldValue('phone', row.phoneText, values.country, this.placeholders) as string;
+        // Read by the location's country (or ?country=): its extension too, which the dry run names.
+        row.phoneExtension ??= phoneExtension(row.phoneText, values.country);
       } catch (error) {
         if (!(error instanceof FieldError)) throw error;
         // A phone Excel left readable two ways is the one the location has, when it has one of them.

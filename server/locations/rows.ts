@@ -211,7 +211,7 @@ export function normalizeRow(
   const { input, phoneText, notClosedForGood } = readFields(raw, onError, deferPhone, placeholders, fallbackCountry);
   if (errors.length > 0) return refusedRowProblems(errors, { input, phoneText, deferPhone }, detail);
   withExcelZeros(input, fallbackCountry);
-  const extension = input.phone == null ? null : phoneExtension(raw.phone, input.country ?? null);
+  const extension = input.phone == null ? null : phoneExtension(raw.phone, input.country ?? fallbackCountry);
   const id = typeof raw.id === 'string' ? raw.id.toLowerCase() : null;
   return { index, id, line, input, phoneText, phoneExtension: extension, notClosedForGood };
 }

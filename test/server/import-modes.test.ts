@@ -1013,6 +1013,21 @@ describe('import modes', () => {
     expect(expectErrorBody(lone, 400).details?.[0]).toMatchObject({ row: 0, field: 'phone' });
   });
 
+  it("an extension is named however the phone's country was found: ?country=, or the matched location's (a walk)", async () => {
+    const clientId = await t.createClient(admin, 'Extensions by country');
+    const rows = [{ name: 'Back Bay', store_code: 'BB', phone: '(617) 555-0100 ext. 12' }];
+    const created = await dryRun(clientId, rows, '?country=US');
+    expect(created.rows.map((row) => [row.action, row.phone, row.phone_extension])).toEqual([
+      ['created', '+16175550100', '12'],
+    ]);
+    await imported(clientId, rows, '?country=US');
+    // The same row again in an upsert, no ?country=: read by the stored country, its extension still said.
+    const again = await dryRun(clientId, rows, '?mode=upsert');
+    expect(again.rows.map((row) => [row.action, row.phone, row.phone_extension])).toEqual([
+      ['unchanged', '+16175550100', '12'],
+    ]);
+  });
+
   it('an undo whose code restore waits on a location left as a conflict lists both, not a 500', async () => {
     // The import gives A a new code and B the code A had (and renames D); C takes B's old code since.
     // B cannot get its code back, so it keeps A's old one, and A cannot get that back either.
