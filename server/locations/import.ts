@@ -13,6 +13,7 @@ import {
   FieldError,
   LOCATION_FIELDS,
   phoneExtension,
+  zipWithZeros,
   type LocationField,
   type LocationValues,
 } from './fields.js';
@@ -734,6 +735,10 @@ class ImportPlan {
     const clear = location === undefined || this.request.blanks === 'clear';
     const values = withInput(location === undefined ? emptyValues(row.input.name!) : { ...location }, row.input, clear);
     if (values.country === null && this.request.country !== undefined) values.country = this.request.country;
+    // A row without a country: its postal code's dropped zeros by the country the location keeps (a
+    // walk's "2116" was padded by ?country=US on a location that stayed in Canada).
+    if (row.input.country == null && typeof row.input.zip === 'string' && values.country !== null)
+      values.zip = zipWithZeros(row.input.zip, values.country, values.state);
     // Closed no, Status nothing (a Yext export): closed for good opens; a temporary closure stays.
     if (row.notClosedForGood && values.status === 'permanently_closed') values.status = 'open';
     if (location !== undefined) keepWhatExcelChanged(decision, values, location);

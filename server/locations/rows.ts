@@ -210,7 +210,8 @@ export function normalizeRow(
   const onError = (field: string, message: string) => errors.push(detail(field, message));
   const { input, phoneText, notClosedForGood } = readFields(raw, onError, deferPhone, placeholders, fallbackCountry);
   if (errors.length > 0) return refusedRowProblems(errors, { input, phoneText, deferPhone }, detail);
-  withExcelZeros(input, fallbackCountry);
+  // In upsert and update the country may be the matched location's: the import puts the zeros back then.
+  withExcelZeros(input, deferPhone ? null : fallbackCountry);
   const extension = input.phone == null ? null : phoneExtension(raw.phone, input.country ?? fallbackCountry);
   const id = typeof raw.id === 'string' ? raw.id.toLowerCase() : null;
   return { index, id, line, input, phoneText, phoneExtension: extension, notClosedForGood };

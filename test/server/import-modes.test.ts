@@ -613,6 +613,29 @@ describe('import modes', () => {
     ]);
   });
 
+  it("a row without a country has its postal code's zeros put back by the country its location keeps (a walk)", async () => {
+    const clientId = await t.createClient(admin, 'Zeros by the kept country');
+    await imported(clientId, [
+      { name: 'Toronto', store_code: 'T1', country: 'CA' },
+      { name: 'Back Bay', store_code: 'B1', country: 'US', state: 'MA' },
+    ]);
+    const rows = [
+      { name: 'Toronto', store_code: 'T1', zip: '2116' },
+      { name: 'Back Bay', store_code: 'B1', zip: '2116' },
+    ];
+    // ?country=US is no Canadian location's country: its code stays as given; the US one gets its zero.
+    const preview = await dryRun(clientId, rows, '?mode=upsert&country=US');
+    expect(preview.rows.map((row) => [row.country, row.zip])).toEqual([
+      ['CA', '2116'],
+      ['US', '02116'],
+    ]);
+    await imported(clientId, rows, '?mode=upsert');
+    expect((await list(clientId)).map((row) => [row.name, row.country, row.zip])).toEqual([
+      ['Toronto', 'CA', '2116'],
+      ['Back Bay', 'US', '02116'],
+    ]);
+  });
+
   it('?country= that names no country -> 400 naming it, nothing imported', async () => {
     const clientId = await t.createClient(admin, 'Bad country');
     for (const country of ['Atlantis', '%20']) {
