@@ -7,5 +7,8 @@ const FIELD_WORDS: Partial<Record<string, string>> = {
   zip: 'postal code',
 };
 
+/** What the phone rule says of a national number on a location of no country: the dashboard counts such rows. */
+export const NEEDS_A_COUNTRY = 'needs a country';
+
 /** A field as a sentence names it: "postal code" for zip, "phone" for phone. */
 export const fieldInWords = (field: string): string => FIELD_WORDS[field] ?? field.replaceAll('_', ' ');

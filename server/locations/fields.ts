@@ -24,6 +24,7 @@ import {
   DAYS,
   type Hours,
 } from './hours.js';
+import { NEEDS_A_COUNTRY } from './field-words.js';
 
 /**
  * The rules of each field of a location (README: "Location fields"), shared by the import, PATCH and
@@ -327,7 +328,7 @@ function noCountryWords(text: string, country: string | null): string {
     return `"${text}" starts with ${code ? `+${code}, which is no country's calling code` : 'no country calling code'}`;
   }
   return country === null
-    ? `"${text}" needs a country: give the location's country or write the number as +<country code> ...`
+    ? `"${text}" ${NEEDS_A_COUNTRY}: give the location's country, or write the number with its country code (+1 for the US and Canada, +44 for the UK …)`
     : `"${text}" is not a phone number of ${country}`;
 }
 

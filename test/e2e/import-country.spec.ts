@@ -40,6 +40,10 @@ test('a sheet without countries: the column step asks for theirs, and phones and
   // Without it the preview says what the phones lack.
   await dialog.getByRole('button', { name: 'Check 2 rows' }).click();
   await expect(dialog.getByText(/needs a country/).first()).toBeVisible();
+  // And says where to give the country.
+  await expect(dialog.getByTestId('phones-without-country')).toHaveText(
+    '2 rows have phones without a country code and no country (lines 2, 3). Go back to the columns and choose the country the locations are in, or add a Country column to the file.',
+  );
   await dialog.getByRole('button', { name: 'Back to the columns' }).click();
 
   await country.selectOption({ label: 'United States' });
@@ -47,6 +51,11 @@ test('a sheet without countries: the column step asks for theirs, and phones and
   expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
   await snap(page, testInfo, 'column-step-country');
   await dialog.getByRole('button', { name: 'Check 2 rows' }).click();
+  // The preview names the country the rows get (a walk chose Canada with an arrow key and saw nothing of it).
+  await expect(dialog.getByTestId('country-given')).toHaveText(
+    'Rows without a country are in United States (chosen with the columns); a location that has a country keeps it.',
+  );
+  await expect(dialog.getByTestId('phones-without-country')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Import 2 locations' }).click();
   await expect(dialog.getByTestId('imported-count')).toHaveText('2');
   expect(await api<Stored[]>(`/api/locations?clientId=${clientId}`)).toEqual([

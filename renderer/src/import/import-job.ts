@@ -8,6 +8,7 @@ import {
 } from '../../../server/locations/schemas.js';
 import { withoutControlCharacters } from '../../../server/http/control-characters.js';
 import { HEADER_SEARCH_ROWS, rowsUnderHeader } from '../../../server/imports/header-row.js';
+import { NEEDS_A_COUNTRY } from '../../../server/locations/field-words.js';
 import { sheetsToRead } from '../../../server/imports/sheet-choice.js';
 import { ApiError, toErrorInfo, type ApiErrorInfo } from '../api/http.js';
 import type { DryRun, DryRunRow, DuplicateHandling, Health, Imported } from '../api/types.js';
@@ -144,6 +145,7 @@ export class ImportJob {
   private readonly notes = new Set<number>();
   /** Rows whose phone carried an extension the stored number does not keep (the server's phone_extension). */
   private readonly extensions = new Set<number>();
+  private readonly phonesWithoutCountry = new Set<number>();
   /** Rows whose store code is the stored one but for the leading zeros Excel drops (store_code_given). */
   private readonly codesWithoutZeros = new Set<number>();
   /** Each checked row's hours as the server read them, in the dashboard's words (weekWords): the grid shows them. */
@@ -330,6 +332,7 @@ export class ImportJob {
       this.notes,
       this.samePlace,
       this.extensions,
+      this.phonesWithoutCountry,
       this.codesWithoutZeros,
       this.hoursRead,
     ]) {
@@ -424,6 +427,7 @@ export class ImportJob {
       const list = this.errors.get(row) ?? [];
       list.push({ field: (error.field ?? null) as RowField | null, message: error.message });
       this.errors.set(row, list);
+      if (error.field === 'phone' && error.message.includes(NEEDS_A_COUNTRY)) this.phonesWithoutCountry.add(row);
     }
   }
 
@@ -901,6 +905,8 @@ export class ImportJob {
       samePlace: counted(this.samePlace),
       phoneExtensions: counted(this.extensions),
       codesWithoutZeros: counted(this.codesWithoutZeros),
+      phonesWithoutCountry: counted(this.phonesWithoutCountry),
+      country: this.options.country,
     };
   }
 

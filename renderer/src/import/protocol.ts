@@ -137,6 +137,10 @@ export interface CheckReport {
   phoneExtensions: { count: number; lines: number[] };
   /** Rows whose store code lost the leading zeros of the stored code it is read as (Excel drops them). */
   codesWithoutZeros: { count: number; lines: number[] };
+  /** Rows whose phone was refused for want of a country (a sheet without one: the column step gives it). */
+  phonesWithoutCountry: { count: number; lines: number[] };
+  /** The country the column step gives rows without one (ISO code), or null. */
+  country: string | null;
 }
 
 export interface ImportSummary {

@@ -14,6 +14,7 @@ import {
   SamePlaceNotice,
   SecondTableNotice,
 } from './RowNotices.js';
+import { CountryNotice } from './CountryNotice.js';
 import { PreviewTotals, type PreviewFilter } from './PreviewTotals.js';
 
 /** How many rows the import writes: those it creates or updates, and the duplicates the user keeps. */
@@ -86,6 +87,7 @@ export function ImportPreview({
       <ReadyLine report={report} ready={rowsToWrite(report, keepDuplicates)} />
       <SecondTableNotice secondTable={report.secondTable} />
       <ForeignIdsNotice foreignIds={report.foreignIds} />
+      <CountryNotice report={report} />
       <PhoneExtensionsNotice phoneExtensions={report.phoneExtensions} />
       <CodesWithoutZerosNotice codesWithoutZeros={report.codesWithoutZeros} />
       <SamePlaceNotice samePlace={report.samePlace} mode={report.choice.mode} />
