@@ -26,6 +26,21 @@ const EXCEPTIONS: Record<string, string> = {
   'U.S.A.': 'US',
   HOLLAND: 'NL',
   'THE NETHERLANDS': 'NL',
+  // The short names sheets use where the library has only the long ones (a walk's "États-Unis" was refused).
+  'ÉTATS-UNIS': 'US',
+  'ETATS-UNIS': 'US',
+  "ETATS-UNIS D'AMERIQUE": 'US',
+  'STATI UNITI': 'US',
+  'ESTADOS UNIDOS DE AMÉRICA': 'US',
+  'ESTADOS UNIDOS DE AMERICA': 'US',
+  EEUU: 'US',
+  'EE.UU.': 'US',
+  'EE. UU.': 'US',
+  'GRANDE-BRETAGNE': 'GB',
+  'GRAN BRETAÑA': 'GB',
+  'GRAN BRETAGNA': 'GB',
+  GROSSBRITANNIEN: 'GB',
+  'GROOT-BRITTANNIË': 'GB',
 };
 
 const known = new Map<string, string | null>();

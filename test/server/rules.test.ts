@@ -132,6 +132,14 @@ describe('countryCode', () => {
     ['España', 'ES'],
     ['250', 'FR'],
     ['  fr  ', 'FR'],
+    // The short names of French, Italian and Spanish sheets (a walk's "États-Unis" was refused).
+    ['États-Unis', 'US'],
+    ['etats-unis', 'US'],
+    ['Stati Uniti', 'US'],
+    ['EE. UU.', 'US'],
+    ['Estados Unidos de América', 'US'],
+    ['Grande-Bretagne', 'GB'],
+    ['Großbritannien', 'GB'],
   ])('%s -> %s', (text, code) => {
     expect(countryCode(text)).toBe(code);
   });
