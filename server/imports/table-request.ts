@@ -10,18 +10,27 @@ export const TABLE_TYPES = [CSV_TYPE, XLSX_TYPE, XLS_TYPE, TSV_TYPE, TEXT_TYPE];
 // application/vnd.ms-excel that is no .xls (the parser refused those) is a CSV Windows labelled so.
 const DELIMITED_TYPES = new Set([CSV_TYPE, XLS_TYPE, TSV_TYPE, TEXT_TYPE]);
 
-/** A text/plain body that is JSON: read as a table it would be one odd column, so the answer says what to do. */
-export const JSON_AS_TEXT = new HttpError(
-  415,
-  'This body is JSON sent as text/plain: send JSON rows with Content-Type: application/json (a CSV or tab-separated file may be text/plain).',
-);
+/**
+ * A body sent as a delimited text that is JSON: read as a table it would be one odd column or an
+ * unclosed quote (a walk's JSON as text/csv read "a quoted value is never closed"), so the answer says
+ * what to do. Null when the body is no JSON or its type is no delimited text.
+ */
+export function jsonAsText(type: string, start: Uint8Array | undefined): HttpError | null {
+  const media = mediaType(type).type;
+  if (!DELIMITED_TYPES.has(media) || media === XLS_TYPE || !startsAsJson(start)) return null;
+  return new HttpError(
+    415,
+    `This body is JSON sent as ${media}: send JSON rows with Content-Type: application/json (a CSV or tab-separated file is sent as it is).`,
+  );
+}
 
-/** Whether a text/plain body starts as JSON does (`{` or `[` after any blank, a byte order mark aside). */
-export function looksLikeJson(start: Uint8Array | undefined): boolean {
+/** Whether a body starts as a JSON object or array does (`{` or `[` after blanks and a byte order mark; UTF-8 or UTF-16). */
+function startsAsJson(start: Uint8Array | undefined): boolean {
   if (start === undefined) return false;
-  let at = start[0] === 0xef && start[1] === 0xbb && start[2] === 0xbf ? 3 : 0;
-  while (at < start.length && (start[at] === 0x20 || start[at] === 0x09 || start[at] === 0x0a || start[at] === 0x0d))
-    at++;
+  const utf16 = (start[0] === 0xff && start[1] === 0xfe) || (start[0] === 0xfe && start[1] === 0xff);
+  let at = utf16 ? 2 : start[0] === 0xef && start[1] === 0xbb && start[2] === 0xbf ? 3 : 0;
+  // UTF-16's other byte of each ASCII character is zero: passed over as a blank.
+  while (at < start.length && [0x00, 0x20, 0x09, 0x0a, 0x0d].includes(start[at]!)) at++;
   return start[at] === 0x7b || start[at] === 0x5b;
 }
 

@@ -7,14 +7,7 @@ import type { AppContext } from '../app.js';
 import { BodyPieces, readBody } from '../http/body.js';
 import { CSV_TYPE, TEXT_TYPE, TSV_TYPE, XLS_TYPE, XLSX_TYPE } from '../imports/schemas.js';
 import { countryCode } from './country.js';
-import {
-  isOldWorkbook,
-  JSON_AS_TEXT,
-  looksLikeJson,
-  TABLE_TYPES,
-  tableFormatOf,
-  XLS_REFUSAL,
-} from '../imports/table-request.js';
+import { isOldWorkbook, jsonAsText, TABLE_TYPES, tableFormatOf, XLS_REFUSAL } from '../imports/table-request.js';
 import type { TableFormat } from '../imports/table-body.js';
 import { Forbidden, HttpError, Invalid, NotFound } from '../http/errors.js';
 import { canSeeClient, NEEDS, principalOf, requireAccess } from '../http/guards.js';
@@ -247,7 +240,8 @@ const uploadRoute: FastifyPluginAsyncTypebox<AppContext> = async (plugin, { data
         // Windows names a .csv file's type application/vnd.ms-excel: only a real .xls is refused as one.
         const type = request.headers['content-type']?.toLowerCase() ?? '';
         if (type.startsWith(XLS_TYPE) && isOldWorkbook(body.pieces[0])) return done(XLS_REFUSAL, undefined);
-        if (type.startsWith(TEXT_TYPE) && looksLikeJson(body.pieces[0])) return done(JSON_AS_TEXT, undefined);
+        const json = jsonAsText(type, body.pieces[0]);
+        if (json !== null) return done(json, undefined);
         done(null, body);
       },
       (error: Error) => done(error, undefined),

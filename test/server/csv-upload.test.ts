@@ -196,11 +196,17 @@ describe('POST /api/locations/upload with Content-Type: text/csv, encodings', ()
     });
   });
 
-  it('JSON rows sent as text/plain -> 415 saying to send application/json, nothing imported', async () => {
+  it('JSON rows sent as text/plain, text/csv or tab-separated -> 415 saying to send application/json, nothing imported', async () => {
     const clientId = await t.createClient(admin, 'JSON as text');
-    for (const body of [JSON.stringify({ clientId, rows: [{ name: 'A' }] }), '\n  [{"name": "A"}]']) {
-      const response = await upload(clientId, body, 'text/plain');
-      expect(expectErrorBody(response, 415).message).toMatch(/application\/json/);
+    const json = JSON.stringify({ clientId, rows: [{ name: 'A' }] });
+    const bodies = [json, '\n  [{"name": "A"}]', `\ufeff${json}`, utf16le(json)];
+    for (const type of ['text/plain', 'text/csv', 'text/tab-separated-values; charset=utf-8']) {
+      for (const body of bodies) {
+        const response = await upload(clientId, body, type);
+        expect(expectErrorBody(response, 415).message).toBe(
+          `This body is JSON sent as ${type.split(';')[0]}: send JSON rows with Content-Type: application/json (a CSV or tab-separated file is sent as it is).`,
+        );
+      }
     }
     expect(await locationsOf(clientId)).toEqual([]);
   });
