@@ -329,7 +329,8 @@ function tooLong({ row, key, bytes }: { row: number; key: string; bytes: number 
 
 function envelopeWords(field: string, message: string): string {
   if (field === '') return 'must be an object with clientId and rows';
-  if (message.includes('not a field of a location')) return `"${field}" is not a field of an import`;
+  if (message.includes('not a field of a location'))
+    return 'is not a field of an import, which holds clientId and rows';
   if (field === 'rows' && message !== 'is required') return 'must be an array of locations';
   if (field === 'clientId' && message !== 'is required') return 'must be a UUID';
   return message;

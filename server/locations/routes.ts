@@ -338,6 +338,8 @@ async function runUpload(
 function countryOption(given: string | undefined, format: TableFormat | undefined): { country?: string } {
   const text = given ?? format?.mapping?.options.country;
   if (text === undefined) return {};
+  // A script's empty variable: said in the words of a wrong country, not the schema's (a walk).
+  if (text.trim() === '') throw Invalid('?country= is empty: give a country name or ISO code (US), or leave it out');
   const code = countryCode(text);
   if (code === null) throw Invalid(`?country=: "${text}" is not a country name or ISO code`);
   return { country: code };

@@ -76,6 +76,14 @@ function pathKeys(error: ValueError): [field: string, ...inside: string[]] {
   return [field, ...inside];
 }
 
+/** ': did you mean "country"?' for a key that is a field but for its case ("Country"), else ''. */
+function knownAs(key: string, schema: TSchema): string {
+  const lower = key.toLowerCase();
+  const properties = (schema as { properties?: Record<string, unknown> }).properties ?? {};
+  const field = Object.keys(properties).find((name) => name.toLowerCase() === lower);
+  return field === undefined ? '' : `: did you mean "${field}"?`;
+}
+
 /** One of TypeBox's errors in a person's words, for the field it is about. */
 export function wordedError(error: ValueError): { field: string; message: string } {
   const [field, ...inside] = pathKeys(error);
@@ -83,7 +91,7 @@ export function wordedError(error: ValueError): { field: string; message: string
     case ValueErrorType.ObjectAdditionalProperties:
       // Inside a field, the key that is not known is the last one: hours' "xyz", not hours.
       if (inside.length > 0) return { field, message: `holds "${inside.at(-1)}", which ${field} does not take` };
-      return { field, message: `"${field}" is not a field of a location` };
+      return { field, message: `"${field}" is not a field of a location${knownAs(field, error.schema)}` };
     case ValueErrorType.ObjectRequiredProperty:
       return { field, message: 'is required' };
     case ValueErrorType.ObjectMinProperties:

@@ -246,7 +246,6 @@ export const UploadQuery = Type.Object(
     ),
     country: Type.Optional(
       PlainText({
-        minLength: 1,
         maxLength: 60,
         description:
           'The country of a location the import would leave without one (a sheet with no Country column, a blank ' +

@@ -638,10 +638,11 @@ describe('import modes', () => {
 
   it('?country= that names no country -> 400 naming it, nothing imported', async () => {
     const clientId = await t.createClient(admin, 'Bad country');
-    for (const country of ['Atlantis', '%20']) {
-      const response = await upload(clientId, [{ name: 'A' }], `?country=${country}`);
-      expect(expectErrorBody(response, 400).message).toMatch(/country/);
-    }
+    const refused = async (country: string) =>
+      expectErrorBody(await upload(clientId, [{ name: 'A' }], `?country=${country}`), 400).message;
+    expect(await refused('Atlantis')).toBe('?country=: "Atlantis" is not a country name or ISO code');
+    for (const empty of ['', '%20'])
+      expect(await refused(empty)).toBe('?country= is empty: give a country name or ISO code (US), or leave it out');
     expect(await list(clientId)).toEqual([]);
   });
 

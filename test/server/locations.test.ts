@@ -546,6 +546,10 @@ describe('POST /api/locations/upload', () => {
       expect(await message([{ clientId, rows: [] }])).toBe(
         'The import body is not valid: it must be an object with clientId and rows',
       );
+      // The key named once (a walk read 'foo "foo" is not a field of an import').
+      expect(await message({ clientId, rows: [], foo: 1 })).toBe(
+        'The import body is not valid: foo is not a field of an import, which holds clientId and rows',
+      );
       expect(locationsCount(clientId)).toBe(0);
     });
 

@@ -164,11 +164,13 @@ describe('normalizeRow', () => {
   });
 
   it('names every wrong field of a row by index and field, worded from the schema', () => {
-    const errors = normalizeRow({ name: 5, zip: 'x'.repeat(21), shoe: '555', country: 'Mars' }, 7, false);
+    const errors = normalizeRow({ name: 5, zip: 'x'.repeat(21), shoe: '555', country: 'Mars', City: 'Oslo' }, 7, false);
     expect(Array.isArray(errors)).toBe(true);
     expect(
       (errors as { field: string; row: number; message: string }[]).map((error) => [error.field, error.message]).sort(),
     ).toEqual([
+      // A field but for its case: named (a walk's script sent "Country").
+      ['City', '"City" is not a field of a location: did you mean "city"?'],
       ['name', 'must be text'],
       ['shoe', '"shoe" is not a field of a location'],
       ['zip', 'is longer than 20 characters'],
