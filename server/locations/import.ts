@@ -118,6 +118,8 @@ interface Decision {
   samePlaceAs?: string;
   /** The row's store code, when it is the stored one but for the leading zeros Excel drops (lostItsZeros). */
   codeGiven?: string;
+  /** A create-mode dry run's duplicate of a stored location: what updating that location would change. */
+  wouldChange?: Changes | null;
   /** A created row whose store code is a location's that an earlier row gives another one (codeMovedAway). */
   freedFrom?: { holder: string; code: string };
 }
@@ -347,7 +349,7 @@ class ImportPlan {
     }
     this.completeUpdates(decisions);
     this.settleFreedCodes(decisions);
-    if (this.request.dryRun && this.request.mode !== 'create' && this.hasExisting) this.notePlacesTaken(decisions);
+    if (this.request.dryRun && this.hasExisting) this.noteForPreview(decisions);
     this.codeMoves.note(this.db, this.clientId, codeChanges(decisions));
     this.apply(decisions);
   }
@@ -685,6 +687,29 @@ class ImportPlan {
     };
   }
 
+  /** What a dry run says of rows beside their action, where the client has locations already. */
+  private noteForPreview(decisions: Decision[]): void {
+    if (this.request.mode === 'create') this.noteWouldChange(decisions);
+    else this.notePlacesTaken(decisions);
+  }
+
+  /**
+   * A create-mode dry run: what updating the stored location each skipped duplicate repeats would change,
+   * so that the preview can say the file differs there ("Add new locations only" left a walk's changed
+   * phone behind without a word). One statement reads the piece's locations; the import itself reads none.
+   */
+  private noteWouldChange(decisions: Decision[]): void {
+    const skipped = decisions.filter((decision) => decision.action === 'skipped' && decision.duplicateOf?.location_id);
+    if (skipped.length === 0) return;
+    const ids = JSON.stringify(skipped.map((decision) => decision.duplicateOf!.location_id));
+    const stored = new Map(locationsToUpdate(this.db, this.clientId, ids).map((location) => [location.id, location]));
+    for (const decision of skipped) {
+      const location = stored.get(decision.duplicateOf!.location_id!);
+      if (location !== undefined)
+        decision.wouldChange = changesBetween(location, this.mergedValues({ ...decision, location }));
+    }
+  }
+
   /** Reads the matched locations of the piece in one statement, and works out each update. */
   private completeUpdates(decisions: Decision[]): void {
     const updates = decisions.filter((decision) => decision.action === 'updated');
@@ -936,6 +961,7 @@ function preview(decision: Decision, locationId: string | null): PreviewRow {
     same_place_as: decision.samePlaceAs ?? null,
     phone_extension: decision.row.phoneExtension,
     store_code_given: decision.codeGiven ?? null,
+    would_change: decision.wouldChange ?? null,
   };
 }
 
@@ -1003,5 +1029,6 @@ function errorPreview(index: number, values: LocationValues): PreviewRow {
     same_place_as: null,
     phone_extension: null,
     store_code_given: null,
+    would_change: null,
   };
 }

@@ -349,6 +349,11 @@ export const PreviewRow = Type.Object({
       "The store code the row gave, when it is the matched location's code but for the leading zeros Excel drops " +
       '("123" for 00123): the stored code is kept (README: "Excel\'s leading zeros")',
   }),
+  would_change: Type.Union([Changes, Type.Null()], {
+    description:
+      'In create mode: a row skipped as the duplicate of a stored location, whose values differ from it: what ' +
+      'mode=upsert would change there ({field: {from, to}}); null when nothing would, or the row is no such duplicate',
+  }),
 });
 export type PreviewRow = Static<typeof PreviewRow>;
 

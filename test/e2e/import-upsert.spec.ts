@@ -94,8 +94,15 @@ test('a re-imported GBP sheet updates the changed phone, adds the new row and le
   ).toHaveAccessibleDescription(
     'A row matches by its store code, else its Google place id, else its name and address.',
   );
-  await dialog.getByLabel('Update matching locations and add the rest').check();
+  // The skipped row whose phone changed is said (a walk's was skipped without a word), with the way out.
+  const differs = dialog.getByTestId('skipped-changes');
+  await expect(differs).toContainText(
+    '1 row is skipped though it differs from its location (line 3). Adding new locations only leaves that location as it is.',
+  );
+  await differs.getByRole('button', { name: 'Update matching locations instead' }).click();
+  await expect(dialog.getByLabel('Update matching locations and add the rest')).toBeChecked();
   await expect(dialog.getByTestId('updated-count')).toHaveText('1');
+  await expect(differs).toHaveCount(0);
   await expect(dialog.getByTestId('created-count')).toHaveText('1');
   await expect(dialog.getByTestId('unchanged-count')).toHaveText('3');
   await expect(dialog.getByTestId('skipped-count')).toHaveText('0');

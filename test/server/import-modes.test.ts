@@ -474,6 +474,34 @@ describe('import modes', () => {
     expect(again.totals).toEqual({ created: 1, updated: 0, unchanged: 0, skipped: 3, errors: 0 });
   });
 
+  it("create's dry run says what an upsert would change where a skipped row differs from its location (a walk lost a phone)", async () => {
+    const clientId = await t.createClient(admin, 'Would change');
+    await imported(clientId, [
+      { name: 'Cambridge', address: '12 Brattle St', country: 'US', phone: '(617) 555-0101' },
+      { name: 'Back Bay', address: '500 Boylston St', country: 'US' },
+    ]);
+    const rows = [
+      { name: 'Cambridge', address: '12 Brattle St', country: 'US', phone: '(617) 555-0199' },
+      { name: 'Back Bay', address: '500 Boylston St', country: 'US' },
+      { name: 'Fresh', country: 'US' },
+    ];
+    const preview = await dryRun(clientId, rows);
+    expect(preview.rows.map((row) => [row.action, row.would_change])).toEqual([
+      ['skipped', { phone: { from: '+16175550101', to: '+16175550199' } }],
+      ['skipped', null],
+      ['created', null],
+    ]);
+    // Upsert says the same as its change; create's import changes nothing.
+    const upsert = await dryRun(clientId, rows, '?mode=upsert');
+    expect(upsert.rows[0]).toMatchObject({
+      action: 'updated',
+      changes: preview.rows[0]!.would_change,
+      would_change: null,
+    });
+    await imported(clientId, rows);
+    expect((await list(clientId)).find((row) => row.name === 'Cambridge')!.phone).toBe('+16175550101');
+  });
+
   it('upsert updates the location a row matches by its key and creates the others; the answer counts both', async () => {
     const clientId = await t.createClient(admin, 'Upsert');
     await imported(clientId, [STORE, { name: 'Second', store_code: 'BB-002', phone: '+1 217 555 0100' }]);

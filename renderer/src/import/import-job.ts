@@ -146,6 +146,7 @@ export class ImportJob {
   /** Rows whose phone carried an extension the stored number does not keep (the server's phone_extension). */
   private readonly extensions = new Set<number>();
   private readonly phonesWithoutCountry = new Set<number>();
+  private readonly skippedChanges = new Set<number>();
   /** Rows whose store code is the stored one but for the leading zeros Excel drops (store_code_given). */
   private readonly codesWithoutZeros = new Set<number>();
   /** Each checked row's hours as the server read them, in the dashboard's words (weekWords): the grid shows them. */
@@ -333,6 +334,7 @@ export class ImportJob {
       this.samePlace,
       this.extensions,
       this.phonesWithoutCountry,
+      this.skippedChanges,
       this.codesWithoutZeros,
       this.hoursRead,
     ]) {
@@ -413,6 +415,7 @@ export class ImportJob {
     if (preview.note !== null) this.notes.add(row);
     if (preview.same_place_as !== null) this.samePlace.add(row);
     if (preview.phone_extension !== null) this.extensions.add(row);
+    if (preview.would_change !== null) this.skippedChanges.add(row);
     if (preview.store_code_given !== null) this.codesWithoutZeros.add(row);
     const hours = preview.hours && weekWords(preview.hours);
     if (hours) this.hoursRead.set(row, hours);
@@ -906,6 +909,7 @@ export class ImportJob {
       phoneExtensions: counted(this.extensions),
       codesWithoutZeros: counted(this.codesWithoutZeros),
       phonesWithoutCountry: counted(this.phonesWithoutCountry),
+      skippedWithChanges: counted(this.skippedChanges),
       country: this.options.country,
     };
   }

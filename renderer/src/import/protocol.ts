@@ -139,6 +139,8 @@ export interface CheckReport {
   codesWithoutZeros: { count: number; lines: number[] };
   /** Rows whose phone was refused for want of a country (a sheet without one: the column step gives it). */
   phonesWithoutCountry: { count: number; lines: number[] };
+  /** In create mode: skipped rows whose values differ from the location they repeat (what upsert would change). */
+  skippedWithChanges: { count: number; lines: number[] };
   /** The country the column step gives rows without one (ISO code), or null. */
   country: string | null;
 }

@@ -11,6 +11,7 @@ import {
   ForeignIdsNotice,
   CodesWithoutZerosNotice,
   PhoneExtensionsNotice,
+  SkippedChangesNotice,
   SamePlaceNotice,
   SecondTableNotice,
 } from './RowNotices.js';
@@ -88,6 +89,12 @@ export function ImportPreview({
       <SecondTableNotice secondTable={report.secondTable} />
       <ForeignIdsNotice foreignIds={report.foreignIds} />
       <CountryNotice report={report} />
+      {report.choice.mode === 'create' && (
+        <SkippedChangesNotice
+          skipped={report.skippedWithChanges}
+          onUpdate={busy ? null : () => onChoose({ ...choice, mode: 'upsert' })}
+        />
+      )}
       <PhoneExtensionsNotice phoneExtensions={report.phoneExtensions} />
       <CodesWithoutZerosNotice codesWithoutZeros={report.codesWithoutZeros} />
       <SamePlaceNotice samePlace={report.samePlace} mode={report.choice.mode} />

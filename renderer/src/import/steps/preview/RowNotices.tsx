@@ -131,3 +131,26 @@ export function CodesWithoutZerosNotice({ codesWithoutZeros }: { codesWithoutZer
     </RowsWarning>
   );
 }
+
+/**
+ * In create mode, skipped rows whose values differ from the locations they repeat (the server's
+ * would_change): adding new locations only leaves those locations as they were, which a walk did not see
+ * (a changed phone was skipped without a word). One click checks the rows again as an upsert.
+ */
+export function SkippedChangesNotice({ skipped, onUpdate }: { skipped: CountedRows; onUpdate: (() => void) | null }) {
+  const one = skipped.count === 1;
+  return (
+    <RowsWarning
+      rows={skipped}
+      testId="skipped-changes"
+      says={['is skipped though it differs from its location', 'are skipped though they differ from their locations']}
+    >
+      Adding new locations only leaves {one ? 'that location' : 'those locations'} as {one ? 'it is' : 'they are'}.{' '}
+      {onUpdate && (
+        <button type="button" className="button button-small" onClick={onUpdate}>
+          Update matching locations instead
+        </button>
+      )}
+    </RowsWarning>
+  );
+}
