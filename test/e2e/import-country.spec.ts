@@ -80,3 +80,35 @@ test('a sheet without countries: the column step asks for theirs, and phones and
     phone: '+16175550102',
   });
 });
+
+test('locations imported with the wrong country are mended in one bulk change: "Set the country" (a walk)', async ({
+  page,
+}) => {
+  const { clientId, dialog } = await fixture.openImport(page, 'Wren Dental');
+  const api = <T>(path: string) => fixture.server().api<T>('GET', path, { token: fixture.admin() });
+  // An arrow key on the column step's list chose Canada for a US file.
+  await fixture.server().api('POST', '/api/locations/upload?country=CA', {
+    token: fixture.admin(),
+    body: {
+      clientId,
+      rows: [
+        { name: 'Wren Dental Boston', state: 'MA', phone: '(617) 555-0100' },
+        { name: 'Wren Dental Hartford', state: 'CT', phone: '(860) 555-0101' },
+      ],
+    },
+  });
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await page.reload();
+  await page.getByRole('button', { name: 'Change the 2 locations shown…' }).click();
+  const bulk = page.getByRole('dialog', { name: 'Change the 2 locations shown' });
+  await bulk.getByLabel('What to do').selectOption({ label: 'Set the country' });
+  const country = bulk.getByRole('combobox', { name: /^Country/ });
+  await expect(country).toHaveValue('');
+  await expect(bulk.getByRole('button', { name: 'Change 2 locations' })).toBeDisabled();
+  await country.selectOption({ label: 'United States' });
+  await expect(bulk.getByRole('status')).toHaveText('Both locations will change.');
+  await bulk.getByRole('button', { name: 'Change 2 locations' }).click();
+  await expect(bulk.getByRole('status')).toHaveText('2 locations changed.');
+  const stored = await api<Stored[]>(`/api/locations?clientId=${clientId}`);
+  expect(stored.map((location) => location.country)).toEqual(['US', 'US']);
+});

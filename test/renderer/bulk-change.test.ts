@@ -17,6 +17,10 @@ describe('the bulk change dialog', () => {
     expect(startOf('status')).toEqual({ action: 'status', status: null });
     expect(editOf({ action: 'status', status: null })).toBeNull();
     expect(editOf({ action: 'status', status: 'open' })).toEqual({ set: { status: 'open' } });
+    // The country too: nothing until one is picked (an import given the wrong one is mended so).
+    expect(startOf('country')).toEqual({ action: 'country', country: null });
+    expect(editOf({ action: 'country', country: null })).toBeNull();
+    expect(editOf({ action: 'country', country: 'US' })).toEqual({ set: { country: 'US' } });
   });
 
   it('sends labels to add or remove as typed, split at commas (the server trims them); Replace sets them', () => {

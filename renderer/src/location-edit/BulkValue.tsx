@@ -1,4 +1,5 @@
 import { TextField } from '../components/TextField.js';
+import { CountryOptions } from '../countries.js';
 import { plural } from '../format.js';
 import { StatusOptions } from './StatusOptions.js';
 import type { BulkChoice } from './bulk-change.js';
@@ -54,6 +55,21 @@ export function BulkValue({
               Choose a status
             </option>
             <StatusOptions />
+          </select>
+        </label>
+      );
+    case 'country':
+      return (
+        <label className="field">
+          <span>Country</span>
+          <select
+            value={choice.country ?? ''}
+            onChange={(event) => onChoice({ ...choice, country: event.target.value })}
+          >
+            <option value="" disabled>
+              Choose a country
+            </option>
+            <CountryOptions />
           </select>
         </label>
       );

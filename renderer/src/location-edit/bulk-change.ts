@@ -13,6 +13,8 @@ export type BulkChoice =
   // No status until one is picked: a default (Open) could change none of them, or not the way meant.
   | { action: 'status'; status: LocationRow['status'] | null }
   | { action: 'primary_category'; text: string }
+  // A country picked from the list (an import given the wrong one is mended so: a walk).
+  | { action: 'country'; country: string | null }
   | { action: 'clear_category' }
   | { action: 'clear_labels' }
   | { action: 'labels'; mode: LabelsMode; text: string }
@@ -28,6 +30,7 @@ export const ACTIONS: readonly [BulkAction, string][] = [
   ['clear_category', 'Clear the primary category'],
   ['labels', 'Change the labels'],
   ['clear_labels', 'Clear the labels'],
+  ['country', 'Set the country'],
   ['delete', 'Delete them'],
 ];
 
@@ -38,6 +41,8 @@ export function startOf(action: BulkAction): BulkChoice {
       return { action, status: null };
     case 'primary_category':
       return { action, text: '' };
+    case 'country':
+      return { action, country: null };
     case 'labels':
       return { action, mode: 'add', text: '' };
     case 'clear_category':
@@ -63,6 +68,8 @@ export function editOf(choice: EditChoice): BulkEdit | null {
     // one click from clearing every location's category).
     case 'primary_category':
       return choice.text.trim() === '' ? null : { set: { primary_category: choice.text } };
+    case 'country':
+      return choice.country === null ? null : { set: { country: choice.country } };
     case 'clear_category':
       return { set: { primary_category: null } };
     case 'clear_labels':

@@ -1,27 +1,6 @@
-import countries from 'i18n-iso-countries';
+import { CountryOptions } from '../../countries.js';
 import type { ColumnMapping } from '../header-mapping.js';
 import type { ColumnOptions } from './column-options.js';
-
-// The countries agencies' clients are in most often, offered first.
-const FIRST = ['US', 'CA', 'GB', 'AU', 'IE', 'DE', 'FR', 'ES', 'IT', 'NL'];
-
-let listed: { code: string; name: string }[] | null = null;
-
-/** Every ISO 3166-1 country by its English name, the usual ones first (named once, when first shown). */
-function countryOptions(): { code: string; name: string }[] {
-  listed ??= namedCountries();
-  return listed;
-}
-
-function namedCountries(): { code: string; name: string }[] {
-  const names = new Intl.DisplayNames(['en'], { type: 'region' });
-  const named = (code: string) => ({ code, name: names.of(code) ?? code });
-  const rest = Object.keys(countries.getAlpha2Codes())
-    .filter((code) => !FIRST.includes(code))
-    .map(named)
-    .sort((a, b) => a.name.localeCompare(b.name, 'en'));
-  return [...FIRST.map(named), ...rest];
-}
 
 /**
  * The country of the locations when the file gives none (the upload's ?country=, README "The import"):
@@ -37,7 +16,6 @@ export function CountryChoice({
   options: ColumnOptions;
   onOptions: (options: ColumnOptions) => void;
 }) {
-  const list = countryOptions();
   const column = mapping.includes('country');
   if (column && options.country === null) return null;
   return (
@@ -50,11 +28,7 @@ export function CountryChoice({
           onChange={(event) => onOptions({ ...options, country: event.target.value || null })}
         >
           <option value="">No country given</option>
-          {list.map(({ code, name }, index) => (
-            <option key={code} value={code} data-first={index < FIRST.length || undefined}>
-              {name}
-            </option>
-          ))}
+          <CountryOptions />
         </select>
       </label>
       <p className="muted small">

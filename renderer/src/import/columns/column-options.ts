@@ -1,3 +1,4 @@
+import { regionName } from '../../countries.js';
 import { DEFAULT_ADDRESS_SEPARATOR } from '../../../../server/imports/address.js';
 import { PLACEHOLDERS } from '../../../../server/imports/placeholders.js';
 import { MappingOptions } from '../../../../server/mappings/schemas.js';
@@ -48,11 +49,6 @@ export function optionsOf(saved: MappingOptions): ColumnOptions {
     placeholders: saved.placeholders ?? PLACEHOLDERS,
     country: saved.country ?? null,
   };
-}
-
-/** A country's English name from its ISO code ("US" → "United States"). */
-export function regionName(code: string): string {
-  return new Intl.DisplayNames(['en'], { type: 'region' }).of(code) ?? code;
 }
 
 /** A saved mapping's options in a few words ("address lines joined with “ / ”; NA kept as a value"), or ''. */

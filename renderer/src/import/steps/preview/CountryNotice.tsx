@@ -1,5 +1,5 @@
 import { linesWords, plural } from '../../../format.js';
-import { regionName } from '../../columns/column-options.js';
+import { regionName } from '../../../countries.js';
 import type { CheckReport } from '../../protocol.js';
 
 /**
