@@ -39,7 +39,9 @@ export function FileDropZone({ onFile }: { onFile: (file: File) => void }) {
       onDrop={drop}
     >
       <p className="drop-zone-title">Drop a CSV or Excel (.xlsx) file here</p>
-      <p className="muted">Google Business Profile sheets, Excel exports and semicolon files all work.</p>
+      <p className="muted">
+        Google Business Profile sheets, Excel exports, semicolon files and Excel's “Unicode Text” (.txt, .tsv) all work.
+      </p>
       <label className="button button-primary file-button">
         <input
           type="file"
