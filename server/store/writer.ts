@@ -17,10 +17,18 @@ const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb:
 
 /**
  * An import body this big (bytes) leaves the writer thread's heap tens of megabytes bigger until V8 next
- * collects: after it, the thread is let go and the next write starts a new one (npm run bench hostile:
- * the idle level after hostile imports).
+ * collects: once no write has come for RETIRE_IDLE_MS after it, the thread is let go and the next write
+ * starts a new one (npm run bench hostile: the idle level after hostile imports).
  */
 const OUTSIZED_BYTES = 8 * 1024 * 1024;
+
+/**
+ * How long the thread waits for another write after an outsized one before it is let go. A new thread
+ * starts cold: its code not yet optimized, its page cache empty, its statements not prepared. Let go at
+ * once, each of a script's 100,000-row files paid that (an import of the bench's rows took 250 ms more
+ * than on a warm thread); the memory goes back all the same, a few seconds later.
+ */
+export const RETIRE_IDLE_MS = 5_000;
 
 /** How long after a retired thread the next one starts, unless a write starts it first. */
 const WARM_UP_AFTER_MS = 1_000;
@@ -45,11 +53,16 @@ export class Writer {
   private readonly running = new Set<Promise<unknown>>();
   private readonly checkpoints: NodeJS.Timeout;
   private warming: NodeJS.Timeout | undefined;
+  /** Set after an outsized write: the thread is let go when it fires (any write meanwhile puts it off). */
+  private retiring: NodeJS.Timeout | undefined;
+  /** Whether an outsized write has been answered since the thread started: it is let go once idle. */
+  private grown = false;
 
   constructor(
     store: Store,
     private readonly log: FastifyBaseLogger,
     private readonly allocator?: Allocator,
+    private readonly retireIdleMs = RETIRE_IDLE_MS,
   ) {
     const workerData: WorkerData = { file: store.file, key: store.key, nativeBinding: store.nativeBinding };
     this.thread = new RequestThread<WriteMessage, WriteAnswer>(
@@ -71,7 +84,9 @@ export class Writer {
     transfer: ArrayBuffer[] = [],
   ): Promise<Writes[K]['reply']> {
     // Read before the request goes: a transferred body is detached (zero bytes) here afterwards.
-    const outsized = isOutsized(kind, request);
+    if (isOutsized(kind, request)) this.grown = true;
+    // A write is coming: the thread stays (a checkpoint too: it does not start one, and it is short).
+    clearTimeout(this.retiring);
     const answer = this.thread.request({ kind, request } as Omit<WriteMessage, 'id'>, transfer);
     this.running.add(answer);
     try {
@@ -83,12 +98,20 @@ export class Writer {
       throw new HttpError(500, 'The change failed; nothing was changed');
     } finally {
       this.running.delete(answer);
-      if (outsized && !this.busy) {
-        // The stopped thread's heap is unmapped; what it had from malloc stays in an arena until trimmed.
-        void this.thread.retire().then(() => this.allocator?.releaseSoon());
-        this.warmUpSoon();
-      }
+      if (this.grown && !this.busy) this.retireWhenIdle();
     }
+  }
+
+  /** Lets the thread go once no write has come for retireIdleMs, and starts the next one a moment later. */
+  private retireWhenIdle(): void {
+    clearTimeout(this.retiring);
+    this.retiring = setTimeout(() => {
+      if (this.busy) return;
+      this.grown = false;
+      // The stopped thread's heap is unmapped; what it had from malloc stays in an arena until trimmed.
+      void this.thread.retire().then(() => this.allocator?.releaseSoon());
+      this.warmUpSoon();
+    }, this.retireIdleMs).unref();
   }
 
   /** Whether a write is under way (an import being written, a client being deleted...). */
@@ -121,6 +144,7 @@ export class Writer {
   async close(): Promise<void> {
     clearInterval(this.checkpoints);
     clearTimeout(this.warming);
+    clearTimeout(this.retiring);
     await Promise.allSettled([...this.running]);
     await this.thread.close();
   }

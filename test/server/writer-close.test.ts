@@ -36,13 +36,14 @@ describe('closing the writer thread', () => {
     }
   });
 
-  it('after an outsized import the thread goes, its freed memory is given back, and the next one starts by itself a moment later', async () => {
+  it('after an outsized import the thread stays for the next write, goes once idle, its freed memory is given back, and the next one starts by itself a moment later', async () => {
     const store = openStore(file, key);
     // The process's allocator, its calls counted: the thread's arenas are trimmed once it has stopped.
     const real = processAllocator();
     let released = 0;
     const allocator = { ...real, releaseSoon: () => (released++, real.releaseSoon()) };
-    const writer = new Writer(store, Fastify({ logger: false }).log, allocator);
+    const idleMs = 300;
+    const writer = new Writer(store, Fastify({ logger: false }).log, allocator, idleMs);
     try {
       // Over 8 MiB, and not JSON: refused on the writer thread, before anything is read of the caller.
       const body = new TextEncoder().encode(`{${' '.repeat(9 * 1048576)}`);
@@ -56,9 +57,16 @@ describe('closing the writer thread', () => {
         pieces.map((piece) => piece.buffer),
       );
       expect(reply).toMatchObject({ statusCode: 400 });
-      // Not at once: the old thread is still letting its heap go while the answer goes out.
-      expect(writer.threadStarted).toBe(false);
+      // A write soon after finds the thread warm, and puts its going off.
+      await sleep(idleMs / 2);
+      expect(writer.threadStarted).toBe(true);
+      await expect(writer.write('checkpoint', {})).resolves.toBeNull();
+      await sleep(idleMs / 2);
+      expect(writer.threadStarted).toBe(true);
       expect(released).toBe(0);
+      // Once idle, it goes, and its arenas are trimmed after it has stopped.
+      for (let waited = 0; writer.threadStarted && waited < 100; waited++) await sleep(20);
+      expect(writer.threadStarted).toBe(false);
       for (let waited = 0; released === 0 && waited < 50; waited++) await sleep(20);
       expect(released).toBe(1);
       for (let waited = 0; !writer.threadStarted && waited < 150; waited++) await sleep(100);
