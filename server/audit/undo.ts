@@ -297,8 +297,7 @@ function holdersOf(db: Db, codes: CodeAfter[]): Map<string, Map<string, string>>
     else wanted.push(code);
   }
   const holders = new Map<string, Map<string, string>>();
-  for (const [clientId, wanted] of byClient)
-    holders.set(clientId, locationsByKey(db, clientId, 'store_code', JSON.stringify(wanted)));
+  for (const [clientId, wanted] of byClient) holders.set(clientId, locationsByKey(db, clientId, 'store_code', wanted));
   return holders;
 }
 
@@ -387,7 +386,8 @@ function deriveAgain(db: Db, organizationId: string, steps: Step[]): void {
     (step.kind === 'restore' && !step.merge) || step.kind === 'recreate' ? [step.id] : [],
   );
   for (const piece of piecesOf(inIdOrder(ids)))
-    for (const location of storedLocations(db, organizationId, piece)) setDerived(db, location.id, derived(location));
+    for (const location of storedLocations(db, organizationId, piece))
+      setDerived(db, location.id, derived(location, location.client_id));
 }
 
 /**
@@ -417,7 +417,7 @@ function applyMerge(
   const back = fromColumns(
     Object.fromEntries(fields.map((field) => [field, before[field]])) as unknown as StoredColumns,
   );
-  updateLocation(db, step.id, derived({ ...current!, ...back } as LocationValues), now);
+  updateLocation(db, step.id, derived({ ...current!, ...back } as LocationValues, step.clientId), now);
 }
 
 /**

@@ -10,9 +10,13 @@ import { fileErrorInWords } from '../file-words.js';
 import { theOrganization, withStore } from './store.js';
 import { refuseProtectedTarget } from './targets.js';
 
-// Internal to the server (the duplicate finder's key, the health reasons' cache, the operation that made the
+// Internal to the server (the duplicate finder's keys, the health notes' bits, the operation that made the
 // row and its change count, which only undo reads): not the user's data.
-const INTERNAL_COLUMNS = new Set(['match_key', 'health_notes', 'created_by', 'revision']);
+const INTERNAL_COLUMNS = new Set(['place_hash', 'match_hash', 'health_flags', 'created_by', 'revision']);
+
+/** A column as the export reads it: a location never changed has no updated_at of its own (its created_at). */
+const exported = (name: string) =>
+  name === 'updated_at' ? 'coalesce(l.updated_at, l.created_at) AS updated_at' : `l."${name}"`;
 
 type Row = Record<string, unknown>;
 
@@ -46,9 +50,7 @@ function locationColumns(db: Db): string[] {
 }
 
 function locationsOf(db: Db, organizationId: string): IterableIterator<Row> {
-  const columns = locationColumns(db)
-    .map((name) => `l."${name}"`)
-    .join(', ');
+  const columns = locationColumns(db).map(exported).join(', ');
   // Clients in name order, each one's locations in import order (the dashboard's orders).
   return db
     .prepare(

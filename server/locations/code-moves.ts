@@ -42,7 +42,12 @@ export class StoreCodeMoves {
     for (const change of changes) this.changed.add(change.locationId);
     const taking = changes.filter((change) => change.to !== null);
     if (taking.length === 0) return;
-    const holders = locationsByKey(db, clientId, 'store_code', JSON.stringify(taking.map((change) => change.to)));
+    const holders = locationsByKey(
+      db,
+      clientId,
+      'store_code',
+      taking.map((change) => change.to!),
+    );
     for (const { index, line, locationId, to } of taking) {
       const holder = holders.get(to!);
       if (holder !== undefined && holder !== locationId)

@@ -117,12 +117,12 @@ export function changesOf(before: LocationValues, after: LocationValues): Change
 /** Writes a location's new values, health recomputed; a store code already used in its client is a 409. */
 export function saveLocation(db: Db, location: StoredLocation, values: LocationValues, now: number): void {
   try {
-    updateLocation(db, location.id, derived(values), now, location);
+    updateLocation(db, location.id, derived(values, location.client_id), now, location);
   } catch (error) {
     if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
       // Which one, by name (found by a walk: the person had to look for it).
       const code = values.store_code!;
-      const taken = locationsByKey(db, location.client_id, 'store_code', JSON.stringify([code])).get(code);
+      const taken = locationsByKey(db, location.client_id, 'store_code', [code]).get(code);
       const name = taken === undefined ? '' : locationName(db, taken);
       const which = name === '' ? 'Another location of this client' : `Another location of this client, "${name}",`;
       throw Conflict(`${which} already has the store code "${code}"`);

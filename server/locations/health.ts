@@ -79,48 +79,79 @@ const STATE_REQUIRED: ReadonlySet<string> = new Set([
 /** Whether a location lacks a state its address needs: any country's without one known. */
 const lacksState = (l: HealthInput) => l.state === null && (l.country === null || STATE_REQUIRED.has(l.country));
 
-/** Each check once: the score and the explanation cannot disagree. */
-const CHECKS: readonly { field: keyof typeof HEALTH_POINTS; issue(location: HealthInput): string | null }[] = [
-  { field: 'address', issue: (l) => (l.address === null ? 'No street address' : null) },
-  { field: 'city', issue: (l) => (l.city === null ? 'No city' : null) },
-  { field: 'state', issue: (l) => (lacksState(l) ? 'No state or province' : null) },
-  { field: 'country', issue: (l) => (l.country === null ? 'No country' : null) },
+/**
+ * Every note the rule can give, in the order the dashboard lists them. A location stores the notes that
+ * apply to it as a set of bits (health_flags: bit i for HEALTH_NOTES[i]), worded when it is read
+ * (healthWords): the words of 100,000 locations are not stored 100,000 times (npm run bench: an import's
+ * pages). A note's bit is its place here: add new ones at the end, and raise RULE_VERSION
+ * (locations/record.ts) when one changes meaning, so that every location is scored again at start.
+ */
+const HEALTH_NOTES: readonly { field: keyof typeof HEALTH_POINTS; words(country: string | null): string }[] = [
+  { field: 'address', words: () => 'No street address' },
+  { field: 'city', words: () => 'No city' },
+  { field: 'state', words: () => 'No state or province' },
+  { field: 'country', words: () => 'No country' },
+  { field: 'zip', words: () => 'No postal code' },
+  { field: 'zip', words: () => 'Postal code cannot be checked without a country' },
+  { field: 'zip', words: (country) => `Postal code does not fit ${country}` },
+  { field: 'google_place_id', words: () => NO_PLACE_ID },
+  { field: 'google_place_id', words: () => 'Google place id looks malformed' },
+  { field: 'phone', words: () => 'No phone number' },
+  { field: 'primary_category', words: () => 'No primary category' },
+  { field: 'website', words: () => 'No website' },
+  { field: 'hours', words: () => 'No opening hours' },
+];
+
+/** The note of HEALTH_NOTES (its index) that a field's check gives a location, or -1 when the field is fine. */
+const CHECKS: readonly { field: keyof typeof HEALTH_POINTS; note(location: HealthInput): number }[] = [
+  { field: 'address', note: (l) => (l.address === null ? 0 : -1) },
+  { field: 'city', note: (l) => (l.city === null ? 1 : -1) },
+  { field: 'state', note: (l) => (lacksState(l) ? 2 : -1) },
+  { field: 'country', note: (l) => (l.country === null ? 3 : -1) },
   {
     field: 'zip',
-    issue: (l) =>
-      l.zip === null
-        ? 'No postal code'
-        : l.country === null
-          ? 'Postal code cannot be checked without a country'
-          : zipFitsCountry(l.zip, l.country)
-            ? null
-            : `Postal code does not fit ${l.country}`,
+    note: (l) => (l.zip === null ? 4 : l.country === null ? 5 : zipFitsCountry(l.zip, l.country) ? -1 : 6),
   },
   {
     field: 'google_place_id',
-    issue: (l) =>
-      l.google_place_id === null
-        ? NO_PLACE_ID
-        : PLACE_ID.test(l.google_place_id)
-          ? null
-          : 'Google place id looks malformed',
+    note: (l) => (l.google_place_id === null ? 7 : PLACE_ID.test(l.google_place_id) ? -1 : 8),
   },
-  { field: 'phone', issue: (l) => (l.phone === null ? 'No phone number' : null) },
-  { field: 'primary_category', issue: (l) => (l.primary_category === null ? 'No primary category' : null) },
-  { field: 'website', issue: (l) => (l.website === null ? 'No website' : null) },
-  { field: 'hours', issue: (l) => (l.hours === null ? 'No opening hours' : null) },
+  { field: 'phone', note: (l) => (l.phone === null ? 9 : -1) },
+  { field: 'primary_category', note: (l) => (l.primary_category === null ? 10 : -1) },
+  { field: 'website', note: (l) => (l.website === null ? 11 : -1) },
+  { field: 'hours', note: (l) => (l.hours === null ? 12 : -1) },
 ];
 
-export function healthOf(location: HealthInput): Health {
+/** A location's score, its status and its notes as bits (HEALTH_NOTES): what is stored. */
+export interface HealthFlags {
+  score: number;
+  status: HealthStatus;
+  flags: number;
+}
+
+/** Each check once: the score and the notes cannot disagree. */
+export function healthFlagsOf(location: HealthInput): HealthFlags {
   let score = 0;
-  const missing: string[] = [];
+  let flags = 0;
   for (const check of CHECKS) {
-    const issue = check.issue(location);
-    if (issue === null) score += HEALTH_POINTS[check.field];
-    else missing.push(issue);
+    const note = check.note(location);
+    if (note < 0) score += HEALTH_POINTS[check.field];
+    else flags |= 1 << note;
   }
-  const status = statusOf(score);
-  return status === 'green'
-    ? { score, status, issues: [], hints: missing }
-    : { score, status, issues: missing, hints: [] };
+  return { score, status: statusOf(score), flags };
+}
+
+/** The words of a location's notes (its health_flags), in the rule's order; `country` words a postal code's. */
+export function healthWords(flags: number, country: string | null): string[] {
+  const words: string[] = [];
+  for (let note = 0; note < HEALTH_NOTES.length; note++) {
+    if (flags & (1 << note)) words.push(HEALTH_NOTES[note]!.words(country));
+  }
+  return words;
+}
+
+export function healthOf(location: HealthInput): Health {
+  const { score, status, flags } = healthFlagsOf(location);
+  const notes = healthWords(flags, location.country);
+  return status === 'green' ? { score, status, issues: [], hints: notes } : { score, status, issues: notes, hints: [] };
 }

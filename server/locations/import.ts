@@ -1,7 +1,7 @@
 import { dropOperation, recordEntry, startOperation, type Actor } from '../audit/queries.js';
 import type { Db } from '../db/open.js';
 import { clientName } from '../clients/queries.js';
-import { partialSnapshot, rememberRow } from './snapshots.js';
+import { DERIVED_COLUMNS, partialSnapshot, rememberRow } from './snapshots.js';
 import { codeKeptWords, StoreCodeMoves, type CodeChange } from './code-moves.js';
 import { CodesWithoutZeros, lostItsZeros } from './codes-without-zeros.js';
 import { SortedUuids } from '../db/uuid.js';
@@ -30,6 +30,7 @@ import {
   locationsByKey,
   locationsToUpdate,
   updateLocation,
+  type KeyKind,
   type LocationToUpdate,
 } from './queries.js';
 import { changesBetween, derived, emptyValues, matchKey, type LocationRow } from './record.js';
@@ -124,13 +125,9 @@ interface Decision {
   freedFrom?: { holder: string; code: string };
 }
 
-/** The indexed column each key kind is matched on in SQL (locationsByKey). */
-const KEY_COLUMNS = {
-  store_code: 'store_code',
-  google_place_id: 'google_place_id',
-  name_and_address: 'match_key',
-} as const;
-type KeyColumn = keyof typeof KEY_COLUMNS;
+/** The key kinds matched in SQL (locationsByKey), besides the id. */
+const KEY_KINDS: readonly KeyKind[] = ['store_code', 'google_place_id', 'name_and_address'];
+type KeyColumn = KeyKind;
 
 /** How a key is named in a row's error, and the field the error is on. */
 const KEY_WORDS: Record<KeyColumn, { words: string; field: string }> = {
@@ -384,9 +381,8 @@ class ImportPlan {
       if (row.id !== null && found.id.has(row.id)) continue;
       for (const key of this.keysOf(row)) if (key.kind !== 'id') wanted[key.kind].push(key.value);
     }
-    for (const kind of Object.keys(KEY_COLUMNS) as KeyColumn[]) {
-      if (wanted[kind].length > 0)
-        found[kind] = locationsByKey(this.db, this.clientId, KEY_COLUMNS[kind], JSON.stringify(wanted[kind]));
+    for (const kind of KEY_KINDS) {
+      if (wanted[kind].length > 0) found[kind] = locationsByKey(this.db, this.clientId, kind, wanted[kind]);
     }
     // A store code of digits that names no location may be one Excel stripped of its leading zeros.
     this.zeros.lookUp(this.db, this.clientId, wanted.store_code, found.store_code, this.operationId);
@@ -413,8 +409,7 @@ class ImportPlan {
     for (const kind of ['google_place_id', 'name_and_address'] as const) {
       const values = [...wanted.values()].flatMap((keys) => keys.filter((key) => key.kind === kind));
       if (values.length === 0) continue;
-      const json = JSON.stringify([...new Set(values.map((key) => key.value))]);
-      found[kind] = locationsByKey(this.db, this.clientId, KEY_COLUMNS[kind], json);
+      found[kind] = locationsByKey(this.db, this.clientId, kind, [...new Set(values.map((key) => key.value))]);
     }
     for (const [decision, keys] of wanted) {
       decision.samePlaceAs = keys.map((key) => found[key.kind]?.get(key.value)).find((id) => id !== undefined);
@@ -724,7 +719,7 @@ class ImportPlan {
       if (decision.action === 'skipped' && !this.request.dryRun) continue;
       const values = this.valuesOf(decision);
       if (values === undefined) continue;
-      decision.result = derived(values);
+      decision.result = derived(values, this.clientId);
       if (decision.location !== undefined) {
         decision.changes = changesBetween(decision.location, values);
         if (decision.changes === null) decision.action = 'unchanged';
@@ -819,11 +814,8 @@ class ImportPlan {
       if (action !== 'updated') continue;
       // The revision too: an undo puts it back, so that an earlier operation can then be undone.
       const written = [...Object.keys(changes!), 'revision'];
-      if ('name' in changes! || 'address' in changes!) written.push('match_key');
-      // The health columns only when the change moves them: most re-imports change a field or two.
-      if (result!.health_score !== location!.health_score) written.push('health_score');
-      if (result!.health_status !== location!.health_status) written.push('health_status');
-      if (JSON.stringify(result!.health_notes) !== location!.health_notes) written.push('health_notes');
+      // The derived columns only when the change moves them: most re-imports change a field or two.
+      for (const column of DERIVED_COLUMNS) if (result![column] !== location![column]) written.push(column);
       const before = partialSnapshot(location!.id, location!, written);
       // Each is updated once in this piece: its revision goes one up.
       rememberRow(this.db, this.operationId!, location!.id, 'updated', before, location!.revision + 1);
@@ -943,7 +935,7 @@ function codeChanges(decisions: Decision[]): CodeChange[] {
 }
 
 function preview(decision: Decision, locationId: string | null): PreviewRow {
-  const { match_key: _key, health_notes: _notes, health_score, ...fields } = decision.result!;
+  const { place_hash: _place, match_hash: _match, health_flags: _flags, health_score, ...fields } = decision.result!;
   const health = healthOf(fields);
   return {
     index: decision.row.index,

@@ -1,14 +1,39 @@
 import type { Db } from '../db/open.js';
 import { nowIso, pageParams, statement, type Page } from '../db/sql.js';
 import { LOCATION_FIELDS, readableUrl, type LocationValues } from './fields.js';
-import type { LocationRow } from './record.js';
+import { healthWords } from './health.js';
+import { clientKeyBase, keyHash } from './keys.js';
+import { matchKey, type LocationRow } from './record.js';
 import type { HealthStatus, LocationRecord } from './schemas.js';
+
+/**
+ * The SQL functions the locations' queries call, on a connection that lists locations (the server's
+ * own): `health_words(flags, country)`, a location's health notes in words as a JSON array (health.ts,
+ * healthWords). Its words are the rule's, kept in one place: SQLite asks for them a row at a time, and
+ * the few sets of notes a client's locations share are worded once.
+ */
+export function registerLocationFunctions(db: Db): void {
+  const worded = new Map<string, string>();
+  db.function('health_words', { deterministic: true }, (flags, country) => {
+    const key = `${flags as number}|${(country as string | null) ?? ''}`;
+    let json = worded.get(key);
+    if (json === undefined) {
+      json = JSON.stringify(healthWords(flags as number, country as string | null));
+      // Bounded: a set of notes a country at most (a few hundred), never a location each.
+      if (worded.size > 10_000) worded.clear();
+      worded.set(key, json);
+    }
+    return json;
+  });
+}
 
 /**
  * One location as JSON, written by SQLite: the Location schema's fields, in its order. A permanently
  * closed location reads as "closed" rather than by its score; the notes are issues below green and
- * hints at green. A coordinate goes in as the text of its double (exact: SQLite's JSON would write 15
- * digits, and 48.85661400000001 exported and imported again would move).
+ * hints at green, worded by health_words (registerLocationFunctions). A coordinate goes in as the text
+ * of its double (exact: SQLite's JSON would write 15 digits, and 48.85661400000001 exported and imported
+ * again would move). A location never changed since it was made has no updated_at of its own: its
+ * created_at.
  */
 const LOCATION_JSON = `json_object(
   'id', id, 'name', name, 'address', address, 'city', city, 'state', state, 'zip', zip,
@@ -17,9 +42,9 @@ const LOCATION_JSON = `json_object(
   'created_at', created_at, 'store_code', store_code, 'phone', phone, 'website', website,
   'latitude', json(CAST(latitude AS TEXT)), 'longitude', json(CAST(longitude AS TEXT)), 'primary_category', primary_category,
   'labels', json(labels), 'status', status, 'hours', json(hours),
-  'health_issues', json(CASE WHEN health_status = 'green' THEN '[]' ELSE health_notes END),
-  'health_hints', json(CASE WHEN health_status = 'green' THEN health_notes ELSE '[]' END),
-  'updated_at', updated_at)`;
+  'health_issues', json(CASE WHEN health_status = 'green' OR health_flags = 0 THEN '[]' ELSE health_words(health_flags, country) END),
+  'health_hints', json(CASE WHEN health_status <> 'green' OR health_flags = 0 THEN '[]' ELSE health_words(health_flags, country) END),
+  'updated_at', coalesce(updated_at, created_at))`;
 
 /** The list's entry with its place id (?include=google_place_id, for an export). */
 const LOCATION_WITH_PLACE_JSON = `json_insert(${LOCATION_JSON}, '$.google_place_id', google_place_id)`;
@@ -104,8 +129,9 @@ const STORED_COLUMNS = `id, client_id, name, address, city, state, zip, country,
 const TO_UPDATE_COLUMNS = [
   ...STORED_COLUMNS.split(',').map((column) => column.trim()),
   'revision',
-  'match_key',
-  'health_notes',
+  'place_hash',
+  'match_hash',
+  'health_flags',
 ];
 
 /** Columns stored as JSON text that the rules read as values: parsed when read, written back as the text. */
@@ -142,8 +168,9 @@ export function locationsPerClient(db: Db, organizationId: string, idsJson: stri
 /** A stored location an import may update, with what its undo keeps: its revision and derived columns. */
 export interface LocationToUpdate extends StoredLocation {
   revision: number;
-  match_key: string | null;
-  health_notes: string;
+  place_hash: number | null;
+  match_hash: number | null;
+  health_flags: number;
 }
 
 // Each id is found by the primary key, never by scanning a client: CROSS JOIN keeps the ids first.
@@ -188,14 +215,10 @@ function toUpdateRows(rows: unknown[][]): LocationToUpdate[] {
 }
 
 /** Every location in rowid order, a page at a time: the rows after `afterRowid`. */
-export function storedLocationsPage(
-  db: Db,
-  afterRowid: number,
-  limit: number,
-): (StoredLocation & { rid: number; updated_at: string })[] {
-  return statement<[number, number], StoredColumns & { rid: number; updated_at: string }>(
+export function storedLocationsPage(db: Db, afterRowid: number, limit: number): (StoredLocation & { rid: number })[] {
+  return statement<[number, number], StoredColumns & { rid: number }>(
     db,
-    `SELECT rowid AS rid, updated_at, ${STORED_COLUMNS} FROM locations WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+    `SELECT rowid AS rid, ${STORED_COLUMNS} FROM locations WHERE rowid > ? ORDER BY rowid LIMIT ?`,
   )
     .all(afterRowid, limit)
     .map(fromColumns);
@@ -210,24 +233,33 @@ export function setDerived(db: Db, id: string, row: LocationRow): boolean {
   return (
     statement(
       db,
-      `UPDATE locations SET match_key = @key, health_score = @score, health_status = @status, health_notes = @notes
-       WHERE id = @id AND (match_key IS NOT @key OR health_score IS NOT @score OR health_status IS NOT @status
-         OR health_notes IS NOT @notes)`,
+      `UPDATE locations SET place_hash = @place, match_hash = @match, health_score = @score, health_status = @status,
+         health_flags = @flags
+       WHERE id = @id AND (place_hash IS NOT @place OR match_hash IS NOT @match OR health_score IS NOT @score
+         OR health_status IS NOT @status OR health_flags IS NOT @flags)`,
     ).run({
       id,
-      key: row.match_key,
+      place: row.place_hash,
+      match: row.match_hash,
       score: row.health_score,
       status: row.health_status,
-      notes: JSON.stringify(row.health_notes),
+      flags: row.health_flags,
     }).changes > 0
   );
 }
 
 /** A location's columns after its id: its fields, then what the rules derive from them. */
-const ROW_COLUMNS = [...LOCATION_FIELDS, 'match_key', 'health_score', 'health_status', 'health_notes'] as const;
+const ROW_COLUMNS = [
+  ...LOCATION_FIELDS,
+  'place_hash',
+  'match_hash',
+  'health_score',
+  'health_status',
+  'health_flags',
+] as const;
 
-/** Columns stored as JSON text: the parsed ones, and the health notes (an array in a row). */
-const JSON_COLUMNS: ReadonlySet<string> = new Set([...PARSED_COLUMNS, 'health_notes']);
+/** Columns stored as JSON text. */
+const JSON_COLUMNS: ReadonlySet<string> = new Set(PARSED_COLUMNS);
 
 /** A row's columns in the order insertLocations reads them: its id, then ROW_COLUMNS. */
 export function insertColumns(id: string, row: LocationRow): unknown[] {
@@ -241,7 +273,7 @@ export function insertColumns(id: string, row: LocationRow): unknown[] {
 
 /**
  * Inserts rows, each given as insertColumns() wrote it: one prepared statement run a row, inside the
- * caller's transaction.
+ * caller's transaction. A new location has no updated_at of its own (it reads as its created_at).
  */
 export function insertLocations(
   db: Db,
@@ -252,13 +284,13 @@ export function insertLocations(
 ): void {
   const insert = statement(
     db,
-    `INSERT INTO locations (id, ${ROW_COLUMNS.join(', ')}, client_id, created_at, updated_at, created_by)
-     VALUES (${Array(ROW_COLUMNS.length + 5)
+    `INSERT INTO locations (id, ${ROW_COLUMNS.join(', ')}, client_id, created_at, created_by)
+     VALUES (${Array(ROW_COLUMNS.length + 4)
        .fill('?')
        .join(', ')})`,
   );
   const at = nowIso(now);
-  for (const row of rows) insert.run(...row, clientId, at, at, createdBy);
+  for (const row of rows) insert.run(...row, clientId, at, createdBy);
 }
 
 /**
@@ -266,7 +298,11 @@ export function insertLocations(
  * row whose SET list names one of its columns, changed or not, so an update names them only when their
  * values change (a re-import that changes a city then touches no key index).
  */
-export const KEY_GROUPS = [['store_code'], ['google_place_id'], ['name', 'address', 'match_key']] as const;
+export const KEY_GROUPS = [
+  ['store_code'],
+  ['google_place_id', 'place_hash'],
+  ['name', 'address', 'match_hash'],
+] as const;
 
 /** The stored values of the key columns, to leave unchanged ones out of an UPDATE. */
 export type StoredKeys = Pick<LocationValues, 'name' | 'address' | 'store_code' | 'google_place_id'>;
@@ -279,7 +315,10 @@ export function updateLocation(db: Db, id: string, row: LocationRow, now: number
   let changed = (1 << KEY_GROUPS.length) - 1;
   if (before !== undefined) {
     KEY_GROUPS.forEach((group, at) => {
-      if (group.every((column) => column === 'match_key' || before[column] === row[column])) changed &= ~(1 << at);
+      // A key's hash follows its fields: the same fields, the same hash.
+      const same = (column: (typeof group)[number]) =>
+        column === 'place_hash' || column === 'match_hash' || before[column] === row[column];
+      if (group.every(same)) changed &= ~(1 << at);
     });
   }
   const { sql, columns } = updateStatement(changed);
@@ -317,20 +356,53 @@ export function deleteLocations(db: Db, idsJson: string): Map<string, number> {
   return removed;
 }
 
-/** Which of these keys (a JSON array) already name a location of the client, by the column they match. */
-export function locationsByKey(
-  db: Db,
-  clientId: string,
-  column: 'store_code' | 'google_place_id' | 'match_key',
-  keysJson: string,
-): Map<string, string> {
-  // The partial index on (client_id, column) answers each key; the first location (rowid) wins.
-  const rows = statement<[string, string], { key: string; id: string }>(
+/** The kinds of key an import matches a row on, besides a location's id (import.ts). */
+export type KeyKind = 'store_code' | 'google_place_id' | 'name_and_address';
+
+/**
+ * Which of these keys already name a location of the client: key → the location's id, the first one
+ * (rowid) when several do. A store code is looked up as it is, on its unique index; a place id and a
+ * name and address by their hashes (keys.ts) on the hash indexes, each candidate then compared with the
+ * key itself: the place id in SQL, the name and address by the rule that folds them (matchKey), so that
+ * two keys that share a hash never match each other.
+ */
+export function locationsByKey(db: Db, clientId: string, kind: KeyKind, keys: readonly string[]): Map<string, string> {
+  if (kind === 'store_code') return locationsByStoreCode(db, clientId, keys);
+  const base = clientKeyBase(clientId);
+  const json = JSON.stringify(keys.map((key) => [key, keyHash(base, key)]));
+  const found = new Map<string, string>();
+  if (kind === 'google_place_id') {
+    const rows = statement<[string, string], { key: string; id: string | null }>(
+      db,
+      `SELECT k.value ->> 0 AS key,
+         (SELECT id FROM locations WHERE place_hash = k.value ->> 1 AND client_id = ? AND google_place_id = k.value ->> 0
+          ORDER BY rowid LIMIT 1) AS id
+       FROM json_each(?) k`,
+    ).all(clientId, json);
+    for (const { key, id } of rows) if (id !== null) found.set(key, id);
+    return found;
+  }
+  // Each key's candidates in rowid order: the first whose name and address fold to the key wins.
+  const candidates = statement<[string, string], { key: string; id: string; name: string; address: string }>(
+    db,
+    `SELECT k.value ->> 0 AS key, l.id, l.name, l.address
+     FROM json_each(?) k CROSS JOIN locations l ON l.match_hash = k.value ->> 1 AND l.client_id = ?
+     ORDER BY l.rowid`,
+  ).all(json, clientId);
+  for (const { key, id, name, address } of candidates) {
+    if (!found.has(key) && matchKey(name, address) === key) found.set(key, id);
+  }
+  return found;
+}
+
+function locationsByStoreCode(db: Db, clientId: string, codes: readonly string[]): Map<string, string> {
+  // The unique index on (client_id, store_code) answers each code.
+  const rows = statement<[string, string], { key: string; id: string | null }>(
     db,
     `SELECT k.value AS key,
-       (SELECT id FROM locations WHERE client_id = ? AND ${column} = k.value ORDER BY rowid LIMIT 1) AS id
+       (SELECT id FROM locations WHERE client_id = ? AND store_code = k.value ORDER BY rowid LIMIT 1) AS id
      FROM json_each(?) k`,
-  ).all(clientId, keysJson);
+  ).all(clientId, JSON.stringify(codes));
   const found = new Map<string, string>();
   for (const { key, id } of rows) if (id !== null) found.set(key, id);
   return found;

@@ -1,13 +1,14 @@
 import { LOCATION_FIELDS, type LocationField, type LocationValues } from './fields.js';
-import { healthOf } from './health.js';
+import { healthFlagsOf } from './health.js';
+import { clientKeyBase, keyHash } from './keys.js';
 import type { Changes, HealthStatus } from './schemas.js';
 
 /**
  * The version of the rules whose results are stored with each location: the health score and notes,
- * the match key. Raise it when either changes: at start the server recomputes every location
- * (locations/rescore.ts).
+ * the keys' hashes. Raise it when either changes: at start the server recomputes every location
+ * (locations/rescore.ts). 3: the notes as bits and the keys as hashes (migration 10).
  */
-export const RULE_VERSION = 2;
+export const RULE_VERSION = 3;
 
 // Runs of white space, or white space other than a single space: most names and addresses have none.
 const UNUSUAL_SPACE = /\s\s|[^\S ]|^ | $/;
@@ -31,19 +32,48 @@ export interface LocationRow extends LocationValues {
   health_score: number;
   /** The score's status; the list reads "closed" for a permanently closed location. */
   health_status: Exclude<HealthStatus, 'closed'>;
-  /** What lowers the score, or, when green, what would raise it. */
-  health_notes: string[];
-  match_key: string | null;
+  /** What lowers the score, or, when green, what would raise it: bits of the rule's notes (health.ts). */
+  health_flags: number;
+  /** The place id's key within the client (keys.ts), or null without one. */
+  place_hash: number | null;
+  /** The folded name and address's key within the client (matchKey, keys.ts), or null without an address. */
+  match_hash: number | null;
 }
 
-/** The values with what is computed from them; `values` becomes the row (no copy: an import makes 100,000). */
-export function derived(values: LocationValues): LocationRow {
-  const health = healthOf(values);
+/** The clientKeyBase of the last client asked for: a row at a time, every row of an import asks for one. */
+let lastClient: { id: string; base: number } | undefined;
+
+function keyBaseOf(clientId: string): number {
+  if (lastClient?.id !== clientId) lastClient = { id: clientId, base: clientKeyBase(clientId) };
+  return lastClient.base;
+}
+
+/** The indexed keys of a location of this client: its place id's and its name and address's (keys.ts). */
+export function keyHashes(
+  clientId: string,
+  values: Pick<LocationValues, 'name' | 'address' | 'google_place_id'>,
+): { place_hash: number | null; match_hash: number | null } {
+  const base = keyBaseOf(clientId);
+  const key = matchKey(values.name, values.address);
+  return {
+    place_hash: values.google_place_id === null ? null : keyHash(base, values.google_place_id),
+    match_hash: key === null ? null : keyHash(base, key),
+  };
+}
+
+/**
+ * The values with what is computed from them, for a location of this client; `values` becomes the row
+ * (no copy: an import makes 100,000).
+ */
+export function derived(values: LocationValues, clientId: string): LocationRow {
+  const health = healthFlagsOf(values);
+  const { place_hash, match_hash } = keyHashes(clientId, values);
   const row = values as LocationRow;
   row.health_score = health.score;
   row.health_status = health.status as LocationRow['health_status'];
-  row.health_notes = health.status === 'green' ? health.hints : health.issues;
-  row.match_key = matchKey(values.name, values.address);
+  row.health_flags = health.flags;
+  row.place_hash = place_hash;
+  row.match_hash = match_hash;
   return row;
 }
 

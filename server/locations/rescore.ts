@@ -31,7 +31,7 @@ export function rescoreLocations(db: Db, now = Date.now()): void {
       after = page.at(-1)!.rid;
       for (const location of page) {
         const { id, client_id, health_score: _score, health_status: _status, rid: _rid, ...values } = location;
-        if (setDerived(db, id, derived(values as LocationValues))) {
+        if (setDerived(db, id, derived(values as LocationValues, client_id))) {
           changed.set(client_id, (changed.get(client_id) ?? 0) + 1);
         }
       }

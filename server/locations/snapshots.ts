@@ -12,10 +12,11 @@ const COLUMNS = [
   'id',
   'client_id',
   ...LOCATION_FIELDS,
-  'match_key',
+  'place_hash',
+  'match_hash',
   'health_score',
   'health_status',
-  'health_notes',
+  'health_flags',
   'created_at',
   'updated_at',
   'created_by',
@@ -67,7 +68,7 @@ export function reinsertKept(db: Db, operationId: string, locationId: string, at
     db,
     `INSERT INTO locations (rowid, ${columns.join(', ')}, updated_at, revision)
      SELECT iif(EXISTS (SELECT 1 FROM locations WHERE rowid = s ->> 'rowid'), NULL, s ->> 'rowid'),
-       ${columns.map((column) => `s ->> '${column}'`).join(', ')}, ?, coalesce(s ->> 'revision', 1)
+       ${columns.map(keptValue).join(', ')}, ?, coalesce(s ->> 'revision', 1)
      FROM ${KEPT}
      RETURNING revision`,
   )
@@ -75,11 +76,19 @@ export function reinsertKept(db: Db, operationId: string, locationId: string, at
     .get(at, operationId, locationId)!;
 }
 
+/**
+ * A column's value in what an operation kept (`s`). A snapshot kept before migration 10 has no health
+ * flags (it kept the notes in words): 0 until the undo works them out again, as it does after any change
+ * of the rules (deriveAgain).
+ */
+const keptValue = (column: string) =>
+  column === 'health_flags' ? `coalesce(s ->> '${column}', 0)` : `s ->> '${column}'`;
+
 /** The columns a restore can write back: all but the location's id and client, which stay, and `updated_at`, now. */
 const RESTORED = COLUMNS.filter((column) => column !== 'id' && column !== 'client_id' && column !== 'updated_at');
 
 /** The columns the rules derive from a location's fields: a change of the fields may move any of them. */
-export const DERIVED_COLUMNS = ['match_key', 'health_score', 'health_status', 'health_notes'] as const;
+export const DERIVED_COLUMNS = ['place_hash', 'match_hash', 'health_score', 'health_status', 'health_flags'] as const;
 
 /** A location's restorable columns now, as one JSON object (keepNow picks the kept ones out of it). */
 const NOW_JSON = `json_object(${['id', ...RESTORED, 'revision'].map((column) => `'${column}', ${inJson(column, 'l.')}`).join(', ')})`;

@@ -21,7 +21,13 @@ import { write } from '../db/write.js';
 import { HttpError, NotFound } from '../http/errors.js';
 import { NEEDS } from '../http/guards.js';
 import { patchLocation } from '../locations/edit.js';
-import { clientOrganization, locationRecord, locationsJson, locationsJsonPieces } from '../locations/queries.js';
+import {
+  clientOrganization,
+  locationRecord,
+  locationsJson,
+  locationsJsonPieces,
+  registerLocationFunctions,
+} from '../locations/queries.js';
 import { rescoreLocations } from '../locations/rescore.js';
 import { checkGrant, grantToken } from '../tokens/grant.js';
 import { apiTokenById, listApiTokens } from '../tokens/queries.js';
@@ -39,8 +45,9 @@ export function sqliteStore(db: Db, writer: Writer): DataStore {
   // The writer thread does the checkpoints (store/writer-worker.ts): this connection's event loop never
   // copies the pages of a big import into the database file.
   db.pragma('wal_autocheckpoint = 0');
-  // Locations stored under older rules (health, match key) are brought up to date before any request.
+  // Locations stored under older rules (health, keys) are brought up to date before any request.
   rescoreLocations(db);
+  registerLocationFunctions(db);
   return {
     clients: clientStore(db, writer),
     locations: locationStore(db, writer),

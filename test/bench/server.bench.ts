@@ -9,6 +9,8 @@ import { WRITER_CACHE_MIB } from '../../server/db/open.js';
 import { openDatabase } from '../../server/db/open.js';
 import { SERVER_NODE_FLAGS } from '../../server/node-flags.js';
 import { databaseFileIn, startServer } from '../../server/start.js';
+import { healthWords } from '../../server/locations/health.js';
+import { keyHashes } from '../../server/locations/record.js';
 import { processMemoryMb } from './process-memory.js';
 import { median, type Bench } from './report.js';
 import { realisticRows } from './rows.js';
@@ -123,9 +125,11 @@ function floorDatabase(dir: string, keys: boolean, trail: boolean) {
     CREATE TABLE audit_entries (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, action TEXT NOT NULL,
       operation_id TEXT, summary TEXT);`);
   if (keys)
-    db.exec(`CREATE INDEX locations_by_place ON locations(client_id, google_place_id) WHERE google_place_id IS NOT NULL;
+    db.exec(`ALTER TABLE locations ADD COLUMN place_hash INTEGER;
+      ALTER TABLE locations ADD COLUMN match_hash INTEGER;
+      CREATE INDEX locations_by_place_hash ON locations(place_hash) WHERE place_hash IS NOT NULL;
       CREATE UNIQUE INDEX locations_by_store_code ON locations(client_id, store_code) WHERE store_code IS NOT NULL;
-      CREATE INDEX locations_by_match_key ON locations(client_id, match_key) WHERE match_key IS NOT NULL;`);
+      CREATE INDEX locations_by_match_hash ON locations(match_hash) WHERE match_hash IS NOT NULL;`);
   return db;
 }
 
@@ -134,10 +138,10 @@ function floorDatabase(dir: string, keys: boolean, trail: boolean) {
  * papaparse), then one prepared INSERT a row
  * in one transaction, into an encrypted table with only the indexes the task needs, SQLite's automatic
  * checkpoint on. `keys` false is the issue's floor (issue 9 §0): the primary key and client_id only.
- * `keys` true adds what matching in SQL needs and nothing else: the match key column (name and address
- * in lower case) and the three partial indexes of the keys (store code unique per client, match key,
- * place id), as the real table has them. One run a call, so that floor and figure runs can alternate
- * under the same load.
+ * `keys` true adds what matching in SQL needs and nothing else: the place id's and the name and
+ * address's hashes within the client (server/locations/keys.ts, worked out in the timed loop) and the
+ * three partial indexes of the keys (store code unique per client, the two hashes), as the real table
+ * has them. One run a call, so that floor and figure runs can alternate under the same load.
  */
 export function floorImporter(
   keys: boolean,
@@ -149,8 +153,8 @@ export function floorImporter(
   const db = floorDatabase(dir, keys, trail);
   const insert = db.prepare(
     `INSERT INTO locations (id, client_id, name, address, city, state, zip, country, google_place_id,
-       store_code, match_key, health_score, health_status, created_at${trail ? ', created_by' : ''})
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${trail ? ', ?' : ''})`,
+       store_code, health_score, health_status, created_at${trail ? ', created_by' : ''}${keys ? ', place_hash, match_hash' : ''})
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${trail ? ', ?' : ''}${keys ? ', ?, ?' : ''})`,
   );
   // `trail`: what the audit trail adds to an import (issue 11): its operation, its one entry, and the
   // operation's id on each row it creates (what an undo reads).
@@ -174,7 +178,9 @@ export function floorImporter(
       for (const row of rows) {
         const id = randomUUID();
         ids.push(id);
-        const matchKey = keys ? `${row.name!.toLowerCase()}\u0000${row.address!.toLowerCase()}` : null;
+        const hashes = keys
+          ? keyHashes(clientId, { name: row.name!, address: row.address!, google_place_id: row.google_place_id! })
+          : null;
         insert.run(
           id,
           clientId,
@@ -186,11 +192,11 @@ export function floorImporter(
           row.country,
           row.google_place_id,
           row.store_code ?? null,
-          matchKey,
           100,
           'green',
           now,
           ...(trail ? [operationId] : []),
+          ...(hashes ? [hashes.place_hash, hashes.match_hash] : []),
         );
       }
       if (operationId !== null) {
@@ -223,20 +229,22 @@ export function floorImporter(
 /** The columns GET /api/locations returns (locations/queries.ts, LOCATION_JSON), as plain columns. */
 const LISTED_COLUMNS = `id, name, address, city, state, zip, country, health_score,
   CASE WHEN status = 'permanently_closed' THEN 'closed' ELSE health_status END AS health_status, created_at,
-  store_code, phone, website, latitude, longitude, primary_category, labels, status, hours, health_notes, updated_at`;
+  store_code, phone, website, latitude, longitude, primary_category, labels, status, hours, health_flags,
+  coalesce(updated_at, created_at) AS updated_at`;
 
 interface ListedRow {
   labels: string | null;
   hours: string | null;
   health_status: string;
-  health_notes: string;
+  health_flags: number;
+  country: string | null;
   [column: string]: unknown;
 }
 
 /**
  * The list's floor: the same rows and fields the route returns, read from the server's own database file
- * (another connection, as WAL allows) with one prepared SELECT .all(), the JSON columns parsed, and one
- * JSON.stringify, in-process.
+ * (another connection, as WAL allows) with one prepared SELECT .all(), the JSON columns parsed, the health
+ * notes worded (healthWords), and one JSON.stringify, in-process.
  */
 function floorList(file: string, key: string, clientId: string): number {
   const db = openDatabase(file, { kind: 'raw', hex: key });
@@ -246,8 +254,8 @@ function floorList(file: string, key: string, clientId: string): number {
   const times: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const start = process.hrtime.bigint();
-    const rows = select.all(clientId).map(({ labels, hours, health_notes, ...row }) => {
-      const notes = JSON.parse(health_notes) as string[];
+    const rows = select.all(clientId).map(({ labels, hours, health_flags, ...row }) => {
+      const notes = healthWords(health_flags, row.country);
       const green = row.health_status === 'green';
       return {
         ...row,

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { openDatabase, WRITER_CACHE_MIB } from '../../server/db/open.js';
 import { databaseFileIn } from '../../server/start.js';
+import { keyHashes } from '../../server/locations/record.js';
 import { processMemoryMb } from './process-memory.js';
 import { median, type Bench } from './report.js';
 import { richRows } from './rows.js';
@@ -16,7 +17,7 @@ import { createClient, login, ms, serve, tmp } from './server.bench.js';
 const ROWS = 100_000;
 const RUNS = 2;
 
-/** The floor's encrypted table: the location's stored columns, its primary key, client and key indexes. */
+/** The floor's encrypted table: the location's stored columns, its primary key, client and key indexes (the keys' hashes). */
 function floorTable() {
   const dir = tmp();
   const db = openDatabase(databaseFileIn(dir), { kind: 'raw', hex: randomBytes(32).toString('hex') }, { create: true });
@@ -24,11 +25,12 @@ function floorTable() {
   db.exec(`CREATE TABLE locations (id TEXT PRIMARY KEY, client_id TEXT NOT NULL, name TEXT NOT NULL, address TEXT,
       city TEXT, state TEXT, zip TEXT, country TEXT, google_place_id TEXT, store_code TEXT, phone TEXT, website TEXT,
       latitude REAL, longitude REAL, primary_category TEXT, labels TEXT, status TEXT NOT NULL, hours TEXT,
-      match_key TEXT, health_score INTEGER NOT NULL, health_status TEXT NOT NULL, created_at TEXT NOT NULL);
+      place_hash INTEGER, match_hash INTEGER, health_score INTEGER NOT NULL, health_status TEXT NOT NULL,
+      created_at TEXT NOT NULL);
     CREATE INDEX locations_by_client ON locations(client_id);
-    CREATE INDEX locations_by_place ON locations(client_id, google_place_id) WHERE google_place_id IS NOT NULL;
+    CREATE INDEX locations_by_place_hash ON locations(place_hash) WHERE place_hash IS NOT NULL;
     CREATE UNIQUE INDEX locations_by_store_code ON locations(client_id, store_code) WHERE store_code IS NOT NULL;
-    CREATE INDEX locations_by_match_key ON locations(client_id, match_key) WHERE match_key IS NOT NULL;`);
+    CREATE INDEX locations_by_match_hash ON locations(match_hash) WHERE match_hash IS NOT NULL;`);
   return { db, close: () => (db.close(), fs.rmSync(dir, { recursive: true, force: true })) };
 }
 
@@ -59,12 +61,14 @@ function floors(rows: Record<string, string>[]) {
     JSON.stringify(row.labels!.split(', ')),
     'open',
     '{"mon":[["07:00","19:00"]]}',
-    `${row.name!.toLowerCase()}\u0000${row.address!.toLowerCase()}`,
+    ...Object.values(
+      keyHashes(clientId, { name: row.name!, address: row.address!, google_place_id: row.google_place_id! }),
+    ),
     100,
     'green',
     now,
   ]);
-  const insert = db.prepare(`INSERT INTO locations VALUES (${Array(22).fill('?').join(', ')})`);
+  const insert = db.prepare(`INSERT INTO locations VALUES (${Array(23).fill('?').join(', ')})`);
   const update = db.prepare('UPDATE locations SET status = ? WHERE id = ?');
   const remove = db.prepare('DELETE FROM locations WHERE id = ?');
   const timed = (work: () => void) => {

@@ -120,7 +120,7 @@ describe('the query plans of the app', () => {
     expect(statements.length).toBeGreaterThan(20);
     expect(statements.some((sql) => sql.includes('FROM locations WHERE client_id = ?'))).toBe(true);
     // The writer's undo and a rescore's statements are among them: keepNow, writeBack, setDerived.
-    for (const part of ['json_remove(json_object(', "iif(json_type(s, '$.city') IS NULL", 'health_notes = @notes'])
+    for (const part of ['json_remove(json_object(', "iif(json_type(s, '$.city') IS NULL", 'health_flags = @flags'])
       expect(statements.some((sql) => sql.includes(part))).toBe(true);
   });
 

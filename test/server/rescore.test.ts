@@ -40,8 +40,8 @@ describe('a rescore after an upgrade', () => {
     ).json<{ operation_id: string }>();
     // The older rules: every derived value, stored and kept for the undos, is one they would not give.
     const db = t.store.db;
-    db.exec(`UPDATE locations SET health_score = 1, match_key = 'stale';
-      UPDATE operation_rows SET before = json_set(before, '$.health_score', 1, '$.match_key', 'stale');
+    db.exec(`UPDATE locations SET health_score = 1, match_hash = 1, health_flags = 0;
+      UPDATE operation_rows SET before = json_set(before, '$.health_score', 1, '$.match_hash', 1);
       UPDATE rule_versions SET version = 0 WHERE feature = 'locations';`);
     const revisions = () => db.prepare('SELECT id, revision, updated_at FROM locations ORDER BY id').all();
     const revisionsBefore = revisions();
@@ -51,7 +51,9 @@ describe('a rescore after an upgrade', () => {
       expect(again.prepare('SELECT id, revision, updated_at FROM locations ORDER BY id').all()).toEqual(
         revisionsBefore,
       );
-      expect(again.prepare("SELECT count(*) FROM locations WHERE match_key = 'stale'").pluck().get()).toBe(0);
+      expect(
+        again.prepare('SELECT count(*) FROM locations WHERE match_hash = 1 OR health_flags = 0').pluck().get(),
+      ).toBe(0);
       const { request } = after;
       const token = await after.signIn('admin@example.com');
       const trail = (await request({ method: 'GET', url: '/api/audit?action=locations.rescored', token })).json<{
@@ -73,7 +75,9 @@ describe('a rescore after an upgrade', () => {
       expect(await list(request, token)).toEqual(
         imported.map((row) => expect.objectContaining({ ...row, updated_at: expect.any(String) })),
       );
-      expect(again.prepare("SELECT count(*) FROM locations WHERE match_key = 'stale'").pluck().get()).toBe(0);
+      expect(
+        again.prepare('SELECT count(*) FROM locations WHERE match_hash = 1 OR health_flags = 0').pluck().get(),
+      ).toBe(0);
       // The undo kept what it found, health included (the rules had changed since the edit): its own undo
       // gives the edit's values back with the health they give.
       expect(await undo(undone.operation_id)).toMatchObject({ restored: 2, conflicts: [] });

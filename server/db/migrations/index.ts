@@ -8,6 +8,7 @@ import { operationRowsRowid } from './0006-operation-rows-rowid.js';
 import { mappingsByClient } from './0007-mappings-by-client.js';
 import { storeCodesWithZeros } from './0008-store-codes-with-zeros.js';
 import { operationsByOrganization } from './0009-operations-by-organization.js';
+import { slimLocations } from './0010-slim-locations.js';
 
 export interface Migration {
   version: number;
@@ -26,4 +27,5 @@ export const migrations: readonly Migration[] = [
   mappingsByClient,
   storeCodesWithZeros,
   operationsByOrganization,
+  slimLocations,
 ];
