@@ -90,13 +90,16 @@ export function recordChange(
 
 export type OperationKind = 'import' | 'bulk_edit' | 'bulk_delete' | 'undo';
 
-/** Starts an operation (an import, a bulk change, an undo): its id goes on its entries and rows. */
+/**
+ * Starts an operation (an import, a bulk change, an undo): its id goes on its entries and rows. An import
+ * gives its id (its plan decides it before the writer makes the operation: locations/import-writes.ts).
+ */
 export function startOperation(
   db: Db,
   operation: { organizationId: string; clientId: string | null; kind: OperationKind; undoes?: string },
   now: number,
+  id: string = randomUUID(),
 ): string {
-  const id = randomUUID();
   statement(
     db,
     'INSERT INTO operations (id, organization_id, client_id, kind, undoes, created_at) VALUES (?, ?, ?, ?, ?, ?)',

@@ -57,12 +57,7 @@ export class RequestThread<Request extends Numbered, Answer extends Numbered> {
     if (this.ready !== undefined) return this.ready;
     const worker = this.spawn();
     this.worker = worker;
-    this.ready = new Promise<Worker>((resolve, reject) => {
-      worker.once('message', (message) =>
-        message === 'ready' ? resolve(worker) : reject(new Error(`${this.url.pathname}: bad start`)),
-      );
-      worker.once('error', reject);
-    });
+    this.ready = whenReady(worker, this.url);
     worker.on('message', (message: Answer | 'ready') => {
       if (message === 'ready') return;
       const waiting = this.waiting.get(message.id);
@@ -113,12 +108,25 @@ export class RequestThread<Request extends Numbered, Answer extends Numbered> {
   }
 
   private spawn(): Worker {
-    const options = { workerData: this.workerData, resourceLimits: this.resourceLimits };
-    if (this.url.pathname.endsWith('.ts')) {
-      // Running from TypeScript sources (tests, tsx): load the worker through tsx as well.
-      const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(this.url.href)}); })`;
-      return new Worker(bootstrap, { ...options, eval: true });
-    }
-    return new Worker(this.url, options);
+    return spawnWorker(this.url, { workerData: this.workerData, resourceLimits: this.resourceLimits });
   }
+}
+
+/** A worker thread of this script, from its built file, or from its TypeScript source through tsx (tests, tsx). */
+export function spawnWorker(url: URL, options: { workerData: unknown; resourceLimits: ResourceLimits }): Worker {
+  if (url.pathname.endsWith('.ts')) {
+    const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`;
+    return new Worker(bootstrap, { ...options, eval: true });
+  }
+  return new Worker(url, options);
+}
+
+/** A worker's start: resolves once it has said 'ready' (its connection open), rejects if it fails first. */
+export function whenReady(worker: Worker, url: URL): Promise<Worker> {
+  return new Promise<Worker>((resolve, reject) => {
+    worker.once('message', (message) =>
+      message === 'ready' ? resolve(worker) : reject(new Error(`${url.pathname}: bad start`)),
+    );
+    worker.once('error', reject);
+  });
 }

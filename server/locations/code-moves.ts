@@ -1,5 +1,6 @@
 import type { Db } from '../db/open.js';
-import { locationsByKey, locationName, setStoreCode } from './queries.js';
+import type { ImportWriteSink } from './import-writes.js';
+import { locationsByKey, locationName } from './queries.js';
 
 /** A row's error when the store code it takes stays with the location that holds it: the holder by id and name. */
 export function codeKeptWords(db: Db, code: string, holder: string): string {
@@ -68,7 +69,7 @@ export class StoreCodeMoves {
   }
 
   /** Writes each moved code, once every row has been written. */
-  write(db: Db): void {
-    for (const move of this.moves.values()) setStoreCode(db, move.locationId, move.code);
+  write(writes: ImportWriteSink): void {
+    for (const move of this.moves.values()) writes.write(['setStoreCode', move.locationId, move.code]);
   }
 }

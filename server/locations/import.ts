@@ -1,7 +1,9 @@
-import { dropOperation, recordEntry, startOperation, type Actor } from '../audit/queries.js';
+import { randomUUID } from 'node:crypto';
+import type { Actor } from '../audit/queries.js';
 import type { Db } from '../db/open.js';
 import { clientName } from '../clients/queries.js';
-import { DERIVED_COLUMNS, partialSnapshot, rememberRow } from './snapshots.js';
+import { DERIVED_COLUMNS, partialSnapshot } from './snapshots.js';
+import { applyImportWrites, ImportWriteLog, NO_WRITES, type ImportWriteSink } from './import-writes.js';
 import { codeKeptWords, StoreCodeMoves, type CodeChange } from './code-moves.js';
 import { CodesWithoutZeros, lostItsZeros } from './codes-without-zeros.js';
 import { SortedUuids } from '../db/uuid.js';
@@ -22,20 +24,25 @@ import { JsonBytes } from './json-bytes.js';
 import type { TableFormat } from '../imports/table-body.js';
 import { parseImportBody, type ImportBody, type Refusal } from './import-body.js';
 import {
-  addToLocationsCount,
   clientOrganization,
   locationsCount,
   insertColumns,
-  insertLocations,
   locationsByKey,
   locationsToUpdate,
-  updateLocation,
   type KeyKind,
   type LocationToUpdate,
 } from './queries.js';
 import { changesBetween, derived, emptyValues, matchKey, type LocationRow } from './record.js';
-import { normalizeRow, readableInput, refusedRowCode, rowError, type NormalizedRow, type RowInput } from './rows.js';
-import { useSavedMapping } from '../mappings/apply.js';
+import {
+  normalizeRow,
+  readableInput,
+  refusedRowCode,
+  rowError,
+  type NormalizedRow,
+  type RowInput,
+  type RowKey,
+} from './rows.js';
+import { savedMappingToUse } from '../mappings/apply.js';
 import { NO_PLACEHOLDERS } from '../imports/placeholders.js';
 import type {
   BlankCells,
@@ -102,7 +109,7 @@ class Refused extends Error {
 /** Rows decided a piece at a time: enough that SQLite's per-statement cost vanishes. */
 const PIECE_ROWS = 1_000;
 
-type Key = { kind: DuplicateOf['reason']; value: string };
+type Key = RowKey;
 
 /** What the import does with one valid row. */
 interface Decision {
@@ -145,13 +152,10 @@ function foreignIdNote(id: string): string {
 }
 
 /**
- * Imports locations for a client (README: "Import rules"), all or nothing, in one transaction: rows are
- * checked and normalized, matched against the client's locations in SQL on indexed keys (store code,
- * place id, folded name and address) and against the file's earlier rows, then created or updated a
- * piece at a time. Any invalid row rolls everything back and answers 400 with every error. A dry run
- * reads in one snapshot and writes nothing.
+ * Reads an import's body (JSON rows, or a CSV or .xlsx file): its client and its rows, or the refusal. No
+ * database is read: the planner thread does it before the writer begins the import's transaction.
  */
-export function importLocations(db: Db, request: ImportRequest): ImportOutcome {
+export function readImport(request: ImportRequest): ImportBody | Refusal {
   const parsed = parseImportBody(request.body, request.format);
   if ('statusCode' in parsed) return parsed;
   if (request.queryClientId !== undefined && request.queryClientId !== parsed.clientId) {
@@ -160,14 +164,41 @@ export function importLocations(db: Db, request: ImportRequest): ImportOutcome {
       message: `The URL's ?clientId=${request.queryClientId} is not the body's clientId ${parsed.clientId}: name one client, in the body (or in both alike). Nothing was imported.`,
     };
   }
-  const plan = new ImportPlan(db, request, parsed);
-  const run = () => plan.run();
+  return parsed;
+}
+
+/**
+ * An import's plan (README: "Import rules"), all or nothing: rows are checked and normalized, matched
+ * against the client's locations in SQL on indexed keys (store code, place id, folded name and address)
+ * and against the file's earlier rows, then decided a piece at a time; each piece's writes go to
+ * `writes` (import-writes.ts). Any invalid row makes the answer a 400 with every error, and its writes
+ * are then never made (or rolled back). It only reads `db`, which the caller holds in one transaction:
+ * the database as it was when the import began, whatever its writes (a dry run decides as the import).
+ */
+export function planImport(db: Db, request: ImportRequest, body: ImportBody, writes: ImportWriteSink): ImportOutcome {
   try {
-    return request.dryRun ? db.transaction(run)() : db.transaction(run).immediate();
+    return new ImportPlan(db, request, body, writes).run();
   } catch (error) {
     if (error instanceof Refused) return error.refusal;
     throw error;
   }
+}
+
+/**
+ * The import on one connection, in one transaction: the plan, then its writes (kept until the plan is
+ * done: the plan must not read them). The server runs its plan on a thread of its own beside the writer
+ * (store/planned-import.ts); this is the same plan and the same writes, for a caller with one connection.
+ */
+export function importLocations(db: Db, request: ImportRequest): ImportOutcome {
+  const body = readImport(request);
+  if ('statusCode' in body) return body;
+  const log = new ImportWriteLog();
+  const run = () => {
+    const outcome = planImport(db, request, body, request.dryRun ? NO_WRITES : log);
+    if ('bytes' in outcome) applyImportWrites(db, log.writes);
+    return outcome;
+  };
+  return request.dryRun ? db.transaction(run)() : db.transaction(run).immediate();
 }
 
 const UTF8 = new TextEncoder();
@@ -237,6 +268,7 @@ class ImportPlan {
     private readonly db: Db,
     private readonly request: ImportRequest,
     private readonly body: ImportBody,
+    private readonly writes: ImportWriteSink,
   ) {
     this.clientId = body.clientId;
     this.ids = new SortedUuids(Math.max(body.rows.length, 1));
@@ -255,13 +287,12 @@ class ImportPlan {
     request.authorize?.(db, clientId);
     // An import of no rows changes nothing and leaves nothing in the trail: no operation to undo either.
     if (!request.dryRun && rows.length > 0) {
-      this.operationId = startOperation(
-        db,
-        { organizationId: request.organizationId, clientId, kind: 'import' },
-        request.now,
-      );
+      this.operationId = randomUUID();
+      const operation = { organizationId: request.organizationId, clientId, kind: 'import' } as const;
+      this.writes.write(['startOperation', operation, request.now, this.operationId]);
     }
-    if (request.mappingId !== undefined) useSavedMapping(db, request, clientId);
+    const mappingId = savedMappingToUse(db, request, clientId);
+    if (mappingId !== undefined) this.writes.write(['markMappingUsed', mappingId, request.now]);
     this.hasExisting = locationsCount(db, clientId) > 0;
     for (let start = 0; start < rows.length; start += PIECE_ROWS) {
       if (request.cancel && Atomics.load(request.cancel, 0) === 1) throw new Refused(GONE);
@@ -349,6 +380,7 @@ class ImportPlan {
     if (this.request.dryRun && this.hasExisting) this.noteForPreview(decisions);
     this.codeMoves.note(this.db, this.clientId, codeChanges(decisions));
     this.apply(decisions);
+    this.writes.endPiece();
   }
 
   /**
@@ -416,13 +448,16 @@ class ImportPlan {
     }
   }
 
+  /** The file's earlier rows by each kind of key (made once: every key of every row asks). */
+  private readonly byKind: Record<Key['kind'], Map<string, number>> = {
+    id: this.byId,
+    store_code: this.byStoreCode,
+    google_place_id: this.byPlace,
+    name_and_address: this.byMatchKey,
+  };
+
   private inFile(kind: Key['kind']): Map<string, number> {
-    return {
-      id: this.byId,
-      store_code: this.byStoreCode,
-      google_place_id: this.byPlace,
-      name_and_address: this.byMatchKey,
-    }[kind];
+    return this.byKind[kind];
   }
 
   /** What to do with a valid row; undefined when it is an error after all (a repeated store code). */
@@ -563,14 +598,14 @@ class ImportPlan {
     this.badRows++;
   }
 
-  private keysOfAll({ id, input }: NormalizedRow): Key[] {
-    const keys: Key[] = [];
-    if (id !== null) keys.push({ kind: 'id', value: id });
-    if (input.store_code != null) keys.push({ kind: 'store_code', value: input.store_code });
-    if (input.google_place_id != null) keys.push({ kind: 'google_place_id', value: input.google_place_id });
-    const key = input.name != null && input.address != null ? matchKey(input.name, input.address) : null;
-    if (key !== null) keys.push({ kind: 'name_and_address', value: key });
-    return keys;
+  /** The row's folded name and address (null without an address), from its keys. */
+  private matchKeyOf(row: NormalizedRow): string | null {
+    return this.keysOfAll(row).find((key) => key.kind === 'name_and_address')?.value ?? null;
+  }
+
+  /** The row's keys, in the order they are matched on; worked out once a row (the import asks three times). */
+  private keysOfAll(row: NormalizedRow): Key[] {
+    return (row.keys ??= keysOfRow(row));
   }
 
   private remember(row: NormalizedRow, keys: Key[]): void {
@@ -719,7 +754,9 @@ class ImportPlan {
       if (decision.action === 'skipped' && !this.request.dryRun) continue;
       const values = this.valuesOf(decision);
       if (values === undefined) continue;
-      decision.result = derived(values, this.clientId);
+      // A new location's name and address are its row's: its match key is the row's, worked out already.
+      const known = decision.location === undefined ? this.matchKeyOf(decision.row) : undefined;
+      decision.result = derived(values, this.clientId, known);
       if (decision.location !== undefined) {
         decision.changes = changesBetween(decision.location, values);
         if (decision.changes === null) decision.action = 'unchanged';
@@ -799,13 +836,15 @@ class ImportPlan {
         this.previewed(decision.row.index, preview(decision, decision.action === 'created' ? null : id));
     }
     if (write && created.length > 0)
-      insertLocations(this.db, this.clientId, created, this.request.now, this.operationId);
+      this.writes.write(['insertLocations', this.clientId, created, this.request.now, this.operationId]);
   }
 
   /** Writes an update; a store code the file moves from another location is written at the end (code-moves.ts). */
   private update(id: string, decision: Decision): void {
     const row = this.codeMoves.waits(id) ? { ...decision.result!, store_code: null } : decision.result!;
-    updateLocation(this.db, id, row, this.request.now, decision.location);
+    // What the update's statement is chosen by: the key columns as stored (queries.ts, KEY_GROUPS).
+    const { name, address, store_code, google_place_id } = decision.location!;
+    this.writes.write(['updateLocation', id, row, this.request.now, { name, address, store_code, google_place_id }]);
   }
 
   /** What an undo needs of the locations this piece updates: their values before. */
@@ -818,7 +857,7 @@ class ImportPlan {
       for (const column of DERIVED_COLUMNS) if (result![column] !== location![column]) written.push(column);
       const before = partialSnapshot(location!.id, location!, written);
       // Each is updated once in this piece: its revision goes one up.
-      rememberRow(this.db, this.operationId!, location!.id, 'updated', before, location!.revision + 1);
+      this.writes.write(['rememberRow', this.operationId!, location!.id, 'updated', before, location!.revision + 1]);
     }
   }
 
@@ -832,12 +871,12 @@ class ImportPlan {
     const { request, db, clientId, totals } = this;
     const { created, updated, unchanged, skipped } = totals;
     if (created + updated === 0 && this.operationId !== null) {
-      dropOperation(db, this.operationId);
+      this.writes.write(['dropOperation', this.operationId]);
       this.operationId = null;
     }
     if (request.actor === undefined || this.body.rows.length === 0) return;
-    recordEntry(
-      db,
+    this.writes.write([
+      'recordEntry',
       {
         organizationId: request.organizationId,
         actor: request.actor(db),
@@ -857,7 +896,7 @@ class ImportPlan {
         operationId: this.operationId,
       },
       request.now,
-    );
+    ]);
   }
 
   private previewed(index: number, row: PreviewRow): void {
@@ -915,14 +954,25 @@ class ImportPlan {
         details: this.errors.sort((a, b) => a.row! - b.row!),
       });
     }
-    this.codeMoves.write(this.db);
-    addToLocationsCount(this.db, this.clientId, created);
+    this.codeMoves.write(this.writes);
+    if (created !== 0) this.writes.write(['addToLocationsCount', this.clientId, created]);
     this.recordImport();
     // UploadResponse, in its order.
     const head = `{"success":true,"count":${created},"locations":[`;
     const tail = `],"created":${created},"updated":${updated},"unchanged":${unchanged},"skipped":${skipped},"operation_id":${JSON.stringify(this.operationId)}${this.end()}`;
     return { statusCode: 201, bytes: [UTF8.encode(head), ...this.created.finish(), UTF8.encode(tail)] };
   }
+}
+
+/** A row's keys, in the order they are matched on: its location id, store code, place id, name and address. */
+function keysOfRow({ id, input }: NormalizedRow): Key[] {
+  const keys: Key[] = [];
+  if (id !== null) keys.push({ kind: 'id', value: id });
+  if (input.store_code != null) keys.push({ kind: 'store_code', value: input.store_code });
+  if (input.google_place_id != null) keys.push({ kind: 'google_place_id', value: input.google_place_id });
+  const key = input.name != null && input.address != null ? matchKey(input.name, input.address) : null;
+  if (key !== null) keys.push({ kind: 'name_and_address', value: key });
+  return keys;
 }
 
 /** The updates of a piece that change their location's store code. */

@@ -48,13 +48,17 @@ function keyBaseOf(clientId: string): number {
   return lastClient.base;
 }
 
-/** The indexed keys of a location of this client: its place id's and its name and address's (keys.ts). */
+/**
+ * The indexed keys of a location of this client: its place id's and its name and address's (keys.ts).
+ * `known`: its matchKey, when the caller has it already.
+ */
 export function keyHashes(
   clientId: string,
   values: Pick<LocationValues, 'name' | 'address' | 'google_place_id'>,
+  known?: string | null,
 ): { place_hash: number | null; match_hash: number | null } {
   const base = keyBaseOf(clientId);
-  const key = matchKey(values.name, values.address);
+  const key = known === undefined ? matchKey(values.name, values.address) : known;
   return {
     place_hash: values.google_place_id === null ? null : keyHash(base, values.google_place_id),
     match_hash: key === null ? null : keyHash(base, key),
@@ -63,11 +67,11 @@ export function keyHashes(
 
 /**
  * The values with what is computed from them, for a location of this client; `values` becomes the row
- * (no copy: an import makes 100,000).
+ * (no copy: an import makes 100,000). `matchKey`: its name and address's, when the caller has it already.
  */
-export function derived(values: LocationValues, clientId: string): LocationRow {
+export function derived(values: LocationValues, clientId: string, matchKey?: string | null): LocationRow {
   const health = healthFlagsOf(values);
-  const { place_hash, match_hash } = keyHashes(clientId, values);
+  const { place_hash, match_hash } = keyHashes(clientId, values, matchKey);
   const row = values as LocationRow;
   row.health_score = health.score;
   row.health_status = health.status as LocationRow['health_status'];

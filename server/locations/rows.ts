@@ -26,8 +26,16 @@ import { UploadRow } from './schemas.js';
  */
 export type RowInput = { [F in LocationField]?: LocationValues[F] | null };
 
+/** A key an import matches a row on (import.ts): a location id, store code, place id, or folded name and address. */
+export interface RowKey {
+  kind: 'id' | 'store_code' | 'google_place_id' | 'name_and_address';
+  value: string;
+}
+
 /** A normalized row of an import, with its index and, when its phone waits for the stored country, its text. */
 export interface NormalizedRow {
+  /** Its keys, once the import has worked them out (import.ts). */
+  keys?: RowKey[];
   index: number;
   /** The location id the row names (lower case), as an export writes it. */
   id: string | null;

@@ -1,7 +1,7 @@
 import type { Db } from '../db/open.js';
 import { NotFound } from '../http/errors.js';
 import type { TableFormat } from '../imports/table-body.js';
-import { mappingById, markMappingUsed } from './queries.js';
+import { mappingById } from './queries.js';
 
 /** The saved mapping `?mapping=` names, when it is the organization's and for this client (or shared). */
 function savedFor(db: Db, organizationId: string, mappingId: string, clientId: string) {
@@ -30,14 +30,15 @@ export function withSavedMapping(
 
 /**
  * Inside an import's transaction: the mapping its rows were read with is the organization's and fits the
- * client (else 404, nothing written), and a real import marks it used (README: "Saved mappings").
+ * client (else 404, nothing written); a real import marks it used (README: "Saved mappings"), by the id
+ * returned (markMappingUsed, among the import's writes).
  */
-export function useSavedMapping(
+export function savedMappingToUse(
   db: Db,
-  request: { organizationId: string; mappingId?: string; dryRun: boolean; now: number },
+  request: { organizationId: string; mappingId?: string; dryRun: boolean },
   clientId: string,
-): void {
-  if (request.mappingId === undefined) return;
+): string | undefined {
+  if (request.mappingId === undefined) return undefined;
   const mapping = savedFor(db, request.organizationId, request.mappingId, clientId);
-  if (!request.dryRun) markMappingUsed(db, mapping.id, request.now);
+  return request.dryRun ? undefined : mapping.id;
 }

@@ -116,12 +116,7 @@ function locationStore(db: Db, writer: Writer): LocationStore {
       }),
     edit: (request) => writer.write('editLocations', request),
     delete: (request) => writer.write('deleteLocations', request),
-    import: (request) =>
-      writer.write(
-        'importLocations',
-        request,
-        request.body.map((piece) => piece.buffer as ArrayBuffer),
-      ),
+    import: (request) => writer.importLocations(request),
   };
 }
 

@@ -14,7 +14,7 @@ import type { TokenGrant } from '../tokens/grant.js';
 import type { ApiToken, CreatedApiToken } from '../tokens/schemas.js';
 import type { TableFormat } from '../imports/table-body.js';
 import type { CreateMappingBody, Mapping, UpdateMappingBody } from '../mappings/schemas.js';
-import type { Writes } from './writes.js';
+import type { ImportWriteRequest, Writes } from './writes.js';
 
 /** The session's tokens as issued: the routes word them (auth/routes.ts tokenResponse). */
 export type { IssuedTokens };
@@ -82,7 +82,7 @@ export interface LocationStore {
   edit(request: Writes['editLocations']['request']): Promise<Writes['editLocations']['reply']>;
   delete(request: Writes['deleteLocations']['request']): Promise<Writes['deleteLocations']['reply']>;
   /** An import, all or nothing; the body's pieces move to the store (transferred, not copied). */
-  import(request: Writes['importLocations']['request']): Promise<Writes['importLocations']['reply']>;
+  import(request: ImportWriteRequest): Promise<Writes['importLocations']['reply']>;
 }
 
 export interface AuditStore {

@@ -1,17 +1,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { actorOf } from '../audit/queries.js';
 import { undoOperation } from '../audit/undo.js';
 import { authorizeWrite } from '../auth/authorize.js';
 import { recordClientEntry } from '../clients/audit.js';
 import { clientName, deleteClient } from '../clients/queries.js';
 import type { DatabaseKey } from '../db/key.js';
 import { openDatabase, WRITER_CACHE_MIB, type Db } from '../db/open.js';
-import { joinPieces } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
 import { NEEDS } from '../http/guards.js';
-import { xlsxCells } from '../imports/xlsx-cells.js';
-import { importLocations } from '../locations/import.js';
 import { deleteLocationsOf, editLocationsOf } from '../locations/edit.js';
+import { plannedImport } from './planned-import.js';
 import type { WriteAnswer, WriteKind, WriteMessage, Writes } from './writes.js';
 
 /**
@@ -36,15 +33,8 @@ const port = parentPort!;
 type Handlers = { [K in WriteKind]: (db: Db, request: Writes[K]['request']) => Writes[K]['reply'] };
 
 const handlers: Handlers = {
-  importLocations: (db, request) => {
-    const outcome = importLocations(db, {
-      ...request,
-      body: takeBody(request.body),
-      authorize: (db, clientId) => authorizeWrite(db, request.principal, { ...NEEDS.import, clientId }, request.now),
-      actor: (db) => actorOf(db, request.principal),
-    });
-    return outcome;
-  },
+  // The body goes on to the planner thread, which reads it; this thread makes the writes it decides.
+  importLocations: (db, { channel, body, ...request }) => plannedImport(db, channel, { request, body }),
   deleteClient: (db, { principal, clientId, now }) =>
     db
       .transaction(() => {
@@ -95,35 +85,8 @@ function failureOf(id: number, error: unknown): WriteAnswer {
   return { id, ok: false, failure: error instanceof Error ? (error.stack ?? error.message) : String(error) };
 }
 
-/**
- * The body's pieces joined into one, the pieces let go (the array emptied): the request outlives the
- * import, and must not hold the body a second time while it runs.
- */
-function takeBody(pieces: Uint8Array[]): Uint8Array {
-  const body = joinPieces(pieces);
-  pieces.length = 0;
-  return body;
-}
-
-/**
- * An .xlsx body is unzipped before its import's synchronous transaction: the library is async
- * (server/imports/xlsx-cells.ts). Anything else goes as it came.
- */
-async function prepare(message: WriteMessage): Promise<WriteMessage | WriteAnswer> {
-  if (message.kind !== 'importLocations') return message;
-  const { request } = message as WriteMessage<'importLocations'>;
-  const { format } = request;
-  if (format?.kind !== 'xlsx' || format.cells !== undefined) return message;
-  const body = takeBody(request.body);
-  const read = await xlsxCells(body, format.sheet);
-  if ('statusCode' in read) return { id: message.id, ok: false, refusal: read };
-  // The body joined once: the import reads it as its one piece.
-  const { cells, hiddenColumns, sheet } = read;
-  return { ...message, request: { ...request, body: [body], format: { ...format, cells, hiddenColumns, sheet } } };
-}
-
-function handle(message: WriteMessage, prepared: WriteMessage | WriteAnswer): void {
-  const reply = 'ok' in prepared ? prepared : answer(prepared);
+function handle(message: WriteMessage): void {
+  const reply = answer(message);
   // An import's answer (megabytes of JSON) moves to the main thread instead of being copied.
   const bytes = reply.ok ? (reply.reply as { bytes?: unknown } | null)?.bytes : undefined;
   // Each piece has a buffer of its own (JsonBytes' chunks, the encoded head and end).
@@ -163,21 +126,17 @@ function checkpointSoon(): void {
   else idle = setTimeout(now, IDLE_MS);
 }
 
-// Messages are handled one after the other, in order, even while an .xlsx file is being unzipped.
-let queue = Promise.resolve();
+// Messages are handled one after the other, in order: each is one synchronous call.
 port.on('message', (message: WriteMessage | 'close') => {
   // A write on its way: the checkpoint waits for it.
   clearTimeout(idle);
-  queue = queue.then(async () => {
-    if (message === 'close') {
-      clearTimeout(idle);
-      // The store's close checkpoints and folds the WAL back (db/store.ts).
-      db.close();
-      port.close();
-      return;
-    }
-    handle(message, await prepare(message).catch((error: unknown) => failureOf(message.id, error)));
-    checkpointSoon();
-  });
+  if (message === 'close') {
+    // The store's close checkpoints and folds the WAL back (db/store.ts).
+    db.close();
+    port.close();
+    return;
+  }
+  handle(message);
+  checkpointSoon();
 });
 port.postMessage('ready');

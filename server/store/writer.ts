@@ -1,9 +1,11 @@
+import type { ResourceLimits, TransferListItem } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../db/store.js';
 import { outsideAsar, RequestThread } from '../db/thread.js';
 import { HttpError } from '../http/errors.js';
 import type { Allocator } from '../memory.js';
-import type { WriteAnswer, WriteKind, WriteMessage, Writes } from './writes.js';
+import { PlannerThread } from './planner.js';
+import type { ImportWriteRequest, WriteAnswer, WriteKind, WriteMessage, Writes } from './writes.js';
 import type { WorkerData } from './writer-worker.js';
 
 const fromSources = import.meta.url.endsWith('.ts');
@@ -14,6 +16,7 @@ const WORKER_URL = outsideAsar(new URL(`./writer-worker${fromSources ? '.ts' : '
 // The young generation: 12 MB imports 100,000 rows some 10% faster than 8 MB (fewer of the rows' objects
 // are promoted before they die) for a few MB more at the peak; 16 MB was not measurably faster and cost 20 MB more.
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 12 };
+const PLANNER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 12 };
 
 /**
  * An import body this big (bytes) leaves the writer thread's heap tens of megabytes bigger until V8 next
@@ -42,6 +45,13 @@ function isOutsized(kind: WriteKind, request: unknown): boolean {
   return body.reduce((length, piece) => length + piece.byteLength, 0) > OUTSIZED_BYTES;
 }
 
+export interface WriterOptions {
+  /** How long the threads wait for a write after an outsized one before they go (RETIRE_IDLE_MS). */
+  retireIdleMs?: number;
+  /** The planner thread's heap (a test gives it too little, to see an import live through its end). */
+  plannerLimits?: ResourceLimits;
+}
+
 /**
  * The main thread's side of the writer thread: `write(kind, request)` sends one typed request and
  * resolves with its one reply (Signal Desktop's shape). A refusal (4xx) comes back as the HttpError it
@@ -50,6 +60,8 @@ function isOutsized(kind: WriteKind, request: unknown): boolean {
  */
 export class Writer {
   private readonly thread: RequestThread<WriteMessage, WriteAnswer>;
+  /** An import's plan runs there, beside this thread's writes (store/plan-channel.ts). */
+  private readonly planner: PlannerThread;
   private readonly running = new Set<Promise<unknown>>();
   private readonly checkpoints: NodeJS.Timeout;
   private warming: NodeJS.Timeout | undefined;
@@ -57,13 +69,15 @@ export class Writer {
   private retiring: NodeJS.Timeout | undefined;
   /** Whether an outsized write has been answered since the thread started: it is let go once idle. */
   private grown = false;
+  private readonly retireIdleMs: number;
 
   constructor(
     store: Store,
     private readonly log: FastifyBaseLogger,
     private readonly allocator?: Allocator,
-    private readonly retireIdleMs = RETIRE_IDLE_MS,
+    options: WriterOptions = {},
   ) {
+    this.retireIdleMs = options.retireIdleMs ?? RETIRE_IDLE_MS;
     const workerData: WorkerData = { file: store.file, key: store.key, nativeBinding: store.nativeBinding };
     this.thread = new RequestThread<WriteMessage, WriteAnswer>(
       WORKER_URL,
@@ -71,6 +85,9 @@ export class Writer {
       RESOURCE_LIMITS,
       (id, code) => ({ id, ok: false, failure: `the writer thread stopped (exit code ${code})` }),
       (error) => log.error({ err: error }, 'writer thread error'),
+    );
+    this.planner = new PlannerThread(workerData, options.plannerLimits ?? PLANNER_LIMITS, (error) =>
+      log.error({ err: error }, 'planner thread error'),
     );
     this.checkpoints = setInterval(() => {
       // A checkpoint is for a thread already running: it never starts one.
@@ -81,7 +98,7 @@ export class Writer {
   async write<K extends WriteKind>(
     kind: K,
     request: Writes[K]['request'],
-    transfer: ArrayBuffer[] = [],
+    transfer: TransferListItem[] = [],
   ): Promise<Writes[K]['reply']> {
     // Read before the request goes: a transferred body is detached (zero bytes) here afterwards.
     if (isOutsized(kind, request)) this.grown = true;
@@ -108,10 +125,27 @@ export class Writer {
     this.retiring = setTimeout(() => {
       if (this.busy) return;
       this.grown = false;
-      // The stopped thread's heap is unmapped; what it had from malloc stays in an arena until trimmed.
-      void this.thread.retire().then(() => this.allocator?.releaseSoon());
+      // The stopped threads' heaps are unmapped; what they had from malloc stays in an arena until trimmed.
+      void Promise.all([this.thread.retire(), this.planner.stop()]).then(() => this.allocator?.releaseSoon());
       this.warmUpSoon();
     }, this.retireIdleMs).unref();
+  }
+
+  /**
+   * An import: its body goes to the planner thread, which reads it and decides the writes that this
+   * thread makes, in one transaction (store/planned-import.ts).
+   */
+  async importLocations(request: ImportWriteRequest): Promise<Writes['importLocations']['reply']> {
+    const lease = await this.planner.lease().catch((error: unknown) => {
+      this.log.error({ err: error }, 'planner thread did not start');
+      throw new HttpError(500, 'The change failed; nothing was changed');
+    });
+    const transfer = [...request.body.map((piece) => piece.buffer as ArrayBuffer), lease.channel.port];
+    try {
+      return await this.write('importLocations', { ...request, channel: lease.channel }, transfer);
+    } finally {
+      lease.end();
+    }
   }
 
   /** Whether a write is under way (an import being written, a client being deleted...). */
@@ -135,9 +169,10 @@ export class Writer {
     this.warming = setTimeout(() => this.warmUp(), WARM_UP_AFTER_MS).unref();
   }
 
-  /** Starts the thread now, so that the first import does not wait for it; a failure shows at that import. */
+  /** Starts the threads now, so that the first import does not wait for them; a failure shows at that import. */
   warmUp(): void {
     this.thread.start().catch((error: unknown) => this.log.warn({ err: error }, 'writer thread did not start'));
+    this.planner.start().catch((error: unknown) => this.log.warn({ err: error }, 'planner thread did not start'));
   }
 
   /** Lets the writes under way finish, then stops the thread. */
@@ -146,6 +181,6 @@ export class Writer {
     clearTimeout(this.warming);
     clearTimeout(this.retiring);
     await Promise.allSettled([...this.running]);
-    await this.thread.close();
+    await Promise.all([this.thread.close(), this.planner.stop()]);
   }
 }

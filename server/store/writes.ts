@@ -1,8 +1,16 @@
 import type { UndoResponse } from '../audit/schemas.js';
 import type { ErrorDetail } from '../http/errors.js';
 import type { Principal } from '../http/guards.js';
-import type { ImportOutcome, ImportRequest } from '../locations/import.js';
+import type { ImportOutcome } from '../locations/import.js';
 import type { BulkEdit } from '../locations/schemas.js';
+import type { PlanChannel, PlanJob } from './plan-channel.js';
+
+/**
+ * An import as the store is asked for it: the request and who asks, and the body's bytes in the pieces
+ * they arrived in (server/http/body.ts), each with an ArrayBuffer of its own: moved, never copied, to the
+ * thread that reads them.
+ */
+export type ImportWriteRequest = PlanJob['request'] & { body: Uint8Array[] };
 
 /**
  * The writes done on the writer thread (store/writer-worker.ts), each one typed request and one reply,
@@ -12,11 +20,8 @@ import type { BulkEdit } from '../locations/schemas.js';
  */
 export interface Writes {
   importLocations: {
-    /**
-     * `body`: the request body's bytes in the pieces they arrived in (server/http/body.ts), each with an
-     * ArrayBuffer of its own: moved here, joined on the writer thread.
-     */
-    request: Omit<ImportRequest, 'authorize' | 'actor' | 'body'> & { principal: Principal; body: Uint8Array[] };
+    /** With the channel to the planner thread that reads the body and decides the writes (store/plan-channel.ts). */
+    request: ImportWriteRequest & { channel: PlanChannel };
     /** The answer's JSON as UTF-8 bytes in pieces, moved to the main thread without a copy; or the refusal. */
     reply: ImportOutcome;
   };

@@ -43,7 +43,7 @@ describe('closing the writer thread', () => {
     let released = 0;
     const allocator = { ...real, releaseSoon: () => (released++, real.releaseSoon()) };
     const idleMs = 300;
-    const writer = new Writer(store, Fastify({ logger: false }).log, allocator, idleMs);
+    const writer = new Writer(store, Fastify({ logger: false }).log, allocator, { retireIdleMs: idleMs });
     try {
       // Over 8 MiB, and not JSON: refused on the writer thread, before anything is read of the caller.
       const body = new TextEncoder().encode(`{${' '.repeat(9 * 1048576)}`);
@@ -51,11 +51,7 @@ describe('closing the writer thread', () => {
       // In two pieces, as a socket brings a body: together over the limit, each under it.
       const pieces = [body.slice(0, 5 * 1048576), body.slice(5 * 1048576)];
       const request = { organizationId: 'none', principal, body: pieces, dryRun: false, now: Date.now() } as const;
-      const reply = await writer.write(
-        'importLocations',
-        { ...request, duplicates: 'skip', mode: 'create', blanks: 'keep' },
-        pieces.map((piece) => piece.buffer),
-      );
+      const reply = await writer.importLocations({ ...request, duplicates: 'skip', mode: 'create', blanks: 'keep' });
       expect(reply).toMatchObject({ statusCode: 400 });
       // A write soon after finds the thread warm, and puts its going off.
       await sleep(idleMs / 2);
