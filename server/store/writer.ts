@@ -4,6 +4,7 @@ import type { Store } from '../db/store.js';
 import { outsideAsar, RequestThread } from '../db/thread.js';
 import { HttpError } from '../http/errors.js';
 import type { Allocator } from '../memory.js';
+import { unpinYoungGeneration } from '../node-flags.js';
 import { PlannerThread } from './planner.js';
 import type { ImportWriteRequest, WriteAnswer, WriteKind, WriteMessage, Writes } from './writes.js';
 import type { WorkerData } from './writer-worker.js';
@@ -11,12 +12,14 @@ import type { WorkerData } from './writer-worker.js';
 const fromSources = import.meta.url.endsWith('.ts');
 const WORKER_URL = outsideAsar(new URL(`./writer-worker${fromSources ? '.ts' : '.js'}`, import.meta.url));
 
-// An import parses its body (up to 32 MiB) and keeps its rows' keys on this thread: a bounded heap makes
-// V8 collect early instead of growing the process by the garbage of every row (npm run bench, peak RSS).
-// The young generation: 12 MB imports 100,000 rows some 10% faster than 8 MB (fewer of the rows' objects
-// are promoted before they die) for a few MB more at the peak; 16 MB was not measurably faster and cost 20 MB more.
-const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 12 };
-const PLANNER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 12 };
+// An import's rows are checked and kept on these threads: a bounded old generation makes V8 collect early
+// instead of growing the process by the garbage of every row (npm run bench, peak RSS). Young generations
+// measured 2026-12-06 in paired runs of the bench's import (node-flags.ts lets these apply): the planner,
+// which makes nearly all of an import's short-lived garbage, reads 100,000 rows in 0.90x the time and CPU
+// at 24 MB than at 12 MB, and no faster at 48 MB (its peak then 20 MB higher); the writer, which makes
+// little, showed no difference between 8 and 24 MB.
+const WRITER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 12 };
+const PLANNER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 24 };
 
 /**
  * An import body this big (bytes) leaves the writer thread's heap tens of megabytes bigger until V8 next
@@ -79,10 +82,11 @@ export class Writer {
   ) {
     this.retireIdleMs = options.retireIdleMs ?? RETIRE_IDLE_MS;
     const workerData: WorkerData = { file: store.file, key: store.key, nativeBinding: store.nativeBinding };
+    unpinYoungGeneration();
     this.thread = new RequestThread<WriteMessage, WriteAnswer>(
       WORKER_URL,
       workerData,
-      RESOURCE_LIMITS,
+      WRITER_LIMITS,
       (id, code) => ({ id, ok: false, failure: `the writer thread stopped (exit code ${code})` }),
       (error) => log.error({ err: error }, 'writer thread error'),
     );
