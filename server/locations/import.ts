@@ -6,6 +6,7 @@ import { DERIVED_COLUMNS, partialSnapshot } from './snapshots.js';
 import { applyImportWrites, ImportWriteLog, NO_WRITES, type ImportWriteSink } from './import-writes.js';
 import { codeKeptWords, StoreCodeMoves, type CodeChange } from './code-moves.js';
 import { CodesWithoutZeros, lostItsZeros } from './codes-without-zeros.js';
+import { FileKeys } from './file-keys.js';
 import { SortedUuids } from '../db/uuid.js';
 import type { ErrorDetail } from '../http/errors.js';
 import {
@@ -57,8 +58,11 @@ import type {
 /** An import as the writer thread runs it: one request, one synchronous transaction, one answer. */
 export interface ImportRequest {
   organizationId: string;
-  /** The raw body: parsed on the writer thread, never on the server's event loop. */
-  body: Uint8Array;
+  /**
+   * The raw body, whole or in the pieces it came in (read as one without being joined: body-bytes.ts):
+   * parsed off the server's event loop.
+   */
+  body: Uint8Array | readonly Uint8Array[];
   dryRun: boolean;
   duplicates: DuplicatePolicy;
   mode: ImportMode;
@@ -108,10 +112,19 @@ class Refused extends Error {
 
 /** Rows decided a piece at a time: enough that SQLite's per-statement cost vanishes. */
 const PIECE_ROWS = 1_000;
+/** The first piece is smaller: the writer, which waits for it, starts sooner. */
+const FIRST_PIECE_ROWS = 200;
 
 type Key = RowKey;
 
 /** What the import does with one valid row. */
+/** A piece of rows being applied: the ids its new locations take, their columns and answer entries. */
+interface AppliedPiece {
+  newIds: string[];
+  created: unknown[][];
+  answered: string[];
+}
+
 interface Decision {
   row: NormalizedRow;
   action: RowAction;
@@ -131,6 +144,9 @@ interface Decision {
   /** A created row whose store code is a location's that an earlier row gives another one (codeMovedAway). */
   freedFrom?: { holder: string; code: string };
 }
+
+/** The kinds of key, in the order a row is matched on them. */
+const KEY_ORDER: readonly Key['kind'][] = ['id', 'store_code', 'google_place_id', 'name_and_address'];
 
 /** The key kinds matched in SQL (locationsByKey), besides the id. */
 const KEY_KINDS: readonly KeyKind[] = ['store_code', 'google_place_id', 'name_and_address'];
@@ -176,12 +192,30 @@ export function readImport(request: ImportRequest): ImportBody | Refusal {
  * the database as it was when the import began, whatever its writes (a dry run decides as the import).
  */
 export function planImport(db: Db, request: ImportRequest, body: ImportBody, writes: ImportWriteSink): ImportOutcome {
-  try {
-    return new ImportPlan(db, request, body, writes).run();
-  } catch (error) {
-    if (error instanceof Refused) return error.refusal;
-    throw error;
-  }
+  return importPlan(db, request, body, writes).run();
+}
+
+/**
+ * The plan made, nothing read yet (its ids drawn, its tables sized): what the planner thread does while
+ * the writer begins the import's transaction; run() reads and decides (planImport).
+ */
+export function importPlan(
+  db: Db,
+  request: ImportRequest,
+  body: ImportBody,
+  writes: ImportWriteSink,
+): { run(): ImportOutcome } {
+  const plan = new ImportPlan(db, request, body, writes);
+  return {
+    run() {
+      try {
+        return plan.run();
+      } catch (error) {
+        if (error instanceof Refused) return error.refusal;
+        throw error;
+      }
+    },
+  };
 }
 
 /**
@@ -205,27 +239,27 @@ const UTF8 = new TextEncoder();
 
 class ImportPlan {
   private readonly ids: SortedUuids;
-  private readonly byId = new Map<string, number>();
+  private readonly byId = new FileKeys();
   /**
    * Every valid row's store code, with its row, whatever the import does with the row: two rows of one
    * file with one code are an error even when both would be skipped (the file is wrong either way), and
    * each message names the other row (its line from lineAt).
    */
-  private readonly codeRows = new Map<string, number>();
+  private readonly codeRows = new FileKeys();
   /**
    * Each row's line in the sheet (0: none said), by index: a row that repeats an earlier row's store code
    * (codeRows) or location id (byId) names that row's line (4 bytes a row, no object a row).
    */
   private readonly lineAt: Int32Array;
-  private readonly byStoreCode = new Map<string, number>();
-  private readonly byPlace = new Map<string, number>();
-  private readonly byMatchKey = new Map<string, number>();
+  private readonly byStoreCode = new FileKeys();
+  private readonly byPlace = new FileKeys();
+  private readonly byMatchKey = new FileKeys();
   /**
    * Existing locations already matched by a row, with that row and the key it matched by: a second row
    * matching one is a duplicate of the first, or, naming it by its id after a row matched it otherwise, an
    * error of both (oneLocationTwoRows).
    */
-  private readonly matched = new Map<string, { row: number; kind: Key['kind'] }>();
+  private readonly matched = new FileKeys();
   /**
    * The store code each matched location's row gives it (null: cleared), when the row gives one: a
    * later row may take the code the location had (codeMovedAway).
@@ -294,10 +328,10 @@ class ImportPlan {
     const mappingId = savedMappingToUse(db, request, clientId);
     if (mappingId !== undefined) this.writes.write(['markMappingUsed', mappingId, request.now]);
     this.hasExisting = locationsCount(db, clientId) > 0;
-    for (let start = 0; start < rows.length; start += PIECE_ROWS) {
+    for (let start = 0, end = 0; start < rows.length; start = end) {
       if (request.cancel && Atomics.load(request.cancel, 0) === 1) throw new Refused(GONE);
       const piece: NormalizedRow[] = [];
-      const end = Math.min(start + PIECE_ROWS, rows.length);
+      end = Math.min(start + (start === 0 ? FIRST_PIECE_ROWS : PIECE_ROWS), rows.length);
       // Each piece of raw rows is let go once read: 100,000 rows never sit in memory at once.
       const raw = rows.piece(start, end);
       if (!Array.isArray(raw)) throw new Refused(raw);
@@ -337,7 +371,7 @@ class ImportPlan {
     this.lineAt[index] = given.line ?? 0;
     const refusedIn = (field: string) => details.some((detail) => detail.field === field);
     const repeats: ErrorDetail[] = [];
-    const repeat = (field: 'store_code' | 'id', value: string | null, rows: Map<string, number>, rule: string) => {
+    const repeat = (field: 'store_code' | 'id', value: string | null, rows: FileKeys, rule: string) => {
       if (value === null || refusedIn(field)) return;
       const earlier = rows.get(value);
       if (earlier === undefined) {
@@ -449,14 +483,14 @@ class ImportPlan {
   }
 
   /** The file's earlier rows by each kind of key (made once: every key of every row asks). */
-  private readonly byKind: Record<Key['kind'], Map<string, number>> = {
+  private readonly byKind: Record<Key['kind'], FileKeys> = {
     id: this.byId,
     store_code: this.byStoreCode,
     google_place_id: this.byPlace,
     name_and_address: this.byMatchKey,
   };
 
-  private inFile(kind: Key['kind']): Map<string, number> {
+  private inFile(kind: Key['kind']): FileKeys {
     return this.byKind[kind];
   }
 
@@ -625,10 +659,17 @@ class ImportPlan {
     return this.duplicate(row, { reason: key.kind, location_id: id });
   }
 
+  /** The row that matched the location already, and the kind of key it matched by. */
+  private matchedRow(id: string): { row?: number; kind?: Key['kind'] } {
+    const found = this.matched.get(id);
+    if (found === undefined) return {};
+    return { row: Math.floor(found / KEY_ORDER.length), kind: KEY_ORDER[found % KEY_ORDER.length] };
+  }
+
   private matchedExisting(row: NormalizedRow, key: Key, id: string): Decision | undefined {
     if (this.request.mode === 'create') return this.duplicateOfExisting(row, key, id);
     const withoutZeros = key.kind === 'store_code' && this.zeros.matched(key.value, id);
-    const { row: earlier, kind: earlierKind } = this.matched.get(id) ?? {};
+    const { row: earlier, kind: earlierKind } = this.matchedRow(id);
     if (earlier !== undefined && (withoutZeros || this.matchedWithoutZeros.has(id))) {
       // 123 read as the stored 0123, and a row of 0123 itself: which row is the location's is not known.
       const rule =
@@ -642,7 +683,8 @@ class ImportPlan {
     }
     if (earlier !== undefined) return this.duplicate(row, { reason: key.kind, row: earlier });
     if (withoutZeros) this.matchedWithoutZeros.set(id, row.index);
-    this.matched.set(id, { row: row.index, kind: key.kind });
+    // A number, not an object, for each: an upsert matches 100,000 (its row, and its key kind's place).
+    this.matched.set(id, row.index * KEY_ORDER.length + KEY_ORDER.indexOf(key.kind));
     this.noteCodeGiven(id, row);
     this.remember(row, this.keysOfAll(row));
     // The stored location is read for the piece at once (completeUpdates).
@@ -818,25 +860,30 @@ class ImportPlan {
     const live = decisions.filter((decision) => decision.action !== 'error');
     if (write) this.rememberUpdates(live);
     const newIds = this.ids.take(live.filter((decision) => decision.action === 'created').length);
-    const created: unknown[][] = [];
-    for (const decision of live) {
-      this.totals[decision.action as keyof ImportPlan['totals']]++;
-      let id = decision.location?.id ?? null;
-      if (decision.action === 'created') {
-        id = newIds[created.length]!;
-        created.push(insertColumns(id, decision.result!));
-        const { name, city, state } = decision.result!;
-        if (!this.request.dryRun)
-          this.created.write(`${this.totals.created > 1 ? ',' : ''}${JSON.stringify({ id, name, city, state })}`);
-      } else if (decision.action === 'updated' && write) {
-        this.update(id!, decision);
-      }
-      // A row the import would create matches no location yet: its id is only made when it is written.
-      if (this.request.dryRun)
-        this.previewed(decision.row.index, preview(decision, decision.action === 'created' ? null : id));
-    }
+    // The piece's new rows, and their entries of the answer, written at once (one write a piece, not a row).
+    const piece: AppliedPiece = { newIds, created: [], answered: [] };
+    for (const decision of live) this.applyDecision(decision, piece, write);
+    const { created, answered } = piece;
     if (write && created.length > 0)
       this.writes.write(['insertLocations', this.clientId, created, this.request.now, this.operationId]);
+    if (answered.length > 0)
+      this.created.write(`${this.totals.created > answered.length ? ',' : ''}${answered.join(',')}`);
+  }
+
+  /** Counts one row's decision, and writes or previews it. */
+  private applyDecision(decision: Decision, piece: AppliedPiece, write: boolean): void {
+    this.totals[decision.action as keyof ImportPlan['totals']]++;
+    let id = decision.location?.id ?? null;
+    if (decision.action === 'created') {
+      id = piece.newIds[piece.created.length]!;
+      piece.created.push(insertColumns(id, decision.result!));
+      if (!this.request.dryRun) piece.answered.push(createdEntry(id, decision.result!));
+    } else if (decision.action === 'updated' && write) {
+      this.update(id!, decision);
+    }
+    // A row the import would create matches no location yet: its id is only made when it is written.
+    if (this.request.dryRun)
+      this.previewed(decision.row.index, preview(decision, decision.action === 'created' ? null : id));
   }
 
   /** Writes an update; a store code the file moves from another location is written at the end (code-moves.ts). */
@@ -974,6 +1021,13 @@ function keysOfRow({ id, input }: NormalizedRow): Key[] {
   if (key !== null) keys.push({ kind: 'name_and_address', value: key });
   return keys;
 }
+
+/** A created location in the answer: {id, name, city, state}, the spec's entry, as JSON (no object made for it). */
+function createdEntry(id: string, { name, city, state }: LocationRow): string {
+  return `{"id":"${id}","name":${JSON.stringify(name)},"city":${jsonText(city)},"state":${jsonText(state)}}`;
+}
+
+const jsonText = (value: string | null) => (value === null ? 'null' : JSON.stringify(value));
 
 /** The updates of a piece that change their location's store code. */
 function codeChanges(decisions: Decision[]): CodeChange[] {

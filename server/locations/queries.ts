@@ -263,10 +263,13 @@ const JSON_COLUMNS: ReadonlySet<string> = new Set(PARSED_COLUMNS);
 
 /** A row's columns in the order insertLocations reads them: its id, then ROW_COLUMNS. */
 export function insertColumns(id: string, row: LocationRow): unknown[] {
-  const values: unknown[] = [id];
-  for (const column of ROW_COLUMNS) {
+  // Made at its length: an import makes 100,000 (pushing grew each four times).
+  const values = new Array<unknown>(ROW_COLUMNS.length + 1);
+  values[0] = id;
+  for (let at = 0; at < ROW_COLUMNS.length; at++) {
+    const column = ROW_COLUMNS[at]!;
     const value = row[column];
-    values.push(value !== null && JSON_COLUMNS.has(column) ? JSON.stringify(value) : value);
+    values[at + 1] = value !== null && JSON_COLUMNS.has(column) ? JSON.stringify(value) : value;
   }
   return values;
 }

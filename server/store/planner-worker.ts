@@ -6,7 +6,7 @@ import { joinPieces } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
 import { NEEDS } from '../http/guards.js';
 import { xlsxCells } from '../imports/xlsx-cells.js';
-import { planImport, readImport, type ImportOutcome, type ImportRequest } from '../locations/import.js';
+import { importPlan, readImport, type ImportOutcome, type ImportRequest } from '../locations/import.js';
 import { NO_WRITES } from '../locations/import-writes.js';
 import { PlannerEnd, WriterGone, type PlanJob } from './plan-channel.js';
 import type { WorkerData } from './writer-worker.js';
@@ -25,7 +25,7 @@ db.pragma('query_only = ON');
 const port = parentPort!;
 
 /** The request as the import reads it, with the caller's right and name read inside its transaction. */
-function importRequest(job: PlanJob, body: Uint8Array): ImportRequest {
+function importRequest(job: PlanJob, body: ImportRequest['body']): ImportRequest {
   const { principal, ...request } = job.request;
   return {
     ...request,
@@ -35,12 +35,11 @@ function importRequest(job: PlanJob, body: Uint8Array): ImportRequest {
   };
 }
 
-/** An .xlsx body unzipped into cells (async: before the plan), anything else as it came. */
+/** An .xlsx body unzipped into cells (async: before the plan), anything else in the pieces it came in. */
 async function prepared(job: PlanJob): Promise<ImportRequest | ImportOutcome> {
-  const body = joinPieces(job.body);
-  job.body.length = 0;
   const { format } = job.request;
-  if (format?.kind !== 'xlsx' || format.cells !== undefined) return importRequest(job, body);
+  if (format?.kind !== 'xlsx' || format.cells !== undefined) return importRequest(job, job.body);
+  const body = joinPieces(job.body);
   const read = await xlsxCells(body, format.sheet);
   if ('statusCode' in read) return read;
   const { cells, hiddenColumns, sheet } = read;
@@ -56,9 +55,11 @@ async function plan(job: PlanJob, end: PlannerEnd): Promise<void> {
     if (!('organizationId' in request)) return end.post({ kind: 'done', outcome: request });
     const body = readImport(request);
     if ('statusCode' in body) return end.post({ kind: 'done', outcome: body });
+    // Made while the writer begins the transaction: nothing of it reads the database.
+    const plan = importPlan(db, request, body, request.dryRun ? NO_WRITES : end);
     end.post({ kind: 'ready' });
     end.waitForGo();
-    const outcome = db.transaction(() => planImport(db, request, body, request.dryRun ? NO_WRITES : end))();
+    const outcome = db.transaction(() => plan.run())();
     end.finish(outcome);
   } catch (error) {
     // The writer gave up (it failed, or stopped): nobody waits for an answer.

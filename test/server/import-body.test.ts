@@ -115,3 +115,64 @@ describe('a JSON import body read a piece at a time', () => {
     expect(body.rows.piece(3, 7)).toEqual(rows.slice(3));
   });
 });
+
+/** The bytes cut at these offsets: a body in the pieces it came off the socket in. */
+function cut(bytes: Uint8Array, at: number[]): Uint8Array[] {
+  const offsets = [...new Set(at.map((offset) => offset % (bytes.length + 1)))].sort((a, b) => a - b);
+  const pieces: Uint8Array[] = [];
+  let from = 0;
+  for (const offset of [...offsets, bytes.length]) {
+    pieces.push(bytes.slice(from, offset));
+    from = offset;
+  }
+  return pieces;
+}
+
+/** What the body reads as: its client and every row, or its refusal. */
+function readBody(body: Uint8Array | Uint8Array[]) {
+  const read = parseImportBody(body);
+  if ('statusCode' in read) return read;
+  const rows = readAll(read.rows, 3);
+  return Array.isArray(rows) ? { clientId: read.clientId, rows } : rows;
+}
+
+describe('a JSON import body read in the pieces it arrived in, never joined', () => {
+  it('reads as the whole body does, wherever the pieces end: inside a character, a string, an escape', () => {
+    const value = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }));
+    fc.assert(
+      fc.property(
+        fc.array(fc.dictionary(fc.constantFrom('name', 'city', 'a\\"b', 'é'), value), { maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        fc.constantFrom(undefined, ' ', 2),
+        fc.boolean(),
+        (rows, at, gap, bom) => {
+          const text = `${bom ? '\uFEFF' : ''}${JSON.stringify({ clientId: CLIENT, rows }, null, gap)}`;
+          const bytes = bytesOf(text);
+          expect(readBody(cut(bytes, at))).toEqual(readBody(bytes));
+        },
+      ),
+    );
+  });
+
+  it('refuses bytes that are not UTF-8 as the whole body is refused, a character split or not', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 24 }), fc.array(fc.nat(), { maxLength: 6 }), (junk, at) => {
+        const bytes = new Uint8Array([
+          ...bytesOf(`{"clientId":"${CLIENT}","rows":[{"name":"`),
+          ...junk,
+          ...bytesOf('"}]}'),
+        ]);
+        expect(readBody(cut(bytes, at))).toEqual(readBody(bytes));
+      }),
+    );
+  });
+
+  it('a body split into pieces of one byte each reads as the whole', () => {
+    const bytes = bytesOf(
+      JSON.stringify({ clientId: CLIENT, rows: [{ name: 'Café "Ü" \\ 😀', city: 'Zürich' }, { name: 'b' }] }),
+    );
+    const pieces = [...bytes].map((byte) => new Uint8Array([byte]));
+    expect(readBody(pieces)).toEqual(readBody(bytes));
+    expect(readBody(pieces)).toMatchObject({ rows: [{ name: 'Café "Ü" \\ 😀' }, { name: 'b' }] });
+  });
+});

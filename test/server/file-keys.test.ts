@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { FileKeys } from '../../server/locations/file-keys.js';
+
+/** The import's index of a file's keys (server/locations/file-keys.ts): exact, whatever the hashes. */
+describe('FileKeys', () => {
+  it('finds each key it was given, with its number, and no other', () => {
+    const keys = new FileKeys();
+    keys.set('ChIJN1t_tDeuEmsRUsoyG83frY4', 0);
+    keys.set('café ümlaut\u00001 main st', 1);
+    expect(keys.get('ChIJN1t_tDeuEmsRUsoyG83frY4')).toBe(0);
+    expect(keys.get('café ümlaut\u00001 main st')).toBe(1);
+    expect(keys.has('cafe umlaut\u00001 main st')).toBe(false);
+    expect(keys.get('ChIJN1t_tDeuEmsRUsoyG83frY')).toBeUndefined();
+    expect(keys.size).toBe(2);
+  });
+
+  it('keeps apart keys that share a hash (every key one hash here), and a key set again takes its new number', () => {
+    const keys = new FileKeys(() => 7);
+    const words = ['a', 'b', 'ab', 'ba', '', 'é', 'e\u0301'];
+    words.forEach((word, at) => keys.set(word, at));
+    words.forEach((word, at) => expect(keys.get(word)).toBe(at));
+    expect(keys.has('c')).toBe(false);
+    keys.set('ab', 99);
+    expect(keys.get('ab')).toBe(99);
+    expect(keys.size).toBe(words.length);
+  });
+
+  it('grows past its first sizes: 100,000 keys, long ones among them', () => {
+    const keys = new FileKeys();
+    const key = (i: number) =>
+      `bluebird coffee roasters #${i}\u0000${i} oak avenue${i % 1000 === 0 ? 'x'.repeat(2000) : ''}`;
+    for (let i = 0; i < 100_000; i++) keys.set(key(i), i);
+    expect(keys.size).toBe(100_000);
+    for (let i = 0; i < 100_000; i += 997) expect(keys.get(key(i))).toBe(i);
+    expect(keys.get(key(100_000))).toBeUndefined();
+  });
+});
