@@ -1,100 +1,156 @@
-import { keyHash32 } from './keys.js';
-
+/** Entries at first (a power of two), and bytes of keys. */
 const INITIAL_ENTRIES = 1024;
 const INITIAL_BYTES = 64 * 1024;
+
+declare global {
+  interface String {
+    /** ES2024 (Node 20 has it; TypeScript's ES2023 library does not name it). */
+    isWellFormed(): boolean;
+  }
+}
 
 /**
  * Keys of a file's rows (an import's store codes, place ids, names and addresses, location ids), each with
  * a number (the first row that gave it): how an import finds a file's own duplicates, exactly. Maps of
  * 100,000 strings a kind kept some 45 MB of the planner's heap alive to the end of a big upsert, promoted
  * and marked again and again by V8 (npm run bench: the process's peak, and the planner's collections).
- * Here each key is kept as UTF-8 bytes in one growing buffer outside V8's heap, found by its XXH32 in a Map
- * of small integers, and compared byte for byte with the key asked for: two keys that share a hash are
- * two keys. Some 24 bytes of heap a key, and its bytes.
+ * Here each key is kept as UTF-8 bytes in one growing buffer outside V8's heap, found by its hash in an
+ * open-addressing table of integers, and compared byte for byte with the key asked for: two keys that
+ * share a hash are two keys. A key with a lone surrogate (not well-formed UTF-16, which UTF-8 cannot hold:
+ * it would be read as another such key) is kept as it is, in a Map.
+ *
+ * The hash is FNV-1a over the key's UTF-16 code units, made in JS in the same pass that copies an ASCII
+ * key's bytes: a hash of this process's memory only, never stored. xxhash-wasm (keys.ts, the stored hashes)
+ * and Buffer's UTF-8 writes each cross into native code for every key, and a V8 Map of 300,000 numbers
+ * costs more than the table: those took most of the upsert planner's time for keys (npm run bench).
  */
 export class FileKeys {
-  /** Each hash's first entry; an entry's next one of the same hash is `next[entry]` (-1: none). */
-  private readonly first = new Map<number, number>();
-  private next = new Int32Array(INITIAL_ENTRIES);
+  /** Slots of the table: an entry + 1, 0 empty; linear probing, never more than half full. */
+  private table = new Int32Array(INITIAL_ENTRIES * 2);
+  private hashes = new Int32Array(INITIAL_ENTRIES);
   private starts = new Int32Array(INITIAL_ENTRIES);
   private lengths = new Int32Array(INITIAL_ENTRIES);
   private values = new Int32Array(INITIAL_ENTRIES);
   private count = 0;
-  private bytes = Buffer.allocUnsafeSlow(INITIAL_BYTES);
+  /** The keys' bytes; the key asked for is written after them (`used`), and kept there when it is new. */
+  private bytes = new Uint8Array(INITIAL_BYTES);
   private used = 0;
-  /** The key asked for, as UTF-8 (a key of a location is at most some 3 KB of it; grown when one is longer). */
-  private scratch = Buffer.allocUnsafeSlow(4096);
+  private readonly illFormed = new Map<string, number>();
 
-  constructor(private readonly hashOf: (key: string) => number = keyHash32) {}
+  /** `hashOf`: another hash, for tests of keys that share one. */
+  constructor(private readonly hashOf?: (key: string) => number) {}
 
   get size(): number {
-    return this.count;
+    return this.count + this.illFormed.size;
   }
 
   /** The number kept with the key, or undefined. */
   get(key: string): number | undefined {
-    const entry = this.find(key, this.hashOf(key) | 0);
+    if (!key.isWellFormed()) return this.illFormed.get(key);
+    const slot = this.find(key);
+    const entry = this.table[slot]! - 1;
     return entry < 0 ? undefined : this.values[entry];
   }
 
   has(key: string): boolean {
-    return this.find(key, this.hashOf(key) | 0) >= 0;
+    return this.get(key) !== undefined;
   }
 
   /** Keeps the key with `value`, or gives a key kept already its new value. */
   set(key: string, value: number): void {
-    const hash = this.hashOf(key) | 0;
-    const found = this.find(key, hash);
-    if (found >= 0) {
-      this.values[found] = value;
+    this.keep(key, value, true);
+  }
+
+  /** Keeps the key with `value` unless it is kept already (then its number stays). */
+  add(key: string, value: number): void {
+    this.keep(key, value, false);
+  }
+
+  private keep(key: string, value: number, replace: boolean): void {
+    if (!key.isWellFormed()) {
+      if (replace || !this.illFormed.has(key)) this.illFormed.set(key, value);
       return;
     }
-    const length = this.encode(key);
-    this.grow(length);
+    const slot = this.find(key);
+    const found = this.table[slot]! - 1;
+    if (found >= 0) {
+      if (replace) this.values[found] = value;
+      return;
+    }
     const entry = this.count++;
-    this.scratch.copy(this.bytes, this.used, 0, length);
     this.starts[entry] = this.used;
-    this.lengths[entry] = length;
+    this.lengths[entry] = this.keyLength;
+    this.hashes[entry] = this.keyHash;
     this.values[entry] = value;
-    this.used += length;
-    this.next[entry] = this.first.get(hash) ?? -1;
-    this.first.set(hash, entry);
+    this.used += this.keyLength;
+    this.table[slot] = entry + 1;
+    if (this.count === this.hashes.length) this.grow();
   }
 
-  /** The entry of the key (its hash `hash`), or -1; the key's bytes are in the scratch buffer after it. */
-  private find(key: string, hash: number): number {
-    let entry = this.first.get(hash);
-    if (entry === undefined) return -1;
-    const length = this.encode(key);
-    for (; entry >= 0; entry = this.next[entry]!) {
-      const start = this.starts[entry]!;
-      if (this.lengths[entry] === length && this.scratch.compare(this.bytes, start, start + length, 0, length) === 0)
-        return entry;
+  /** The key's bytes and hash, left by `find`. */
+  private keyLength = 0;
+  private keyHash = 0;
+
+  /** The slot of the key: its entry's, or the empty one where it would go. Writes the key after the others. */
+  private find(key: string): number {
+    const hash = this.encode(key);
+    const length = this.keyLength;
+    const mask = this.table.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const entry = this.table[slot]! - 1;
+      if (entry < 0 || (this.hashes[entry] === hash && this.lengths[entry] === length && this.same(entry))) return slot;
     }
-    return -1;
   }
 
-  /** The key's UTF-8 bytes into the scratch buffer; their length. */
+  /** Whether the entry's bytes are the key's (just written after the others). */
+  private same(entry: number): boolean {
+    const { bytes, used } = this;
+    const start = this.starts[entry]!;
+    for (let at = 0; at < this.keyLength; at++) if (bytes[start + at] !== bytes[used + at]) return false;
+    return true;
+  }
+
+  /** Writes the key's UTF-8 after the kept bytes (not yet kept) and returns its hash. */
   private encode(key: string): number {
-    if (key.length * 3 > this.scratch.length) this.scratch = Buffer.allocUnsafeSlow(key.length * 3);
-    return this.scratch.write(key, 0, 'utf8');
+    if (this.used + key.length * 3 > this.bytes.length) this.growBytes(key.length * 3);
+    const { bytes, used } = this;
+    let hash = 0x811c9dc5 | 0;
+    let ascii = true;
+    for (let at = 0; at < key.length; at++) {
+      const code = key.charCodeAt(at);
+      hash = Math.imul(hash ^ code, 0x01000193);
+      if (code > 0x7f) ascii = false;
+      else bytes[used + at] = code;
+    }
+    this.keyLength = ascii ? key.length : encoder.encodeInto(key, bytes.subarray(used)).written;
+    this.keyHash = this.hashOf === undefined ? hash : this.hashOf(key) | 0;
+    return this.keyHash;
   }
 
-  private grow(length: number): void {
-    if (this.count === this.next.length) {
-      const size = this.next.length * 2;
-      this.next = grown(this.next, size);
-      this.starts = grown(this.starts, size);
-      this.lengths = grown(this.lengths, size);
-      this.values = grown(this.values, size);
-    }
-    if (this.used + length > this.bytes.length) {
-      const bytes = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.used + length));
-      this.bytes.copy(bytes, 0, 0, this.used);
-      this.bytes = bytes;
+  private growBytes(length: number): void {
+    const bytes = new Uint8Array(Math.max(this.bytes.length * 2, this.used + length));
+    bytes.set(this.bytes.subarray(0, this.used));
+    this.bytes = bytes;
+  }
+
+  /** Twice the entries, and the table made again at twice its size. */
+  private grow(): void {
+    const size = this.hashes.length * 2;
+    this.hashes = grown(this.hashes, size);
+    this.starts = grown(this.starts, size);
+    this.lengths = grown(this.lengths, size);
+    this.values = grown(this.values, size);
+    this.table = new Int32Array(size * 2);
+    const mask = this.table.length - 1;
+    for (let entry = 0; entry < this.count; entry++) {
+      let slot = this.hashes[entry]! & mask;
+      while (this.table[slot] !== 0) slot = (slot + 1) & mask;
+      this.table[slot] = entry + 1;
     }
   }
 }
+
+const encoder = new TextEncoder();
 
 function grown(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
   const bigger = new Int32Array(size);

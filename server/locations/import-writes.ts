@@ -1,7 +1,7 @@
 import { dropOperation, recordEntry, startOperation } from '../audit/queries.js';
 import type { Db } from '../db/open.js';
 import { markMappingUsed } from '../mappings/queries.js';
-import { addToLocationsCount, insertLocations, setStoreCode, updateLocation } from './queries.js';
+import { addToLocationsCount, insertLocations, setStoreCode, updateColumns } from './queries.js';
 import { rememberRow } from './snapshots.js';
 
 /**
@@ -16,7 +16,7 @@ const WRITES = {
   startOperation,
   markMappingUsed,
   insertLocations,
-  updateLocation,
+  updateColumns,
   rememberRow,
   setStoreCode,
   addToLocationsCount,

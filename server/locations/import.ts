@@ -28,6 +28,7 @@ import {
   clientOrganization,
   locationsCount,
   insertColumns,
+  locationUpdate,
   locationsByKey,
   locationsToUpdate,
   type KeyKind,
@@ -643,7 +644,7 @@ class ImportPlan {
   }
 
   private remember(row: NormalizedRow, keys: Key[]): void {
-    for (const key of keys) if (!this.inFile(key.kind).has(key.value)) this.inFile(key.kind).set(key.value, row.index);
+    for (const key of keys) this.inFile(key.kind).add(key.value, row.index);
   }
 
   /** In create mode a row matching a location is its duplicate; a store code kept is an error (mode=upsert updates). */
@@ -889,9 +890,9 @@ class ImportPlan {
   /** Writes an update; a store code the file moves from another location is written at the end (code-moves.ts). */
   private update(id: string, decision: Decision): void {
     const row = this.codeMoves.waits(id) ? { ...decision.result!, store_code: null } : decision.result!;
-    // What the update's statement is chosen by: the key columns as stored (queries.ts, KEY_GROUPS).
-    const { name, address, store_code, google_place_id } = decision.location!;
-    this.writes.write(['updateLocation', id, row, this.request.now, { name, address, store_code, google_place_id }]);
+    // The statement is chosen by which key columns change from the stored ones (queries.ts, KEY_GROUPS).
+    const [changed, values] = locationUpdate(row, decision.location!);
+    this.writes.write(['updateColumns', id, changed, values, this.request.now]);
   }
 
   /** What an undo needs of the locations this piece updates: their values before. */

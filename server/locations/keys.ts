@@ -25,11 +25,6 @@ export function clientKeyBase(clientId: string): number {
   return (h32(clientId) & CLIENT_BITS) * KEY_SPAN;
 }
 
-/** A text's XXH32 (seed 0, of its UTF-8), an unsigned 32-bit integer. */
-export function keyHash32(key: string): number {
-  return h32(key);
-}
-
 /** A key's indexed integer within its client (clientKeyBase). */
 export function keyHash(base: number, key: string): number {
   return base + h32(key);

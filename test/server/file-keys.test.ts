@@ -34,4 +34,44 @@ describe('FileKeys', () => {
     for (let i = 0; i < 100_000; i += 997) expect(keys.get(key(i))).toBe(i);
     expect(keys.get(key(100_000))).toBeUndefined();
   });
+
+  it("add keeps a key's first number; keys with lone surrogates stay apart (UTF-8 would make them one)", () => {
+    const keys = new FileKeys(() => 1);
+    keys.add('a', 1);
+    keys.add('a', 2);
+    expect(keys.get('a')).toBe(1);
+    keys.add('x\ud800', 3);
+    keys.add('x\ud801', 4);
+    keys.add('x\ud800', 5);
+    keys.add('x\ufffd', 6);
+    expect([keys.get('x\ud800'), keys.get('x\ud801'), keys.get('x\ufffd')]).toEqual([3, 4, 6]);
+    expect(keys.has('x\udc00')).toBe(false);
+    expect(keys.size).toBe(4);
+  });
+
+  it('answers as a Map would, through growth, for keys of ASCII, accents and emoji (a seeded random walk)', () => {
+    let seed = 42;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const letters = ['a', 'b', 'é', '😀', '\u0000', ' ', 'z'];
+    const word = () =>
+      Array.from({ length: Math.floor(random() * 6) }, () => letters[Math.floor(random() * letters.length)]).join('');
+    for (const hashOf of [undefined, (key: string) => key.length]) {
+      const keys = new FileKeys(hashOf);
+      const map = new Map<string, number>();
+      for (let step = 0; step < 20_000; step++) {
+        const key = word();
+        if (random() < 0.5) {
+          keys.add(key, step);
+          if (!map.has(key)) map.set(key, step);
+        } else {
+          keys.set(key, step);
+          map.set(key, step);
+        }
+        const probe = word();
+        expect(keys.get(probe)).toBe(map.get(probe));
+      }
+      expect(keys.size).toBe(map.size);
+      for (const [key, value] of map) expect(keys.get(key)).toBe(value);
+    }
+  });
 });
