@@ -1,5 +1,5 @@
 import type { Db } from '../db/open.js';
-import { applyImportWrites } from '../locations/import-writes.js';
+import { applyImportWrites, type ImportWrite } from '../locations/import-writes.js';
 import type { ImportOutcome } from '../locations/import.js';
 import type { Refusal } from '../locations/import-body.js';
 import { WriterEnd, type PlanChannel, type PlanJob } from './plan-channel.js';
@@ -49,7 +49,7 @@ export function plannedImport(db: Db, channel: PlanChannel, job: PlanJob): Impor
 function takeWrites(db: Db, planner: WriterEnd, dryRun: boolean): ImportOutcome {
   for (;;) {
     const message = planner.receive();
-    if (message.kind === 'writes') applyImportWrites(db, message.writes);
+    if (message.kind === 'writes') applyImportWrites(db, JSON.parse(message.json) as ImportWrite[]);
     else if (message.kind === 'done') {
       const { outcome } = message;
       if (!('bytes' in outcome) && !dryRun) throw new RolledBack(outcome);
