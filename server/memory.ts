@@ -64,6 +64,35 @@ function fullCollection(): (() => void) | null {
   }
 }
 
+/**
+ * For a thread that has just done big work (an import's 100,000 rows): one full collection once it has
+ * been idle for `afterMs`, so that the garbage of that work does not stay committed under what comes
+ * next. V8 collects a thread's heap only as the thread allocates, and an idle worker never does: after an
+ * import, the planner's and the writer's heaps kept tens of megabytes of its garbage through the bulk
+ * edits and undos that followed (npm run bench: undo.bench.ts peaked at 314 MB). A collection of a heap
+ * that is mostly garbage costs a few milliseconds, on a thread with nothing else to do.
+ */
+export function idleCollector(
+  afterMs = 250,
+  collect: () => (() => void) | null = fullCollection,
+): { soon(): void; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let gc: (() => void) | null | undefined;
+  return {
+    soon() {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        gc ??= collect();
+        gc?.();
+      }, afterMs);
+      timer.unref();
+    },
+    cancel() {
+      clearTimeout(timer);
+    },
+  };
+}
+
 export interface Libc {
   mallopt(param: number, value: number): number;
   malloc_trim(pad: number): number;

@@ -8,6 +8,7 @@ import { NEEDS } from '../http/guards.js';
 import { xlsxCells } from '../imports/xlsx-cells.js';
 import { importPlan, readImport, type ImportOutcome, type ImportRequest } from '../locations/import.js';
 import { NO_WRITES } from '../locations/import-writes.js';
+import { idleCollector } from '../memory.js';
 import { PlannerEnd, WriterGone, type PlanJob } from './plan-channel.js';
 import type { WorkerData } from './writer-worker.js';
 
@@ -74,6 +75,9 @@ async function plan(job: PlanJob, end: PlannerEnd): Promise<void> {
   }
 }
 
+/** An import's garbage collected once the thread is idle (memory.ts). */
+const collector = idleCollector();
+
 // One import at a time, in order, even while an .xlsx file is being unzipped.
 let queue = Promise.resolve();
 port.on('message', (message: { port: MessagePort; signal: Int32Array } | 'close') => {
@@ -86,7 +90,13 @@ port.on('message', (message: { port: MessagePort; signal: Int32Array } | 'close'
   }
   const { port: jobPort, signal } = message;
   jobPort.once('message', (job: PlanJob) => {
-    queue = queue.then(() => plan(job, new PlannerEnd({ port: jobPort, signal })).finally(() => jobPort.close()));
+    collector.cancel();
+    queue = queue.then(() =>
+      plan(job, new PlannerEnd({ port: jobPort, signal })).finally(() => {
+        jobPort.close();
+        collector.soon();
+      }),
+    );
   });
 });
 port.postMessage('ready');

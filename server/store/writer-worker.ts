@@ -7,6 +7,7 @@ import type { DatabaseKey } from '../db/key.js';
 import { openDatabase, WRITER_CACHE_MIB, type Db } from '../db/open.js';
 import { HttpError } from '../http/errors.js';
 import { NEEDS } from '../http/guards.js';
+import { idleCollector } from '../memory.js';
 import { deleteLocationsOf, editLocationsOf } from '../locations/edit.js';
 import { plannedImport } from './planned-import.js';
 import type { WriteAnswer, WriteKind, WriteMessage, Writes } from './writes.js';
@@ -126,6 +127,9 @@ function checkpointSoon(): void {
   else idle = setTimeout(now, IDLE_MS);
 }
 
+/** A write's garbage (each is a long one: an import, a bulk edit, an undo) collected once the thread is idle. */
+const collector = idleCollector();
+
 // Messages are handled one after the other, in order: each is one synchronous call.
 port.on('message', (message: WriteMessage | 'close') => {
   // A write on its way: the checkpoint waits for it.
@@ -136,7 +140,9 @@ port.on('message', (message: WriteMessage | 'close') => {
     port.close();
     return;
   }
+  collector.cancel();
   handle(message);
   checkpointSoon();
+  collector.soon();
 });
 port.postMessage('ready');

@@ -3,7 +3,14 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { BodyBudget } from '../../server/http/body.js';
-import { ALLOCATOR_SETTINGS, allocatorOf, loadLibc, processAllocator, type Libc } from '../../server/memory.js';
+import {
+  ALLOCATOR_SETTINGS,
+  allocatorOf,
+  idleCollector,
+  loadLibc,
+  processAllocator,
+  type Libc,
+} from '../../server/memory.js';
 
 const MiB = 1024 * 1024;
 
@@ -91,6 +98,38 @@ describe('the full collection after a burst', () => {
     stop();
     for (let waited = 0; collections === 0 && waited < 40; waited++) await sleep(50);
     expect(collections).toBe(1);
+  });
+});
+
+describe("a thread's collection once it is idle after a long write (idleCollector)", () => {
+  it('comes once after the last call, not while calls keep coming, and not after cancel', async () => {
+    let collections = 0;
+    const collector = idleCollector(100, () => () => collections++);
+    for (let call = 0; call < 5; call++) {
+      collector.soon();
+      await sleep(40);
+    }
+    expect(collections).toBe(0);
+    await sleep(250);
+    expect(collections).toBe(1);
+    collector.soon();
+    collector.cancel();
+    await sleep(250);
+    expect(collections).toBe(1);
+  });
+
+  it("with V8's own collection, frees what the thread has let go", async () => {
+    // V8's own collection, in a context of this thread: what the collector calls by default.
+    v8.setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let held: unknown[] | null = Array.from({ length: 200_000 }, (_, at) => ({ at, text: `row ${at}` }));
+    const before = v8.getHeapStatistics().used_heap_size;
+    held = null;
+    const collector = idleCollector(50, () => gc);
+    collector.soon();
+    await sleep(300);
+    expect(held).toBeNull();
+    expect(v8.getHeapStatistics().used_heap_size).toBeLessThan(before - 5_000_000);
   });
 });
 
