@@ -454,7 +454,7 @@ async function benchImport(
     unit: 'ms',
     floor: keyedTime,
     floorLabel:
-      'the same floor plus a match key column and the three partial key indexes (store code unique, match key, place id); printed only, the target is judged above',
+      'the same floor plus the two key hashes worked out a row (place id; name and address) and the three partial key indexes (store code unique, the two hashes); printed only, the target is judged above',
   });
   record({
     name: `Longest GET /api/clients wait during the imports (${probes} requests, one every 20 ms)`,
