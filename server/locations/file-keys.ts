@@ -1,5 +1,12 @@
+import { randomBytes } from 'node:crypto';
+
 /** Entries at first (a power of two), and bytes of keys. */
 const INITIAL_ENTRIES = 1024;
+/**
+ * How far from its home slot a key may lie: a key that would lie farther goes to a Map instead (V8's
+ * string hash, seeded per process). However a file's keys hash, a look-up reads at most this many slots.
+ */
+const MAX_PROBES = 32;
 const INITIAL_BYTES = 64 * 1024;
 
 declare global {
@@ -20,9 +27,12 @@ declare global {
  * it would be read as another such key) is kept as it is, in a Map.
  *
  * The hash is FNV-1a over the key's UTF-16 code units, made in JS in the same pass that copies an ASCII
- * key's bytes: a hash of this process's memory only, never stored. xxhash-wasm (keys.ts, the stored hashes)
- * and Buffer's UTF-8 writes each cross into native code for every key, and a V8 Map of 300,000 numbers
- * costs more than the table: those took most of the upsert planner's time for keys (npm run bench).
+ * key's bytes, from a random seed of each table and then mixed (murmur3's finalizer): a hash of this
+ * process's memory only, never stored. xxhash-wasm (keys.ts, the stored hashes) and Buffer's UTF-8 writes
+ * each cross into native code for every key, and a V8 Map of 300,000 numbers costs more than the table:
+ * those took most of the upsert planner's time for keys (npm run bench). The seed and MAX_PROBES are for
+ * files made to collide: with a fixed FNV-1a, 2^17 addresses of 85 letters can share one hash, and a review
+ * measured 28 s for 40,000 such keys, the import's transaction open all the while.
  */
 export class FileKeys {
   /** Slots of the table: an entry + 1, 0 empty; linear probing, never more than half full. */
@@ -32,24 +42,34 @@ export class FileKeys {
   private lengths = new Int32Array(INITIAL_ENTRIES);
   private values = new Int32Array(INITIAL_ENTRIES);
   private count = 0;
+  /** Entries still in the table (a growth moves one that would lie too far from home to `others`). */
+  private inTable = 0;
+  private readonly seed = randomBytes(4).readInt32LE(0);
   /** The keys' bytes; the key asked for is written after them (`used`), and kept there when it is new. */
   private bytes = new Uint8Array(INITIAL_BYTES);
   private used = 0;
-  private readonly illFormed = new Map<string, number>();
+  /** Keys with a lone surrogate, and keys that would lie more than MAX_PROBES from their home slot. */
+  private readonly others = new Map<string, number>();
 
   /** `hashOf`: another hash, for tests of keys that share one. */
   constructor(private readonly hashOf?: (key: string) => number) {}
 
   get size(): number {
-    return this.count + this.illFormed.size;
+    return this.inTable + this.others.size;
+  }
+
+  /** How many keys are kept in the Map rather than the table (for tests). */
+  get outsideTable(): number {
+    return this.others.size;
   }
 
   /** The number kept with the key, or undefined. */
   get(key: string): number | undefined {
-    if (!key.isWellFormed()) return this.illFormed.get(key);
+    if (!key.isWellFormed()) return this.others.get(key);
     const slot = this.find(key);
-    const entry = this.table[slot]! - 1;
-    return entry < 0 ? undefined : this.values[entry];
+    const entry = slot < 0 ? -1 : this.table[slot]! - 1;
+    if (entry >= 0) return this.values[entry];
+    return this.others.size === 0 ? undefined : this.others.get(key);
   }
 
   has(key: string): boolean {
@@ -67,17 +87,18 @@ export class FileKeys {
   }
 
   private keep(key: string, value: number, replace: boolean): void {
-    if (!key.isWellFormed()) {
-      if (replace || !this.illFormed.has(key)) this.illFormed.set(key, value);
-      return;
-    }
-    const slot = this.find(key);
-    const found = this.table[slot]! - 1;
+    const slot = key.isWellFormed() ? this.find(key) : -1;
+    const found = slot < 0 ? -1 : this.table[slot]! - 1;
     if (found >= 0) {
       if (replace) this.values[found] = value;
       return;
     }
+    if (slot < 0 || (this.others.size > 0 && this.others.has(key))) {
+      if (replace || !this.others.has(key)) this.others.set(key, value);
+      return;
+    }
     const entry = this.count++;
+    this.inTable++;
     this.starts[entry] = this.used;
     this.lengths[entry] = this.keyLength;
     this.hashes[entry] = this.keyHash;
@@ -91,15 +112,19 @@ export class FileKeys {
   private keyLength = 0;
   private keyHash = 0;
 
-  /** The slot of the key: its entry's, or the empty one where it would go. Writes the key after the others. */
+  /**
+   * The slot of the key: its entry's, or the empty one where it would go; -1 when neither is within
+   * MAX_PROBES of its home (the key is then not in the table). Writes the key after the others.
+   */
   private find(key: string): number {
     const hash = this.encode(key);
     const length = this.keyLength;
     const mask = this.table.length - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+    for (let probe = 0, slot = hash & mask; probe < MAX_PROBES; probe++, slot = (slot + 1) & mask) {
       const entry = this.table[slot]! - 1;
       if (entry < 0 || (this.hashes[entry] === hash && this.lengths[entry] === length && this.same(entry))) return slot;
     }
+    return -1;
   }
 
   /** Whether the entry's bytes are the key's (just written after the others). */
@@ -114,7 +139,7 @@ export class FileKeys {
   private encode(key: string): number {
     if (this.used + key.length * 3 > this.bytes.length) this.growBytes(key.length * 3);
     const { bytes, used } = this;
-    let hash = 0x811c9dc5 | 0;
+    let hash = (0x811c9dc5 ^ this.seed) | 0;
     let ascii = true;
     for (let at = 0; at < key.length; at++) {
       const code = key.charCodeAt(at);
@@ -123,7 +148,7 @@ export class FileKeys {
       else bytes[used + at] = code;
     }
     this.keyLength = ascii ? key.length : encoder.encodeInto(key, bytes.subarray(used)).written;
-    this.keyHash = this.hashOf === undefined ? hash : this.hashOf(key) | 0;
+    this.keyHash = this.hashOf === undefined ? mixed(hash) : this.hashOf(key) | 0;
     return this.keyHash;
   }
 
@@ -140,17 +165,42 @@ export class FileKeys {
     this.starts = grown(this.starts, size);
     this.lengths = grown(this.lengths, size);
     this.values = grown(this.values, size);
+    const old = this.table;
     this.table = new Int32Array(size * 2);
     const mask = this.table.length - 1;
-    for (let entry = 0; entry < this.count; entry++) {
+    for (const held of old) {
+      if (held === 0) continue;
+      const entry = held - 1;
       let slot = this.hashes[entry]! & mask;
-      while (this.table[slot] !== 0) slot = (slot + 1) & mask;
-      this.table[slot] = entry + 1;
+      let probe = 0;
+      while (this.table[slot] !== 0 && probe < MAX_PROBES) {
+        slot = (slot + 1) & mask;
+        probe++;
+      }
+      if (probe < MAX_PROBES) this.table[slot] = entry + 1;
+      else this.moveOut(entry);
     }
+  }
+
+  /** An entry that would lie too far from its home slot, moved to `others` with its key as text. */
+  private moveOut(entry: number): void {
+    const start = this.starts[entry]!;
+    this.others.set(decoder.decode(this.bytes.subarray(start, start + this.lengths[entry]!)), this.values[entry]!);
+    this.inTable--;
   }
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** murmur3's 32-bit finalizer: every bit of the hash moves every bit of the slot. */
+function mixed(hash: number): number {
+  let h = hash ^ (hash >>> 16);
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
 
 function grown(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
   const bigger = new Int32Array(size);

@@ -74,4 +74,30 @@ describe('FileKeys', () => {
       for (const [key, value] of map) expect(keys.get(key)).toBe(value);
     }
   });
+
+  it('keys made to share one hash stay exact, and past a few slots from home they go to a Map, not a longer probe', () => {
+    // A file whose addresses all hash alike (a review built 2^17 such keys for a fixed FNV-1a): each
+    // look-up reads at most MAX_PROBES slots, the rest of the keys are kept as text in a Map.
+    const keys = new FileKeys(() => 12345);
+    const key = (i: number) => `address ${i} \u0000 same hash`;
+    for (let i = 0; i < 5_000; i++) keys.add(key(i), i);
+    keys.add(key(17), 99);
+    keys.set(key(4_999), 7);
+    expect(keys.size).toBe(5_000);
+    expect(keys.outsideTable).toBeGreaterThan(4_900);
+    expect(keys.get(key(17))).toBe(17);
+    expect(keys.get(key(4_999))).toBe(7);
+    expect(keys.get(key(5_000))).toBeUndefined();
+    for (let i = 0; i < 5_000; i += 97) expect(keys.has(key(i))).toBe(true);
+  });
+
+  it('with its own hash, ordinary keys all stay in the table, in two tables alike', () => {
+    const [a, b] = [new FileKeys(), new FileKeys()];
+    for (let i = 0; i < 3_000; i++) {
+      a.add(`k${i}`, i);
+      b.add(`k${i}`, i);
+    }
+    for (let i = 0; i < 3_000; i += 7) expect([a.get(`k${i}`), b.get(`k${i}`)]).toEqual([i, i]);
+    expect(a.outsideTable + b.outsideTable).toBe(0);
+  });
 });
