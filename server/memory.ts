@@ -82,7 +82,8 @@ export function idleCollector(
     soon() {
       clearTimeout(timer);
       timer = setTimeout(() => {
-        gc ??= collect();
+        // Asked once: null (no collection to be had) is kept too.
+        if (gc === undefined) gc = collect();
         gc?.();
       }, afterMs);
       timer.unref();

@@ -90,13 +90,14 @@ port.on('message', (message: { port: MessagePort; signal: Int32Array } | 'close'
   }
   const { port: jobPort, signal } = message;
   jobPort.once('message', (job: PlanJob) => {
-    collector.cancel();
-    queue = queue.then(() =>
-      plan(job, new PlannerEnd({ port: jobPort, signal })).finally(() => {
+    queue = queue.then(() => {
+      // Here, not as the job arrives: an .xlsx job before it may still be unzipping, and collect after.
+      collector.cancel();
+      return plan(job, new PlannerEnd({ port: jobPort, signal })).finally(() => {
         jobPort.close();
         collector.soon();
-      }),
-    );
+      });
+    });
   });
 });
 port.postMessage('ready');
