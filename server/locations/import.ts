@@ -150,7 +150,7 @@ interface Decision {
 const KEY_ORDER: readonly Key['kind'][] = ['id', 'store_code', 'google_place_id', 'name_and_address'];
 
 /** The key kinds matched in SQL (locationsByKey), besides the id. */
-const KEY_KINDS: readonly KeyKind[] = ['store_code', 'google_place_id', 'name_and_address'];
+const KEY_KINDS = KEY_ORDER.filter((kind): kind is KeyKind => kind !== 'id');
 type KeyColumn = KeyKind;
 
 /** How a key is named in a row's error, and the field the error is on. */
@@ -240,7 +240,13 @@ const UTF8 = new TextEncoder();
 
 class ImportPlan {
   private readonly ids: SortedUuids;
-  private readonly byId = new FileKeys();
+  /** The file's earlier rows by each kind of key: each key's first row. */
+  private readonly inFile: Record<Key['kind'], FileKeys> = {
+    id: new FileKeys(),
+    store_code: new FileKeys(),
+    google_place_id: new FileKeys(),
+    name_and_address: new FileKeys(),
+  };
   /**
    * Every valid row's store code, with its row, whatever the import does with the row: two rows of one
    * file with one code are an error even when both would be skipped (the file is wrong either way), and
@@ -249,12 +255,9 @@ class ImportPlan {
   private readonly codeRows = new FileKeys();
   /**
    * Each row's line in the sheet (0: none said), by index: a row that repeats an earlier row's store code
-   * (codeRows) or location id (byId) names that row's line (4 bytes a row, no object a row).
+   * (codeRows) or location id (inFile.id) names that row's line (4 bytes a row, no object a row).
    */
   private readonly lineAt: Int32Array;
-  private readonly byStoreCode = new FileKeys();
-  private readonly byPlace = new FileKeys();
-  private readonly byMatchKey = new FileKeys();
   /**
    * Existing locations already matched by a row, with that row and the key it matched by: a second row
    * matching one is a duplicate of the first, or, naming it by its id after a row matched it otherwise, an
@@ -383,7 +386,7 @@ class ImportPlan {
     };
     repeat('store_code', given.code, this.codeRows, 'store codes are unique within a client');
     // In create mode an id is no key (a copied row is a duplicate, not an error).
-    if (this.request.mode !== 'create') repeat('id', given.id, this.byId, ID_RULE);
+    if (this.request.mode !== 'create') repeat('id', given.id, this.inFile.id, ID_RULE);
     return repeats;
   }
 
@@ -483,18 +486,6 @@ class ImportPlan {
     }
   }
 
-  /** The file's earlier rows by each kind of key (made once: every key of every row asks). */
-  private readonly byKind: Record<Key['kind'], FileKeys> = {
-    id: this.byId,
-    store_code: this.byStoreCode,
-    google_place_id: this.byPlace,
-    name_and_address: this.byMatchKey,
-  };
-
-  private inFile(kind: Key['kind']): FileKeys {
-    return this.byKind[kind];
-  }
-
   /** What to do with a valid row; undefined when it is an error after all (a repeated store code). */
   private decide(row: NormalizedRow, existing: Record<Key['kind'], Map<string, string>>): Decision | undefined {
     const keys = this.keysOf(row);
@@ -502,7 +493,7 @@ class ImportPlan {
     if (this.repeatedCode(row)) return;
     let freed: Decision['freedFrom'];
     for (const key of keys) {
-      const seen = this.inFile(key.kind).get(key.value);
+      const seen = this.inFile[key.kind].get(key.value);
       // A row copied to add a location, its id kept, would be taken for the first and skipped (found by
       // a probe): in upsert and update, one id on two rows is an error of both.
       if (seen !== undefined && key.kind === 'id' && this.request.mode !== 'create') {
@@ -644,7 +635,7 @@ class ImportPlan {
   }
 
   private remember(row: NormalizedRow, keys: Key[]): void {
-    for (const key of keys) this.inFile(key.kind).add(key.value, row.index);
+    for (const key of keys) this.inFile[key.kind].add(key.value, row.index);
   }
 
   /** In create mode a row matching a location is its duplicate; a store code kept is an error (mode=upsert updates). */
