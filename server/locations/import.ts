@@ -1016,10 +1016,9 @@ function keysOfRow({ id, input }: NormalizedRow): Key[] {
 
 /** A created location in the answer: {id, name, city, state}, the spec's entry, as JSON (no object made for it). */
 function createdEntry(id: string, { name, city, state }: LocationRow): string {
-  return `{"id":"${id}","name":${JSON.stringify(name)},"city":${jsonText(city)},"state":${jsonText(state)}}`;
+  // JSON.stringify(null) is "null": a missing city or state needs no case of its own.
+  return `{"id":"${id}","name":${JSON.stringify(name)},"city":${JSON.stringify(city)},"state":${JSON.stringify(state)}}`;
 }
-
-const jsonText = (value: string | null) => (value === null ? 'null' : JSON.stringify(value));
 
 /** The updates of a piece that change their location's store code. */
 function codeChanges(decisions: Decision[]): CodeChange[] {
