@@ -362,8 +362,9 @@ export function locationUpdate(row: LocationRow, before?: StoredKeys): [changed:
       if (group.every(same)) changed &= ~(1 << at);
     });
   }
-  const [, ...values] = insertColumns('', row);
-  return [changed, updateStatement(changed).columns.map((at) => values[at])];
+  // insertColumns' values follow the id: ROW_COLUMNS' column `at` is its `at + 1`.
+  const values = insertColumns('', row);
+  return [changed, updateStatement(changed).columns.map((at) => values[at + 1])];
 }
 
 /** Writes a location's columns as locationUpdate gave them. */
