@@ -104,6 +104,15 @@ const GONE: Refusal = {
   message: 'The request was cancelled: its connection closed. Nothing was written.',
 };
 
+/**
+ * The refusal of an import whose client went away (its connection closed: routes.ts cancelOnClose), or
+ * null. The plan asks between pieces; the writer asks once more just before its COMMIT, since the last
+ * pieces' writes come after the plan has ended.
+ */
+export function wentAway(request: { cancel?: Int32Array }): Refusal | null {
+  return request.cancel !== undefined && Atomics.load(request.cancel, 0) === 1 ? GONE : null;
+}
+
 /** Thrown inside the transaction to roll it back with this answer. */
 class Refused extends Error {
   constructor(readonly refusal: Refusal) {
@@ -333,7 +342,8 @@ class ImportPlan {
     if (mappingId !== undefined) this.writes.write(['markMappingUsed', mappingId, request.now]);
     this.hasExisting = locationsCount(db, clientId) > 0;
     for (let start = 0, end = 0; start < rows.length; start = end) {
-      if (request.cancel && Atomics.load(request.cancel, 0) === 1) throw new Refused(GONE);
+      const gone = wentAway(request);
+      if (gone !== null) throw new Refused(gone);
       const piece: NormalizedRow[] = [];
       end = Math.min(start + (start === 0 ? FIRST_PIECE_ROWS : PIECE_ROWS), rows.length);
       // Each piece of raw rows is let go once read: 100,000 rows never sit in memory at once.

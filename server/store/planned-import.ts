@@ -1,6 +1,6 @@
 import type { Db } from '../db/open.js';
 import { applyImportWrites, type ImportWrite } from '../locations/import-writes.js';
-import type { ImportOutcome } from '../locations/import.js';
+import { wentAway, type ImportOutcome } from '../locations/import.js';
 import type { Refusal } from '../locations/import-body.js';
 import { WriterEnd, type PlanChannel, type PlanJob } from './plan-channel.js';
 
@@ -33,7 +33,7 @@ export function plannedImport(db: Db, channel: PlanChannel, job: PlanJob): Impor
     if (first.kind !== 'ready') return unexpected(first);
     const run = () => {
       planner.go();
-      return takeWrites(db, planner, job.request.dryRun);
+      return takeWrites(db, planner, job.request);
     };
     return job.request.dryRun ? run() : db.transaction(run).immediate();
   } catch (error) {
@@ -46,13 +46,17 @@ export function plannedImport(db: Db, channel: PlanChannel, job: PlanJob): Impor
 }
 
 /** Makes the planner's writes as they come, until its answer. */
-function takeWrites(db: Db, planner: WriterEnd, dryRun: boolean): ImportOutcome {
+function takeWrites(db: Db, planner: WriterEnd, request: PlanJob['request']): ImportOutcome {
+  const { dryRun } = request;
   for (;;) {
     const message = planner.receive();
     if (message.kind === 'writes') applyImportWrites(db, JSON.parse(message.json) as ImportWrite[]);
     else if (message.kind === 'done') {
       const { outcome } = message;
       if (!('bytes' in outcome) && !dryRun) throw new RolledBack(outcome);
+      // The client may have gone while the last pieces were written: nobody would read the answer.
+      const gone = dryRun ? null : wentAway(request);
+      if (gone !== null) throw new RolledBack(gone);
       return outcome;
     } else return unexpected(message);
   }
