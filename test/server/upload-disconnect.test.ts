@@ -110,8 +110,9 @@ describe('POST /api/locations/upload from a client that goes away', () => {
 
   it('gone after the whole body, while the writer imports -> rolled back, nothing written', async () => {
     const clientId = await t.createClient(admin, 'Fully Sent');
-    const { head, body } = uploadRequest(admin, clientId, 30_000);
-    // The whole body arrives; the socket closes while the writer works through 30,000 rows (seconds here).
+    const { head, body } = uploadRequest(admin, clientId, 100_000);
+    // The whole body arrives; the socket closes while the import works through 100,000 rows (seconds
+    // here; 30,000 rows were sometimes written within the 300 ms once the import ran on two threads).
     await sendAndLeave(port, Buffer.concat([Buffer.from(head), body]), 300);
     await settled(clientId);
     await sleep(200);
