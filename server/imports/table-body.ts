@@ -1,6 +1,7 @@
 import type { BlankCells } from '../locations/schemas.js';
 import { csvCells, type Cells } from './csv-text.js';
-import { tableRows, type SavedMapping } from './table-rows.js';
+import type { LeftOutRow } from './schemas.js';
+import { tableReader, type SavedMapping, type TableReader } from './table-rows.js';
 
 /**
  * An upload whose body is a CSV or an .xlsx file rather than JSON rows (ImportRequest.format): the
@@ -27,12 +28,16 @@ export type TableFormat = {
 
 export interface TableBody {
   clientId: string;
-  rows: unknown[];
+  /** The rows, read a piece of lines at a time as the import plans them. */
+  reader: TableReader;
   /** The answer's `sheet` (an .xlsx's), `columns` and `left_out`, as JSON members to add to it. */
-  answerMembers: string;
+  answerMembers(leftOut: readonly LeftOutRow[]): string;
 }
 
-/** The rows of a CSV or .xlsx body, or why not (a 400 or 413 in the API's words). */
+/**
+ * The rows of a CSV or .xlsx body, or why not (a 400 or 413 in the API's words): the file read into
+ * cells and its header matched; its rows are made from the cells a piece at a time (tableReader).
+ */
 export function readTableBody(
   body: Uint8Array,
   format: TableFormat,
@@ -40,7 +45,7 @@ export function readTableBody(
   const read = format.kind === 'csv' ? csvCells(body, format.charset) : { cells: format.cells ?? [] };
   if ('statusCode' in read) return read;
   const { blanks, keepFlagged, mapping, placeholders } = format;
-  const table = tableRows(read.cells, {
+  const reader = tableReader(read.cells, {
     blanks,
     keepFlagged,
     placeholders,
@@ -48,12 +53,12 @@ export function readTableBody(
     ...(format.kind === 'xlsx' && format.hiddenColumns ? { hiddenColumns: new Set(format.hiddenColumns) } : {}),
     ...(mapping ? { mapping } : {}),
   });
-  if ('statusCode' in table) return table;
+  if ('statusCode' in reader) return reader;
+  const sheet = format.kind === 'xlsx' && format.sheet !== undefined ? `"sheet":${JSON.stringify(format.sheet)},` : '';
   return {
     clientId: format.clientId,
-    rows: table.rows,
-    answerMembers:
-      (format.kind === 'xlsx' && format.sheet !== undefined ? `"sheet":${JSON.stringify(format.sheet)},` : '') +
-      `"columns":${JSON.stringify(table.columns)},"left_out":${JSON.stringify(table.left_out)}`,
+    reader,
+    answerMembers: (leftOut) =>
+      `${sheet}"columns":${JSON.stringify(reader.columns)},"left_out":${JSON.stringify(leftOut)}`,
   };
 }

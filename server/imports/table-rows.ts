@@ -95,9 +95,34 @@ function headerIndexOf(cells: Cells, mapping: SavedMapping | undefined): number 
  * The import rows of a sheet's cells (README: "Import a CSV or Excel file"): the header is the first
  * non-empty row, or the first naming the name column below a title; placeholders are blanked; rows that
  * are not locations are left out (unless kept); each row carries `line`, its number in the sheet, which
- * the import's errors echo.
+ * the import's errors echo. All at once: the import reads them a piece at a time (tableReader).
  */
 export function tableRows(cells: Cells, options: TableOptions): TableRows | TableRefusal {
+  const reader = tableReader(cells, options);
+  if ('statusCode' in reader) return reader;
+  const rows = reader.rowsOf(0, reader.lines);
+  if (!Array.isArray(rows)) return rows;
+  const end = reader.finish();
+  return 'statusCode' in end ? end : { rows, columns: reader.columns, left_out: end.left_out };
+}
+
+/**
+ * A sheet's rows read a piece of lines at a time, as the import plans them (the header, its columns and
+ * the limits are known first): 100,000 rows of a CSV are never made before the import begins, nor held
+ * at once. `rowsOf` reads the lines under the header from `start` to `end` (exclusive), each once, in
+ * order: a row for each that is a location, fewer when lines are empty or left out, or the refusal of a
+ * second table; `finish`, once every line was read, what was left out, or the refusal of rows with more
+ * values than the header has columns (which stands over every other error, as when it was read first).
+ */
+export interface TableReader {
+  columns: ColumnReport[];
+  /** The lines under the header: at least as many as the rows. */
+  lines: number;
+  rowsOf(start: number, end: number): Record<string, unknown>[] | TableRefusal;
+  finish(): { left_out: LeftOutRow[] } | TableRefusal;
+}
+
+export function tableReader(cells: Cells, options: TableOptions): TableReader | TableRefusal {
   const headerIndex = headerIndexOf(cells, options.mapping);
   if (headerIndex < 0) {
     return { statusCode: 400, message: 'The file is empty: it needs a header row and one row per location' };
@@ -121,26 +146,58 @@ export function tableRows(cells: Cells, options: TableOptions): TableRows | Tabl
       message: `An import takes at most ${MAX_IMPORT_ROWS} rows; this file has ${tooMany}. Send it in parts.`,
     };
   }
-  const reader = new RowReader(headers, matches, nameColumn, options);
-  const result: TableRows = {
-    rows: [],
-    columns: headers.map((header, column) => ({ header, ...(matches[column] ?? noMatch) })),
-    left_out: [],
-  };
-  const overfull: number[] = [];
   const usual = options.refuseExtraValues ? usualWidth(cells, headerIndex) : 0;
-  const width = Math.max(headers.length, usual);
-  for (let index = headerIndex + 1; index < cells.length; index++) {
-    const row = reader.cleaned(cells[index]!);
-    if (isEmpty(row)) continue;
-    const line = index + 1;
-    const reason = junkReason(row, reader.junk);
-    if (reason === 'header in another order') return secondTableRefusal(line);
-    if (reason !== null && !options.keepFlagged) result.left_out.push({ line, reason });
-    else if (options.refuseExtraValues && hasExtraValues(row, headers.length, width)) overfull.push(line);
-    else result.rows.push(reader.rowOf(row, line));
+  return new LineReader(cells, headerIndex, new RowReader(headers, matches, nameColumn, options), {
+    columns: headers.map((header, column) => ({ header, ...(matches[column] ?? noMatch) })),
+    width: Math.max(headers.length, usual),
+    refuseExtraValues: options.refuseExtraValues === true,
+    keepFlagged: options.keepFlagged,
+  });
+}
+
+class LineReader implements TableReader {
+  readonly columns: ColumnReport[];
+  readonly lines: number;
+  private readonly leftOut: LeftOutRow[] = [];
+  private readonly overfull: number[] = [];
+
+  constructor(
+    private readonly cells: Cells,
+    private readonly headerIndex: number,
+    private readonly reader: RowReader,
+    private readonly shape: {
+      columns: ColumnReport[];
+      width: number;
+      refuseExtraValues: boolean;
+      keepFlagged: boolean;
+    },
+  ) {
+    this.columns = shape.columns;
+    this.lines = cells.length - headerIndex - 1;
   }
-  return overfull.length > 0 ? overfullRefusal(overfull, headers.length) : result;
+
+  rowsOf(start: number, end: number): Record<string, unknown>[] | TableRefusal {
+    const { cells, reader, shape } = this;
+    const rows: Record<string, unknown>[] = [];
+    const columns = shape.columns.length;
+    for (let index = this.headerIndex + 1 + start; index < this.headerIndex + 1 + end; index++) {
+      const row = reader.cleaned(cells[index]!);
+      // Each line is read once: its cells are let go.
+      cells[index] = [];
+      if (isEmpty(row)) continue;
+      const line = index + 1;
+      const reason = junkReason(row, reader.junk);
+      if (reason === 'header in another order') return secondTableRefusal(line);
+      if (reason !== null && !shape.keepFlagged) this.leftOut.push({ line, reason });
+      else if (shape.refuseExtraValues && hasExtraValues(row, columns, shape.width)) this.overfull.push(line);
+      else rows.push(reader.rowOf(row, line));
+    }
+    return rows;
+  }
+
+  finish(): { left_out: LeftOutRow[] } | TableRefusal {
+    return this.overfull.length > 0 ? overfullRefusal(this.overfull, this.columns.length) : { left_out: this.leftOut };
+  }
 }
 
 /**

@@ -3,7 +3,8 @@ import { BodyBytes } from './body-bytes.js';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Type } from '@sinclair/typebox';
 import type { ErrorDetail } from '../http/errors.js';
-import { readTableBody, type TableFormat } from '../imports/table-body.js';
+import type { LeftOutRow } from '../imports/schemas.js';
+import { readTableBody, type TableBody, type TableFormat } from '../imports/table-body.js';
 import { rowError, schemaErrors } from './rows.js';
 import { MAX_IMPORT_ROWS, UploadBody } from './schemas.js';
 
@@ -216,9 +217,12 @@ const tooComplex: Refusal = {
  * is not JSON is the whole body's parse error, as JSON.parse words it.
  */
 export interface RowSource {
+  /** At least as many as the rows: a sheet's lines under its header, some of which may be no row. */
   readonly length: number;
-  /** Rows start to end (exclusive); each piece is asked for once, in order. */
+  /** Rows start to end (exclusive), at most end - start of them; each piece is asked for once, in order. */
   piece(start: number, end: number): unknown[] | Refusal;
+  /** Once every piece was read: why the whole is refused after all (a sheet's overfull lines), or null. */
+  finish?(): Refusal | null;
 }
 
 /** Rows already parsed (a CSV or .xlsx file's, or a body JSON.parse read whole): each let go once handed out. */
@@ -231,6 +235,22 @@ function rowsOfArray(rows: unknown[]): RowSource {
       return piece;
     },
   };
+}
+
+/** A CSV or .xlsx body's rows, read a piece of lines at a time; the answer's members once all are read. */
+function tableImportBody({ clientId, reader, answerMembers }: TableBody): ImportBody {
+  let leftOut: LeftOutRow[] = [];
+  const rows: RowSource = {
+    length: reader.lines,
+    piece: (start, end) => reader.rowsOf(start, end),
+    finish() {
+      const end = reader.finish();
+      if ('statusCode' in end) return end;
+      leftOut = end.left_out;
+      return null;
+    },
+  };
+  return { clientId, rows, answerMembers: () => answerMembers(leftOut) };
 }
 
 /** The whole body parsed; or, when it is not JSON, the answer in JSON.parse's words. */
@@ -280,8 +300,8 @@ function piecewise(body: BodyBytes, { bounds, commas }: RowsLayout): { envelope:
 export interface ImportBody {
   clientId: string;
   rows: RowSource;
-  /** The answer's `columns` and `left_out`, as JSON members. */
-  answerMembers?: string;
+  /** The answer's `columns` and `left_out`, as JSON members, once every row was read. */
+  answerMembers?: () => string;
 }
 
 /** What the scan of the bytes refuses before anything is parsed: too much, too long, or a key given twice. */
@@ -304,9 +324,10 @@ function scanRefusal(finding: ScanFinding | null, repeatedKey: string | null): R
 export function parseImportBody(body: Uint8Array | readonly Uint8Array[], format?: TableFormat): ImportBody | Refusal {
   const pieces = body instanceof Uint8Array ? [body] : body;
   if (format !== undefined) {
-    // A CSV or a workbook is read whole (its decoder and its unzipper take one buffer).
+    // A CSV or a workbook is read into cells whole (its decoder and its unzipper take one buffer); its
+    // rows are made from them a piece at a time.
     const table = readTableBody(joinPieces([...pieces]), format);
-    return 'statusCode' in table ? table : { ...table, rows: rowsOfArray(table.rows) };
+    return 'statusCode' in table ? table : tableImportBody(table);
   }
   return parseJsonBody(new BodyBytes(pieces));
 }

@@ -23,7 +23,7 @@ import {
 import { healthOf } from './health.js';
 import { JsonBytes } from './json-bytes.js';
 import type { TableFormat } from '../imports/table-body.js';
-import { parseImportBody, type ImportBody, type Refusal } from './import-body.js';
+import { parseImportBody, type ImportBody, type Refusal, type RowSource } from './import-body.js';
 import {
   clientOrganization,
   locationsCount,
@@ -46,14 +46,15 @@ import {
 } from './rows.js';
 import { savedMappingToUse } from '../mappings/apply.js';
 import { NO_PLACEHOLDERS } from '../imports/placeholders.js';
-import type {
-  BlankCells,
-  Changes,
-  DuplicateOf,
-  DuplicatePolicy,
-  ImportMode,
-  PreviewRow,
-  RowAction,
+import {
+  MAX_IMPORT_ROWS,
+  type BlankCells,
+  type Changes,
+  type DuplicateOf,
+  type DuplicatePolicy,
+  type ImportMode,
+  type PreviewRow,
+  type RowAction,
 } from './schemas.js';
 
 /** An import as the writer thread runs it: one request, one synchronous transaction, one answer. */
@@ -294,6 +295,8 @@ class ImportPlan {
   /** Store codes the file moves from one location to another (a swap, a renumbering). */
   private readonly codeMoves = new StoreCodeMoves();
   private badRows = 0;
+  /** The rows read: known once the last piece is (a sheet's lines are more). */
+  private rowCount = 0;
   private hasExisting = false;
   private readonly totals = { created: 0, updated: 0, unchanged: 0, skipped: 0, duplicates: 0 };
   /** The import's operation in the audit trail: what its undo reads (null for a dry run). */
@@ -318,8 +321,10 @@ class ImportPlan {
     private readonly writes: ImportWriteSink,
   ) {
     this.clientId = body.clientId;
-    this.ids = new SortedUuids(Math.max(body.rows.length, 1));
-    this.lineAt = new Int32Array(body.rows.length);
+    // A sheet's lines may be more than its rows, which are at most MAX_IMPORT_ROWS (its reader counts them).
+    const rows = Math.min(body.rows.length, MAX_IMPORT_ROWS);
+    this.ids = new SortedUuids(Math.max(rows, 1));
+    this.lineAt = new Int32Array(rows);
     const blanked = request.format !== undefined || request.placeholders === 'none';
     this.placeholders = blanked ? NO_PLACEHOLDERS : undefined;
   }
@@ -341,28 +346,37 @@ class ImportPlan {
     const mappingId = savedMappingToUse(db, request, clientId);
     if (mappingId !== undefined) this.writes.write(['markMappingUsed', mappingId, request.now]);
     this.hasExisting = locationsCount(db, clientId) > 0;
+    this.rowCount = this.readPieces(rows);
+    const refusal = rows.finish?.() ?? null;
+    if (refusal !== null) throw new Refused(refusal);
+    return this.answer(this.rowCount);
+  }
+
+  /**
+   * Reads, checks and decides the rows a piece at a time; answers how many there were. They are numbered
+   * as they come: a sheet's piece of lines may hold fewer rows (an empty line, a note left out).
+   */
+  private readPieces(rows: RowSource): number {
+    const { request } = this;
+    let index = 0;
     for (let start = 0, end = 0; start < rows.length; start = end) {
       const gone = wentAway(request);
       if (gone !== null) throw new Refused(gone);
-      const piece: NormalizedRow[] = [];
       end = Math.min(start + (start === 0 ? FIRST_PIECE_ROWS : PIECE_ROWS), rows.length);
       // Each piece of raw rows is let go once read: 100,000 rows never sit in memory at once.
       const raw = rows.piece(start, end);
       if (!Array.isArray(raw)) throw new Refused(raw);
-      for (let index = start; index < end; index++) {
-        const row = normalizeRow(
-          raw[index - start],
-          index,
-          request.mode !== 'create',
-          this.placeholders,
-          request.country ?? null,
-        );
-        if (Array.isArray(row)) this.refused(index, row, raw[index - start]);
+      if (raw.length === 0) continue;
+      const piece: NormalizedRow[] = [];
+      for (const item of raw) {
+        const row = normalizeRow(item, index, request.mode !== 'create', this.placeholders, request.country ?? null);
+        if (Array.isArray(row)) this.refused(index, row, item);
         else piece.push(row);
+        index++;
       }
       this.decidePiece(piece);
     }
-    return this.answer(rows.length);
+    return index;
   }
 
   /** A row normalizeRow refused: a dry run shows it with the fields it could read, the others blank. */
@@ -923,7 +937,7 @@ class ImportPlan {
       this.writes.write(['dropOperation', this.operationId]);
       this.operationId = null;
     }
-    if (request.actor === undefined || this.body.rows.length === 0) return;
+    if (request.actor === undefined || this.rowCount === 0) return;
     this.writes.write([
       'recordEntry',
       {
@@ -982,7 +996,7 @@ class ImportPlan {
 
   /** The answer's last members: a CSV or .xlsx upload's `columns` and `left_out`, then its closing brace. */
   private end(): string {
-    return this.body.answerMembers === undefined ? '}' : `,${this.body.answerMembers}}`;
+    return this.body.answerMembers === undefined ? '}' : `,${this.body.answerMembers()}}`;
   }
 
   private answer(rowCount: number): ImportOutcome {

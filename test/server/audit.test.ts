@@ -163,6 +163,8 @@ describe('each change leaves exactly its entries', () => {
     for (const [body, type] of [
       [JSON.stringify({ clientId, rows: [] }), 'application/json'],
       ['Name,City\n', 'text/csv'],
+      // Lines under the header, none of them a row (read a piece at a time: their count is only known at the end).
+      ['Name,City\n\nTotal,46\n,\n', 'text/csv'],
     ] as const) {
       const response = await t.request({
         method: 'POST',

@@ -346,6 +346,27 @@ describe('POST /api/locations/upload with Content-Type: text/csv, other sources'
     });
   });
 
+  it('a second table or an overfull line far below, after pieces of rows were written, is refused and nothing stays', async () => {
+    // The rows are made from the file's lines a piece at a time while the writer writes the earlier ones:
+    // a refusal found at line 2,503 rolls back the 2,500 rows before it.
+    const clientId = await t.createClient(admin, 'Refused far below');
+    const good = Array.from({ length: 2_500 }, (_, i) => `Shop ${i + 1},${i + 1} Main St,Berlin,DE`).join('\n');
+    const second = `Name,Street,City,Country\n${good}\n\nCountry,Name,City,Street\nAT,Wien,Wien,Graben 1\n`;
+    expect(expectErrorBody(await upload(clientId, second, 'text/csv'), 400).message).toMatch(
+      /^Line 2503 repeats the header with its columns in another order/,
+    );
+    // An overfull line stands over an invalid row above it, as when the whole file was read first.
+    const overfull = `Name,Street,City,Country,Phone\nBad phone,1 Main St,Berlin,DE,12\n${good.replace(/DE/g, 'DE,')}\nX,2 Main St,Bonn,DE,,extra\n`;
+    expect(expectErrorBody(await upload(clientId, overfull, 'text/csv'), 400).message).toMatch(
+      /^Line 2503 of the file has more values than the header has columns \(5\)/,
+    );
+    expect(await locationsOf(clientId)).toEqual([]);
+    // The same files' rows without the line that refuses them import whole.
+    const fine = await upload(clientId, `Name,Street,City,Country\n${good}\n`, 'text/csv');
+    expect(fine.statusCode, fine.body).toBe(201);
+    expect(fine.json()).toMatchObject({ count: 2_500 });
+  });
+
   it('an invalid row answers 400 naming its sheet row', async () => {
     const clientId = await t.createClient(admin, 'Bad row client');
     const csv = 'Name,Latitude,Longitude\nGood,10,20\nBad,"91\n",20\nAlso bad,200,20\n';
