@@ -217,6 +217,17 @@ describe('junkReason: rows that are not locations', () => {
       expect(junkReason(cells, context), cells[0]).toBeNull();
   });
 
+  it('finds a header repeated as headerKey reads it: marks, accents, ß and punctuation at either end', () => {
+    const written = ['Name (required)', 'Straße*', 'Ville / Cité', 'Téléphone #'];
+    const otherwise = ['NAME (Required)', 'strasse', 'ville cite', 'telephone'];
+    const marked: JunkContext = { headers: written, nameColumn: 0, mappedColumns: [0, 1, 2, 3] };
+    expect(junkReason(otherwise, marked)).toBe('repeated header row');
+    expect(junkReason(['name', 'STRASSE.', 'Ville-Cité', 'Téléphone'], marked)).toBe('repeated header row');
+    // Its last letter rules out a data cell that starts as the header does; the first and the last alike still compare whole.
+    expect(junkReason(['Nails & Spa', 'Strand 12', 'Villeneuve', 'Tel +33 1'], marked)).toBeNull();
+    expect(junkReason(['Name', 'Straße', 'Ville', 'Téléphone'], marked)).toBeNull();
+  });
+
   it('flags a row with only a name, placeholders counting as blank', () => {
     expect(junkReason(['Acme Berlin', '', 'N/A', ' - '], context)).toBe('only a name, nothing else');
     expect(junkReason(['Acme Berlin', '', 'TBD', ''], { ...context, placeholders: ['TBD'] })).toBe(
