@@ -95,7 +95,8 @@ function headerIndexOf(cells: Cells, mapping: SavedMapping | undefined): number 
  * The import rows of a sheet's cells (README: "Import a CSV or Excel file"): the header is the first
  * non-empty row, or the first naming the name column below a title; placeholders are blanked; rows that
  * are not locations are left out (unless kept); each row carries `line`, its number in the sheet, which
- * the import's errors echo. All at once: the import reads them a piece at a time (tableReader).
+ * the import's errors echo. All at once: the import reads them a piece at a time (tableReader). Either
+ * empties each line of `cells` once it has read it.
  */
 export function tableRows(cells: Cells, options: TableOptions): TableRows | TableRefusal {
   const reader = tableReader(cells, options);
