@@ -74,8 +74,10 @@ export function suiteLine(value: string): string {
  */
 export function uploadRowOfValues(values: SheetValues, blanks: BlankCells): Record<string, unknown> {
   const row: Record<string, unknown> = { name: typeof values.name === 'string' ? values.name : '' };
-  for (const [field, value] of Object.entries(values)) {
+  // Its keys, not Object.entries: an import reads 100,000 rows, and each entry was an array of its own.
+  for (const field of Object.keys(values)) {
     if (field === 'name') continue;
+    const value = values[field]!;
     const blank = typeof value === 'string' && value.trim() === '';
     if (!blank || (blanks === 'clear' && field !== 'id')) row[field] = value;
   }
