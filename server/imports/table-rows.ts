@@ -67,6 +67,12 @@ export interface TableRows {
 
 export type TableRefusal = { statusCode: number; message: string };
 
+/** Whether a line's cells are all empty as read (an empty line, or only separators). */
+function isBlankLine(cells: readonly string[]): boolean {
+  for (const cell of cells) if (cell !== '') return false;
+  return true;
+}
+
 function isEmpty(row: readonly string[]): boolean {
   return row.every((cell) => cell.trim() === '');
 }
@@ -182,16 +188,19 @@ class LineReader implements TableReader {
     const rows: Record<string, unknown>[] = [];
     const columns = shape.columns.length;
     for (let index = this.headerIndex + 1 + start; index < this.headerIndex + 1 + end; index++) {
-      const row = reader.cleaned(cells[index]!);
+      const line = cells[index]!;
       // Each line is read once: its cells are let go.
       cells[index] = [];
+      // An empty line (a sheet saved with a million below its data) is passed over without cleaning it.
+      if (isBlankLine(line)) continue;
+      const row = reader.cleaned(line);
       if (isEmpty(row)) continue;
-      const line = index + 1;
+      const number = index + 1;
       const reason = junkReason(row, reader.junk);
-      if (reason === 'header in another order') return secondTableRefusal(line);
-      if (reason !== null && !shape.keepFlagged) this.leftOut.push({ line, reason });
-      else if (shape.refuseExtraValues && hasExtraValues(row, columns, shape.width)) this.overfull.push(line);
-      else rows.push(reader.rowOf(row, line));
+      if (reason === 'header in another order') return secondTableRefusal(number);
+      if (reason !== null && !shape.keepFlagged) this.leftOut.push({ line: number, reason });
+      else if (shape.refuseExtraValues && hasExtraValues(row, columns, shape.width)) this.overfull.push(number);
+      else rows.push(reader.rowOf(row, number));
     }
     return rows;
   }
