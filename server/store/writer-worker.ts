@@ -140,7 +140,8 @@ port.on('message', (message: WriteMessage | 'close') => {
     port.close();
     return;
   }
-  collector.cancel();
+  // Each write is one synchronous call: the collection set after the last one cannot run during it, and
+  // soon() puts it off again.
   handle(message);
   checkpointSoon();
   collector.soon();
