@@ -154,16 +154,16 @@ export function tableReader(cells: Cells, options: TableOptions): TableReader | 
     };
   }
   const usual = options.refuseExtraValues ? usualWidth(cells, headerIndex) : 0;
-  return new LineReader(cells, headerIndex, new RowReader(headers, matches, nameColumn, options), {
-    columns: headers.map((header, column) => ({ header, ...(matches[column] ?? noMatch) })),
-    width: Math.max(headers.length, usual),
-    refuseExtraValues: options.refuseExtraValues === true,
-    keepFlagged: options.keepFlagged,
-  });
+  return new LineReader(
+    cells,
+    headerIndex,
+    new RowReader(headers, matches, nameColumn, options),
+    headers.map((header, column) => ({ header, ...(matches[column] ?? noMatch) })),
+    Math.max(headers.length, usual),
+  );
 }
 
 class LineReader implements TableReader {
-  readonly columns: ColumnReport[];
   readonly lines: number;
   private readonly leftOut: LeftOutRow[] = [];
   private readonly overfull: number[] = [];
@@ -172,21 +172,18 @@ class LineReader implements TableReader {
     private readonly cells: Cells,
     private readonly headerIndex: number,
     private readonly reader: RowReader,
-    private readonly shape: {
-      columns: ColumnReport[];
-      width: number;
-      refuseExtraValues: boolean;
-      keepFlagged: boolean;
-    },
+    readonly columns: ColumnReport[],
+    /** The header's width, or the file's usual one when wider (usualWidth). */
+    private readonly width: number,
   ) {
-    this.columns = shape.columns;
     this.lines = cells.length - headerIndex - 1;
   }
 
   rowsOf(start: number, end: number): Record<string, unknown>[] | TableRefusal {
-    const { cells, reader, shape } = this;
+    const { cells, reader, width } = this;
+    const { keepFlagged, refuseExtraValues } = reader.options;
     const rows: Record<string, unknown>[] = [];
-    const columns = shape.columns.length;
+    const columns = this.columns.length;
     for (let index = this.headerIndex + 1 + start; index < this.headerIndex + 1 + end; index++) {
       const line = cells[index]!;
       // Each line is read once: its cells are let go.
@@ -198,8 +195,8 @@ class LineReader implements TableReader {
       const number = index + 1;
       const reason = junkReason(row, reader.junk);
       if (reason === 'header in another order') return secondTableRefusal(number);
-      if (reason !== null && !shape.keepFlagged) this.leftOut.push({ line: number, reason });
-      else if (shape.refuseExtraValues && hasExtraValues(row, columns, shape.width)) this.overfull.push(number);
+      if (reason !== null && !keepFlagged) this.leftOut.push({ line: number, reason });
+      else if (refuseExtraValues && hasExtraValues(row, columns, width)) this.overfull.push(number);
       else rows.push(reader.rowOf(row, number));
     }
     return rows;
@@ -283,7 +280,7 @@ class RowReader {
     headers: readonly string[],
     matches: readonly ColumnMatch[],
     nameColumn: number,
-    private readonly options: TableOptions,
+    readonly options: TableOptions,
   ) {
     const placeholders = options.placeholders === 'none' ? [] : (options.mapping?.options.placeholders ?? PLACEHOLDERS);
     this.words = placeholderSet(placeholders);
