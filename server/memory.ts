@@ -70,28 +70,29 @@ function fullCollection(): (() => void) | null {
  * next. V8 collects a thread's heap only as the thread allocates, and an idle worker never does: after an
  * import, the planner's and the writer's heaps kept tens of megabytes of its garbage through the bulk
  * edits and undos that followed (npm run bench: undo.bench.ts peaked at 314 MB). A collection of a heap
- * that is mostly garbage costs a few milliseconds, on a thread with nothing else to do.
+ * that is mostly garbage costs a few milliseconds, on a thread with nothing else to do. `busy` puts it
+ * off again while it says so; `before` runs just before it (the allocator watches what it frees).
  */
 export function idleCollector(
   afterMs = 250,
   collect: () => (() => void) | null = fullCollection,
+  { busy = () => false, before = () => undefined }: { busy?: () => boolean; before?: () => void } = {},
 ): { soon(): void; cancel(): void } {
   let timer: NodeJS.Timeout | undefined;
   let gc: (() => void) | null | undefined;
-  return {
-    soon() {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        // Asked once: null (no collection to be had) is kept too.
-        if (gc === undefined) gc = collect();
-        gc?.();
-      }, afterMs);
-      timer.unref();
-    },
-    cancel() {
-      clearTimeout(timer);
-    },
+  const soon = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      // While something is busy, the collection waits again.
+      if (busy()) return soon();
+      // Asked once: null (no collection to be had) is kept too.
+      if (gc === undefined) gc = collect();
+      before();
+      gc?.();
+    }, afterMs);
+    timer.unref();
   };
+  return { soon, cancel: () => clearTimeout(timer) };
 }
 
 export interface Libc {
@@ -131,8 +132,6 @@ export function allocatorOf(
   },
 ): Allocator {
   let timer: NodeJS.Timeout | undefined;
-  let collecting: NodeJS.Timeout | undefined;
-  let gc: (() => void) | null | undefined;
   let watchUntil = 0;
   const busy = new Set<() => boolean>();
   const tuned =
@@ -160,23 +159,18 @@ export function allocatorOf(
     if (Date.now() > watchUntil) collections.observe({ entryTypes: ['gc'] });
     watchUntil = Date.now() + WATCH_COLLECTIONS_MS;
   };
-  const collectLater = () => {
-    clearTimeout(collecting);
-    collecting = setTimeout(() => {
-      if ([...busy].some((check) => check())) return collectLater();
-      gc ??= collect();
-      // Watched, however long it waited: the buffers the collection frees are given back after it.
-      watchCollections();
-      gc?.();
-    }, collectAfterMs).unref();
-  };
+  const collector = idleCollector(collectAfterMs, collect, {
+    busy: () => [...busy].some((check) => check()),
+    // Watched, however long it waited: the buffers the collection frees are given back after it.
+    before: watchCollections,
+  });
   return {
     tuned,
     release,
     releaseSoon() {
       if (libc === null) return;
       releaseLater();
-      collectLater();
+      collector.soon();
       watchCollections();
     },
     busyWhile(check) {
