@@ -27,3 +27,18 @@ export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4'] as const;
 export function unpinYoungGeneration(): void {
   v8.setFlagsFromString('--max-semi-space-size=0');
 }
+
+/**
+ * V8's allocation-site pretenuring off, for every isolate of the process from now on (a flag V8 reads as
+ * it collects, so it holds when set at run time, in the packaged app too). V8 watches where objects are
+ * made, and once enough of a site's objects survive a scavenge it makes that site's objects in the old
+ * generation from then on, where only a full collection frees them. An upsert's planner made each row's
+ * keys, stored values and merged values at such sites while the first pieces still held them, and kept
+ * making them old for the rest of the import: 190 MB of 100,000 rows' short-lived objects went to the old
+ * generation, a full collection every 150 to 250 ms (its heap flat after each one: nothing is kept). With
+ * pretenuring off, 25 to 70 MB; the plan alone in 0.86x to 0.89x its time in-process, the upsert over HTTP
+ * in 0.94x its wall time (paired runs, 2026-12-06), the import and the peak RSS unchanged.
+ */
+export function noPretenuring(): void {
+  v8.setFlagsFromString('--no-allocation-site-pretenuring');
+}

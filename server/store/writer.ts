@@ -4,7 +4,7 @@ import type { Store } from '../db/store.js';
 import { outsideAsar, RequestThread } from '../db/thread.js';
 import { HttpError } from '../http/errors.js';
 import type { Allocator } from '../memory.js';
-import { unpinYoungGeneration } from '../node-flags.js';
+import { noPretenuring, unpinYoungGeneration } from '../node-flags.js';
 import { PlannerThread } from './planner.js';
 import type { ImportWriteRequest, WriteAnswer, WriteKind, WriteMessage, Writes } from './writes.js';
 import type { WorkerData } from './writer-worker.js';
@@ -83,6 +83,7 @@ export class Writer {
     this.retireIdleMs = options.retireIdleMs ?? RETIRE_IDLE_MS;
     const workerData: WorkerData = { file: store.file, key: store.key, nativeBinding: store.nativeBinding };
     unpinYoungGeneration();
+    noPretenuring();
     this.thread = new RequestThread<WriteMessage, WriteAnswer>(
       WORKER_URL,
       workerData,
