@@ -29,15 +29,16 @@ export function unpinYoungGeneration(): void {
 }
 
 /**
- * V8's allocation-site pretenuring off, for every isolate of the process from now on (a flag V8 reads as
- * it collects, so it holds when set at run time, in the packaged app too). V8 watches where objects are
- * made, and once enough of a site's objects survive a scavenge it makes that site's objects in the old
+ * V8's allocation-site pretenuring off, for every isolate of the process from now on. It is a flag V8 reads
+ * as it collects: set at run time (as unpinYoungGeneration sets its own), it had the command line's effect
+ * in the in-process measurement below; the desktop app's Electron is not run here. V8 watches where objects
+ * are made, and once enough of a site's objects survive a scavenge it makes that site's objects in the old
  * generation from then on, where only a full collection frees them. An upsert's planner made each row's
  * keys, stored values and merged values at such sites while the first pieces still held them, and kept
  * making them old for the rest of the import: 190 MB of 100,000 rows' short-lived objects went to the old
  * generation, a full collection every 150 to 250 ms (its heap flat after each one: nothing is kept). With
  * pretenuring off, 25 to 70 MB; the plan alone in 0.86x to 0.89x its time in-process, the upsert over HTTP
- * in 0.94x its wall time (paired runs, 2026-12-06), the import and the peak RSS unchanged.
+ * in 0.94x to 0.96x its wall time (paired runs, 2026-12-06), the import and its peak RSS unchanged.
  */
 export function noPretenuring(): void {
   v8.setFlagsFromString('--no-allocation-site-pretenuring');
