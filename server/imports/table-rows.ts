@@ -59,12 +59,6 @@ function savedMatches(headers: readonly string[], mapping: SavedMapping): Column
   });
 }
 
-export interface TableRows {
-  rows: Record<string, unknown>[];
-  columns: ColumnReport[];
-  left_out: LeftOutRow[];
-}
-
 export type TableRefusal = { statusCode: number; message: string };
 
 /** Whether a line's cells are all empty as read (an empty line, or only separators). */
@@ -98,23 +92,10 @@ function headerIndexOf(cells: Cells, mapping: SavedMapping | undefined): number 
 }
 
 /**
- * The import rows of a sheet's cells (README: "Import a CSV or Excel file"): the header is the first
- * non-empty row, or the first naming the name column below a title; placeholders are blanked; rows that
- * are not locations are left out (unless kept); each row carries `line`, its number in the sheet, which
- * the import's errors echo. All at once: the import reads them a piece at a time (tableReader). Either
- * empties each line of `cells` once it has read it.
- */
-export function tableRows(cells: Cells, options: TableOptions): TableRows | TableRefusal {
-  const reader = tableReader(cells, options);
-  if ('statusCode' in reader) return reader;
-  const rows = reader.rowsOf(0, reader.lines);
-  if (!Array.isArray(rows)) return rows;
-  const end = reader.finish();
-  return 'statusCode' in end ? end : { rows, columns: reader.columns, left_out: end.left_out };
-}
-
-/**
- * A sheet's rows read a piece of lines at a time, as the import plans them (the header, its columns and
+ * A sheet's import rows (README: "Import a CSV or Excel file"): the header is the first non-empty row, or
+ * the first naming the name column below a title; placeholders are blanked; rows that are not locations
+ * are left out (unless kept); each row carries `line`, its number in the sheet, which the import's errors
+ * echo. Read a piece of lines at a time, as the import plans them (the header, its columns and
  * the limits are known first): 100,000 rows of a CSV are never made before the import begins, nor held
  * at once. `rowsOf` reads the lines under the header from `start` to `end` (exclusive), each once, in
  * order: a row for each that is a location, fewer when lines are empty or left out, or the refusal of a

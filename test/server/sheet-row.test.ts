@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS } from '../../renderer/src/import/columns/column-options.js';
 import { uploadRowOf } from '../../renderer/src/import/upload-rows.js';
 import { sheetValues } from '../../server/imports/sheet-row.js';
-import { tableRows, type TableRows } from '../../server/imports/table-rows.js';
+import { tableReader, type TableReader } from '../../server/imports/table-rows.js';
 import { TARGETS, type ColumnTarget } from '../../server/imports/targets.js';
 
 describe('sheetValues: one sheet row by field', () => {
@@ -79,8 +79,9 @@ describe('a file read by the server and the same rows sent by the dashboard', ()
           columns: headers.map((header, column) => ({ header, field: mapped[column]! })),
           options: {},
         };
-        const read = tableRows([headers, ...cells], { blanks, keepFlagged: true, mapping }) as TableRows;
-        expect(read.rows.map(({ line: _line, ...row }) => row)).toEqual(
+        const reader = tableReader([headers, ...cells], { blanks, keepFlagged: true, mapping }) as TableReader;
+        const read = reader.rowsOf(0, reader.lines) as Record<string, unknown>[];
+        expect(read.map(({ line: _line, ...row }) => row)).toEqual(
           cells.map((row) => uploadRowOf(row, mapped, undefined, blanks, DEFAULT_OPTIONS)),
         );
       }),
