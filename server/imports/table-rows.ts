@@ -61,12 +61,6 @@ function savedMatches(headers: readonly string[], mapping: SavedMapping): Column
 
 export type TableRefusal = { statusCode: number; message: string };
 
-/** Whether a line's cells are all empty as read (an empty line, or only separators). */
-function isBlankLine(cells: readonly string[]): boolean {
-  for (const cell of cells) if (cell !== '') return false;
-  return true;
-}
-
 function isEmpty(row: readonly string[]): boolean {
   return row.every((cell) => cell.trim() === '');
 }
@@ -144,6 +138,9 @@ export function tableReader(cells: Cells, options: TableOptions): TableReader | 
   );
 }
 
+/** What a line read is left as: one empty line for all, never written to. */
+const READ: string[] = [];
+
 class LineReader implements TableReader {
   readonly lines: number;
   private readonly leftOut: LeftOutRow[] = [];
@@ -168,9 +165,9 @@ class LineReader implements TableReader {
     for (let index = this.headerIndex + 1 + start; index < this.headerIndex + 1 + end; index++) {
       const line = cells[index]!;
       // Each line is read once: its cells are let go.
-      cells[index] = [];
+      cells[index] = READ;
       // An empty line (a sheet saved with a million below its data) is passed over without cleaning it.
-      if (isBlankLine(line)) continue;
+      if (isEmpty(line)) continue;
       const row = reader.cleaned(line);
       if (isEmpty(row)) continue;
       const number = index + 1;
