@@ -349,7 +349,7 @@ class ImportPlan {
     this.rowCount = this.readPieces(rows);
     const refusal = rows.finish?.() ?? null;
     if (refusal !== null) throw new Refused(refusal);
-    return this.answer(this.rowCount);
+    return this.answer();
   }
 
   /**
@@ -999,7 +999,7 @@ class ImportPlan {
     return this.body.answerMembers === undefined ? '}' : `,${this.body.answerMembers()}}`;
   }
 
-  private answer(rowCount: number): ImportOutcome {
+  private answer(): ImportOutcome {
     for (const move of this.codeMoves.blocked(this.db)) this.lateError(move.index, move.line, move.message);
     if (this.request.dryRun) this.showLateErrors();
     const { created, updated, unchanged, skipped, duplicates } = this.totals;
@@ -1013,7 +1013,7 @@ class ImportPlan {
     if (this.badRows > 0) {
       throw new Refused({
         statusCode: 400,
-        message: `${this.badRows} of ${rowCount} rows ${this.badRows === 1 ? 'is' : 'are'} not valid; nothing was imported`,
+        message: `${this.badRows} of ${this.rowCount} rows ${this.badRows === 1 ? 'is' : 'are'} not valid; nothing was imported`,
         details: this.errors.sort((a, b) => a.row! - b.row!),
       });
     }
