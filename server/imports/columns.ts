@@ -68,6 +68,39 @@ export function headerKey(header: string): string {
 }
 
 /**
+ * Whether headerKey(cell) may be `key` (not empty), told from the cell's first and last letters where plain
+ * ASCII says them, without headerKey's normalization and patterns: a cell can only have the key if it starts
+ * with its first letter (or with punctuation) and ends with its last. False only when it cannot be.
+ */
+export function mayHaveKey(cell: string, key: string): boolean {
+  const first = keyLetterAt(cell, 0);
+  if (first !== null && first !== key.charCodeAt(0)) return false;
+  const last = lastKeyLetter(cell);
+  return last === null || last === key.charCodeAt(key.length - 1);
+}
+
+/**
+ * The last letter or digit headerKey keeps of a cell (lower case), when plain ASCII says it: null when a
+ * non-ASCII character (an accent, ß) or a ")" (a "(required)" mark it drops) comes first from the end.
+ */
+function lastKeyLetter(cell: string): number | null {
+  for (let at = cell.length - 1; at >= 0; at--) {
+    const code = cell.charCodeAt(at);
+    if (code >= 0x80 || code === 0x29) return null;
+    const letter = keyLetterAt(cell, at);
+    if (letter !== null) return letter;
+  }
+  return null;
+}
+
+/** The character at `at` in lower case when it is an ASCII letter or digit (what headerKey keeps as it is); else null. */
+function keyLetterAt(cell: string, at: number): number | null {
+  const code = cell.charCodeAt(at);
+  if ((code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a)) return code;
+  return code >= 0x41 && code <= 0x5a ? code + 0x20 : null;
+}
+
+/**
  * The header's key, then its key with camelCase words apart (Uberall's "streetAndNumber", "addressExtra").
  * A "#" reads as "number" ("Location #", "Store #": found by a probe, "Location #" was the name, the
  * location's name column left out); headerKey, which saved mappings key on, still drops it.

@@ -1,4 +1,4 @@
-import { headerKey } from './columns.js';
+import { headerKey, mayHaveKey } from './columns.js';
 import { isPlaceholder, PLACEHOLDERS, placeholderSet } from './placeholders.js';
 
 /**
@@ -56,35 +56,8 @@ function isHeaderCell(cell: string, column: number, headers: readonly string[]):
     headerKeysOf.set(headers, keys);
   }
   const key = keys[column] ?? '';
-  if (key === '') return false;
-  // A cell can only have the header's key if it starts with its first letter (or with punctuation), and
-  // ends with its last: most data cells are ruled out without headerKey (a tenth of a CSV import's rows).
-  const first = keyLetterAt(cell, 0);
-  if (first !== null && first !== key.charCodeAt(0)) return false;
-  const last = lastKeyLetter(cell);
-  if (last !== null && last !== key.charCodeAt(key.length - 1)) return false;
-  return headerKey(cell) === key;
-}
-
-/**
- * The last letter or digit headerKey keeps of a cell (lower case), when plain ASCII says it: null when a
- * non-ASCII character (an accent, ß) or a ")" (a "(required)" mark it drops) comes first from the end.
- */
-function lastKeyLetter(cell: string): number | null {
-  for (let at = cell.length - 1; at >= 0; at--) {
-    const code = cell.charCodeAt(at);
-    if (code >= 0x80 || code === 0x29) return null;
-    const letter = keyLetterAt(cell, at);
-    if (letter !== null) return letter;
-  }
-  return null;
-}
-
-/** The character at `at` in lower case when it is an ASCII letter or digit (what headerKey keeps as it is); else null. */
-function keyLetterAt(cell: string, at: number): number | null {
-  const code = cell.charCodeAt(at);
-  if ((code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a)) return code;
-  return code >= 0x41 && code <= 0x5a ? code + 0x20 : null;
+  // Most data cells are ruled out without headerKey (a tenth of a CSV import's rows).
+  return key !== '' && mayHaveKey(cell, key) && headerKey(cell) === key;
 }
 
 /** The header's cells as written, once per header row: a header repeated in another order is found by them. */
