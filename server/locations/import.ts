@@ -323,7 +323,7 @@ class ImportPlan {
     this.clientId = body.clientId;
     // A sheet's lines may be more than its rows, which are at most MAX_IMPORT_ROWS (its reader counts them).
     const rows = Math.min(body.rows.length, MAX_IMPORT_ROWS);
-    this.ids = new SortedUuids(Math.max(rows, 1));
+    this.ids = new SortedUuids(Math.max(rows, 1), request.now);
     this.lineAt = new Int32Array(rows);
     const blanked = request.format !== undefined || request.placeholders === 'none';
     this.placeholders = blanked ? NO_PLACEHOLDERS : undefined;

@@ -435,22 +435,44 @@ describe("an import row's Closed read into its status (Yext's closed)", () => {
 });
 
 describe('SortedUuids', () => {
-  const all = (count: number, piece: number) => {
-    const ids = new SortedUuids(count);
+  const all = (count: number, piece: number, now?: number) => {
+    const ids = new SortedUuids(count, now);
     const taken: string[] = [];
     for (let part = ids.take(piece); part.length > 0; part = ids.take(piece)) taken.push(...part);
     return taken;
   };
+  const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  /** The Unix milliseconds of a version-7 UUID: its first 48 bits. */
+  const timeOf = (id: string) => Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16);
 
-  it('gives version-4 UUIDs, all different, in ascending order across pieces, and never the same list twice', () => {
-    const ids = all(20_000, 3_000);
+  it('gives version-7 UUIDs of the given time, all different, in ascending order across pieces, and never the same list twice', () => {
+    const now = Date.parse('2026-12-06T11:30:00.123Z');
+    const ids = all(20_000, 3_000, now);
     expect(ids).toHaveLength(20_000);
-    expect(ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id))).toBe(
-      true,
-    );
+    expect(ids.filter((id) => !V7.test(id))).toEqual([]);
+    expect(ids.filter((id) => timeOf(id) !== now)).toEqual([]);
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual(ids);
-    expect(all(5, 5)).not.toEqual(all(5, 5));
+    expect(all(5, 5, now)).not.toEqual(all(5, 5, now));
+  });
+
+  it("follows every id made at an earlier time (an import's ids add to the end of the id index)", () => {
+    const earlier = all(1_000, 1_000, Date.parse('2026-12-06T11:30:00.000Z'));
+    const later = all(1_000, 1_000, Date.parse('2026-12-06T11:30:00.001Z'));
+    expect(later[0]! > earlier.at(-1)!).toBe(true);
+    // The time now, when none is given.
+    const before = Date.now();
+    const [id] = all(1, 1);
+    expect(timeOf(id!)).toBeGreaterThanOrEqual(before);
+    expect(timeOf(id!)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('counts up to its last id without a repeat: the most ids it gives at a time', () => {
+    const ids = all(131_072, 50_000);
+    expect(ids).toHaveLength(131_072);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+    expect(ids.filter((id) => !V7.test(id))).toEqual([]);
   });
 
   it('0 and 1, and no more than asked for', () => {
@@ -462,7 +484,7 @@ describe('SortedUuids', () => {
     expect(ids.take(2)).toEqual([]);
   });
 
-  it('refuses more ids than its sort key can order', () => {
+  it('refuses more ids than its counter can order', () => {
     expect(() => new SortedUuids(131_073)).toThrow(RangeError);
   });
 });
