@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import Papa from 'papaparse';
 import type { Bench } from './report.js';
 import { realisticRows } from './rows.js';
-import { afterFloor, createClient, floorImporter, login, ms, serve, tmp } from './server.bench.js';
+import { afterFloor, createClient, floorImporter, login, serve, timedUpload, tmp } from './server.bench.js';
 
 /**
  * Issue 12: a 100,000-row CSV through POST /api/locations/upload (Content-Type: text/csv) beside its
@@ -40,6 +40,7 @@ const bench: Bench = async (record) => {
   const served = await serve(dataDir, key);
   const token = await login(served.url);
   const csv = csvOf(realisticRows(ROWS));
+  const bytes = Buffer.from(csv);
   const floor = floorImporter(false, papaRows);
   const times: number[] = [];
   const floorTimes: number[] = [];
@@ -48,16 +49,15 @@ const bench: Bench = async (record) => {
       floorTimes.push(floor.run(csv));
       await afterFloor();
       const clientId = await createClient(served.url, token, `CSV bench ${run}`);
-      const start = process.hrtime.bigint();
-      const response = await fetch(`${served.url}/api/locations/upload?clientId=${clientId}`, {
-        method: 'POST',
-        headers: { 'content-type': 'text/csv', authorization: `Bearer ${token}` },
-        body: csv,
-      });
-      const result = (await response.json()) as { count: number };
-      times.push(ms(start));
-      if (response.status !== 201 || result.count !== ROWS)
-        throw new Error(`CSV import: ${response.status} ${JSON.stringify(result).slice(0, 300)}`);
+      const upload = await timedUpload<{ count: number }>(
+        `${served.url}/api/locations/upload?clientId=${clientId}`,
+        token,
+        'text/csv',
+        bytes,
+      );
+      times.push(upload.ms);
+      if (upload.status !== 201 || upload.answer.count !== ROWS)
+        throw new Error(`CSV import: ${upload.status} ${JSON.stringify(upload.answer).slice(0, 300)}`);
     }
   } finally {
     await served.stop();
