@@ -650,7 +650,9 @@ class ImportPlan {
 
   /** The row's folded name and address (null without an address), from its keys. */
   private matchKeyOf(row: NormalizedRow): string | null {
-    return this.keysOfAll(row).find((key) => key.kind === 'name_and_address')?.value ?? null;
+    // A loop, not find() with an arrow: asked once for each created row, and an arrow is made at each ask.
+    for (const key of this.keysOfAll(row)) if (key.kind === 'name_and_address') return key.value;
+    return null;
   }
 
   /** The row's keys, in the order they are matched on; worked out once a row (the import asks three times). */
