@@ -61,9 +61,9 @@ export function readPatch(
   const where = of === 'patch' ? '/body' : '/body/set';
   const detail = (field: string, message: string): ErrorDetail => ({ path: `${where}/${field}`, message });
   if (!checker.Check(body)) throw invalid(schemaErrors(checker.Errors(body), detail));
-  const errors: ErrorDetail[] = [];
   const withCountry = body.country === undefined && body.phone !== undefined ? { ...body, country } : body;
-  const { input } = readFields(withCountry, (field, message) => errors.push(detail(field, message)), false);
+  const { input, problems } = readFields(withCountry, false);
+  const errors: ErrorDetail[] = problems.map(({ field, message }) => detail(field, message));
   if (body.country === undefined) delete input.country;
   if (input.name === null) {
     // readFields words a blank name as an import row's ("is required"); an edit gave one, blank: one error.
