@@ -150,7 +150,7 @@ export interface FieldsRead {
   input: RowInput;
   phoneText: string | null;
   notClosedForGood: boolean;
-  /** The refused fields, in the order of LOCATION_FIELDS (the country first); empty for most rows. */
+  /** The refused fields: the country, then LOCATION_FIELDS' order, a Closed that disagrees, a blank name. */
   problems: readonly FieldProblem[];
 }
 
