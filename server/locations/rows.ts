@@ -92,8 +92,14 @@ function knownAs(key: string, schema: TSchema): string {
   return field === undefined ? '' : `: did you mean "${field}"?`;
 }
 
+/** A field refused, in words: by the schema (wordedError) or by the field's rule (readFields). */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
 /** One of TypeBox's errors in a person's words, for the field it is about. */
-export function wordedError(error: ValueError): { field: string; message: string } {
+export function wordedError(error: ValueError): FieldProblem {
   const [field, ...inside] = pathKeys(error);
   switch (error.type) {
     case ValueErrorType.ObjectAdditionalProperties:
@@ -135,12 +141,6 @@ export function schemaErrors(errors: Iterable<ValueError>, detail: (field: strin
     details.push(detail(field, message));
   }
   return details;
-}
-
-/** A field a row gives that its rule refused, in the rule's words. */
-export interface FieldProblem {
-  field: string;
-  message: string;
 }
 
 const NO_PROBLEMS: readonly FieldProblem[] = Object.freeze([]);
