@@ -125,7 +125,7 @@ export interface TimedUpload<T> {
  * Posts `bytes` and times the upload to the answer's last byte, as the list's figure is timed. The body is
  * made bytes before the clock starts (a script sends a file's bytes; each floor starts from its text in
  * memory too), and the answer is parsed after it stops: a 100,000-row import answers 11 MiB of JSON,
- * whose parse in the bench's process took 47 to 145 ms (2026-12-06, six runs) and is the client's work.
+ * whose parse is the client's work (each run prints it; README "Speed and memory" has the runs).
  */
 export async function timedUpload<T>(
   url: string,
