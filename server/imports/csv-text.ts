@@ -117,29 +117,37 @@ export function csvCells(bytes: Uint8Array, charset: string | undefined): CellsO
   const tooMany = tooManyCells(decoded.text);
   if (tooMany !== null) return { statusCode: 413, message: tooMany };
   const { delimiter, linebreak, mixed } = sniffCsv(decoded.text);
-  const { data, errors } = Papa.parse<string[]>(mixed ? oneLineEnding(decoded.text) : decoded.text, {
+  const text = mixed ? oneLineEnding(decoded.text) : decoded.text;
+  const { data, errors } = Papa.parse<string[]>(text, {
     delimiter,
     newline: linebreak as Papa.ParseConfig['newline'],
     skipEmptyLines: false,
   });
-  const unclosed = errors.find((error) => error.code === 'MissingQuotes');
-  if (unclosed !== undefined) {
-    return {
-      statusCode: 400,
-      message: `Row ${(unclosed.row ?? 0) + 1}: a quoted value is never closed (a " is missing), so the rest of the file would be read as one value`,
-    };
-  }
-  // `"Best" Pizza,2 Main St`: text after a closing quote. Papaparse reads on to the next quote, joining
-  // the rows between into one value: a location lost and a name holding the next row (found by a probe).
-  const stray = errors.find((error) => error.code === 'InvalidQuotes');
-  if (stray !== undefined) {
-    return {
-      statusCode: 400,
-      message: `Row ${(stray.row ?? 0) + 1}: a value has text after its closing quote (such as "Best" Pizza), which would join the rows after it into one value. Put the whole value in quotes with its quotes doubled ("""Best"" Pizza"), or take the quotes out; nothing was imported`,
-    };
-  }
+  const quotes = errors.find((error) => error.code === 'MissingQuotes' || error.code === 'InvalidQuotes');
+  if (quotes !== undefined) return { statusCode: 400, message: quoteProblem(text, quotes, delimiter) };
   // A final line break makes papaparse add one empty row: the sheet has none there.
   const last = data[data.length - 1];
   if (last !== undefined && last.length === 1 && last[0] === '') data.pop();
   return { cells: data };
+}
+
+/**
+ * What is wrong with the quotes of the field papaparse stopped at (`index`: just after its opening quote).
+ * Papaparse reports `"Best" Pizza,...` (text after a closing quote) as InvalidQuotes and, when no quote
+ * follows in the file, as MissingQuotes too, at the same field; and a quote never closed as InvalidQuotes
+ * where a later line has a stray quote. The text tells them apart: text after a closing quote on the
+ * field's own line, or no closing quote before a line break (a quoted value may hold one, but not one
+ * papaparse stopped at).
+ */
+function quoteProblem(text: string, error: Papa.ParseError, delimiter: string): string {
+  const line = (error.row ?? 0) + 1;
+  const from = error.index ?? 0;
+  let close = text.indexOf('"', from);
+  while (close >= 0 && text[close + 1] === '"') close = text.indexOf('"', close + 2);
+  const next = close < 0 ? '' : text.charAt(close + 1);
+  const sameLine = close >= 0 && !/[\r\n]/.test(text.slice(from, close));
+  if (sameLine && next !== '' && next !== delimiter && next !== '\r' && next !== '\n') {
+    return `Line ${line}: a value has text after its closing quote (such as "Best" Pizza), which would join the rows after it into one value. Put the whole value in quotes with its quotes doubled ("""Best"" Pizza"), or take the quotes out; nothing was imported`;
+  }
+  return `Line ${line}: a quoted value is never closed (a " is missing), so the rest of the file would be read as one value. Add the closing quote, or take the opening one out; nothing was imported`;
 }

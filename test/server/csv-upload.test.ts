@@ -769,12 +769,23 @@ describe('unhappy CSV uploads get a clear JSON error', () => {
     ['no column that can be the name', 'Foo,Bar\n1,2\n', /No column can be the name/],
     ['binary garbage', Buffer.from([0x00, 0x01, 0x02, 0xff, 0x00, 0x10, 0x00]), /not text/],
     ['an .xlsx sent as text/csv', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00]), /Excel workbook/],
-    ['an unclosed quote', 'Name,City\n"Acme,Berlin\n', /never closed/],
+    ['an unclosed quote', 'Name,City\n"Acme,Berlin\n', /^Line 2: a quoted value is never closed/],
+    // Papaparse reports both of these as an unclosed quote and as text after a closing quote, at one field.
+    [
+      'text after a closing quote, no quote after it in the file',
+      'Name,Address\n"Best" Pizza in Town,2 Main St\nSecond,3 Main St\n',
+      /^Line 2: a value has text after its closing quote/,
+    ],
+    [
+      'an unclosed quote, a stray quote on a later line',
+      'Name,Address\n"Best Pizza,2 Main St\nSecond "Shop" Street,3 Main St\n',
+      /^Line 2: a quoted value is never closed .*; nothing was imported$/,
+    ],
     // Found by a probe: the row after it was joined into this one's name, and a location lost.
     [
       'text after a closing quote',
       'Name,Address,City\nJoe\'s 12" Pizza,1 Main St,Austin\n"Best" Pizza in Town,2 Main St,Austin\n"Tony\'s, ""The"" Original",3 Main St,Austin\n',
-      /^Row 3: a value has text after its closing quote/,
+      /^Line 3: a value has text after its closing quote/,
     ],
     ['an unknown charset', 'Name\nA\n', /character set/],
     [
