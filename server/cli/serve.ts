@@ -6,9 +6,12 @@ import { startServer } from '../start.js';
 import type { Command } from './command.js';
 import { keyFor } from './store.js';
 
+/** Sentences for people go to standard output: standard error holds the server's JSON log lines. */
+const say = (message: string) => console.log(message);
+
 function warnIfNotLoopback(config: Config): void {
   if (isLoopbackHost(config.host)) return;
-  console.error(
+  say(
     `WARNING: AGENCY_DESK_HOST=${config.host} is not a loopback address. Agency Desk is made for this machine ` +
       'only; other machines on the network can now reach the sign-in page. Use 127.0.0.1 unless you mean it.',
   );
@@ -33,7 +36,7 @@ export const serve: Command = {
     process.once('SIGTERM', () => stop('SIGTERM'));
     const server = await startServer({
       dataDir: config.dataDir,
-      key: keyFor(config),
+      key: keyFor(config, say),
       host: config.host,
       port: config.port,
       logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
@@ -49,7 +52,7 @@ export const serve: Command = {
     });
     stop = (signal) => {
       removeDiscoveryFile();
-      console.error(`${signal}: finishing requests and closing the database...`);
+      say(`${signal}: finishing requests and closing the database...`);
       server.close().then(
         () => process.exit(0),
         (error: unknown) => {
@@ -59,9 +62,9 @@ export const serve: Command = {
       );
     };
     if (stopRequested !== undefined) return stop(stopRequested);
-    console.log(`Agency Desk is listening on ${server.url}`);
+    say(`Agency Desk is listening on ${server.url}`);
     if (!anyUserExists(server.store.db)) {
-      console.log(`No account yet: open ${server.url} to create your organization and its first Admin.`);
+      say(`No account yet: open ${server.url} to create your organization and its first Admin.`);
     }
   },
 };

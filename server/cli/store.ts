@@ -7,14 +7,18 @@ import { openStore, type Store } from '../db/store.js';
 import { databaseFileIn } from '../start.js';
 import { CliError } from './errors.js';
 
-/** The headless key order (README: "Configuration"); a newly made db.key is reported on standard error. */
-export function keyFor(config: Config): DatabaseKey {
+/**
+ * The headless key order (README: "Configuration"). A newly made db.key is reported on standard error,
+ * beside a command's output; `serve` reports it on standard output, its stream for people (standard error
+ * carries its JSON log lines).
+ */
+export function keyFor(config: Config, log: (message: string) => void = (message) => console.error(message)): DatabaseKey {
   return headlessKey({
     dbKey: config.dbKey,
     keyFile: config.keyFile,
     dataDir: config.dataDir,
     databaseFile: databaseFileIn(config.dataDir),
-    log: (message) => console.error(message),
+    log,
   });
 }
 

@@ -222,10 +222,17 @@ describe('start-up failures', () => {
 
   it('first run without a key creates db.key (mode 0600) and the next run uses it', async () => {
     const dataDir = freshDir();
-    const first = await start({ dataDir, env: ADMIN });
+    const first = await start({ dataDir, env: { ...ADMIN, AGENCY_DESK_LOG_LEVEL: 'info' } });
     expect(fs.statSync(`${dataDir}/db.key`).mode & 0o777).toBe(0o600);
     expect((await call(first, 'GET', '/health')).status).toBe(200);
     expect(await first.stop()).toBe(0);
+    // The notice is for people, on standard output with the listening line; standard error stays JSON
+    // lines that a log reader can parse (a walk found the notice among them).
+    const { stdout, stderr } = first.output();
+    expect(stdout).toContain(`Created a new random database key in ${dataDir}/db.key`);
+    const logLines = stderr.split('\n').filter((line) => line !== '');
+    expect(logLines.length).toBeGreaterThan(0);
+    for (const line of logLines) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
     const second = await start({ dataDir });
     expect(await signIn(second)).toMatch(/^[A-Za-z0-9_-]{43,}$/);
     expect(await second.stop()).toBe(0);
