@@ -78,11 +78,12 @@ export function insertClient(
   return { id, name: client.name };
 }
 
-/** Changes the fields given; false when the client is not the organization's. */
+/** Changes the fields given (no write when they are as stored); false when the client is not the organization's. */
 export function updateClient(db: Db, organizationId: string, id: string, fields: Partial<NewClient>): boolean {
   const current = clientById(db, organizationId, id);
   if (current === undefined) return false;
   const next = { name: current.name, industry: current.industry, website: current.website, ...fields };
+  if (next.name === current.name && next.industry === current.industry && next.website === current.website) return true;
   statement(db, 'UPDATE clients SET name = ?, industry = ?, website = ? WHERE id = ?').run(
     next.name,
     next.industry,

@@ -83,7 +83,9 @@ function clientStore(db: Db, writer: Writer): ClientStore {
         if (before === undefined || !updateClient(db, principal.organizationId, clientId, fields))
           throw NotFound('No client with this id');
         const after = clientById(db, principal.organizationId, clientId)!;
-        recordClientEntry(db, principal, 'client.updated', after, clientChanges(before, after), now);
+        // Nothing changed, nothing to trace (as a location's PATCH).
+        const changes = clientChanges(before, after);
+        if (changes !== null) recordClientEntry(db, principal, 'client.updated', after, changes, now);
         return after;
       }),
     delete: (principal, clientId, now) => writer.write('deleteClient', { principal, clientId, now }),

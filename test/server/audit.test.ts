@@ -157,6 +157,23 @@ describe('each change leaves exactly its entries', () => {
     expect(clientUpdated!.changes).toEqual({ industry: { from: null, to: 'Coffee' } });
   });
 
+  it('a client PATCH that changes nothing leaves no entry and no write (as a location PATCH does)', async () => {
+    const clientId = await t.createClient(admin, 'Unchanged');
+    await t.request({ method: 'PATCH', url: `/api/clients/${clientId}`, token: admin, body: { industry: 'Tea' } });
+    const before = dataSnapshot(t.store.db);
+    for (const body of [
+      { name: 'Unchanged' },
+      { industry: 'Tea' },
+      { website: null },
+      { name: 'Unchanged', industry: 'Tea' },
+    ]) {
+      const response = await t.request({ method: 'PATCH', url: `/api/clients/${clientId}`, token: admin, body });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toMatchObject({ id: clientId, name: 'Unchanged', industry: 'Tea', website: null });
+    }
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+  });
+
   it('an import of no rows leaves no entry and no operation: its operation_id is null', async () => {
     const clientId = await t.createClient(admin, 'Empty import');
     const before = dataSnapshot(t.store.db);
