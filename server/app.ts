@@ -39,6 +39,9 @@ import { userRoutes } from './users/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { deviceRoutes } from './device/routes.js';
 
+/** The router's limit of a path's parameter (an id), in characters. */
+const MAX_PARAM_LENGTH = 200;
+
 export interface AppOptions {
   store: Store;
   clock?: Clock;
@@ -108,7 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // A malformed URL is answered by the one error handler too, not by Fastify's own body (which adds `code`).
     frameworkErrors: (error, request, reply) => {
       const status = error.statusCode ?? 400;
@@ -240,10 +243,42 @@ function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): vo
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send(errorBody(500, 'Something went wrong on the server; nothing was changed'));
   });
+  const withParams = routesWithParams(app);
   app.setNotFoundHandler((request, reply) => {
+    // A GET whose id is past the router's limit fell through to the dashboard's files: it is the 414
+    // that the other methods get (a probe: GET /api/locations/<250 characters> said "No route").
+    if (withParams.tooLongParam(request.method, request.url)) {
+      return reply.code(414).send(errorBody(414, clientErrorMessage(PARAM_TOO_LONG, undefined, request.url)));
+    }
     if (withDashboard && sendDashboardPage(request, reply)) return reply;
     return notFound(request, reply);
   });
+}
+
+const PARAM_TOO_LONG = { code: 'FST_ERR_MAX_PARAM_LENGTH' } as FastifyError;
+
+/**
+ * The routes with a parameter in their path, as patterns: whether a path the router did not match would
+ * have matched one but for a parameter longer than its limit.
+ */
+function routesWithParams(app: FastifyInstance) {
+  const patterns: { method: string; pattern: RegExp }[] = [];
+  app.addHook('onRoute', (route) => {
+    if (!route.url.includes(':')) return;
+    const source = route.url
+      .split('/')
+      .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    const pattern = new RegExp(`^${source}/?$`);
+    for (const method of [route.method].flat()) patterns.push({ method, pattern });
+  });
+  return {
+    tooLongParam(method: string, url: string): boolean {
+      const path = url.split('?')[0]!;
+      if (!path.split('/').some((part) => part.length > MAX_PARAM_LENGTH)) return false;
+      return patterns.some((route) => route.method === method && route.pattern.test(path));
+    },
+  };
 }
 
 function notFound(request: FastifyRequest, reply: FastifyReply) {
@@ -285,7 +320,7 @@ function clientErrorMessage(error: FastifyError, bodyLimit: number | undefined, 
     case 'FST_ERR_BAD_URL':
       return `The address ${shortPath(url)} holds a % that is not followed by two hexadecimal digits (write % as %25)`;
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return `The address ${shortPath(url)} is too long: an id in it is at most 200 characters`;
+      return `The address ${shortPath(url)} is too long: an id in it is at most ${MAX_PARAM_LENGTH} characters`;
     default:
       return error.message;
   }

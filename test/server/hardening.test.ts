@@ -105,6 +105,19 @@ describe('error bodies', () => {
     expect(long.message).toBe(
       `The address /api/clients/${'a'.repeat(67)}… is too long: an id in it is at most 200 characters`,
     );
+    // GET too, which the dashboard's files route would otherwise take, and the route's other methods (a probe).
+    for (const [method, url] of [
+      ['GET', `/api/locations/${'a'.repeat(250)}`],
+      ['GET', `/api/clients/${'a'.repeat(250)}`],
+      ['PATCH', `/api/locations/${'a'.repeat(250)}`],
+      ['GET', `/api/locations/${'a'.repeat(250)}?fields=all`],
+    ] as const) {
+      const tooLong = expectErrorBody(
+        await t.request({ method, url, token: admin, body: method === 'PATCH' ? {} : undefined }),
+        414,
+      );
+      expect(tooLong.message, `${method} ${url}`).toMatch(/is too long: an id in it is at most 200 characters$/);
+    }
     const bad = expectErrorBody(await t.request({ method: 'GET', url: '/api/locations/%ZZ', token: admin }), 400);
     expect(bad.message).toBe(
       'The address /api/locations/%ZZ holds a % that is not followed by two hexadecimal digits (write % as %25)',
