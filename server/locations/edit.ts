@@ -4,7 +4,7 @@ import { clientName } from '../clients/queries.js';
 import { inIdOrder, piecesOf } from './pieces.js';
 import { deleteKeeping, rememberUpdated } from './snapshots.js';
 import type { Db } from '../db/open.js';
-import { Conflict, Invalid, NotFound, type ErrorDetail } from '../http/errors.js';
+import { Conflict, HttpError, Invalid, NotFound, type ErrorDetail } from '../http/errors.js';
 import { NEEDS, type Principal } from '../http/guards.js';
 import {
   FieldError,
@@ -17,6 +17,7 @@ import {
 } from './fields.js';
 import { labelsAfter, tooManyLabelsWords, type LabelChange } from './label-changes.js';
 import {
+  idsNotOfOrganization,
   locationName,
   locationsByKey,
   locationsPerClient,
@@ -137,18 +138,30 @@ export function saveLocation(db: Db, location: StoredLocation, values: LocationV
  * heap: a 500); 404 when any is not (nothing is changed then). Returns their clients.
  */
 function clientsToChange(db: Db, principal: Principal, ids: string[], now: number): string[] {
-  const perClient = locationsPerClient(db, principal.organizationId, JSON.stringify(ids));
+  const idsJson = JSON.stringify(ids);
+  const perClient = locationsPerClient(db, principal.organizationId, idsJson);
   const found = [...perClient.values()].reduce((sum, n) => sum + n, 0);
-  if (found !== ids.length) {
-    const missing = ids.length - found;
-    throw NotFound(
-      ids.length === 1
-        ? 'This id is not a location of your organization (deleted already?); nothing was changed'
-        : `${missing} of the ${ids.length} ids ${missing === 1 ? 'is not a location' : 'are not locations'} of your organization (deleted already?); nothing was changed`,
-    );
-  }
+  if (found !== ids.length) throw notLocations(db, principal.organizationId, idsJson, ids.length - found, ids.length);
   for (const clientId of perClient.keys()) authorizeWrite(db, principal, { ...NEEDS.import, clientId }, now);
   return [...perClient.keys()];
+}
+
+/** Ids a refusal names, in its message and in its details: enough to find them in a list of 100,000. */
+const NAMED_IDS = 10;
+const DETAILED_IDS = 100;
+
+/** The 404 of ids not the organization's: how many, and which (a probe could not tell which of its ids). */
+function notLocations(db: Db, organizationId: string, idsJson: string, missing: number, total: number) {
+  if (total === 1)
+    return NotFound('This id is not a location of your organization (deleted already?); nothing was changed');
+  const wrong = idsNotOfOrganization(db, organizationId, idsJson, DETAILED_IDS);
+  const named = wrong.slice(0, NAMED_IDS).map(({ id }) => id);
+  const more = missing > named.length ? ` and ${missing - named.length} more` : '';
+  return new HttpError(
+    404,
+    `${missing} of the ${total} ids ${missing === 1 ? 'is not a location' : 'are not locations'} of your organization (deleted already?): ${named.join(', ')}${more}; nothing was changed`,
+    wrong.map(({ at, id }) => ({ path: `/ids/${at}`, message: `${id} is not a location of your organization` })),
+  );
 }
 
 /** The locations of these ids, a piece at a time: a piece is let go before the next is read. */

@@ -194,6 +194,25 @@ export function locationsPerClient(db: Db, organizationId: string, idsJson: stri
   return new Map(rows.map(({ client_id, n }) => [client_id, n]));
 }
 
+/**
+ * The ids of a JSON array that are not locations of the organization, with their places in it, the first
+ * `limit` of them: what a bulk change refused names.
+ */
+export function idsNotOfOrganization(
+  db: Db,
+  organizationId: string,
+  idsJson: string,
+  limit: number,
+): { at: number; id: string }[] {
+  return statement<[string, string, number], { at: number; id: string }>(
+    db,
+    `SELECT k.key AS at, k.value AS id FROM json_each(?) k
+     WHERE NOT EXISTS (SELECT 1 FROM locations l WHERE l.id = k.value
+       AND l.client_id IN (SELECT id FROM clients WHERE organization_id = ?))
+     ORDER BY k.key LIMIT ?`,
+  ).all(idsJson, organizationId, limit);
+}
+
 /** A stored location an import may update, with what its undo keeps: its revision and derived columns. */
 export interface LocationToUpdate extends StoredLocation {
   revision: number;

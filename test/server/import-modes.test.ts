@@ -1531,9 +1531,36 @@ describe('one location: GET, PATCH, DELETE', () => {
     const ids = (await list(clientId)).map((row) => row.id as string);
     const edit = (body: unknown) => t.request({ method: 'PATCH', url: '/api/locations', token: admin, body });
     const bad = await edit({ ids: [...ids, '00000000-0000-4000-8000-000000000000'], set: { labels: 'x' } });
-    expect(expectErrorBody(bad, 404).message).toBe(
-      `1 of the ${ids.length + 1} ids is not a location of your organization (deleted already?); nothing was changed`,
+    const refused = expectErrorBody(bad, 404);
+    expect(refused.message).toBe(
+      `1 of the ${ids.length + 1} ids is not a location of your organization (deleted already?): 00000000-0000-4000-8000-000000000000; nothing was changed`,
     );
+    // Which one, and where in the list (a probe could not tell which of its ids was wrong).
+    expect(refused.details).toEqual([
+      {
+        path: `/ids/${ids.length}`,
+        message: '00000000-0000-4000-8000-000000000000 is not a location of your organization',
+      },
+    ]);
+    // Many: ten named in the message, the rest counted; a hundred in the details, in list order.
+    const strangers = Array.from({ length: 120 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    const many = expectErrorBody(
+      await t.request({
+        method: 'POST',
+        url: '/api/locations/delete',
+        token: admin,
+        body: { ids: [ids[0], ...strangers] },
+      }),
+      404,
+    );
+    expect(many.message).toBe(
+      `120 of the 121 ids are not locations of your organization (deleted already?): ${strangers.slice(0, 10).join(', ')} and 110 more; nothing was changed`,
+    );
+    expect(many.details).toHaveLength(100);
+    expect(many.details![99]).toEqual({
+      path: '/ids/100',
+      message: `${strangers[99]} is not a location of your organization`,
+    });
     // One id alone is named as one, not "1 of the 1 ids".
     const alone = await edit({ ids: ['00000000-0000-4000-8000-000000000000'], set: { labels: 'x' } });
     expect(expectErrorBody(alone, 404).message).toBe(
