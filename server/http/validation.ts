@@ -41,7 +41,7 @@ function isUuidList(schema: TSchema): boolean {
  * The schema as its checker is compiled: a list of ids with `uniqueItems` is checked for repeats here, by a
  * Set of its (lowered) texts, rather than by TypeBox, which hashes every item character by character: 650 ms
  * of the event loop for the 100,000 ids of a bulk edit, against a few here. The schema itself (the OpenAPI
- * document's) still says `uniqueItems`, and the 400 is the one TypeBox would give.
+ * document's) still says `uniqueItems`; the 400 names the repeated id and both its places.
  */
 function withoutUniqueIds(schema: TSchema, fields: readonly string[]): TSchema {
   if (fields.length === 0) return schema;
@@ -57,8 +57,16 @@ function withoutUniqueIds(schema: TSchema, fields: readonly string[]): TSchema {
 function repeatedIds(value: Record<string, unknown>, fields: readonly string[], part: Part): ErrorDetail[] {
   return fields.flatMap((field) => {
     const list = value[field] as string[] | undefined;
-    if (list === undefined || new Set(list).size === list.length) return [];
-    return [{ path: `/${part}/${field}`, message: 'must NOT have duplicate items' }];
+    if (list === undefined) return [];
+    // Which one, and where (a probe, among 100,000 ids, was told only that one repeats).
+    const first = new Map<string, number>();
+    for (const [at, id] of list.entries()) {
+      const before = first.get(id);
+      if (before !== undefined)
+        return [{ path: `/${part}/${field}/${at}`, message: `repeats ${id}, given at ${before} already` }];
+      first.set(id, at);
+    }
+    return [];
   });
 }
 
@@ -205,8 +213,9 @@ export function errorDetails(errors: Iterable<ValueError>, part: string, limit =
     // A missing field is "is required", not also the wrong type: one message a value.
     if (seen.has(error.path)) continue;
     seen.add(error.path);
-    // A union's telling error inside the value names where it is: hours/xyz, not hours.
-    const at = error.type === ValueErrorType.Union ? (tellingOf(error)?.path ?? error.path) : error.path;
+    // A union's telling error inside the value names where it is: hours/xyz, not hours; through unions
+    // inside unions, the time of hours/mon/0/0, not the day.
+    const at = innermostTelling(error).path;
     details.push({ path: `/${part}${at}`, message: errorInWords(error) });
   }
   return details;
@@ -268,6 +277,12 @@ function listInWords(error: ValueError): string | undefined {
   }
 }
 
+/** What the API's patterns ask for, in words, by the pattern. */
+const PATTERN_WORDS: Record<string, string> = {
+  '^\\d{2}:\\d{2}$': 'must be a time as HH:MM on the 24-hour clock, such as "09:00" or "17:30"',
+  '^[A-Z]{2}$': 'must be a country\'s two-letter ISO code in capitals, such as "US"',
+};
+
 function textInWords(error: ValueError): string | undefined {
   const { schema } = error;
   switch (error.type) {
@@ -276,7 +291,8 @@ function textInWords(error: ValueError): string | undefined {
     case ValueErrorType.StringMaxLength:
       return `must NOT have more than ${String(schema.maxLength)} characters`;
     case ValueErrorType.StringPattern:
-      return `must match pattern "${String(schema.pattern)}"`;
+      // A pattern is no words for a person (a probe's "9:00" read `must match pattern "^\d{2}:\d{2}$"`).
+      return PATTERN_WORDS[String(schema.pattern)] ?? `must match pattern "${String(schema.pattern)}"`;
     case ValueErrorType.StringFormat:
       if (schema.format === PLAIN_TEXT) return controlCharacterWords(String(error.value));
       // A time's + typed into a URL arrives as a space (a query string's + is a space): say how to send it.
@@ -325,6 +341,28 @@ function tellingOf(error: ValueError): ValueError | undefined {
   return telling ?? undefined;
 }
 
+/** The error a union's words come from, through unions inside it: the error itself otherwise. */
+export function innermostTelling(error: ValueError): ValueError {
+  let inner = error;
+  while (inner.type === ValueErrorType.Union) {
+    const telling = tellingOf(inner);
+    if (telling === undefined) break;
+    inner = telling;
+  }
+  return inner;
+}
+
+/** JSON Schema's types as a union's words list them ("must be text or null", as the import's rows say). */
+const TYPE_NAMES: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  integer: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  null: 'null',
+};
+
 /**
  * A value that matches no member of a union: the member of the value's own type says what is wrong
  * ("must NOT have more than 200 characters" for a too long text of a text-or-null field); otherwise the
@@ -340,6 +378,6 @@ function unionInWords(error: ValueError): string {
     const listed = values.map((member) => JSON.stringify(member.const)).join(', ');
     return `must be one of ${listed}${values.length < members.length ? ', or null' : ''}`;
   }
-  const types = members.map((member) => (member.type as string | undefined) ?? 'value');
+  const types = members.map((member) => TYPE_NAMES[member.type as string] ?? 'a value');
   return `must be ${[...new Set(types)].join(' or ')}`;
 }

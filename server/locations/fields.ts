@@ -497,7 +497,10 @@ function status(text: string): LocationStatus {
     throw new FieldError(
       `"${text.trim()}" does not say whether for now or for good: write temporarily_closed or permanently_closed ("temporarily closed", "permanently closed")`,
     );
-  if (value === undefined) throw new FieldError(`must be one of ${STATUSES.join(', ')}`);
+  if (value === undefined)
+    throw new FieldError(
+      `"${text.trim()}" is not a status: write open, temporarily_closed or permanently_closed (their words, such as "Temporarily closed" or CLOSED_PERMANENTLY, are read too)`,
+    );
   return value;
 }
 

@@ -3,7 +3,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { ErrorDetail } from '../http/errors.js';
 import { UUID_PATTERN } from '../http/schemas.js';
-import { errorInWords, pointerToken } from '../http/validation.js';
+import { errorInWords, innermostTelling, pointerToken } from '../http/validation.js';
 import {
   PhoneReadings,
   fieldValue,
@@ -118,15 +118,22 @@ export function wordedError(error: ValueError): FieldProblem {
       return { field, message: 'must be text' };
     case ValueErrorType.ArrayMaxItems:
       return { field, message: `has more than ${error.schema.maxItems as number} items` };
-    case ValueErrorType.Union: {
-      const max = maxLengthOf(error.schema, error.value);
-      if (max !== undefined && (error.value as string).length > max)
-        return { field, message: `is longer than ${max} characters` };
-      return { field, message: TYPE_WORDS[field] ?? 'must be text or null' };
-    }
+    case ValueErrorType.Union:
+      return unionWorded(error, field);
     default:
-      return { field, message: errorInWords(error) };
+      return { field, message: inside.length > 0 ? `${inside.join('/')} ${errorInWords(error)}` : errorInWords(error) };
   }
+}
+
+/** A value none of a field's types takes. */
+function unionWorded(error: ValueError, field: string): FieldProblem {
+  // What is wrong inside the value, where it is: hours' mon/0/0 time, not "must be text such as ...".
+  const inner = innermostTelling(error);
+  if (inner.path.length > error.path.length) return wordedError(inner);
+  const max = maxLengthOf(error.schema, error.value);
+  if (max !== undefined && (error.value as string).length > max)
+    return { field, message: `is longer than ${max} characters` };
+  return { field, message: TYPE_WORDS[field] ?? 'must be text or null' };
 }
 
 /** One message per wrong field, worded from the schema's errors. */

@@ -171,7 +171,12 @@ describe('a Status column beside Closed', () => {
       { line: 5, field: 'status', message: `Status "Permanently closed" and Closed "No" disagree: ${DISAGREE_NO}` },
       { line: 7, field: 'status', message: `Closed "Maybe" is not a yes or no: ${CLOSED_WORDS}` },
       // A Status refused on its own is refused once, for what it is.
-      { line: 10, field: 'status', message: 'must be one of open, temporarily_closed, permanently_closed' },
+      {
+        line: 10,
+        field: 'status',
+        message:
+          '"Shut" is not a status: write open, temporarily_closed or permanently_closed (their words, such as "Temporarily closed" or CLOSED_PERMANENTLY, are read too)',
+      },
       {
         line: 11,
         field: 'status',

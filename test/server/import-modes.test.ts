@@ -186,7 +186,7 @@ describe('the listing fields', () => {
       'CLOSED',
       /^"CLOSED" does not say whether for now or for good: write temporarily_closed or permanently_closed/,
     ],
-    ['status', 'shut', /open, temporarily_closed, permanently_closed/],
+    ['status', 'shut', /"shut" is not a status: write open, temporarily_closed or permanently_closed/],
     ['hours', 'whenever', /write hours as/],
     ['hours', 'Mon 25:00-26:00', /not a time/],
     ['name', 'x\ud800y', /lone surrogate/],
@@ -1427,9 +1427,31 @@ describe('one location: GET, PATCH, DELETE', () => {
     const error = expectErrorBody(await patch({ hours: { mon: [['09:00']] } }), 400);
     expect(error.details).toEqual([
       {
-        path: '/body/hours/mon',
+        path: '/body/hours/mon/0',
         message:
           'must be a list of 2 items (Opening and closing time, HH:MM; a closing time at or before the opening runs past midnight)',
+      },
+    ]);
+    // A time out of form is named where it is, in words, not by its pattern (a probe's "9:00"), and a
+    // union of types in the import's words (a probe: PATCH said "string or null", the import "text or null").
+    expect(expectErrorBody(await patch({ hours: { mon: [['9:00', '17:00']] }, zip: 2116 }), 400).details).toEqual([
+      { path: '/body/zip', message: 'must be text or null' },
+      {
+        path: '/body/hours/mon/0/0',
+        message: 'must be a time as HH:MM on the 24-hour clock, such as "09:00" or "17:30"',
+      },
+    ]);
+    const row = await t.request({
+      method: 'POST',
+      url: '/api/locations/upload',
+      token: admin,
+      body: { clientId, rows: [{ name: 'A', hours: { mon: [['9:00', '17:00']] } }] },
+    });
+    expect(expectErrorBody(row, 400).details).toMatchObject([
+      {
+        row: 0,
+        field: 'hours',
+        message: 'mon/0/0 must be a time as HH:MM on the 24-hour clock, such as "09:00" or "17:30"',
       },
     ]);
     // JSON's 1e400 is Infinity to JavaScript: said so, not "must be number or string or null".
@@ -1622,8 +1644,8 @@ describe('one location: GET, PATCH, DELETE', () => {
       t.request({ method: 'POST', url: '/api/locations/delete', token: admin, body: { ids } });
     // The same id in two cases is one id named twice, refused as any repeated id is.
     const repeated = expectErrorBody(await twice([a!, a!.toUpperCase()]), 400);
-    expect(repeated.details?.[0]?.path).toBe('/body/ids');
-    expect(repeated.message).toBe('ids must NOT have duplicate items');
+    expect(repeated.details?.[0]?.path).toBe('/body/ids/1');
+    expect(repeated.message).toBe(`ids/1 repeats ${a!}, given at 0 already`);
     expect((await twice([a!.toUpperCase(), b!.toUpperCase()])).json()).toEqual({
       success: true,
       count: 2,

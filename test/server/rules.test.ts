@@ -424,7 +424,7 @@ describe("an import row's Closed read into its status (Yext's closed)", () => {
 
   it("a Status refused on its own is one error, not two; a Closed of the wrong type is the schema's", () => {
     expect(statusOf({ status: 'shut', closed: 'yes' })).toEqual([
-      'status: must be one of open, temporarily_closed, permanently_closed',
+      'status: "shut" is not a status: write open, temporarily_closed or permanently_closed (their words, such as "Temporarily closed" or CLOSED_PERMANENTLY, are read too)',
     ]);
     expect(statusOf({ closed: 1 })).toEqual([
       'closed: must be yes or no: text such as "Yes" or "No", true or false, or blank',
