@@ -1029,6 +1029,9 @@ class ImportPlan {
   }
 }
 
+/** A location id's key: it matches only the location of that id, which a created row is not. */
+const isIdKey = (key: Key) => key.kind === 'id';
+
 /** A row's keys, in the order they are matched on: its location id, store code, place id, name and address. */
 function keysOfRow({ id, input }: NormalizedRow): Key[] {
   const keys: Key[] = [];
@@ -1072,6 +1075,7 @@ function preview(decision: Decision, locationId: string | null): PreviewRow {
     skip_reason: decision.skipReason,
     note: decision.note ?? null,
     same_place_as: decision.samePlaceAs ?? null,
+    no_key: decision.action === 'created' && (decision.row.keys ??= keysOfRow(decision.row)).every(isIdKey),
     phone_extension: decision.row.phoneExtension,
     store_code_given: decision.codeGiven ?? null,
     would_change: decision.wouldChange ?? null,
@@ -1140,6 +1144,7 @@ function errorPreview(index: number, values: LocationValues): PreviewRow {
     skip_reason: null,
     note: null,
     same_place_as: null,
+    no_key: false,
     phone_extension: null,
     store_code_given: null,
     would_change: null,

@@ -339,6 +339,11 @@ export const PreviewRow = Type.Object({
       'would add a second location there, update skips it. Most often the store code was changed in the sheet ' +
       'or in the app.',
   }),
+  no_key: Type.Boolean({
+    description:
+      'A row to create with no store code, no place id and no address: no later import can match it to the ' +
+      'location it makes, so importing the file again adds it again (give it a store code, or an address)',
+  }),
   phone_extension: Type.Union([Type.String(), Type.Null()], {
     description:
       'The extension the row\'s phone carried ("3" of "+1 217-555-0100 ext. 3"): the stored E.164 number has none, ' +

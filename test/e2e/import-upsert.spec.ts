@@ -193,6 +193,33 @@ test('upsert: a row whose store code is new but whose address is a stored locati
   await expect(dialog.getByTestId('same-place')).toContainText('It is skipped: nothing matches its store code.');
 });
 
+// A new user's walk: rows with a name and a city only were added again by every re-import of the same
+// sheet, and the preview offered "Add 20 locations" without a word.
+test('rows with no store code, place id or address are named in a warning: importing again would add them again', async ({
+  page,
+}, testInfo) => {
+  const { clientId, dialog } = await openImport(page, 'Harbor Books Kiosks');
+  await dropFile(page, dialog.getByTestId('drop-zone'), 'kiosks-no-address.csv');
+  await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
+  const warning =
+    '3 rows have no store code, place id or address (lines 2, 4, 5). Importing them again would add them again: ' +
+    'nothing can match them to the locations they make. Give the rows store codes or addresses to keep them up to ' +
+    'date by file.';
+  await expect(dialog.getByTestId('no-key')).toHaveText(warning);
+  await dialog.getByRole('button', { name: 'Import 4 locations' }).click();
+  await expect(dialog.getByTestId('imported-count')).toHaveText('4');
+  // The same file again, as an upsert: the one row with an address is unchanged, the three are new again.
+  await dialog.getByRole('button', { name: 'Import another file' }).click();
+  await dropFile(page, dialog.getByTestId('drop-zone'), 'kiosks-no-address.csv');
+  await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
+  await dialog.getByLabel('Update matching locations and add the rest').check();
+  await expect(dialog.getByTestId('created-count')).toHaveText('3');
+  await expect(dialog.getByTestId('unchanged-count')).toHaveText('1');
+  await expect(dialog.getByTestId('no-key')).toHaveText(warning);
+  await snap(page, testInfo, 'import-no-key');
+  expect(await listed(clientId)).toHaveLength(4);
+});
+
 test('export -> re-import as an update: every field comes back, and nothing changes', async ({ page }, testInfo) => {
   const { clientId, dialog } = await openImport(page, 'Round Trip Coffee');
   await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');

@@ -782,6 +782,45 @@ describe('import modes', () => {
     expect(Value.Check(DryRunResponse, upsert)).toBe(true);
   });
 
+  // A new user's walk: 20 rows of a name and a city only were added again by every re-import, in every
+  // mode, and the preview said nothing.
+  it('a row to create with no store code, place id or address is marked no_key: importing it again adds it again', async () => {
+    const clientId = await t.createClient(admin, 'No keys');
+    const rows = [
+      { name: 'Kiosk', city: 'Leeds' },
+      { name: 'Shop', address: '1 Park Row', city: 'Leeds' },
+      { name: 'Stall', store_code: 'ST-1' },
+      { name: 'Cart', google_place_id: 'ChIJeeeeeeeeeeeeeeeeeeee' },
+      { id: '00000000-0000-4000-8000-000000000001', name: 'Van' },
+    ];
+    const first = await dryRun(clientId, rows, '?mode=upsert');
+    expect(first.rows.map((row) => [row.action, row.no_key])).toEqual([
+      ['created', true],
+      ['created', false],
+      ['created', false],
+      ['created', false],
+      ['created', true],
+    ]);
+    await imported(clientId, rows);
+    for (const mode of ['', '?mode=upsert']) {
+      const again = await dryRun(clientId, rows, mode);
+      expect(
+        again.rows.map((row) => [row.action, row.no_key]),
+        mode,
+      ).toEqual([
+        ['created', true],
+        [mode === '' ? 'skipped' : 'unchanged', false],
+        [mode === '' ? 'skipped' : 'unchanged', false],
+        [mode === '' ? 'skipped' : 'unchanged', false],
+        ['created', true],
+      ]);
+      expect(Value.Check(DryRunResponse, again)).toBe(true);
+    }
+    // update creates nothing, and marks nothing.
+    const update = await dryRun(clientId, rows, '?mode=update');
+    expect(update.rows.map((row) => row.no_key)).toEqual([false, false, false, false, false]);
+  });
+
   it('a second row matching a location another row already updates is skipped as its duplicate', async () => {
     const clientId = await t.createClient(admin, 'Twice matched');
     await imported(clientId, [{ name: 'One', store_code: 'T1', google_place_id: 'ChIJcccccccccccccccccccc' }]);

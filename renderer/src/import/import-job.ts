@@ -153,6 +153,8 @@ export class ImportJob {
   private readonly hoursRead = new Map<number, string>();
   /** Rows whose key matched nothing while their place id or name and address are a stored location's. */
   private readonly samePlace = new Set<number>();
+  /** Rows to create with no store code, place id or address: each import adds them again (the server's no_key). */
+  private readonly noKey = new Set<number>();
   private readonly changes = new Map<number, Changes>();
   /** Per row: 0 not checked or invalid, else 1 + index in HEALTH_CODES. */
   private health = new Uint8Array(0);
@@ -332,6 +334,7 @@ export class ImportJob {
       this.changes,
       this.notes,
       this.samePlace,
+      this.noKey,
       this.extensions,
       this.phonesWithoutCountry,
       this.skippedChanges,
@@ -414,6 +417,7 @@ export class ImportJob {
   private noteRow(row: number, preview: DryRunRow): void {
     if (preview.note !== null) this.notes.add(row);
     if (preview.same_place_as !== null) this.samePlace.add(row);
+    if (preview.no_key) this.noKey.add(row);
     if (preview.phone_extension !== null) this.extensions.add(row);
     if (preview.would_change !== null) this.skippedChanges.add(row);
     if (preview.store_code_given !== null) this.codesWithoutZeros.add(row);
@@ -906,6 +910,7 @@ export class ImportJob {
       samples: this.samples.filter((sample) => !this.leftOut.has(sample.row)),
       foreignIds: counted(this.notes),
       samePlace: counted(this.samePlace),
+      noKey: counted(this.noKey),
       phoneExtensions: counted(this.extensions),
       codesWithoutZeros: counted(this.codesWithoutZeros),
       phonesWithoutCountry: counted(this.phonesWithoutCountry),

@@ -133,6 +133,8 @@ export interface CheckReport {
   foreignIds: { count: number; lines: number[] };
   /** Rows whose key matched nothing while their place id or name and address are a stored location's. */
   samePlace: { count: number; lines: number[] };
+  /** Rows to create with no store code, place id or address: no later import can match them (no_key). */
+  noKey: { count: number; lines: number[] };
   /** Rows whose phone carried an extension ("ext. 3"), which the stored number does not keep. */
   phoneExtensions: { count: number; lines: number[] };
   /** Rows whose store code lost the leading zeros of the stored code it is read as (Excel drops them). */

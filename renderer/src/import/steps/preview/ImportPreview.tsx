@@ -12,6 +12,7 @@ import {
   CodesWithoutZerosNotice,
   PhoneExtensionsNotice,
   SkippedChangesNotice,
+  NoKeyNotice,
   SamePlaceNotice,
   SecondTableNotice,
 } from './RowNotices.js';
@@ -98,6 +99,7 @@ export function ImportPreview({
       <PhoneExtensionsNotice phoneExtensions={report.phoneExtensions} />
       <CodesWithoutZerosNotice codesWithoutZeros={report.codesWithoutZeros} />
       <SamePlaceNotice samePlace={report.samePlace} mode={report.choice.mode} />
+      <NoKeyNotice noKey={report.noKey} />
       {busy && (
         <p className="muted" role="status">
           Checking the rows again…

@@ -96,6 +96,27 @@ export function SamePlaceNotice({ samePlace, mode }: { samePlace: CountedRows; m
 }
 
 /**
+ * Rows to create with no store code, no place id and no address (the server's no_key): nothing tells
+ * the location they make from a new row, so each import of the file adds them again (a walk's re-import
+ * of the same sheet added 20 more locations each time).
+ */
+export function NoKeyNotice({ noKey }: { noKey: CountedRows }) {
+  const one = noKey.count === 1;
+  return (
+    <RowsWarning
+      rows={noKey}
+      testId="no-key"
+      says={['has no store code, place id or address', 'have no store code, place id or address']}
+    >
+      Importing {one ? 'it' : 'them'} again would add {one ? 'it' : 'them'} again: nothing can match{' '}
+      {one ? 'it' : 'them'} to the {one ? 'location it makes' : 'locations they make'}. Give{' '}
+      {one ? 'the row a store code or an address' : 'the rows store codes or addresses'} to keep {one ? 'it' : 'them'}{' '}
+      up to date by file.
+    </RowsWarning>
+  );
+}
+
+/**
  * Rows whose phone carried an extension (the server's phone_extension): a listing's phone is one number
  * in E.164, which has no extension, so the extension is not kept.
  */
