@@ -148,6 +148,8 @@ interface Decision {
   note?: string;
   /** A dry run's stored location with the row's name and address, when its own key matched none (notePlacesTaken). */
   samePlaceAs?: string;
+  /** A dry run's stored location that has the place id an update gives the row's location (notePlaceIdsTaken). */
+  placeIdOf?: string;
   /** The row's store code, when it is the stored one but for the leading zeros Excel drops (lostItsZeros). */
   codeGiven?: string;
   /** A create-mode dry run's duplicate of a stored location: what updating that location would change. */
@@ -507,6 +509,23 @@ class ImportPlan {
     }
     for (const [decision, keys] of wanted) {
       decision.samePlaceAs = keys.map((key) => found[key.kind]?.get(key.value)).find((id) => id !== undefined);
+    }
+    this.notePlaceIdsTaken(decisions);
+  }
+
+  /**
+   * An update that gives its location the place id another stored location has (a probe's row, matched by
+   * its store code, took a second shop's place id without a word; create mode would call it a duplicate):
+   * the dry run names that location, and the preview warns that the two would share one Google place.
+   */
+  private notePlaceIdsTaken(decisions: Decision[]): void {
+    const giving = decisions.filter((decision) => typeof decision.changes?.google_place_id?.to === 'string');
+    if (giving.length === 0) return;
+    const placeOf = (decision: Decision) => decision.changes!.google_place_id!.to as string;
+    const holders = locationsByKey(this.db, this.clientId, 'google_place_id', [...new Set(giving.map(placeOf))]);
+    for (const decision of giving) {
+      const holder = holders.get(placeOf(decision));
+      if (holder !== undefined && holder !== decision.location?.id) decision.placeIdOf = holder;
     }
   }
 
@@ -1076,6 +1095,7 @@ function preview(decision: Decision, locationId: string | null): PreviewRow {
     note: decision.note ?? null,
     same_place_as: decision.samePlaceAs ?? null,
     no_key: decision.action === 'created' && (decision.row.keys ??= keysOfRow(decision.row)).every(isIdKey),
+    place_id_of: decision.placeIdOf ?? null,
     phone_extension: decision.row.phoneExtension,
     store_code_given: decision.codeGiven ?? null,
     would_change: decision.wouldChange ?? null,
@@ -1145,6 +1165,7 @@ function errorPreview(index: number, values: LocationValues): PreviewRow {
     note: null,
     same_place_as: null,
     no_key: false,
+    place_id_of: null,
     phone_extension: null,
     store_code_given: null,
     would_change: null,

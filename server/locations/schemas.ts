@@ -339,6 +339,11 @@ export const PreviewRow = Type.Object({
       'would add a second location there, update skips it. Most often the store code was changed in the sheet ' +
       'or in the app.',
   }),
+  place_id_of: Type.Union([Uuid, Type.Null()], {
+    description:
+      "In upsert and update: an update that gives its location the google_place_id another of the client's " +
+      'locations has (its id): the two would then share one Google place',
+  }),
   no_key: Type.Boolean({
     description:
       'A row to create with no store code, no place id and no address: no later import can match it to the ' +

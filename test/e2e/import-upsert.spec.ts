@@ -220,6 +220,31 @@ test('rows with no store code, place id or address are named in a warning: impor
   expect(await listed(clientId)).toHaveLength(4);
 });
 
+// A probe: a row matched by its store code took another shop's place id, and nothing said so.
+test("an update that gives a location another stored location's place id is named in a warning", async ({ page }) => {
+  const { id: clientId } = await server().api<{ id: string }>('POST', '/api/clients', {
+    token: admin(),
+    body: { name: 'Bluebird Place Ids' },
+  });
+  const rows = [
+    { name: 'Bluebird Pike', store_code: 'BB-1', google_place_id: 'ChIJN1t_tDeuEmsRUsoyG83frY4' },
+    { name: 'Bluebird Ballard', store_code: 'BB-2' },
+  ];
+  await server().api('POST', '/api/locations/upload', { token: admin(), body: { clientId, rows } });
+  await signIn(page, server().url, ADMIN.email, ADMIN.password);
+  await page.goto(`${server().url}/clients/${clientId}`);
+  await page.getByRole('button', { name: 'Import locations' }).click();
+  const dialog = importer(page);
+  await dropFile(page, dialog.getByTestId('drop-zone'), 'place-id-pasted-twice.csv');
+  await dialog.getByRole('button', { name: 'Check 2 rows' }).click();
+  await dialog.getByLabel('Update matching locations and add the rest').check();
+  await expect(dialog.getByTestId('updated-count')).toHaveText('1');
+  await expect(dialog.getByTestId('place-ids-taken')).toHaveText(
+    '1 row gives its location the place id of another stored location (line 3). Two locations would then share ' +
+      'one Google place. Check its Google place id in the file.',
+  );
+});
+
 test('export -> re-import as an update: every field comes back, and nothing changes', async ({ page }, testInfo) => {
   const { clientId, dialog } = await openImport(page, 'Round Trip Coffee');
   await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');

@@ -782,6 +782,34 @@ describe('import modes', () => {
     expect(Value.Check(DryRunResponse, upsert)).toBe(true);
   });
 
+  // A probe: a row matched by its store code took another shop's place id, and the dry run said nothing.
+  it("an update that gives its location another stored location's place id names that location", async () => {
+    const clientId = await t.createClient(admin, 'Place ids');
+    await imported(clientId, [
+      { name: 'Pike', store_code: 'BB-1', google_place_id: 'ChIJffffffffffffffffffff' },
+      { name: 'Ballard', store_code: 'BB-2' },
+      { name: 'Fremont', store_code: 'BB-3', google_place_id: 'ChIJgggggggggggggggggggg' },
+    ]);
+    const [pike] = await list(clientId);
+    const rows = [
+      { name: 'Ballard', store_code: 'BB-2', google_place_id: 'ChIJffffffffffffffffffff' },
+      { name: 'Fremont', store_code: 'BB-3', google_place_id: 'ChIJhhhhhhhhhhhhhhhhhhhh' },
+      { name: 'Pike', store_code: 'BB-1', google_place_id: 'ChIJffffffffffffffffffff' },
+    ];
+    for (const mode of ['?mode=upsert', '?mode=update']) {
+      const run = await dryRun(clientId, rows, mode);
+      expect(
+        run.rows.map((row) => [row.action, row.place_id_of]),
+        mode,
+      ).toEqual([
+        ['updated', pike!.id],
+        ['updated', null],
+        ['unchanged', null],
+      ]);
+      expect(Value.Check(DryRunResponse, run)).toBe(true);
+    }
+  });
+
   // A new user's walk: 20 rows of a name and a city only were added again by every re-import, in every
   // mode, and the preview said nothing.
   it('a row to create with no store code, place id or address is marked no_key: importing it again adds it again', async () => {

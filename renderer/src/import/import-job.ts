@@ -155,6 +155,8 @@ export class ImportJob {
   private readonly samePlace = new Set<number>();
   /** Rows to create with no store code, place id or address: each import adds them again (the server's no_key). */
   private readonly noKey = new Set<number>();
+  /** Updates that give a location another stored location's place id (the server's place_id_of). */
+  private readonly placeIdsTaken = new Set<number>();
   private readonly changes = new Map<number, Changes>();
   /** Per row: 0 not checked or invalid, else 1 + index in HEALTH_CODES. */
   private health = new Uint8Array(0);
@@ -335,6 +337,7 @@ export class ImportJob {
       this.notes,
       this.samePlace,
       this.noKey,
+      this.placeIdsTaken,
       this.extensions,
       this.phonesWithoutCountry,
       this.skippedChanges,
@@ -418,6 +421,7 @@ export class ImportJob {
     if (preview.note !== null) this.notes.add(row);
     if (preview.same_place_as !== null) this.samePlace.add(row);
     if (preview.no_key) this.noKey.add(row);
+    if (preview.place_id_of !== null) this.placeIdsTaken.add(row);
     if (preview.phone_extension !== null) this.extensions.add(row);
     if (preview.would_change !== null) this.skippedChanges.add(row);
     if (preview.store_code_given !== null) this.codesWithoutZeros.add(row);
@@ -911,6 +915,7 @@ export class ImportJob {
       foreignIds: counted(this.notes),
       samePlace: counted(this.samePlace),
       noKey: counted(this.noKey),
+      placeIdsTaken: counted(this.placeIdsTaken),
       phoneExtensions: counted(this.extensions),
       codesWithoutZeros: counted(this.codesWithoutZeros),
       phonesWithoutCountry: counted(this.phonesWithoutCountry),

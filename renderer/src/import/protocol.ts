@@ -135,6 +135,8 @@ export interface CheckReport {
   samePlace: { count: number; lines: number[] };
   /** Rows to create with no store code, place id or address: no later import can match them (no_key). */
   noKey: { count: number; lines: number[] };
+  /** Updates that give a location the place id another stored location has (place_id_of). */
+  placeIdsTaken: { count: number; lines: number[] };
   /** Rows whose phone carried an extension ("ext. 3"), which the stored number does not keep. */
   phoneExtensions: { count: number; lines: number[] };
   /** Rows whose store code lost the leading zeros of the stored code it is read as (Excel drops them). */

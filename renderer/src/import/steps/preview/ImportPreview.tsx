@@ -13,6 +13,7 @@ import {
   PhoneExtensionsNotice,
   SkippedChangesNotice,
   NoKeyNotice,
+  PlaceIdsTakenNotice,
   SamePlaceNotice,
   SecondTableNotice,
 } from './RowNotices.js';
@@ -100,6 +101,7 @@ export function ImportPreview({
       <CodesWithoutZerosNotice codesWithoutZeros={report.codesWithoutZeros} />
       <SamePlaceNotice samePlace={report.samePlace} mode={report.choice.mode} />
       <NoKeyNotice noKey={report.noKey} />
+      <PlaceIdsTakenNotice placeIdsTaken={report.placeIdsTaken} />
       {busy && (
         <p className="muted" role="status">
           Checking the rows again…

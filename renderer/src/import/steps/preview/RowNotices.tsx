@@ -117,6 +117,28 @@ export function NoKeyNotice({ noKey }: { noKey: CountedRows }) {
 }
 
 /**
+ * Updates that give their location the Google place id another stored location has (the server's
+ * place_id_of): the two would then be one place on Google's map. Most often a place id pasted on the
+ * wrong row, or two rows' ids swapped.
+ */
+export function PlaceIdsTakenNotice({ placeIdsTaken }: { placeIdsTaken: CountedRows }) {
+  const one = placeIdsTaken.count === 1;
+  return (
+    <RowsWarning
+      rows={placeIdsTaken}
+      testId="place-ids-taken"
+      says={[
+        'gives its location the place id of another stored location',
+        'give their locations the place ids of other stored locations',
+      ]}
+    >
+      Two locations would then share one Google place. Check {one ? 'its' : 'their'} Google place {one ? 'id' : 'ids'}{' '}
+      in the file.
+    </RowsWarning>
+  );
+}
+
+/**
  * Rows whose phone carried an extension (the server's phone_extension): a listing's phone is one number
  * in E.164, which has no extension, so the extension is not kept.
  */
