@@ -109,7 +109,7 @@ export function tableReader(cells: Cells, options: TableOptions): TableReader | 
   if (headerIndex < 0) {
     return { statusCode: 400, message: 'The file is empty: it needs a header row and one row per location' };
   }
-  const headers = cells[headerIndex]!.map((header) => header.trim());
+  const headers = headerCells(cells[headerIndex]!, options.refuseExtraValues === true);
   const matches = options.mapping
     ? savedMatches(headers, options.mapping)
     : matchHeaders(headers, options.hiddenColumns);
@@ -136,6 +136,20 @@ export function tableReader(cells: Cells, options: TableOptions): TableReader | 
     headers.map((header, column) => ({ header, ...(matches[column] ?? noMatch) })),
     Math.max(headers.length, usual),
   );
+}
+
+/**
+ * The header row's cells, trimmed: a CSV's every one (a header ending in separators has those columns),
+ * a workbook's up to its last named one. The workbook reader gives every row the width of the sheet's
+ * rightmost value, and a value off to the side, under no header, is left out: a stray cell in column XFD
+ * made 16,384 columns of the answer (found by a probe).
+ */
+function headerCells(row: readonly string[], asWritten: boolean): string[] {
+  const headers = row.map((header) => header.trim());
+  if (asWritten) return headers;
+  let width = headers.length;
+  while (width > 0 && headers[width - 1] === '') width--;
+  return headers.slice(0, width);
 }
 
 /** What a line read is left as: one empty line for all, never written to. */

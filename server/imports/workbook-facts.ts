@@ -171,6 +171,11 @@ export function sheetStates(bytes: Uint8Array): SheetState[] {
   });
 }
 
+/** The XML of the sheets, by their paths in the zip. */
+export function sheetXml(bytes: Uint8Array, states: readonly SheetState[]): Files {
+  return unzipped(bytes, (name) => states.some((state) => state.path === name));
+}
+
 const factsOf = (state: SheetState, xml: Uint8Array | undefined, styles: Map<number, number>): SheetFacts => ({
   name: state.name,
   hidden: state.hidden,

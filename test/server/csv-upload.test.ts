@@ -878,6 +878,60 @@ describe('hostile files are refused before they are built in memory', () => {
     expect(await locationsOf(clientId)).toEqual([expect.objectContaining({ name: 'A' })]);
   });
 
+  it('an .xlsx with a value on line 1,048,576 or 1,000,000, or far right -> 413 naming the cell, before its rows are made (found by a probe)', async () => {
+    // Each was a 500 after two seconds: the workbook reader made a million empty rows, out of memory.
+    for (const line of [1_048_576, 1_000_000]) {
+      const far = await editedWorkbook([['Name', 'City']], (xml) =>
+        xml.replace(
+          '</sheetData>',
+          `<row r="${line}">${inline(`A${line}`, 'Shop')}${inline(`B${line}`, 'Paris')}</row>$&`,
+        ),
+      );
+      expect(expectErrorBody(await upload(clientId, far, XLSX), 413).message).toBe(
+        `Sheet "Sheet1" has a value on line ${line.toLocaleString('en-US')} (cell A${line}), far below its other rows: an import reads a sheet down to line 200,000 (100,000 rows, with blank rows between them). Delete that cell, or the rows below the table, and save the workbook again; nothing was imported.`,
+      );
+    }
+    // A stray cell in Excel's last column beside 400 rows: 16,384 columns of each, 6.5 million cells.
+    const rows = Array.from({ length: 400 }, (_, row) => [`Shop ${row}`, 'Paris']);
+    const wide = await editedWorkbook([['Name', 'City'], ...rows], (xml) =>
+      xml.replace('</row><row r="3">', `${inline('XFD2', 'note')}$&`),
+    );
+    expect(expectErrorBody(await upload(clientId, wide, XLSX), 413).message).toMatch(
+      /^Sheet "Sheet1" has a value in column XFD \(cell XFD2\): read with its 401 lines, that is 6,569,984 cells, more than an import reads \(5,000,000\)\. If that cell is a stray beside the table, delete it/,
+    );
+    expect(await locationsOf(clientId)).toEqual([]);
+  });
+
+  it("a sheet's used range past its data is no rows or columns: a formatted row on line 1,048,576, a stray cell in XFD2", async () => {
+    const clientId = await t.createClient(admin, 'Used range');
+    const table = [
+      ['Name', 'City'],
+      ['Shop', 'Paris'],
+    ];
+    // As Excel writes them: a row with a format alone far below, an empty cell of a format, a note in XFD2.
+    const file = await editedWorkbook(table, (xml) =>
+      xml.replace(
+        '</row></sheetData>',
+        `${inline('XFD2', 'note')}</row><row r="1048576" s="1" customFormat="1"><c r="B1048576" s="1"/></row></sheetData>`,
+      ),
+    );
+    const answer = await upload(clientId, file, XLSX, '&dryRun=true');
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json()).toMatchObject({ count: 1, rows: [{ name: 'Shop', city: 'Paris' }], left_out: [] });
+    // Was 16,384 columns, all but two with no header.
+    expect(answer.json().columns).toEqual([
+      { header: 'Name', field: 'name', matched_by: 'name', score: 1 },
+      { header: 'City', field: 'city', matched_by: 'name', score: 1 },
+    ]);
+    // A value on line 150,000 is within what an import reads, and read on its line.
+    const below = await editedWorkbook(table, (xml) =>
+      xml.replace('</sheetData>', `<row r="150000">${inline('A150000', 'Far Shop')}</row>$&`),
+    );
+    const read = await upload(clientId, below, XLSX, '&dryRun=true');
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toMatchObject({ count: 1, left_out: [{ line: 150_000, reason: 'only a name, nothing else' }] });
+  });
+
   it('an .xlsx zip bomb (a sheet that unzips to 200 MiB) -> 413, nothing written', async () => {
     const bomb = await zipBomb(200 * 1024 * 1024);
     expect(bomb.length).toBeLessThan(1024 * 1024);
@@ -887,13 +941,20 @@ describe('hostile files are refused before they are built in memory', () => {
 });
 
 /** A workbook whose sheet XML is `bytes` long once unzipped: a real .xlsx with padding in its sheet. */
-async function zipBomb(bytes: number): Promise<Buffer> {
+function zipBomb(bytes: number): Promise<Buffer> {
+  const padding = ' '.repeat(bytes);
+  return editedWorkbook([['Name'], ['Bomb']], (xml) => xml.replace('<sheetData>', `${padding}<sheetData>`));
+}
+
+/** A real .xlsx of `data` (write-excel-file) with its sheet's XML edited: what another writer puts in it. */
+async function editedWorkbook(data: string[][], edit: (xml: string) => string): Promise<Buffer> {
   const { unzipSync, zipSync, strToU8, strFromU8 } = await import('fflate');
-  const real = (await writeXlsxFile([{ sheet: 'Locations', data: [['Name'], ['Bomb']] }]).toBuffer()) as Buffer;
+  const real = (await writeXlsxFile([{ sheet: 'Sheet1', data }]).toBuffer()) as Buffer;
   const parts = unzipSync(new Uint8Array(real));
   const sheet = Object.keys(parts).find((name) => name.startsWith('xl/worksheets/'))!;
-  const xml = strFromU8(parts[sheet]!);
-  const padding = ' '.repeat(bytes);
-  parts[sheet] = strToU8(xml.replace('<sheetData>', `${padding}<sheetData>`));
+  parts[sheet] = strToU8(edit(strFromU8(parts[sheet]!)));
   return Buffer.from(zipSync(parts, { level: 9 }));
 }
+
+/** A cell of inline text, as a script's workbook writes it. */
+const inline = (reference: string, text: string) => `<c r="${reference}" t="inlineStr"><is><t>${text}</t></is></c>`;
