@@ -87,6 +87,20 @@ function coordinatesOf(input: RowInput, after: LocationValues): ErrorDetail[] {
   const half = halfCoordinate(input, after);
   if (half === null) return [];
   const given = half.field === 'latitude' ? 'longitude' : 'latitude';
+  // One coordinate cleared alone: said first on the field sent (a probe's {"latitude": null} was told
+  // "longitude has no latitude", of a field it had not sent).
+  if (input[half.field] === null && input[given] === undefined) {
+    return [
+      {
+        path: `/body/${half.field}`,
+        message: `cannot be cleared alone: the ${given} stays, and a place on a map needs both, or neither (clear the ${given} too)`,
+      },
+      {
+        path: `/body/${given}`,
+        message: `stays while the ${half.field} is cleared: a place on a map needs both, or neither`,
+      },
+    ];
+  }
   return [
     { path: `/body/${given}`, message: `has no ${half.field}: a place on a map needs both, or neither` },
     { path: `/body/${half.field}`, message: half.message },

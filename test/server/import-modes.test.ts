@@ -402,12 +402,28 @@ describe('coordinates come in pairs (a probe stored a latitude alone)', () => {
     const patch = (body: unknown) =>
       t.request({ method: 'PATCH', url: `/api/locations/${pin!.id}`, token: admin, body });
     // Said on both fields: the editor shows it as the person leaves the one they typed in.
-    const cleared = await patch({ longitude: null });
-    expect(expectErrorBody(cleared, 400).details).toEqual([
-      { path: '/body/latitude', message: 'has no longitude: a place on a map needs both, or neither' },
+    const half = await patch({ longitude: 8, latitude: null });
+    expect(expectErrorBody(half, 400).details).toEqual([
+      { path: '/body/longitude', message: 'has no latitude: a place on a map needs both, or neither' },
+      {
+        path: '/body/latitude',
+        message: 'is missing while the longitude is given: a place on a map needs both, or neither',
+      },
+    ]);
+    // One cleared alone is said first on the field sent, not as "latitude has no longitude" (a probe).
+    const cleared = expectErrorBody(await patch({ longitude: null }), 400);
+    expect(cleared.message).toBe(
+      'longitude cannot be cleared alone: the latitude stays, and a place on a map needs both, or neither (clear the latitude too)',
+    );
+    expect(cleared.details).toEqual([
       {
         path: '/body/longitude',
-        message: 'is missing while the latitude is given: a place on a map needs both, or neither',
+        message:
+          'cannot be cleared alone: the latitude stays, and a place on a map needs both, or neither (clear the latitude too)',
+      },
+      {
+        path: '/body/latitude',
+        message: 'stays while the longitude is cleared: a place on a map needs both, or neither',
       },
     ]);
     // With the fields' own problems, at once (a walk saw it one Save later).
