@@ -100,10 +100,10 @@ export function decodeCsv(bytes: Uint8Array, charset: string | undefined): { tex
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
-    const mixed = mixedEncodingLine(bytes);
+    const legacy = orLatin(legacyEncoding(bytes), bytes);
+    const mixed = mixedEncodingLine(bytes, legacy);
     if (mixed !== null) return { message: mixedEncodingWords(mixed) };
-    const legacy = legacyEncoding(bytes);
-    return { text: decoderOf(orLatin(legacy, bytes)).decode(bytes) };
+    return { text: decoderOf(legacy).decode(bytes) };
   }
 }
 

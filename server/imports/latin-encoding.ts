@@ -34,6 +34,11 @@ const ENCODINGS: { name: LatinEncoding; chars: string[]; rare: ReadonlySet<strin
   { name: 'windows-1250', chars: [...new TextDecoder('windows-1250').decode(HIGH)], rare: new Set() },
 ];
 
+/** Whether the encoding is one of the three of Latin script (a file read in it holds few letters past ASCII). */
+export function isLatinEncoding(name: string): name is LatinEncoding {
+  return ENCODINGS.some((encoding) => encoding.name === name);
+}
+
 /** Bytes Windows-1252 leaves without a character: a file holding one is not Windows-1252. */
 const UNDEFINED_IN_1252 = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
 

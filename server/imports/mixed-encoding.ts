@@ -1,8 +1,10 @@
+import { isLatinEncoding } from './latin-encoding.js';
+
 /**
- * A file that is UTF-8 but for a few bytes: a line pasted from a Windows-1252 file into a UTF-8 one
- * ("Joe’s" as the single byte 0x92). Read as Windows-1252, which is how a file that is not valid UTF-8
- * is read, every other accent of the file would be garbled ("Bäckerei" as "BÃ¤ckerei"): such a file is
- * refused, naming the line, by the server and the dashboard alike. Importing nothing.
+ * A file that mixes UTF-8 with bytes of another encoding: a line pasted from a Windows-1252 file into a
+ * UTF-8 one ("Joe’s" as the single byte 0x92). Read as Windows-1252, which is how a file that is not
+ * valid UTF-8 is read, its UTF-8 accents would be garbled ("Bäckerei" as "BÃ¤ckerei"), however few: such
+ * a file is refused, naming the line, by the server and the dashboard alike. Importing nothing.
  */
 
 // Lead bytes of 0x80 and above: [first lead, last lead, length, the second byte's low and high] (WHATWG's
@@ -29,37 +31,92 @@ function sequenceLength(bytes: Uint8Array, at: number): number {
   return length;
 }
 
+/** The character of the valid sequence of `length` bytes at `at`. */
+function codePoint(bytes: Uint8Array, at: number, length: number): number {
+  let point = bytes[at]! & (0xff >> (length + 1));
+  for (let next = at + 1; next < at + length; next++) point = (point << 6) | (bytes[next]! & 0x3f);
+  return point;
+}
+
 /**
- * The line of the first byte that is not UTF-8, when the file holds more valid multi-byte UTF-8 letters
- * than such bytes (a UTF-8 file with a stray byte); null otherwise (UTF-8, or a legacy encoding's file,
- * where a letter's bytes rarely happen to form UTF-8).
+ * Whether a character is one that only UTF-8 puts in a file of Latin-script text: an accented letter or
+ * sign of Latin-1 and Latin Extended (ä ß é ł ő, U+00A0 to U+024F), typographic punctuation, a currency
+ * or letterlike sign (’ “ – … € ™, U+2000 to U+214F), or one past U+FFFF (an emoji). The letters of a
+ * Latin code page form a valid sequence only by chance, and never one of these: Windows-1250's "PÓŁNOC"
+ * holds D3 A3, U+04E3 (Cyrillic); a French "café »" with its no-break space E9 A0 BB, U+983B (CJK);
+ * "CAFÉ®" C9 AE, U+026E (IPA); Mac Roman's "“École" D2 83, U+0483. Such a file holds one only where it
+ * holds UTF-8 once read as Windows-1252 and saved so ("Ã¤" is C3 A4, UTF-8's ä): text garbled before,
+ * a mix too, which is refused rather than stored as "Ã¤".
  */
-export function mixedEncodingLine(bytes: Uint8Array): number | null {
-  let line = 1;
-  let valid = 0;
+function onlyUtf8Writes(point: number): boolean {
+  return (point >= 0xa0 && point <= 0x24f) || (point >= 0x2000 && point <= 0x214f) || point > 0xffff;
+}
+
+/** What the bytes past ASCII of a file hold: valid sequences, bytes that are none, and the telling runs. */
+interface Counts {
+  valid: number;
+  invalid: number;
+  /** Whether some run of bytes past ASCII is UTF-8 alone, with a character only UTF-8 writes. */
+  utf8Only: boolean;
+}
+
+/**
+ * Counts the run of bytes past ASCII from `at` (a word's letters in Shift JIS, GBK or Windows-1251, an
+ * accent in UTF-8 or Windows-1252), and answers where it ends. A run that is UTF-8 alone, with a
+ * character only UTF-8 writes, tells UTF-8; a valid sequence inside a run with bytes that are none is
+ * chance (GBK's 楼 beside a digit, "3楼", is C2 A5, UTF-8's ¥; Windows-1251's "КИЇВ" holds C8 AF).
+ */
+function countRun(bytes: Uint8Array, at: number, counts: Counts): number {
+  let next = at;
   let invalid = 0;
+  let telling = false;
+  while (next < bytes.length && bytes[next]! >= 0x80) {
+    const length = sequenceLength(bytes, next);
+    if (length > 0) {
+      counts.valid++;
+      telling ||= onlyUtf8Writes(codePoint(bytes, next, length));
+      next += length;
+    } else {
+      invalid++;
+      next++;
+    }
+  }
+  counts.invalid += invalid;
+  counts.utf8Only ||= telling && invalid === 0;
+  return next;
+}
+
+/**
+ * The line of the first byte that is not UTF-8, when the file holds UTF-8 too (a UTF-8 file with a stray
+ * byte: "Bäckerei" and a "Joe’s" pasted from Windows-1252, whose 0x92 is no UTF-8); null otherwise
+ * (UTF-8, or a legacy encoding's file). `readAs` is the legacy encoding the file would be read in. A file
+ * read as a Latin code page (Windows-1252, Mac Roman, Windows-1250) mixes the two when it holds a
+ * character only UTF-8 writes so (onlyUtf8Writes), however few: one ä beside one stray byte was read as
+ * Windows-1252 and stored as "BÃ¤ckerei" (found by a probe). Any file mixes them when it holds more valid
+ * sequences than such bytes: in the legacy encodings whose words are runs of bytes past ASCII (Shift JIS,
+ * GBK, Big5, EUC-KR, Windows-1251), valid sequences of any character happen by chance, but fewer than the
+ * bytes that are none.
+ */
+export function mixedEncodingLine(bytes: Uint8Array, readAs: string): number | null {
+  const counts: Counts = { valid: 0, invalid: 0, utf8Only: false };
+  let line = 1;
   let first: number | null = null;
   for (let at = 0; at < bytes.length;) {
     const byte = bytes[at]!;
-    if (byte < 0x80) {
-      if (byte === 0x0a || (byte === 0x0d && bytes[at + 1] !== 0x0a)) line++;
-      at++;
+    if (byte >= 0x80) {
+      const invalid = counts.invalid;
+      at = countRun(bytes, at, counts);
+      if (counts.invalid > invalid) first ??= line;
       continue;
     }
-    const length = sequenceLength(bytes, at);
-    if (length > 0) {
-      valid++;
-      at += length;
-    } else {
-      invalid++;
-      first ??= line;
-      at++;
-    }
+    if (byte === 0x0a || (byte === 0x0d && bytes[at + 1] !== 0x0a)) line++;
+    at++;
   }
-  return first !== null && valid > invalid ? first : null;
+  if (first === null) return null;
+  return counts.valid > counts.invalid || (counts.utf8Only && isLatinEncoding(readAs)) ? first : null;
 }
 
 /** What a mixed file is told, by the server and the dashboard. */
 export function mixedEncodingWords(line: number): string {
-  return `Line ${line} holds a byte that is not UTF-8, though the rest of the file is UTF-8: the file mixes two encodings (a line pasted from another file, say), and read as Windows-1252 every accent in it would be garbled. Fix that line, or save the file again as "CSV UTF-8"; nothing was imported.`;
+  return `Line ${line} holds a byte that is not UTF-8, though other letters of the file are UTF-8: the file mixes two encodings (a line pasted from another file, say), and read as Windows-1252 every accent in UTF-8 would be garbled. Fix that line, or save the file again as "CSV UTF-8"; nothing was imported.`;
 }

@@ -67,6 +67,13 @@ describe('decodeSource', () => {
     expect(await decodeSource(bufferSource(bytes))).toEqual({ ok: false, message: mixedEncodingWords(3) });
   });
 
+  it('refuses one UTF-8 letter beside one stray byte, as the server does (ties were read as Windows-1252)', async () => {
+    const umlaut = new Uint8Array([...utf8('name,city\nBäckerei,Joe'), 0x92, ...utf8('s\n')]);
+    expect(await decodeSource(bufferSource(umlaut))).toEqual({ ok: false, message: mixedEncodingWords(2) });
+    const eszett = new Uint8Array([...utf8('name,city\nJoe'), 0x92, ...utf8('s Diner,Straßburg\n')]);
+    expect(await decodeSource(bufferSource(eszett))).toEqual({ ok: false, message: mixedEncodingWords(2) });
+  });
+
   it('reads Excel for Mac\'s CSV as Mac Roman, as the server does (not "BŠckerei MŸller")', async () => {
     const bytes = new Uint8Array(
       [...'name,city\rBäckerei Müller,Besançon\r'].map(

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
+import { mixedEncodingWords } from '../../server/imports/mixed-encoding.js';
 import { TestClock, type TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
 import { clientWorkbook, templateWorkbook, workbookWithChartSheet, YEXT_CSV } from '../helpers/real-world-files.js';
@@ -177,6 +178,25 @@ describe('POST /api/locations/upload with Content-Type: text/csv, encodings', ()
       state: 'Sachsen',
       country: 'DE',
     });
+  });
+
+  it('UTF-8 with one stray Windows-1252 byte beside one UTF-8 letter is a 400 naming the line, never stored garbled (found by a probe)', async () => {
+    const clientId = await t.createClient(admin, 'One stray byte');
+    const utf8 = (text: string) => Buffer.from(text, 'utf8');
+    // As many valid sequences as stray bytes: stored as "BÃ¤ckerei" and "Joe’s", or read as Mac Roman,
+    // "Joeís Diner" in "Stra√üburg".
+    const bodies = [
+      Buffer.concat([utf8('Name,City\nBäckerei,Joe'), Buffer.from([0x92]), utf8('s\n')]),
+      Buffer.concat([utf8('Name,City\nJoe'), Buffer.from([0x92]), utf8('s Diner,Straßburg\n')]),
+    ];
+    for (const body of bodies) {
+      expect(expectErrorBody(await upload(clientId, body, 'text/csv'), 400).message).toBe(mixedEncodingWords(2));
+    }
+    expect(await locationsOf(clientId)).toEqual([]);
+    // A Windows-1252 file whose own letters happen to form UTF-8 ("é »" with its no-break space is E9 A0
+    // BB, a CJK letter) is no mix: it is read as Windows-1252.
+    const french = await importedAs('Guillemets', windows1252('Nom,Ville\n« Le Café »,Lyon\n'));
+    expect(french).toMatchObject({ name: '« Le Café »', city: 'Lyon' });
   });
 
   it('Excel’s "Unicode Text" sent as text/tab-separated-values or text/plain is read as the CSV it is', async () => {

@@ -163,6 +163,8 @@ describe('sniffCsv: the delimiter that splits the most rows, and at least half',
 describe('decodeCsv: a UTF-8 file with a stray byte of another encoding (found by a probe)', () => {
   const utf8 = (text: string) => Buffer.from(text, 'utf8');
   const cp1252 = (text: string) => Buffer.from(text, 'latin1');
+  /** The line mixedEncodingLine names in a file that would be read as Windows-1252. */
+  const mixedIn1252 = (bytes: Uint8Array) => mixedEncodingLine(bytes, 'windows-1252');
 
   it('is refused, naming the line of the stray byte, instead of garbling every accent of the file', () => {
     const bytes = Buffer.concat([
@@ -171,22 +173,61 @@ describe('decodeCsv: a UTF-8 file with a stray byte of another encoding (found b
       Buffer.from([0x92]),
       utf8('s Diner,Zürich\r\nCafé,Köln\n'),
     ]);
-    expect(mixedEncodingLine(bytes)).toBe(3);
+    expect(mixedIn1252(bytes)).toBe(3);
     expect(decodeCsv(bytes, undefined)).toEqual({ message: mixedEncodingWords(3) });
   });
 
   it('a Windows-1252 file (every accent one byte) and a UTF-8 one are no mix', () => {
     const legacy = cp1252('Name,City\nBäckerei Müller,Besançon\nCafé,Köln\n');
-    expect(mixedEncodingLine(legacy)).toBeNull();
+    expect(mixedIn1252(legacy)).toBeNull();
     expect(decodeCsv(legacy, undefined)).toEqual({ text: 'Name,City\nBäckerei Müller,Besançon\nCafé,Köln\n' });
-    expect(mixedEncodingLine(utf8('Name\nBäckerei\n'))).toBeNull();
-    // A legacy file whose two letters happen to form one UTF-8 letter ("Ã©" is C3 A9) is still legacy.
-    expect(mixedEncodingLine(cp1252('Name\nÃ© é è à\n'))).toBeNull();
+    expect(mixedIn1252(utf8('Name\nBäckerei\n'))).toBeNull();
+  });
+
+  it('one UTF-8 letter beside one stray byte is a mix: ties were read as Windows-1252 or Mac Roman (found by a probe)', () => {
+    const stray = Buffer.from([0x92]);
+    const umlaut = Buffer.concat([utf8('Name,City\nBäckerei,Joe'), stray, utf8('s\n')]);
+    expect(mixedIn1252(umlaut)).toBe(2);
+    expect(decodeCsv(umlaut, undefined)).toEqual({ message: mixedEncodingWords(2) });
+    const eszett = Buffer.concat([utf8('Name,City\nJoe'), stray, utf8('s Diner,Straßburg\n')]);
+    expect(decodeCsv(eszett, undefined)).toEqual({ message: mixedEncodingWords(2) });
+    // Fewer UTF-8 letters than stray bytes, a dash or an emoji: only UTF-8 writes them so.
+    expect(
+      mixedIn1252(Buffer.concat([utf8('Name\nCafé,Joe'), stray, utf8('s Bar'), stray, utf8('s\nJoe'), stray])),
+    ).toBe(2);
+    expect(mixedIn1252(Buffer.concat([utf8('Name\nA – B\nJoe'), stray, stray]))).toBe(3);
+    expect(mixedIn1252(Buffer.concat([utf8('Name\nPizza 🍕 Joe'), stray, utf8('s\n')]))).toBe(2);
+    // "Ã©" in a Windows-1252 file is C3 A9, UTF-8's é read as Windows-1252 and saved again: a mix too.
+    expect(mixedIn1252(cp1252('Name\nCafÃ© é è à\n'))).toBe(2);
+  });
+
+  it("a Latin code page's own letters that happen to form UTF-8 are no mix: none is a letter only UTF-8 writes", () => {
+    const bytes = (...parts: (string | number[])[]) =>
+      Buffer.concat(parts.map((part) => (typeof part === 'string' ? cp1252(part) : Buffer.from(part))));
+    // Windows-1250's "UL. PÓŁNOCNA, Łódź": Ó Ł is D3 A3, U+04E3 (Cyrillic).
+    const polish = bytes('Name\nUL. P', [0xd3, 0xa3], 'NOCNA, ', [0xa3, 0xf3, 0x64, 0x9f], '\n');
+    expect(mixedEncodingLine(polish, 'windows-1250')).toBeNull();
+    // Windows-1252's "« Le Café »" with no-break spaces: é, the space and » are E9 A0 BB, U+983B (CJK).
+    expect(mixedIn1252(cp1252('Name\n«\u00a0Le Café\u00a0»\n'))).toBeNull();
+    // "NESCAFÉ® Bar" and "Crème": É® is C9 AE, U+026E (IPA).
+    expect(mixedIn1252(cp1252('Name\nNESCAFÉ® Bar,Crème\n'))).toBeNull();
+    // Mac Roman's “École” and ”Café”: “ É is D2 83, U+0483 (Cyrillic).
+    const macRoman = bytes('Name\n', [0xd2, 0x83], 'cole', [0xd3], ' Caf', [0x8e], '\n');
+    expect(mixedEncodingLine(macRoman, 'macintosh')).toBeNull();
+  });
+
+  it('a legacy file of two bytes a letter is read in its encoding: GBK\'s "3楼" is C2 A5 (UTF-8\'s ¥) by chance', () => {
+    const text = 'Name,Address\n建国店,北京市朝阳区建国路88号3楼\n天河店,广州市天河区天河路385号5楼\n';
+    const bytes = encoded(text, 'gbk');
+    expect(decodeCsv(bytes, undefined)).toEqual({ text });
+    expect(mixedEncodingLine(bytes, 'gb18030')).toBeNull();
+    // Only a file read as a Latin code page is a mix for one such character.
+    expect(mixedIn1252(bytes)).toBe(2);
   });
 
   it('counts lines as the sheet does: CRLF, LF and a Mac CR alone', () => {
     const bytes = Buffer.concat([utf8('a\r\nb\rç\nü ö\n'), Buffer.from([0x92])]);
-    expect(mixedEncodingLine(bytes)).toBe(5);
+    expect(mixedIn1252(bytes)).toBe(5);
   });
 });
 
@@ -257,3 +298,16 @@ describe("decodeCsv: Excel for Mac's CSV, Mac Roman (found by a probe)", () => {
     expect(decodeCsv(cp1252, undefined)).toEqual({ text });
   });
 });
+
+/** The text in a legacy encoding of one or two bytes a character, by its decoder's table (Node has no encoder). */
+function encoded(text: string, label: string): Buffer {
+  const decoder = new TextDecoder(label);
+  const bytesOf = new Map<string, number[]>();
+  for (let lead = 0x81; lead < 0xff; lead++) {
+    for (let trail = 0x40; trail < 0xff; trail++) {
+      const char = decoder.decode(new Uint8Array([lead, trail]));
+      if (!bytesOf.has(char)) bytesOf.set(char, [lead, trail]);
+    }
+  }
+  return Buffer.from([...text].flatMap((char) => (char < '\x80' ? [char.charCodeAt(0)] : bytesOf.get(char)!)));
+}

@@ -193,10 +193,10 @@ export async function decodeInto(
     await stream(source, first, 'utf-8', 0, openSink(), options);
     return { ok: true, encoding: 'utf-8' };
   } catch {
-    // UTF-8 but for a stray byte: refused as the server refuses it, not garbled (mixed-encoding.ts).
-    const mixed = mixedEncodingLine(await source.read(0, source.size));
-    if (mixed !== null) return { ok: false, message: mixedEncodingWords(mixed) };
     const legacy = await legacyOf(source);
+    // UTF-8 but for a stray byte: refused as the server refuses it, not garbled (mixed-encoding.ts).
+    const mixed = mixedEncodingLine(await source.read(0, source.size), legacy);
+    if (mixed !== null) return { ok: false, message: mixedEncodingWords(mixed) };
     const guessed = await streamOrRefuse(source, first, legacy, 0, openSink, options);
     // A guess of a multi-byte encoding that some byte breaks was a wrong guess: read it as Windows-1252,
     // which maps every byte, and the mapping screen's encoding choice lets the person pick another.
