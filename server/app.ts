@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -38,6 +40,29 @@ import { mappingRoutes } from './mappings/routes.js';
 import { userRoutes } from './users/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { deviceRoutes } from './device/routes.js';
+
+/**
+ * A request Node's HTTP parser could not read (bytes past its Content-Length read as a next request,
+ * a malformed header), its time out, or its headers too large: answered with the API's error body in
+ * words, where Fastify's own said "Client Error" (a probe), and the connection closed.
+ */
+function answerUnreadableRequest(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'The request took too long to arrive; send it again']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, "The request's headers are too large"]
+        : [
+            400,
+            'The request could not be read as HTTP: its Content-Length, its chunks or a header does not match what was sent',
+          ];
+  const body = JSON.stringify(errorBody(status, message));
+  const reason = STATUS_CODES[status] ?? '';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
 
 /** The router's limit of a path's parameter (an id), in characters. */
 const MAX_PARAM_LENGTH = 200;
@@ -112,6 +137,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    clientErrorHandler: answerUnreadableRequest,
     // A malformed URL is answered by the one error handler too, not by Fastify's own body (which adds `code`).
     frameworkErrors: (error, request, reply) => {
       const status = error.statusCode ?? 400;

@@ -355,6 +355,27 @@ describe('request timeouts, as documented', () => {
     });
     afterAll(() => close());
 
+    it('a request Node\'s parser cannot read gets the API\'s error body in words (a probe got "Client Error")', async () => {
+      for (const bytes of [
+        // A Content-Length shorter than the body: the rest is read as the next request.
+        `${head('POST', '/auth/callback', { 'content-type': 'application/json', 'content-length': 2 })}{"email":"a@example.com"}`,
+        'not http at all\r\n\r\n',
+      ]) {
+        const raw = new RawClient(port);
+        await raw.send(bytes);
+        await raw.closed;
+        const last = raw.received.slice(raw.received.lastIndexOf('HTTP/1.1 '));
+        expect(last, bytes).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+        expect(last).toMatch(/content-type: application\/json/i);
+        expect(JSON.parse(last.slice(last.indexOf('\r\n\r\n') + 4))).toEqual({
+          statusCode: 400,
+          error: 'Bad Request',
+          message:
+            'The request could not be read as HTTP: its Content-Length, its chunks or a header does not match what was sent',
+        });
+      }
+    });
+
     it('a body sent a byte every 100 ms (never idle) is cut off at the timeout, not 30 s later', async () => {
       const raw = new RawClient(port);
       const body = JSON.stringify({ email: 'a@example.com', password: PASSWORD });
