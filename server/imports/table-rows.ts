@@ -135,7 +135,61 @@ export function tableReader(cells: Cells, options: TableOptions): TableReader | 
     new RowReader(headers, matches, nameColumn, options),
     headers.map((header, column) => ({ header, ...(matches[column] ?? noMatch) })),
     Math.max(headers.length, usual),
+    options.mapping ? [] : twinColumns(headers, matches),
   );
+}
+
+/** A column left out for another of the same header (a "City" twice), and that other. */
+interface Twin {
+  column: number;
+  of: number;
+}
+
+/**
+ * The columns whose header repeats a mapped column's (the same words: "phone" and "Phone"): a field
+ * takes one column, so the other is left out, which is only safe where it says the same (RowReader).
+ */
+function twinColumns(headers: readonly string[], matches: readonly ColumnMatch[]): Twin[] {
+  const mappedBy = new Map<string, number>();
+  matches.forEach((match, column) => {
+    if (match.field !== null && !mappedBy.has(headerKey(headers[column]!)))
+      mappedBy.set(headerKey(headers[column]!), column);
+  });
+  return headers.flatMap((header, column) => {
+    const of = mappedBy.get(headerKey(header));
+    return matches[column]!.field === null && header !== '' && of !== undefined ? [{ column, of }] : [];
+  });
+}
+
+/** Where a row's twin column says something else than the column imported: its line, the two values. */
+interface TwinClash {
+  line: number;
+  twin: Twin;
+  values: [string, string];
+}
+
+function twinClash(row: readonly string[], twins: readonly Twin[], line: number): TwinClash | undefined {
+  for (const twin of twins) {
+    const [kept, left] = [row[twin.of] ?? '', row[twin.column] ?? ''];
+    if (left !== '' && left !== kept) return { line, twin, values: [kept, left] };
+  }
+  return undefined;
+}
+
+/**
+ * Two columns of one header that disagree (found by a probe: "name,city,city" with Boston and Chicago
+ * imported Boston and dropped Chicago without a word): the file says two things of one field.
+ */
+function twinsRefusal(clashes: readonly TwinClash[], headers: readonly ColumnReport[]): TableRefusal {
+  const [first] = clashes;
+  const { twin, values, line } = first!;
+  const lines = clashes.map((clash) => clash.line);
+  const shown = lines.slice(0, 10).join(', ') + (lines.length > 10 ? ` and ${lines.length - 10} more` : '');
+  const header = headers[twin.of]!.header;
+  return {
+    statusCode: 400,
+    message: `Columns ${twin.of + 1} and ${twin.column + 1} are both "${header}", and they differ on ${lines.length === 1 ? 'line' : 'lines'} ${shown} (line ${line}: ${JSON.stringify(values[0])} and ${JSON.stringify(values[1])}): a field takes one column, and the other would be left out. Delete or rename one of them; nothing was imported.`,
+  };
 }
 
 /**
@@ -159,6 +213,7 @@ class LineReader implements TableReader {
   readonly lines: number;
   private readonly leftOut: LeftOutRow[] = [];
   private readonly overfull: number[] = [];
+  private readonly clashes: TwinClash[] = [];
 
   constructor(
     private readonly cells: Cells,
@@ -167,6 +222,7 @@ class LineReader implements TableReader {
     readonly columns: ColumnReport[],
     /** The header's width, or the file's usual one when wider (usualWidth). */
     private readonly width: number,
+    private readonly twins: readonly Twin[],
   ) {
     this.lines = cells.length - headerIndex - 1;
   }
@@ -189,13 +245,19 @@ class LineReader implements TableReader {
       if (reason === 'header in another order') return secondTableRefusal(number);
       if (reason !== null && !keepFlagged) this.leftOut.push({ line: number, reason });
       else if (refuseExtraValues && hasExtraValues(row, columns, width)) this.overfull.push(number);
-      else rows.push(reader.rowOf(row, number));
+      else {
+        const clash = this.twins.length > 0 ? twinClash(row, this.twins, number) : undefined;
+        if (clash !== undefined) this.clashes.push(clash);
+        rows.push(reader.rowOf(row, number));
+      }
     }
     return rows;
   }
 
   finish(): { left_out: LeftOutRow[] } | TableRefusal {
-    return this.overfull.length > 0 ? overfullRefusal(this.overfull, this.columns.length) : { left_out: this.leftOut };
+    if (this.overfull.length > 0) return overfullRefusal(this.overfull, this.columns.length);
+    if (this.clashes.length > 0) return twinsRefusal(this.clashes, this.columns);
+    return { left_out: this.leftOut };
   }
 }
 

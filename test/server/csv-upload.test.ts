@@ -851,6 +851,33 @@ describe('unhappy CSV uploads get a clear JSON error', () => {
     expect(expectErrorBody(response, 400).message).toMatch(words);
   });
 
+  // A probe: "name,city,city" imported Boston and dropped Chicago without a word; "phone,Phone" alike.
+  it('two columns of one header that differ are a 400 naming both and the lines; that agree, or a blank twin, import', async () => {
+    const refused = await upload(
+      clientId,
+      'name,city,city\nA,Boston,Chicago\nB,Leeds,\nC,York,York\nD,Bath,Wells\n',
+      'text/csv',
+    );
+    expect(expectErrorBody(refused, 400).message).toBe(
+      'Columns 2 and 3 are both "city", and they differ on lines 2, 5 (line 2: "Boston" and "Chicago"): a field takes one column, and the other would be left out. Delete or rename one of them; nothing was imported.',
+    );
+    const phones = await upload(
+      clientId,
+      'Name,phone,Phone,Country\nA,+1 206 555 0100,+1 206 555 0199,US\n',
+      'text/csv',
+    );
+    expect(expectErrorBody(phones, 400).message).toMatch(
+      /^Columns 2 and 3 are both "phone", and they differ on line 2 /,
+    );
+    expect(await locationsOf(clientId)).toEqual([]);
+    const agreeing = await upload(clientId, 'name,city,City\nA,Boston,Boston\nB,Leeds,\n', 'text/csv');
+    expect(agreeing.statusCode, agreeing.body).toBe(201);
+    expect(agreeing.json()).toMatchObject({
+      count: 2,
+      columns: [{ field: 'name' }, { field: 'city' }, { field: null }],
+    });
+  });
+
   it('no clientId -> 400; another content type -> 415; too big -> 413; a viewer -> 403', async () => {
     const noClient = await t.app.inject({
       method: 'POST',
