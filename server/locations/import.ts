@@ -150,6 +150,8 @@ interface Decision {
   samePlaceAs?: string;
   /** A dry run's stored location that has the place id an update gives the row's location (notePlaceIdsTaken). */
   placeIdOf?: string;
+  /** A dry run's stored location whose store code is the unmatched row's in other capitals (noteCodesInOtherCase). */
+  codeCaseOf?: string;
   /** The row's store code, when it is the stored one but for the leading zeros Excel drops (lostItsZeros). */
   codeGiven?: string;
   /** A create-mode dry run's duplicate of a stored location: what updating that location would change. */
@@ -494,9 +496,7 @@ class ImportPlan {
   private notePlacesTaken(decisions: Decision[]): void {
     const wanted = new Map<Decision, Key[]>();
     for (const decision of decisions) {
-      const unmatched =
-        decision.action === 'created' || (decision.action === 'skipped' && decision.skipReason !== null);
-      if (!unmatched || decision.duplicateOf !== null) continue;
+      if (!isUnmatched(decision)) continue;
       const [, ...others] = this.keysOfAll(decision.row).filter((key) => key.kind !== 'id');
       if (others.length > 0) wanted.set(decision, others);
     }
@@ -511,6 +511,29 @@ class ImportPlan {
       decision.samePlaceAs = keys.map((key) => found[key.kind]?.get(key.value)).find((id) => id !== undefined);
     }
     this.notePlaceIdsTaken(decisions);
+    // A row already named by its place is not named twice.
+    this.noteCodesInOtherCase(
+      decisions.filter((decision) => isUnmatched(decision) && decision.samePlaceAs === undefined),
+    );
+  }
+
+  /**
+   * A row whose store code matched nothing while a stored location has it in other capitals ("sea-001"
+   * for SEA-001: a new user's walk made a second shop so). Store codes match exactly, as Google's do; the
+   * dry run names the location, found by the code all in capitals or all in small letters on its index.
+   */
+  private noteCodesInOtherCase(decisions: Decision[]): void {
+    const variants = (code: string) => [code.toUpperCase(), code.toLowerCase()].filter((each) => each !== code);
+    const coded = decisions.filter((decision) => decision.row.input.store_code != null);
+    const wanted = [...new Set(coded.flatMap((decision) => variants(decision.row.input.store_code!)))];
+    if (wanted.length === 0) return;
+    const holders = locationsByKey(this.db, this.clientId, 'store_code', wanted);
+    for (const decision of coded) {
+      const holder = variants(decision.row.input.store_code!)
+        .map((code) => holders.get(code))
+        .find((id) => id !== undefined);
+      if (holder !== undefined) decision.codeCaseOf = holder;
+    }
   }
 
   /**
@@ -1048,6 +1071,12 @@ class ImportPlan {
   }
 }
 
+/** In upsert and update: a row that matched no location (created, or skipped by update), and no other row. */
+function isUnmatched(decision: Decision): boolean {
+  const unmatched = decision.action === 'created' || (decision.action === 'skipped' && decision.skipReason !== null);
+  return unmatched && decision.duplicateOf === null;
+}
+
 /** A location id's key: it matches only the location of that id, which a created row is not. */
 const isIdKey = (key: Key) => key.kind === 'id';
 
@@ -1096,6 +1125,7 @@ function preview(decision: Decision, locationId: string | null): PreviewRow {
     same_place_as: decision.samePlaceAs ?? null,
     no_key: decision.action === 'created' && (decision.row.keys ??= keysOfRow(decision.row)).every(isIdKey),
     place_id_of: decision.placeIdOf ?? null,
+    store_code_case_of: decision.codeCaseOf ?? null,
     phone_extension: decision.row.phoneExtension,
     store_code_given: decision.codeGiven ?? null,
     would_change: decision.wouldChange ?? null,
@@ -1166,6 +1196,7 @@ function errorPreview(index: number, values: LocationValues): PreviewRow {
     same_place_as: null,
     no_key: false,
     place_id_of: null,
+    store_code_case_of: null,
     phone_extension: null,
     store_code_given: null,
     would_change: null,

@@ -344,6 +344,12 @@ export const PreviewRow = Type.Object({
       "In upsert and update: an update that gives its location the google_place_id another of the client's " +
       'locations has (its id): the two would then share one Google place',
   }),
+  store_code_case_of: Type.Union([Uuid, Type.Null()], {
+    description:
+      "In upsert and update: a row whose store code matches none of the client's locations while this location " +
+      '(its id) has it in other capitals ("sea-001" for SEA-001, all in capitals or all in small letters): store ' +
+      'codes match exactly, so upsert would add a second location, update skips the row',
+  }),
   no_key: Type.Boolean({
     description:
       'A row to create with no store code, no place id and no address: no later import can match it to the ' +

@@ -245,6 +245,22 @@ test("an update that gives a location another stored location's place id is name
   );
 });
 
+// A new user's walk: the sheet wrote SEA-001 where the app had sea-001, and the upsert made a second shop.
+test('a row whose store code is a stored one in other capitals is named in a warning', async ({ page }) => {
+  const { dialog } = await checkOnto(page, 'Case Coffee', {
+    name: 'Northwind Coffee Pike Place',
+    store_code: 'sea-001',
+  });
+  await dialog.getByLabel('Update matching locations and add the rest').check();
+  await expect(dialog.getByTestId('created-count')).toHaveText('4');
+  await expect(dialog.getByTestId('codes-in-other-case')).toHaveText(
+    '1 row has the store code of a stored location in other capitals (line 2). Store codes match exactly: importing ' +
+      'adds a second location. To update the stored location, write the code as stored (the export has it).',
+  );
+  await dialog.getByLabel('Only update matching locations').check();
+  await expect(dialog.getByTestId('codes-in-other-case')).toContainText('Store codes match exactly: it is skipped.');
+});
+
 test('export -> re-import as an update: every field comes back, and nothing changes', async ({ page }, testInfo) => {
   const { clientId, dialog } = await openImport(page, 'Round Trip Coffee');
   await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');

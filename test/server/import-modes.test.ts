@@ -798,6 +798,39 @@ describe('import modes', () => {
     expect(Value.Check(DryRunResponse, upsert)).toBe(true);
   });
 
+  // A new user's walk: a sheet wrote "sea-001" for the stored SEA-001, and upsert made a second shop.
+  it('a row whose store code is a stored one in other capitals names that location; exact codes still match', async () => {
+    const clientId = await t.createClient(admin, 'Code case');
+    await imported(clientId, [
+      { name: 'Pike Place', store_code: 'SEA-001' },
+      { name: 'Ballard', store_code: 'sea-002' },
+      { name: 'Fremont', store_code: 'Sea-003' },
+    ]);
+    const [pike, ballard] = await list(clientId);
+    const rows = [
+      { name: 'Pike Place', store_code: 'sea-001' },
+      { name: 'Ballard', store_code: 'SEA-002' },
+      { name: 'Fremont', store_code: 'SEA-003' },
+      { name: 'Pike Place', store_code: 'SEA-001', city: 'Seattle' },
+    ];
+    const upsert = await dryRun(clientId, rows, '?mode=upsert');
+    expect(upsert.rows.map((row) => [row.action, row.store_code_case_of])).toEqual([
+      ['created', pike!.id],
+      ['created', ballard!.id],
+      // Mixed capitals are found only all in capitals or all in small letters: Sea-003 is not.
+      ['created', null],
+      ['updated', null],
+    ]);
+    const update = await dryRun(clientId, rows, '?mode=update');
+    expect(update.rows.map((row) => [row.action, row.store_code_case_of])).toEqual([
+      ['skipped', pike!.id],
+      ['skipped', ballard!.id],
+      ['skipped', null],
+      ['updated', null],
+    ]);
+    expect(Value.Check(DryRunResponse, update)).toBe(true);
+  });
+
   // A probe: a row matched by its store code took another shop's place id, and the dry run said nothing.
   it("an update that gives its location another stored location's place id names that location", async () => {
     const clientId = await t.createClient(admin, 'Place ids');

@@ -157,6 +157,8 @@ export class ImportJob {
   private readonly noKey = new Set<number>();
   /** Updates that give a location another stored location's place id (the server's place_id_of). */
   private readonly placeIdsTaken = new Set<number>();
+  /** Unmatched rows whose store code a stored location has in other capitals (store_code_case_of). */
+  private readonly codesInOtherCase = new Set<number>();
   private readonly changes = new Map<number, Changes>();
   /** Per row: 0 not checked or invalid, else 1 + index in HEALTH_CODES. */
   private health = new Uint8Array(0);
@@ -338,6 +340,7 @@ export class ImportJob {
       this.samePlace,
       this.noKey,
       this.placeIdsTaken,
+      this.codesInOtherCase,
       this.extensions,
       this.phonesWithoutCountry,
       this.skippedChanges,
@@ -422,6 +425,7 @@ export class ImportJob {
     if (preview.same_place_as !== null) this.samePlace.add(row);
     if (preview.no_key) this.noKey.add(row);
     if (preview.place_id_of !== null) this.placeIdsTaken.add(row);
+    if (preview.store_code_case_of !== null) this.codesInOtherCase.add(row);
     if (preview.phone_extension !== null) this.extensions.add(row);
     if (preview.would_change !== null) this.skippedChanges.add(row);
     if (preview.store_code_given !== null) this.codesWithoutZeros.add(row);
@@ -916,6 +920,7 @@ export class ImportJob {
       samePlace: counted(this.samePlace),
       noKey: counted(this.noKey),
       placeIdsTaken: counted(this.placeIdsTaken),
+      codesInOtherCase: counted(this.codesInOtherCase),
       phoneExtensions: counted(this.extensions),
       codesWithoutZeros: counted(this.codesWithoutZeros),
       phonesWithoutCountry: counted(this.phonesWithoutCountry),

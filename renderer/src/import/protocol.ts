@@ -137,6 +137,8 @@ export interface CheckReport {
   noKey: { count: number; lines: number[] };
   /** Updates that give a location the place id another stored location has (place_id_of). */
   placeIdsTaken: { count: number; lines: number[] };
+  /** Rows whose store code matched nothing while a stored location has it in other capitals (store_code_case_of). */
+  codesInOtherCase: { count: number; lines: number[] };
   /** Rows whose phone carried an extension ("ext. 3"), which the stored number does not keep. */
   phoneExtensions: { count: number; lines: number[] };
   /** Rows whose store code lost the leading zeros of the stored code it is read as (Excel drops them). */

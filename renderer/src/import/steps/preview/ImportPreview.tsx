@@ -12,11 +12,10 @@ import {
   CodesWithoutZerosNotice,
   PhoneExtensionsNotice,
   SkippedChangesNotice,
-  NoKeyNotice,
-  PlaceIdsTakenNotice,
   SamePlaceNotice,
   SecondTableNotice,
 } from './RowNotices.js';
+import { CodesInOtherCaseNotice, NoKeyNotice, PlaceIdsTakenNotice } from './KeyNotices.js';
 import { CountryNotice } from './CountryNotice.js';
 import { PreviewTotals, type PreviewFilter } from './PreviewTotals.js';
 
@@ -102,6 +101,7 @@ export function ImportPreview({
       <SamePlaceNotice samePlace={report.samePlace} mode={report.choice.mode} />
       <NoKeyNotice noKey={report.noKey} />
       <PlaceIdsTakenNotice placeIdsTaken={report.placeIdsTaken} />
+      <CodesInOtherCaseNotice codesInOtherCase={report.codesInOtherCase} mode={report.choice.mode} />
       {busy && (
         <p className="muted" role="status">
           Checking the rows again…

@@ -2,10 +2,10 @@ import type { ReactNode } from 'react';
 import { formatCount, linesWords, plural } from '../../../format.js';
 import type { CheckReport } from '../../protocol.js';
 
-type CountedRows = CheckReport['foreignIds'];
+export type CountedRows = CheckReport['foreignIds'];
 
 /** A warning on some rows that are still imported: how many, on which lines, and what it means. */
-function RowsWarning({
+export function RowsWarning({
   rows,
   testId,
   says,
@@ -91,49 +91,6 @@ export function SamePlaceNotice({ samePlace, mode }: { samePlace: CountedRows; m
       {outcome} To update the stored {one ? 'location' : 'locations'} instead, give{' '}
       {one ? 'the row its' : 'the rows their'} store {one ? 'code' : 'codes'} (the export has them), or leave{' '}
       {one ? 'it' : 'them'} out.
-    </RowsWarning>
-  );
-}
-
-/**
- * Rows to create with no store code, no place id and no address (the server's no_key): nothing tells
- * the location they make from a new row, so each import of the file adds them again (a walk's re-import
- * of the same sheet added 20 more locations each time).
- */
-export function NoKeyNotice({ noKey }: { noKey: CountedRows }) {
-  const one = noKey.count === 1;
-  return (
-    <RowsWarning
-      rows={noKey}
-      testId="no-key"
-      says={['has no store code, place id or address', 'have no store code, place id or address']}
-    >
-      Importing {one ? 'it' : 'them'} again would add {one ? 'it' : 'them'} again: nothing can match{' '}
-      {one ? 'it' : 'them'} to the {one ? 'location it makes' : 'locations they make'}. Give{' '}
-      {one ? 'the row a store code or an address' : 'the rows store codes or addresses'} to keep {one ? 'it' : 'them'}{' '}
-      up to date by file.
-    </RowsWarning>
-  );
-}
-
-/**
- * Updates that give their location the Google place id another stored location has (the server's
- * place_id_of): the two would then be one place on Google's map. Most often a place id pasted on the
- * wrong row, or two rows' ids swapped.
- */
-export function PlaceIdsTakenNotice({ placeIdsTaken }: { placeIdsTaken: CountedRows }) {
-  const one = placeIdsTaken.count === 1;
-  return (
-    <RowsWarning
-      rows={placeIdsTaken}
-      testId="place-ids-taken"
-      says={[
-        'gives its location the place id of another stored location',
-        'give their locations the place ids of other stored locations',
-      ]}
-    >
-      Two locations would then share one Google place. Check {one ? 'its' : 'their'} Google place {one ? 'id' : 'ids'}{' '}
-      in the file.
     </RowsWarning>
   );
 }
