@@ -12,7 +12,10 @@ import { CliError } from './errors.js';
  * beside a command's output; `serve` reports it on standard output, its stream for people (standard error
  * carries its JSON log lines).
  */
-export function keyFor(config: Config, log: (message: string) => void = (message) => console.error(message)): DatabaseKey {
+export function keyFor(
+  config: Config,
+  log: (message: string) => void = (message) => console.error(message),
+): DatabaseKey {
   return headlessKey({
     dbKey: config.dbKey,
     keyFile: config.keyFile,
