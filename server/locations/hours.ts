@@ -8,6 +8,11 @@ export type Day = (typeof DAYS)[number];
 export type Interval = [string, string];
 export type Hours = Partial<Record<Day, Interval[]>>;
 
+/** A part of the text in a message, cut short: a message quoted a whole 1,000-character value (a probe). */
+function quoted(text: string): string {
+  return `"${text.length > 60 ? `${text.slice(0, 59)}…` : text}"`;
+}
+
 /** A reason hours cannot be read; `formHint` when showing the forms that can be would help. */
 export class HoursError extends Error {
   constructor(
@@ -92,15 +97,16 @@ function time(text: string): string {
   if (word === 'noon') return '12:00';
   if (word === 'midnight') return '24:00';
   const match = TIME.exec(word) ?? MILITARY.exec(word);
-  if (match === null) throw new HoursError(`"${text.trim()}" is not a time`);
+  if (match === null) throw new HoursError(`${quoted(text.trim())} is not a time`);
   let hour = Number(match[1]);
   const minute = Number(match[2] ?? '0');
   const meridiem = match[3]?.[0];
   if (meridiem !== undefined) {
-    if (hour < 1 || hour > 12) throw new HoursError(`"${text.trim()}" is not a time`);
+    if (hour < 1 || hour > 12) throw new HoursError(`${quoted(text.trim())} is not a time`);
     hour = (hour % 12) + (meridiem === 'p' ? 12 : 0);
   }
-  if (hour > 24 || minute > 59 || (hour === 24 && minute > 0)) throw new HoursError(`"${text.trim()}" is not a time`);
+  if (hour > 24 || minute > 59 || (hour === 24 && minute > 0))
+    throw new HoursError(`${quoted(text.trim())} is not a time`);
   return `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
 }
 
@@ -153,18 +159,18 @@ export function dayIntervals(text: string): Interval[] {
   return parts.map((part) => {
     const ends = part.split(RANGE);
     if (ends.length !== 2 || ends[0] === '' || ends[1] === '')
-      throw new HoursError(`"${part}" is not a time range such as 09:00-17:00`);
+      throw new HoursError(`${quoted(part)} is not a time range such as 09:00-17:00`);
     const open = shortAfternoonOpen(ends[0]!, ends[1]!, time(ends[0]!));
     // "Midnight-2am" opens at the start of the day; "24:00-02:00" at its end, which is the next day's start.
     if (open === '24:00' && !/^\s*midnight/i.test(ends[0]!))
       throw new HoursError(
-        `"${part}" opens at 24:00, the end of the day: write the hours after midnight on the next day, from 00:00`,
+        `${quoted(part)} opens at 24:00, the end of the day: write the hours after midnight on the next day, from 00:00`,
         false,
       );
     const close = shortAfternoon(ends[1]!, open, time(ends[1]!));
     // "12:00 AM - 12:00 AM" is Yext's documented all day; "00:00-00:00" others'.
     if (open === '00:00' && close === '00:00' && parts.length === 1) return ['00:00', '24:00'] as Interval;
-    if (open === close) throw new HoursError(`"${part}" opens and closes at the same time`);
+    if (open === close) throw new HoursError(`${quoted(part)} opens and closes at the same time`);
     return [open === '24:00' ? '00:00' : open, close === '00:00' ? '24:00' : close] as Interval;
   });
 }
@@ -209,7 +215,8 @@ function daysOf(text: string): Day[] {
     const ends = part.split(/\s*(?:-|–|—|\b(?:to|through|thru|au|bis|al?)\b)\s*/i);
     const first = dayOf(ends[0]!);
     const last = ends.length === 2 ? dayOf(ends[1]!) : first;
-    if (first === undefined || last === undefined || ends.length > 2) throw new HoursError(`"${part}" is not a day`);
+    if (first === undefined || last === undefined || ends.length > 2)
+      throw new HoursError(`${quoted(part)} is not a day`);
     for (let at = DAYS.indexOf(first); ; at = (at + 1) % 7) {
       days.push(DAYS[at]!);
       if (DAYS[at] === last) break;
@@ -237,7 +244,7 @@ function uberallHours(value: string): Hours {
     if (part.trim() === '') continue;
     const match = UBERALL_DAY.exec(part);
     const day = match === null ? undefined : dayOf(match[1]!);
-    if (match === null || day === undefined) throw new HoursError(`"${part.trim()}" is not a day`);
+    if (match === null || day === undefined) throw new HoursError(`${quoted(part.trim())} is not a day`);
     const times = match[2]?.trim() ?? '';
     addDay(hours, day, times === '' ? [] : dayIntervals(times));
   }
@@ -299,7 +306,7 @@ export function weekHours(text: string): Hours {
   // "24/7", "Open 24 hours": every day, all day.
   if (ALL_DAY.test(value)) return Object.fromEntries(DAYS.map((day) => [day, [['00:00', '24:00']]]));
   const runs = [...value.matchAll(DAY_RUN)];
-  if (runs.length === 0 || runs[0]!.index !== 0) throw new HoursError(`"${value}" does not start with a day`);
+  if (runs.length === 0 || runs[0]!.index !== 0) throw new HoursError(`${quoted(value)} does not start with a day`);
   /** The days a run of several named: a day named alone later says how it differs from them. */
   const fromRuns = new Set<Day>();
   runs.forEach((run, i) => {
@@ -309,7 +316,7 @@ export function weekHours(text: string): Hours {
       .trim()
       .replace(/[,;|/]$/, '')
       .trim();
-    if (times === '') throw new HoursError(`no hours after "${run[0].trim()}"`);
+    if (times === '') throw new HoursError(`no hours after ${quoted(run[0].trim())}`);
     const intervals = intervalsAfterDays(times);
     const days = daysOf(run[0].replace(/:$/, ''));
     for (const day of days) {
@@ -335,7 +342,7 @@ function intervalsAfterDays(times: string): Interval[] {
         (part) =>
           /^\p{L}{2,}/u.test(part) && !CLOSED.test(part) && !ALL_DAY.test(part) && !/^(noon|midnight)\b/i.test(part),
       );
-    if (stray !== undefined) throw new HoursError(`"${stray}" does not start with a day`);
+    if (stray !== undefined) throw new HoursError(`${quoted(stray)} does not start with a day`);
     throw error;
   }
 }

@@ -389,6 +389,10 @@ describe("Uberall's hours and statuses (issue 9's leftovers)", () => {
       /^"Funday 9-5" does not start with a day$/,
     );
     expect(() => weekHours('Mon 9-17, Tue noon-18, Wed 24 hours')).not.toThrow();
+    // A long value is quoted cut short, not whole (a probe's 1,000 characters came back in the message).
+    expect(() => weekHours(`Someday ${'x'.repeat(990)}`)).toThrow(
+      new RegExp(`^"Someday ${'x'.repeat(51)}…" does not start with a day$`),
+    );
   });
 
   it('reads US sheets’ shorthands for days: M-F, Weekdays, Weekends; a.m. and p.m. stay times', () => {
