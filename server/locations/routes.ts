@@ -351,6 +351,9 @@ function bodyOptions(
   mappingId: string | undefined,
   query: Static<typeof UploadQuery>,
 ) {
+  // A CSV has no sheets: a ?sheet= is refused rather than ignored, as on JSON rows (a probe).
+  if (format?.kind === 'csv' && query.sheet !== undefined)
+    throw Invalid('?sheet= names a sheet of an .xlsx workbook; a CSV file has none: leave it out');
   const options = format !== undefined ? { format } : jsonQuery(query);
   return mappingId !== undefined ? { ...options, mappingId } : options;
 }
