@@ -1,5 +1,6 @@
 import { MAX_IMPORT_ROWS } from '../locations/schemas.js';
 import { MAX_CELLS, MAX_SHEET_ROWS } from './cell-limits.js';
+import { sheetXml, type SheetState } from './workbook-facts.js';
 
 /**
  * How far a sheet's values reach, read from its XML before read-excel-file reads it: the library makes
@@ -206,6 +207,21 @@ export function reachRefusal(sheet: string, reach: SheetReach): string | null {
   const cells = reach.lastRow * reach.lastColumn;
   if (cells > MAX_CELLS) {
     return `Sheet "${sheet}" has a value in column ${columnLetters(reach.lastColumn)} (cell ${reach.widest}): read with its ${count(reach.lastRow)} lines, that is ${count(cells)} cells, more than an import reads (${count(MAX_CELLS)}). If that cell is a stray beside the table, delete it, or the columns right of the table, and save the workbook again; else send the sheet in parts. Nothing was imported.`;
+  }
+  return null;
+}
+
+/**
+ * Why a workbook's sheets must not be read, or null: the first sheet whose values reach too far
+ * (reachRefusal). Every sheet counts, since read-excel-file reads each; their XML is searched as bytes.
+ * The server's upload and the dashboard's reader ask it alike.
+ */
+export function workbookReachRefusal(bytes: Uint8Array, states: readonly SheetState[]): string | null {
+  const xml = sheetXml(bytes, states);
+  for (const state of states) {
+    const sheet = xml[state.path];
+    const message = sheet && reachRefusal(state.name, sheetReach(sheet));
+    if (message) return message;
   }
   return null;
 }

@@ -3,8 +3,8 @@ import { MAX_UNZIPPED_BYTES, unzipsPast } from './cell-limits.js';
 import type { Cells } from './csv-text.js';
 import { HEADER_SEARCH_ROWS, rowsUnderHeader } from './header-row.js';
 import { isTable, sheetsToRead } from './sheet-choice.js';
-import { reachRefusal, sheetReach } from './sheet-reach.js';
-import { sheetFacts, sheetStates, sheetXml, withSheetFacts, type SheetState } from './workbook-facts.js';
+import { workbookReachRefusal } from './sheet-reach.js';
+import { sheetFacts, sheetStates, withSheetFacts } from './workbook-facts.js';
 
 type Refusal = { statusCode: number; message: string };
 type SheetCells = { cells: Cells; hiddenColumns: number[]; sheet: string } | Refusal;
@@ -24,8 +24,8 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
     };
   }
   const states = sheetStates(bytes);
-  const tooFar = farReaching(bytes, states);
-  if (tooFar !== null) return tooFar;
+  const tooFar = workbookReachRefusal(bytes, states);
+  if (tooFar !== null) return { statusCode: 413, message: tooFar };
   let sheets: { sheet: string; data: unknown[][] }[];
   try {
     const read = await readXlsxFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
@@ -54,20 +54,6 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
   const facts = state && sheetFacts(bytes, state);
   const cells = withSheetFacts(chosen.data, facts).map((row) => row.map(cellText));
   return { cells, hiddenColumns: facts?.hiddenColumns ?? [], sheet: chosen.sheet };
-}
-
-/**
- * A sheet whose values reach too far down or across for the library to read (sheet-reach.ts), as a 413
- * naming the cell; every sheet counts, since the library reads each. Its XML is searched as bytes.
- */
-function farReaching(bytes: Uint8Array, states: readonly SheetState[]): Refusal | null {
-  const xml = sheetXml(bytes, states);
-  for (const state of states) {
-    const sheet = xml[state.path];
-    const message = sheet && reachRefusal(state.name, sheetReach(sheet));
-    if (message) return { statusCode: 413, message };
-  }
-  return null;
 }
 
 /** The sheet of that name; else the one whose name is it in another case, as Excel's names are (found by a walk). */

@@ -208,3 +208,18 @@ export async function workbookWithChartSheet(): Promise<Buffer> {
   const zipped = zipSync(parts);
   return Buffer.from(zipped.buffer, zipped.byteOffset, zipped.byteLength);
 }
+
+/** A real .xlsx of `data` (write-excel-file) with its sheet's XML edited: what another writer puts in it. */
+export async function editedWorkbook(data: string[][], edit: (xml: string) => string): Promise<Buffer> {
+  const { unzipSync, zipSync, strToU8, strFromU8 } = await import('fflate');
+  const { default: writeXlsxFile } = await import('write-excel-file/node');
+  const real = (await writeXlsxFile([{ sheet: 'Sheet1', data }]).toBuffer()) as Buffer;
+  const parts = unzipSync(new Uint8Array(real));
+  const sheet = Object.keys(parts).find((name) => name.startsWith('xl/worksheets/'))!;
+  parts[sheet] = strToU8(edit(strFromU8(parts[sheet]!)));
+  return Buffer.from(zipSync(parts, { level: 9 }));
+}
+
+/** A cell of inline text, as a script's workbook writes it. */
+export const inline = (reference: string, text: string) =>
+  `<c r="${reference}" t="inlineStr"><is><t>${text}</t></is></c>`;

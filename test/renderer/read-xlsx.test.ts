@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { valuesOf } from '../../renderer/src/import/parse-csv.js';
 import { readWorkbook, sheetTable } from '../../renderer/src/import/read-xlsx.js';
 import { bufferSource, jobMessages } from './csv-files.js';
-import { clientWorkbook, templateWorkbook, workbookWithChartSheet } from '../helpers/real-world-files.js';
+import {
+  clientWorkbook,
+  editedWorkbook,
+  inline,
+  templateWorkbook,
+  workbookWithChartSheet,
+} from '../helpers/real-world-files.js';
 
 /** An .xlsx of two sheets, as an agency gets it: text store codes with leading zeros, a date, a blank row. */
 async function workbook(): Promise<Uint8Array> {
@@ -124,6 +130,37 @@ describe('Excel workbooks (.xlsx) in the import worker', () => {
     const { job, messages } = jobMessages();
     await job.read({ ...bufferSource(new Uint8Array(await workbookWithChartSheet())), name: 'chart.xlsx' });
     expect(messages.at(-1)).toMatchObject({ type: 'read', file: { sheet: 'Data', rowCount: 1 } });
+  });
+
+  it("a value on line 1,048,576 is said before the library builds a million rows, in the server's words (a probe)", async () => {
+    const far = await editedWorkbook(
+      [
+        ['Name', 'City'],
+        ['Shop', 'Paris'],
+      ],
+      (xml) => xml.replace('</sheetData>', `<row r="1048576">${inline('A1048576', 'Stray')}</row>$&`),
+    );
+    const read = await readWorkbook(bufferSource(new Uint8Array(far)));
+    expect(read).toEqual({
+      ok: false,
+      message:
+        'Sheet "Sheet1" has a value on line 1,048,576 (cell A1048576), far below its other rows: an import reads a sheet down to line 200,000 (100,000 rows, with blank rows between them). Delete that cell, or the rows below the table, and save the workbook again.',
+    });
+    // Its used range alone (a formatted row there, no value) is no row: the sheet reads as its two.
+    const formatted = await editedWorkbook(
+      [
+        ['Name', 'City'],
+        ['Shop', 'Paris'],
+      ],
+      (xml) => xml.replace('</sheetData>', '<row r="1048576" s="1" customFormat="1"><c r="B1048576" s="1"/></row>$&'),
+    );
+    const table = await readWorkbook(bufferSource(new Uint8Array(formatted)));
+    expect(table.ok && table.sheets.map((sheet) => sheet.rows)).toEqual([
+      [
+        ['Name', 'City'],
+        ['Shop', 'Paris'],
+      ],
+    ]);
   });
 
   it('an upload template: its instructions passed over, a hidden stale column losing to the shown one', async () => {

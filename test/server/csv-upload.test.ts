@@ -4,7 +4,14 @@ import writeXlsxFile from 'write-excel-file/node';
 import { mixedEncodingWords } from '../../server/imports/mixed-encoding.js';
 import { TestClock, type TestApp } from '../helpers/app.js';
 import { expectErrorBody } from '../helpers/assertions.js';
-import { clientWorkbook, templateWorkbook, workbookWithChartSheet, YEXT_CSV } from '../helpers/real-world-files.js';
+import {
+  clientWorkbook,
+  editedWorkbook,
+  inline,
+  templateWorkbook,
+  workbookWithChartSheet,
+  YEXT_CSV,
+} from '../helpers/real-world-files.js';
 import { buildSignedInApp } from '../helpers/users.js';
 
 /**
@@ -853,6 +860,8 @@ describe('unhappy CSV uploads get a clear JSON error', () => {
 
   // A probe: "name,city,city" imported Boston and dropped Chicago without a word; "phone,Phone" alike.
   it('two columns of one header that differ are a 400 naming both and the lines; that agree, or a blank twin, import', async () => {
+    // A client of its own: the others of this block must stay empty.
+    const clientId = await t.createClient(admin, 'Twin columns');
     const refused = await upload(
       clientId,
       'name,city,city\nA,Boston,Chicago\nB,Leeds,\nC,York,York\nD,Bath,Wells\n',
@@ -890,6 +899,10 @@ describe('unhappy CSV uploads get a clear JSON error', () => {
     const big = `Name\n${'x'.repeat(1000)}\n`.repeat(34 * 1024);
     expectErrorBody(await upload(clientId, big, 'text/csv'), 413);
     expectErrorBody(await upload(clientId, 'Name\nA\n', 'text/csv', '', viewer), 403);
+    // A CSV has no sheets: ?sheet= is refused, not ignored, as on JSON rows (a probe).
+    expect(expectErrorBody(await upload(clientId, 'Name\nA\n', 'text/csv', '&sheet=Sheet1'), 400).message).toBe(
+      '?sheet= names a sheet of an .xlsx workbook; a CSV file has none: leave it out',
+    );
     expect(await locationsOf(clientId)).toEqual([]);
   });
 });
@@ -992,16 +1005,3 @@ function zipBomb(bytes: number): Promise<Buffer> {
   const padding = ' '.repeat(bytes);
   return editedWorkbook([['Name'], ['Bomb']], (xml) => xml.replace('<sheetData>', `${padding}<sheetData>`));
 }
-
-/** A real .xlsx of `data` (write-excel-file) with its sheet's XML edited: what another writer puts in it. */
-async function editedWorkbook(data: string[][], edit: (xml: string) => string): Promise<Buffer> {
-  const { unzipSync, zipSync, strToU8, strFromU8 } = await import('fflate');
-  const real = (await writeXlsxFile([{ sheet: 'Sheet1', data }]).toBuffer()) as Buffer;
-  const parts = unzipSync(new Uint8Array(real));
-  const sheet = Object.keys(parts).find((name) => name.startsWith('xl/worksheets/'))!;
-  parts[sheet] = strToU8(edit(strFromU8(parts[sheet]!)));
-  return Buffer.from(zipSync(parts, { level: 9 }));
-}
-
-/** A cell of inline text, as a script's workbook writes it. */
-const inline = (reference: string, text: string) => `<c r="${reference}" t="inlineStr"><is><t>${text}</t></is></c>`;

@@ -2,7 +2,8 @@ import Papa from 'papaparse';
 import readXlsxFile from 'read-excel-file/web-worker';
 import type { ByteSource } from './decode.js';
 import { parseCsvText, type CsvTable } from './parse-csv.js';
-import { withSheetFacts, workbookFacts } from '../../../server/imports/workbook-facts.js';
+import { workbookReachRefusal } from '../../../server/imports/sheet-reach.js';
+import { sheetStates, withSheetFacts, workbookFacts } from '../../../server/imports/workbook-facts.js';
 
 /** One sheet of a workbook, its cells as text, each row with its row number in the spreadsheet. */
 export interface WorkbookSheet {
@@ -60,6 +61,10 @@ function sheetOf(name: string, data: readonly (readonly unknown[])[]): WorkbookS
 export async function readWorkbook(file: ByteSource): Promise<Workbook> {
   const bytes = await file.read(0, file.size);
   try {
+    // A stray value far below or beside the table made the library build a million empty rows (the
+    // server refuses it alike: sheet-reach.ts); said before it reads, in the server's words.
+    const tooFar = workbookReachRefusal(bytes, sheetStates(bytes));
+    if (tooFar !== null) return { ok: false, message: tooFar.replace(/(?:; n|\. N)othing was imported\.$/, '.') };
     const sheets = await readXlsxFile(bytes.slice().buffer, { parseNumber: (text: string) => text });
     // Merged cells filled down, formula errors shown, hidden sheets known: as the server reads a workbook.
     const facts = workbookFacts(bytes);
