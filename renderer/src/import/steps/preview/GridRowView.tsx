@@ -7,7 +7,7 @@ import { problemWith } from './flagged-cells.js';
 export const ROW_HEIGHT = 38;
 
 const STATUS_LABELS: Record<GridRow['status'], string> = {
-  created: 'Ready',
+  created: 'New',
   updated: 'Update',
   unchanged: 'Unchanged',
   skipped: 'Skipped',
