@@ -19,10 +19,19 @@ export function websiteUrl(value: string): URL | null {
   if (parts === undefined) return null;
   if (parts.port !== undefined && (Number(parts.port) < 1 || Number(parts.port) > 65535)) return null;
   try {
-    return new URL(/^https?:\/\//i.test(value) ? value : `https://${value}`);
+    const url = new URL(/^https?:\/\//i.test(value) ? value : `https://${value}`);
+    return fitsDns(url.hostname) ? url : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether a host (as the URL parser gives it: ASCII, an internationalized label as xn--) is a name DNS can
+ * hold: labels of at most 63 characters, 253 in all (RFC 1035). A probe's label of 2,040 letters was taken.
+ */
+function fitsDns(host: string): boolean {
+  return host.length <= 253 && host.split('.').every((label) => label.length <= 63);
 }
 
 /** Whether the text is a website (websiteUrl): a client's, checked before it is kept as typed. */

@@ -1363,7 +1363,16 @@ describe('import modes', () => {
       'https://example.рф/',
     ]);
     expect(await imported(clientId, rows, '?mode=upsert')).toMatchObject({ unchanged: 5, updated: 0 });
-    const websites = ['https://example.com:0/', 'https://example.com:65536/', '☕.example', 'müller.d3', 'xn--a.com'];
+    // A label past DNS's 63 characters, or a name past its 253 (a probe's 2,040-letter label was taken).
+    const websites = [
+      'https://example.com:0/',
+      'https://example.com:65536/',
+      '☕.example',
+      'müller.d3',
+      'xn--a.com',
+      `${'a'.repeat(64)}.com`,
+      `${'abcdefghi.'.repeat(26)}com`,
+    ];
     const refused = await dryRun(
       clientId,
       websites.map((website, n) => ({ name: `R${n}`, website })),
@@ -1374,7 +1383,15 @@ describe('import modes', () => {
       [2, 'website'],
       [3, 'website'],
       [4, 'website'],
+      [5, 'website'],
+      [6, 'website'],
     ]);
+    // At the limits, a website: a 63-letter label, an internationalized one whose ASCII form fits.
+    const fits = await dryRun(clientId, [
+      { name: 'Long', website: `${'a'.repeat(63)}.com` },
+      { name: 'Long IDN', website: `${'ü'.repeat(20)}.de` },
+    ]);
+    expect(fits.errors).toEqual([]);
   });
 
   it('export -> re-import as upsert round-trips with zero changes', async () => {
