@@ -31,7 +31,15 @@ export function websiteUrl(value: string): URL | null {
  * hold: labels of at most 63 characters, 253 in all (RFC 1035). A probe's label of 2,040 letters was taken.
  */
 function fitsDns(host: string): boolean {
-  return host.length <= 253 && host.split('.').every((label) => label.length <= 63);
+  if (host.length > 253) return false;
+  // No array of labels a row: an import asks this of 100,000 websites.
+  for (let start = 0; start <= host.length; ) {
+    const end = host.indexOf('.', start);
+    const stop = end < 0 ? host.length : end;
+    if (stop - start > 63) return false;
+    start = stop + 1;
+  }
+  return true;
 }
 
 /** Whether the text is a website (websiteUrl): a client's, checked before it is kept as typed. */
