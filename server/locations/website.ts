@@ -33,7 +33,7 @@ export function websiteUrl(value: string): URL | null {
 function fitsDns(host: string): boolean {
   if (host.length > 253) return false;
   // No array of labels a row: an import asks this of 100,000 websites.
-  for (let start = 0; start <= host.length; ) {
+  for (let start = 0; start <= host.length;) {
     const end = host.indexOf('.', start);
     const stop = end < 0 ? host.length : end;
     if (stop - start > 63) return false;
