@@ -34,11 +34,16 @@ function useLocationRecord(locationId: string): { location: LocationRow | undefi
   const listOlder = gone || (fresh !== undefined && listed !== undefined && fresh.updated_at > listed.updated_at);
   const recordOlder = fresh !== undefined && listed !== undefined && listed.updated_at > fresh.updated_at;
   const cache = useQueryClient();
+  const recordRead = Math.max(record.dataUpdatedAt, record.errorUpdatedAt);
   useEffect(() => {
+    if (!listOlder || !list) return;
+    // A list read since the record holds its change already, only not rendered yet: a save read both,
+    // and the record's answer was shown a moment before the list's (a full run read the list twice).
+    const listRead = cache.getQueryState(keys.locations(list.clientId))?.dataUpdatedAt ?? 0;
+    if (listRead >= recordRead) return;
     // Not while the list is being read again already (a save in the panel asks for it): no second reading.
-    if (listOlder && list)
-      void cache.invalidateQueries({ queryKey: keys.locations(list.clientId) }, { cancelRefetch: false });
-  }, [listOlder, list, cache]);
+    void cache.invalidateQueries({ queryKey: keys.locations(list.clientId) }, { cancelRefetch: false });
+  }, [listOlder, list, cache, recordRead]);
   useEffect(() => {
     // An import read the list again, not the record the panel held (a review).
     if (recordOlder) void cache.invalidateQueries({ queryKey: ['location', locationId] }, { cancelRefetch: false });
