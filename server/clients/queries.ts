@@ -78,20 +78,15 @@ export function insertClient(
   return { id, name: client.name };
 }
 
-/** Changes the fields given (no write when they are as stored); false when the client is not the organization's. */
-export function updateClient(db: Db, organizationId: string, id: string, fields: Partial<NewClient>): boolean {
-  const current = clientById(db, organizationId, id);
-  if (current === undefined) return false;
-  const next = { name: current.name, industry: current.industry, website: current.website, ...fields };
-  if (next.name === current.name && next.industry === current.industry && next.website === current.website) return true;
+/** Writes a client's name, industry and website (the store reads it first: it must be the organization's). */
+export function updateClient(db: Db, id: string, client: NewClient): void {
   statement(db, 'UPDATE clients SET name = ?, industry = ?, website = ? WHERE id = ?').run(
-    next.name,
-    next.industry,
-    next.website,
+    client.name,
+    client.industry,
+    client.website,
     id,
   );
   clientsChanged(db);
-  return true;
 }
 
 /**

@@ -80,12 +80,13 @@ function clientStore(db: Db, writer: Writer): ClientStore {
       write(db, () => {
         authorizeWrite(db, principal, { ...NEEDS.clients, clientId }, now);
         const before = clientById(db, principal.organizationId, clientId);
-        if (before === undefined || !updateClient(db, principal.organizationId, clientId, fields))
-          throw NotFound('No client with this id');
-        const after = clientById(db, principal.organizationId, clientId)!;
-        // Nothing changed, nothing to trace (as a location's PATCH).
+        if (before === undefined) throw NotFound('No client with this id');
+        const after = { ...before, ...fields };
         const changes = clientChanges(before, after);
-        if (changes !== null) recordClientEntry(db, principal, 'client.updated', after, changes, now);
+        // Nothing changed: nothing written, nothing traced (as a location's PATCH).
+        if (changes === null) return before;
+        updateClient(db, clientId, after);
+        recordClientEntry(db, principal, 'client.updated', after, changes, now);
         return after;
       }),
     delete: (principal, clientId, now) => writer.write('deleteClient', { principal, clientId, now }),
