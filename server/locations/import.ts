@@ -455,7 +455,7 @@ class ImportPlan {
    * key: its store code, else its place id, else its name and address (README: "Import modes").
    */
   private keysOf(row: NormalizedRow): Key[] {
-    const keys = this.keysOfAll(row);
+    const keys = rowKeys(row);
     if (this.request.mode === 'create') return keys;
     return row.id === null ? keys.slice(0, 1) : keys.slice(0, 2);
   }
@@ -493,11 +493,10 @@ class ImportPlan {
    * of a stored location (its code changed in the sheet or in the app): a dry run names that location,
    * as upsert would add a second one there (a new user's walk did so unawares). A query a key kind.
    */
-  private notePlacesTaken(decisions: Decision[]): void {
+  private notePlacesTaken(unmatched: Decision[]): void {
     const wanted = new Map<Decision, Key[]>();
-    for (const decision of decisions) {
-      if (!isUnmatched(decision)) continue;
-      const [, ...others] = this.keysOfAll(decision.row).filter((key) => key.kind !== 'id');
+    for (const decision of unmatched) {
+      const [, ...others] = rowKeys(decision.row).filter((key) => key.kind !== 'id');
       if (others.length > 0) wanted.set(decision, others);
     }
     const found: Partial<Record<Key['kind'], Map<string, string>>> = {};
@@ -510,11 +509,6 @@ class ImportPlan {
     for (const [decision, keys] of wanted) {
       decision.samePlaceAs = keys.map((key) => found[key.kind]?.get(key.value)).find((id) => id !== undefined);
     }
-    this.notePlaceIdsTaken(decisions);
-    // A row already named by its place is not named twice.
-    this.noteCodesInOtherCase(
-      decisions.filter((decision) => isUnmatched(decision) && decision.samePlaceAs === undefined),
-    );
   }
 
   /**
@@ -582,7 +576,7 @@ class ImportPlan {
 
   /** A row that matches no location of the client: created, or skipped in update mode. */
   private unmatched(row: NormalizedRow, freed: Decision['freedFrom']): Decision {
-    this.remember(row, this.keysOfAll(row));
+    this.remember(row, rowKeys(row));
     if (this.request.mode === 'update') return this.skip(row, null, 'No location of the client matches its key');
     return {
       row,
@@ -693,13 +687,8 @@ class ImportPlan {
   /** The row's folded name and address (null without an address), from its keys. */
   private matchKeyOf(row: NormalizedRow): string | null {
     // A loop, not find() with an arrow: asked once for each created row, and an arrow is made at each ask.
-    for (const key of this.keysOfAll(row)) if (key.kind === 'name_and_address') return key.value;
+    for (const key of rowKeys(row)) if (key.kind === 'name_and_address') return key.value;
     return null;
-  }
-
-  /** The row's keys, in the order they are matched on; worked out once a row (the import asks three times). */
-  private keysOfAll(row: NormalizedRow): Key[] {
-    return (row.keys ??= keysOfRow(row));
   }
 
   private remember(row: NormalizedRow, keys: Key[]): void {
@@ -746,7 +735,7 @@ class ImportPlan {
     // A number, not an object, for each: an upsert matches 100,000 (its row, and its key kind's place).
     this.matched.set(id, row.index * KEY_ORDER.length + KEY_ORDER.indexOf(key.kind));
     this.noteCodeGiven(id, row);
-    this.remember(row, this.keysOfAll(row));
+    this.remember(row, rowKeys(row));
     // The stored location is read for the piece at once (completeUpdates).
     return {
       row,
@@ -793,7 +782,7 @@ class ImportPlan {
   private duplicate(row: NormalizedRow, of: DuplicateOf): Decision {
     this.totals.duplicates++;
     if (this.request.mode === 'create' && this.request.duplicates === 'keep') {
-      this.remember(row, this.keysOfAll(row));
+      this.remember(row, rowKeys(row));
       return {
         row,
         action: 'created',
@@ -821,8 +810,12 @@ class ImportPlan {
 
   /** What a dry run says of rows beside their action, where the client has locations already. */
   private noteForPreview(decisions: Decision[]): void {
-    if (this.request.mode === 'create') this.noteWouldChange(decisions);
-    else this.notePlacesTaken(decisions);
+    if (this.request.mode === 'create') return this.noteWouldChange(decisions);
+    const unmatched = decisions.filter(isUnmatched);
+    this.notePlacesTaken(unmatched);
+    this.notePlaceIdsTaken(decisions);
+    // A row already named by its place is not named twice.
+    this.noteCodesInOtherCase(unmatched.filter((decision) => decision.samePlaceAs === undefined));
   }
 
   /**
@@ -1080,6 +1073,9 @@ function isUnmatched(decision: Decision): boolean {
 /** A location id's key: it matches only the location of that id, which a created row is not. */
 const isIdKey = (key: Key) => key.kind === 'id';
 
+/** The row's keys (keysOfRow), worked out once a row: the import asks for them three times. */
+const rowKeys = (row: NormalizedRow): Key[] => (row.keys ??= keysOfRow(row));
+
 /** A row's keys, in the order they are matched on: its location id, store code, place id, name and address. */
 function keysOfRow({ id, input }: NormalizedRow): Key[] {
   const keys: Key[] = [];
@@ -1123,7 +1119,7 @@ function preview(decision: Decision, locationId: string | null): PreviewRow {
     skip_reason: decision.skipReason,
     note: decision.note ?? null,
     same_place_as: decision.samePlaceAs ?? null,
-    no_key: decision.action === 'created' && (decision.row.keys ??= keysOfRow(decision.row)).every(isIdKey),
+    no_key: decision.action === 'created' && rowKeys(decision.row).every(isIdKey),
     place_id_of: decision.placeIdOf ?? null,
     store_code_case_of: decision.codeCaseOf ?? null,
     phone_extension: decision.row.phoneExtension,
