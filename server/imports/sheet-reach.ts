@@ -1,6 +1,6 @@
 import { MAX_IMPORT_ROWS } from '../locations/schemas.js';
 import { MAX_CELLS, MAX_SHEET_ROWS } from './cell-limits.js';
-import { sheetXml, type SheetState } from './workbook-facts.js';
+import { ascii, offsetsOf, sheetXml, type SheetState } from './workbook-facts.js';
 
 /**
  * How far a sheet's values reach, read from its XML before read-excel-file reads it: the library makes
@@ -23,7 +23,6 @@ export interface SheetReach {
   far: { cell: string; line: number; rows: number } | null;
 }
 
-const ascii = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0));
 const SHEET_DATA = ascii('<sheetData');
 const SHEET_DATA_END = ascii('</sheetData>');
 const R_ATTRIBUTE = ascii(' r="');
@@ -34,14 +33,6 @@ function standsAt(bytes: Uint8Array, pattern: Uint8Array, at: number): boolean {
   let next = 0;
   while (next < pattern.length && bytes[at + next] === pattern[next]) next++;
   return next === pattern.length;
-}
-
-/** The offset of `pattern` in `bytes`, or -1. */
-function indexOf(bytes: Uint8Array, pattern: Uint8Array): number {
-  for (let at = bytes.indexOf(pattern[0]!); at >= 0; at = bytes.indexOf(pattern[0]!, at + 1)) {
-    if (standsAt(bytes, pattern, at)) return at;
-  }
-  return -1;
 }
 
 /** The offset of the tag's closing `>` from `from`, or -1. */
@@ -177,8 +168,8 @@ class ReachReader {
  */
 export function sheetReach(xml: Uint8Array): SheetReach {
   const reader = new ReachReader(xml);
-  const start = indexOf(xml, SHEET_DATA);
-  if (start < 0) return reader.reach;
+  const [start] = offsetsOf(xml, SHEET_DATA);
+  if (start === undefined) return reader.reach;
   // A loop of its own rather than indexOf: tags are a few bytes apart, and a call each cost more.
   for (let at = start + 1; at < xml.length; at++) {
     if (xml[at] !== LT) continue;

@@ -22,7 +22,8 @@ export interface SheetFacts {
 
 type Files = Record<string, Uint8Array>;
 
-const ascii = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0));
+/** A tag's text as the bytes it is in the XML. */
+export const ascii = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0));
 const MERGE_CELLS = ascii('<mergeCells');
 const MERGE_CELLS_END = ascii('</mergeCells>');
 const ERROR_CELL = ascii('t="e"');
@@ -31,7 +32,7 @@ const COLS = ascii('<cols>');
 const COLS_END = ascii('</cols>');
 
 /** The offsets of `pattern` in `bytes`: the sheet's XML is searched as bytes, never made one big string. */
-function* offsetsOf(bytes: Uint8Array, pattern: Uint8Array, from = 0): Generator<number> {
+export function* offsetsOf(bytes: Uint8Array, pattern: Uint8Array, from = 0): Generator<number> {
   for (let at = bytes.indexOf(pattern[0]!, from); at >= 0; at = bytes.indexOf(pattern[0]!, at + 1)) {
     let whole = true;
     for (let next = 1; next < pattern.length && whole; next++) whole = bytes[at + next] === pattern[next];
