@@ -6,7 +6,7 @@ import type { FastifyRouteSchemaDef, FastifySchemaCompiler } from 'fastify/types
 import { controlCharacterWords } from './control-characters.js';
 import { Invalid, type ErrorDetail } from './errors.js';
 // The formats (uuid, date-time, email, plain-text) are registered with TypeBox where the shared schemas are defined.
-import { PLAIN_TEXT } from './schemas.js';
+import { COUNTRY_CODE_PATTERN, PLAIN_TEXT, TIME_OF_DAY_PATTERN } from './schemas.js';
 
 /**
  * The one validator: TypeBox's compiled checker, for HTTP requests, the CLI and the import's rows alike.
@@ -279,8 +279,8 @@ function listInWords(error: ValueError): string | undefined {
 
 /** What the API's patterns ask for, in words, by the pattern. */
 const PATTERN_WORDS: Record<string, string> = {
-  '^\\d{2}:\\d{2}$': 'must be a time as HH:MM on the 24-hour clock, such as "09:00" or "17:30"',
-  '^[A-Z]{2}$': 'must be a country\'s two-letter ISO code in capitals, such as "US"',
+  [TIME_OF_DAY_PATTERN]: 'must be a time as HH:MM on the 24-hour clock, such as "09:00" or "17:30"',
+  [COUNTRY_CODE_PATTERN]: 'must be a country\'s two-letter ISO code in capitals, such as "US"',
 };
 
 function textInWords(error: ValueError): string | undefined {

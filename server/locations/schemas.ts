@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TableAnswer, TableQuery } from '../imports/schemas.js';
-import { ErrorDetail, Page, PlainText, Timestamp, Uuid } from '../http/schemas.js';
+import { ErrorDetail, Page, PlainText, TIME_OF_DAY_PATTERN, Timestamp, Uuid } from '../http/schemas.js';
 import { MAX_INTERVALS } from './hours.js';
 
 export const HealthStatus = Type.Union(
@@ -21,7 +21,7 @@ export const LocationStatus = Type.Union(
 );
 
 const Interval = Type.Tuple(
-  [Type.String({ pattern: '^\\d{2}:\\d{2}$' }), Type.String({ pattern: '^\\d{2}:\\d{2}$' })],
+  [Type.String({ pattern: TIME_OF_DAY_PATTERN }), Type.String({ pattern: TIME_OF_DAY_PATTERN })],
   {
     description: 'Opening and closing time, HH:MM; a closing time at or before the opening runs past midnight',
   },

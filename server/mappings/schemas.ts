@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PlainText, Timestamp, Uuid } from '../http/schemas.js';
+import { COUNTRY_CODE_PATTERN, PlainText, Timestamp, Uuid } from '../http/schemas.js';
 import { TARGETS } from '../imports/targets.js';
 
 /** A field a saved mapping may send a column to (server/imports/targets.ts), or null: left out. */
@@ -26,7 +26,7 @@ export const MappingOptions = Type.Object(
     ),
     country: Type.Optional(
       Type.String({
-        pattern: '^[A-Z]{2}$',
+        pattern: COUNTRY_CODE_PATTERN,
         description:
           "The country of a location the import would leave without one (the upload's ?country=, which comes first), an ISO code",
       }),
