@@ -274,14 +274,12 @@ function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): vo
     // A GET whose id is past the router's limit fell through to the dashboard's files: it is the 414
     // that the other methods get (a probe: GET /api/locations/<250 characters> said "No route").
     if (withParams.tooLongParam(request.method, request.url)) {
-      return reply.code(414).send(errorBody(414, clientErrorMessage(PARAM_TOO_LONG, undefined, request.url)));
+      return reply.code(414).send(errorBody(414, tooLongWords(request.url)));
     }
     if (withDashboard && sendDashboardPage(request, reply)) return reply;
     return notFound(request, reply);
   });
 }
-
-const PARAM_TOO_LONG = { code: 'FST_ERR_MAX_PARAM_LENGTH' } as FastifyError;
 
 /**
  * The routes with a parameter in their path, as patterns: whether a path the router did not match would
@@ -331,6 +329,11 @@ function cutOff(error: FastifyError, raw: { destroyed: boolean; readableAborted:
   return error.code === 'ERR_STREAM_PREMATURE_CLOSE' && (raw.destroyed || raw.readableAborted);
 }
 
+/** An address with an id past the router's limit, in the API's words (the router's 414, and a GET's). */
+function tooLongWords(url: string): string {
+  return `The address ${shortPath(url)} is too long: an id in it is at most ${MAX_PARAM_LENGTH} characters`;
+}
+
 /** Fastify's own 4xx errors, in the API's words. */
 function clientErrorMessage(error: FastifyError, bodyLimit: number | undefined, url: string): string {
   switch (error.code) {
@@ -346,7 +349,7 @@ function clientErrorMessage(error: FastifyError, bodyLimit: number | undefined, 
     case 'FST_ERR_BAD_URL':
       return `The address ${shortPath(url)} holds a % that is not followed by two hexadecimal digits (write % as %25)`;
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return `The address ${shortPath(url)} is too long: an id in it is at most ${MAX_PARAM_LENGTH} characters`;
+      return tooLongWords(url);
     default:
       return error.message;
   }
