@@ -151,3 +151,40 @@ test('every page fits a 1024x700 window and the keyboard reaches the controls', 
   await expectNoSidewaysScroll(page);
   await snap(page, testInfo, '1024-users');
 });
+
+/** Holds the answers to requests for `path` until the returned function is called. */
+async function heldUntilReleased(page: Page, path: string): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**${path}`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+test('nothing one is about to click moves when the page’s data arrives (CI lost a click on Users as it moved)', async ({
+  page,
+}) => {
+  // The organization's name (GET /api/me) and the count of clients are held until the buttons are measured.
+  const releaseMe = await heldUntilReleased(page, '/api/me');
+  const releaseClients = await heldUntilReleased(page, '/api/clients');
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
+  const users = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' });
+  const signOut = page.getByRole('button', { name: 'Sign out' });
+  const newClient = page.getByRole('button', { name: 'New client' });
+  const before = [await users.boundingBox(), await signOut.boundingBox(), await newClient.boundingBox()];
+  releaseMe();
+  releaseClients();
+  await expect(page.getByRole('banner')).toContainText('My agency');
+  await expect(page.getByText(/^\d+ clients?$/)).toBeVisible();
+  expect([await users.boundingBox(), await signOut.boundingBox(), await newClient.boundingBox()]).toEqual(before);
+
+  const releaseUsers = await heldUntilReleased(page, '/api/users');
+  await users.click();
+  const addUser = page.getByRole('button', { name: 'Add a user' });
+  const addUserBefore = await addUser.boundingBox();
+  releaseUsers();
+  await expect(page.getByText(/^\d+ users?$/)).toBeVisible();
+  expect(await addUser.boundingBox()).toEqual(addUserBefore);
+});

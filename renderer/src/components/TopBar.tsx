@@ -18,10 +18,7 @@ export function TopBar({ user, route }: { user: SignedInUser; route: Route }) {
   const ownClient = user.role === 'client_viewer' ? user.client_id : null;
   return (
     <header className="topbar">
-      <div className="topbar-brand">
-        <span className="brand">Agency Desk</span>
-        {profile.data && <span className="topbar-org">{profile.data.organization.name}</span>}
-      </div>
+      <span className="brand">Agency Desk</span>
       <nav aria-label="Main" className="topbar-nav">
         {ownClient ? (
           <NavLink to={paths.client(ownClient)} current={route.page === 'client'} label="Locations" />
@@ -32,6 +29,9 @@ export function TopBar({ user, route }: { user: SignedInUser; route: Route }) {
         {isAdmin && <NavLink to={paths.backups} current={route.page === 'backups'} label="Backups" />}
         <NavLink to={paths.tokens} current={route.page === 'tokens'} label="Scripts & API tokens" />
       </nav>
+      {/* The organization arrives after the first draw (GET /api/me): on the right, whose end does not move,
+          it pushes nothing a person is about to click (it once moved the pages' links under the pointer). */}
+      <span className="topbar-org">{profile.data?.organization.name}</span>
       <div className="topbar-user" aria-label="Signed in as">
         <span className="topbar-email" data-testid="signed-in-user">
           {user.email}

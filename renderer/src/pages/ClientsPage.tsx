@@ -45,7 +45,8 @@ export function ClientsPage({ role }: { role: RoleName }) {
       <header className="page-header">
         <div>
           <h1 id="clients-title">Clients</h1>
-          {clients.data && <p className="muted">{plural(total, 'client')}</p>}
+          {/* The count's line is kept while it loads: the header's button does not move under the pointer. */}
+          <p className="muted">{clients.data ? plural(total, 'client') : '\u00a0'}</p>
         </div>
         {isAdmin && (
           <button type="button" className="button button-primary" onClick={startCreating}>

@@ -23,7 +23,8 @@ export function UsersPage({ currentUserId }: { currentUserId: string }) {
       <header className="page-header">
         <div>
           <h1 id="users-title">Users</h1>
-          {users.data && <p className="muted">{plural(users.data.length, 'user')}</p>}
+          {/* The count's line is kept while it loads: the header's button does not move under the pointer. */}
+          <p className="muted">{users.data ? plural(users.data.length, 'user') : '\u00a0'}</p>
         </div>
         <button type="button" className="button button-primary" onClick={() => setAction({ kind: 'add' })}>
           Add a user
