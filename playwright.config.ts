@@ -9,7 +9,7 @@ export default defineConfig({
   fullyParallel: false,
   timeout: 90_000,
   expect: { timeout: 15_000 },
-  reporter: [['list']],
+  reporter: [['list'], ['./test/e2e/failure-context-reporter.ts']],
   use: {
     browserName: 'chromium',
     viewport: { width: 1440, height: 900 },
