@@ -541,6 +541,8 @@ export const SYNONYMS: Record<ImportTarget, string[]> = {
   hours_fri: dayHeaders('friday', 'fri'),
   hours_sat: dayHeaders('saturday', 'sat'),
   hours_sun: dayHeaders('sunday', 'sun'),
+  // The export's Updated column: read back, it tells an update to a location changed since (export-time.ts).
+  updated_at: ['updated', 'updated at'],
 };
 
 /** "Monday hours" (GBP), "Monday", "Mon hours", "Hours Monday", "Monday opening hours". */
@@ -573,7 +575,5 @@ export const NOT_IMPORTED = new Set([
   'health score',
   'health status',
   'created',
-  'updated',
   'created at',
-  'updated at',
 ]);

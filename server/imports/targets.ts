@@ -41,6 +41,7 @@ export const ROW_FIELD_LABELS: Record<RowField, string> = {
   status: 'Status',
   closed: 'Closed (yes/no)',
   hours: 'Hours',
+  updated_at: 'Updated (as exported)',
 };
 export const FIELDS = Object.keys(ROW_FIELD_LABELS) as RowField[];
 
@@ -76,6 +77,7 @@ export const FIELD_LABELS: Record<ImportTarget, string> = {
   hours_fri: 'Friday hours',
   hours_sat: 'Saturday hours',
   hours_sun: 'Sunday hours',
+  updated_at: ROW_FIELD_LABELS.updated_at,
 };
 export const TARGETS = Object.keys(FIELD_LABELS) as ImportTarget[];
 

@@ -35,6 +35,7 @@ import {
   type LocationToUpdate,
 } from './queries.js';
 import { changesBetween, derived, emptyValues, matchKey, type LocationRow } from './record.js';
+import { changedAfter } from './export-time.js';
 import {
   normalizeRow,
   readableInput,
@@ -158,6 +159,8 @@ interface Decision {
   wouldChange?: Changes | null;
   /** A created row whose store code is a location's that an earlier row gives another one (codeMovedAway). */
   freedFrom?: { holder: string; code: string };
+  /** An update to a location changed after the row's updated_at (its export's time): when it was changed. */
+  changedSince?: string;
 }
 
 /** The kinds of key, in the order a row is matched on them. */
@@ -855,6 +858,8 @@ class ImportPlan {
       if (decision.location !== undefined) {
         decision.changes = changesBetween(decision.location, values);
         if (decision.changes === null) decision.action = 'unchanged';
+        else if (decision.row.seen !== null && changedAfter(decision.location.changed_at, decision.row.seen))
+          decision.changedSince = decision.location.changed_at;
       }
     }
   }
@@ -1122,6 +1127,7 @@ function preview(decision: Decision, locationId: string | null): PreviewRow {
     no_key: decision.action === 'created' && rowKeys(decision.row).every(isIdKey),
     place_id_of: decision.placeIdOf ?? null,
     store_code_case_of: decision.codeCaseOf ?? null,
+    changed_since: decision.changedSince ?? null,
     phone_extension: decision.row.phoneExtension,
     store_code_given: decision.codeGiven ?? null,
     would_change: decision.wouldChange ?? null,
@@ -1193,6 +1199,7 @@ function errorPreview(index: number, values: LocationValues): PreviewRow {
     no_key: false,
     place_id_of: null,
     store_code_case_of: null,
+    changed_since: null,
     phone_extension: null,
     store_code_given: null,
     would_change: null,

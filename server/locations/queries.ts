@@ -158,10 +158,13 @@ function toUpdateRow(v: readonly unknown[]): Record<string, unknown> {
     place_hash: v[21],
     match_hash: v[22],
     health_flags: v[23],
+    changed_at: v[24],
   };
 }
 
-const TO_UPDATE_COLUMNS = Object.keys(toUpdateRow([]));
+const TO_UPDATE_COLUMNS = Object.keys(toUpdateRow([])).map((column) =>
+  column === 'changed_at' ? 'coalesce(updated_at, created_at)' : column,
+);
 
 /** Columns stored as JSON text that the rules read as values: parsed when read, written back as the text. */
 export const PARSED_COLUMNS = ['labels', 'hours'] as const;
@@ -219,6 +222,8 @@ export interface LocationToUpdate extends StoredLocation {
   place_hash: number | null;
   match_hash: number | null;
   health_flags: number;
+  /** When it was last changed (its updated_at, else its created_at): what an export's Updated column wrote. */
+  changed_at: string;
 }
 
 // Each id is found by the primary key, never by scanning a client: CROSS JOIN keeps the ids first.

@@ -19,6 +19,8 @@ import {
   type LocationValues,
 } from './fields.js';
 import { UploadRow } from './schemas.js';
+import { EXPORT_TIME_WORDS, exportTime, type ExportTime } from './export-time.js';
+import { isPlaceholder } from '../imports/placeholders.js';
 
 /**
  * What a row (or a PATCH body) says of each field: undefined when it leaves the field out, null when
@@ -48,6 +50,8 @@ export interface NormalizedRow {
   phoneExtension: string | null;
   /** Closed said no, Status nothing: a location closed for good opens, any other keeps its status (fields.ts). */
   notClosedForGood: boolean;
+  /** When the row's location was last changed, as its export said (updated_at): not stored. */
+  seen: ExportTime | null;
 }
 
 const rowChecker = TypeCompiler.Compile(UploadRow);
@@ -267,7 +271,11 @@ export function normalizeRow(
 ): NormalizedRow | ErrorDetail[] {
   const line = lineOf(raw);
   if (!rowChecker.Check(raw)) return schemaErrors(rowChecker.Errors(raw), rowDetail(index, line));
-  const { input, phoneText, notClosedForGood, problems } = readFields(raw, deferPhone, placeholders, fallbackCountry);
+  const read = readFields(raw, deferPhone, placeholders, fallbackCountry);
+  const { input, phoneText, notClosedForGood } = read;
+  const seen = raw.updated_at == null ? null : seenTime(raw.updated_at, placeholders);
+  const problems =
+    seen === undefined ? [...read.problems, { field: 'updated_at', message: EXPORT_TIME_WORDS }] : read.problems;
   if (problems.length > 0) {
     const detail = rowDetail(index, line);
     const errors = problems.map(({ field, message }) => detail(field, message));
@@ -277,7 +285,14 @@ export function normalizeRow(
   withExcelZeros(input, deferPhone ? null : fallbackCountry);
   const extension = input.phone == null ? null : phoneExtension(raw.phone, input.country ?? fallbackCountry);
   const id = typeof raw.id === 'string' ? raw.id.toLowerCase() : null;
-  return { index, id, line, input, phoneText, phoneExtension: extension, notClosedForGood };
+  return { index, id, line, input, phoneText, phoneExtension: extension, notClosedForGood, seen: seen ?? null };
+}
+
+/** A row's updated_at: null when blank or a placeholder, undefined when it is no time an export writes. */
+function seenTime(text: string, placeholders?: ReadonlySet<string>): ExportTime | null | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '' || isPlaceholder(trimmed, 'updated_at', placeholders)) return null;
+  return exportTime(trimmed) ?? undefined;
 }
 
 /** A row's error of one field, made only for a row that has one. */

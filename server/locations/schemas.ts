@@ -182,6 +182,14 @@ export const UploadRow = Type.Object(
           'keeps temporarily_closed. Blank: the status is left alone (README: "Closed")',
       }),
     ),
+    updated_at: Type.Optional(
+      Type.Union([Type.String({ maxLength: 40 }), Type.Null()], {
+        description:
+          "The location's updated_at as the export wrote it (its Updated column): not stored. In upsert and " +
+          'update, a row that would change a location changed after this time is named in the dry run ' +
+          '(changed_since): importing it puts back older values (README: "Changed since the export")',
+      }),
+    ),
     line: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -349,6 +357,12 @@ export const PreviewRow = Type.Object({
       "In upsert and update: a row whose store code matches none of the client's locations while this location " +
       '(its id) has it in other capitals ("sea-001" for SEA-001, all in capitals or all in small letters): store ' +
       'codes match exactly, so upsert would add a second location, update skips the row',
+  }),
+  changed_since: Type.Union([Timestamp, Type.Null()], {
+    description:
+      "In upsert and update: an update to a location changed after the row's updated_at (the time its export " +
+      'wrote): when it was changed. Importing the row puts back the values the location had then, in the ' +
+      'fields the row changes',
   }),
   no_key: Type.Boolean({
     description:

@@ -222,7 +222,8 @@ describe('mapHeaders: Uberall, a French Excel sheet, our own export', () => {
   it("maps every column of the dashboard's own export back to its field; the read-only ones say they are not stored", () => {
     const headers = EXPORT_COLUMNS.map(([header]) => header);
     const mapping = mapHeaders(headers);
-    const readOnly = ['health_score', 'health_status', 'created_at', 'updated_at'];
+    // Updated is read back (not stored): it tells an update to a location changed since the export.
+    const readOnly = ['health_score', 'health_status', 'created_at'];
     EXPORT_COLUMNS.forEach(([header, field], column) => {
       if (readOnly.includes(field)) {
         expect(mapping[column], header).toBeNull();

@@ -160,6 +160,7 @@ describe('normalizeRow', () => {
       phoneText: null,
       phoneExtension: null,
       notClosedForGood: false,
+      seen: null,
     });
   });
 
