@@ -323,6 +323,64 @@ test('export -> re-import as an update: every field comes back, and nothing chan
   await snap(page, testInfo, 'import-foreign-ids');
 });
 
+test('an old export re-imported does not quietly undo a change made in the app since: its row is named and left out', async ({
+  page,
+}, testInfo) => {
+  const { clientId, dialog } = await openImport(page, 'Kept Edits Coffee');
+  await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');
+  await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
+  await dialog.getByRole('button', { name: 'Import 4 locations' }).click();
+  await dialog.getByRole('button', { name: 'See the locations' }).click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export all to CSV' }).click(),
+  ]);
+  const path = testInfo.outputPath('export.csv');
+  await download.saveAs(path);
+
+  // A colleague changes Pike Place's phone in the app; the file is edited meanwhile: two names changed.
+  const stored = await server().api<{ id: string; store_code: string }[]>(
+    'GET',
+    `/api/locations?clientId=${clientId}`,
+    { token: admin() },
+  );
+  const pike = stored.find((location) => location.store_code === 'SEA-001')!;
+  await server().api('PATCH', `/api/locations/${pike.id}`, { token: admin(), body: { phone: '(206) 555-0199' } });
+  const edited = readFileSync(path, 'utf8')
+    .replace(',Northwind Coffee Pike Place,', ',Northwind Coffee Pike Place Market,')
+    .replace(',Northwind Coffee Capitol Hill,', ',Northwind Coffee Capitol Hill Broadway,');
+  writeFileSync(path, edited);
+
+  await page.getByRole('button', { name: 'Import locations' }).click();
+  await dialog.getByTestId('file-input').setInputFiles(path);
+  await expect(importAs(dialog, 'Updated')).toHaveText('Updated (as exported)');
+  await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
+  await expect(dialog.getByTestId('updated-count')).toHaveText('2');
+  const notice = dialog.getByTestId('changed-since');
+  await expect(notice).toContainText(
+    '1 row updates a location changed in Agency Desk since this file was exported (line 4).',
+  );
+  // The list of updates shows what importing the row would put back: the phone as it was.
+  await expect(dialog.getByTestId('updated-rows')).toContainText('Phone+1 206 555 0199 → +1 206 555 0101');
+  await snap(page, testInfo, 'import-changed-since');
+  await notice.getByRole('button', { name: 'Leave this row out' }).click();
+  await expect(dialog.getByTestId('changed-since')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Update 1 location' }).click();
+  await dialog.getByRole('button', { name: 'See the locations' }).click();
+
+  const after = await server().api<{ id: string; name: string; phone: string }[]>(
+    'GET',
+    `/api/locations?clientId=${clientId}`,
+    { token: admin() },
+  );
+  // Pike Place keeps the colleague's phone (and its name: its row was left out); Capitol Hill is renamed.
+  expect(after.find((location) => location.id === pike.id)).toMatchObject({
+    name: 'Northwind Coffee Pike Place',
+    phone: '+12065550199',
+  });
+  expect(after.map((location) => location.name)).toContain('Northwind Coffee Capitol Hill Broadway');
+});
+
 test('an export saved again by Excel, its store codes stripped of their zeros, changes nothing and says why', async ({
   page,
 }, testInfo) => {

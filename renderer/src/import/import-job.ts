@@ -159,6 +159,8 @@ export class ImportJob {
   private readonly placeIdsTaken = new Set<number>();
   /** Unmatched rows whose store code a stored location has in other capitals (store_code_case_of). */
   private readonly codesInOtherCase = new Set<number>();
+  /** Updates to locations changed after the row's export was made (the server's changed_since). */
+  private readonly changedSince = new Set<number>();
   private readonly changes = new Map<number, Changes>();
   /** Per row: 0 not checked or invalid, else 1 + index in HEALTH_CODES. */
   private health = new Uint8Array(0);
@@ -341,6 +343,7 @@ export class ImportJob {
       this.noKey,
       this.placeIdsTaken,
       this.codesInOtherCase,
+      this.changedSince,
       this.extensions,
       this.phonesWithoutCountry,
       this.skippedChanges,
@@ -426,6 +429,7 @@ export class ImportJob {
     if (preview.no_key) this.noKey.add(row);
     if (preview.place_id_of !== null) this.placeIdsTaken.add(row);
     if (preview.store_code_case_of !== null) this.codesInOtherCase.add(row);
+    if (preview.changed_since !== null) this.changedSince.add(row);
     if (preview.phone_extension !== null) this.extensions.add(row);
     if (preview.would_change !== null) this.skippedChanges.add(row);
     if (preview.store_code_given !== null) this.codesWithoutZeros.add(row);
@@ -531,6 +535,7 @@ export class ImportJob {
     if (rows === 'problems') return [...this.errors.keys()];
     if (rows === 'duplicates') return [...this.duplicates.keys()];
     if (rows === 'flagged') return [...(this.junk?.keys() ?? [])];
+    if (rows === 'changed-since') return [...this.changedSince];
     return Array.isArray(rows) ? rows : [...this.rowsShown(rows.filter)];
   }
 
@@ -921,6 +926,7 @@ export class ImportJob {
       noKey: counted(this.noKey),
       placeIdsTaken: counted(this.placeIdsTaken),
       codesInOtherCase: counted(this.codesInOtherCase),
+      changedSince: counted(this.changedSince),
       phoneExtensions: counted(this.extensions),
       codesWithoutZeros: counted(this.codesWithoutZeros),
       phonesWithoutCountry: counted(this.phonesWithoutCountry),

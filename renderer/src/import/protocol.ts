@@ -139,6 +139,8 @@ export interface CheckReport {
   placeIdsTaken: { count: number; lines: number[] };
   /** Rows whose store code matched nothing while a stored location has it in other capitals (store_code_case_of). */
   codesInOtherCase: { count: number; lines: number[] };
+  /** Updates to locations changed in the app after the row's export was made (changed_since). */
+  changedSince: { count: number; lines: number[] };
   /** Rows whose phone carried an extension ("ext. 3"), which the stored number does not keep. */
   phoneExtensions: { count: number; lines: number[] };
   /** Rows whose store code lost the leading zeros of the stored code it is read as (Excel drops them). */
@@ -188,7 +190,7 @@ export interface GridFilter {
 export type RowSelection = { rows: number[] } | { filter: GridFilter };
 
 /** Rows to leave out or put back: some, every problem or duplicate, or every row the grid's filter shows. */
-export type LeaveTarget = number[] | 'problems' | 'duplicates' | 'flagged' | { filter: GridFilter };
+export type LeaveTarget = number[] | 'problems' | 'duplicates' | 'flagged' | 'changed-since' | { filter: GridFilter };
 
 /** One row of the preview grid, as the page draws it. */
 export interface GridRow {

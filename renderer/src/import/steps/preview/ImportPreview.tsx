@@ -15,7 +15,7 @@ import {
   SamePlaceNotice,
   SecondTableNotice,
 } from './RowNotices.js';
-import { CodesInOtherCaseNotice, NoKeyNotice, PlaceIdsTakenNotice } from './KeyNotices.js';
+import { ChangedSinceNotice, CodesInOtherCaseNotice, NoKeyNotice, PlaceIdsTakenNotice } from './KeyNotices.js';
 import { CountryNotice } from './CountryNotice.js';
 import { PreviewTotals, type PreviewFilter } from './PreviewTotals.js';
 
@@ -66,6 +66,7 @@ export function ImportPreview({
   onKeepDuplicates,
   onChoose,
   onFilter,
+  onLeaveChangedSince,
   children,
 }: {
   report: CheckReport;
@@ -77,6 +78,8 @@ export function ImportPreview({
   onKeepDuplicates: (keep: boolean) => void;
   onChoose: (choice: ImportChoice) => void;
   onFilter: (filter: PreviewFilter) => void;
+  /** Leaves out the rows that update locations changed since the file was exported. */
+  onLeaveChangedSince: () => void;
   /** The grid of every row, between the counts and the lists. */
   children: ReactNode;
 }) {
@@ -89,6 +92,7 @@ export function ImportPreview({
       <ReadyLine report={report} ready={rowsToWrite(report, keepDuplicates)} />
       <SecondTableNotice secondTable={report.secondTable} />
       <ForeignIdsNotice foreignIds={report.foreignIds} />
+      <ChangedSinceNotice changedSince={report.changedSince} onLeave={busy ? null : onLeaveChangedSince} />
       <CountryNotice report={report} />
       {report.choice.mode === 'create' && (
         <SkippedChangesNotice

@@ -1,8 +1,9 @@
 import type { CheckReport } from '../../protocol.js';
 import { RowsWarning, type CountedRows } from './RowNotices.js';
 
-// Warnings about the keys rows are matched on (the server's no_key, place_id_of, store_code_case_of): what
-// importing the file, or importing it again, would do that the person may not expect.
+// Warnings about the keys rows are matched on and the locations they match (the server's no_key,
+// place_id_of, store_code_case_of, changed_since): what importing the file, or importing it again, would do
+// that the person may not expect.
 
 /**
  * Rows to create with no store code, no place id and no address (the server's no_key): nothing tells
@@ -74,6 +75,39 @@ export function CodesInOtherCaseNotice({
     >
       Store codes match exactly: {outcome} To update the stored {one ? 'location' : 'locations'}, write{' '}
       {one ? 'the code' : 'the codes'} as stored (the export has {one ? 'it' : 'them'}).
+    </RowsWarning>
+  );
+}
+
+/**
+ * Updates to locations changed in Agency Desk after the file was exported (the server's changed_since): the
+ * file still has the values from before, and importing it puts them back over the newer ones. One click
+ * leaves those rows out; the rest of the file is imported as it is.
+ */
+export function ChangedSinceNotice({
+  changedSince,
+  onLeave,
+}: {
+  changedSince: CountedRows;
+  onLeave: (() => void) | null;
+}) {
+  const one = changedSince.count === 1;
+  return (
+    <RowsWarning
+      rows={changedSince}
+      testId="changed-since"
+      says={[
+        'updates a location changed in Agency Desk since this file was exported',
+        'update locations changed in Agency Desk since this file was exported',
+      ]}
+    >
+      Importing {one ? 'it' : 'them'} puts back the file’s older values where {one ? 'it differs' : 'they differ'} (each
+      change is in the list of updates below): export again to start from today’s values.{' '}
+      {onLeave && (
+        <button type="button" className="button button-small" onClick={onLeave}>
+          Leave {one ? 'this row' : 'these rows'} out
+        </button>
+      )}
     </RowsWarning>
   );
 }

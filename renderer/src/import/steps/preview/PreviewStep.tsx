@@ -35,6 +35,7 @@ export function PreviewStep({ job, step }: { job: ImportJobView; step: Extract<S
         onKeepDuplicates={setKeepDuplicates}
         onChoose={job.choose}
         onFilter={setShow}
+        onLeaveChangedSince={() => void job.leave('changed-since', true)}
       >
         <FixGrid
           job={job}
