@@ -9,8 +9,11 @@ import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 export default class FailureContextReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     if (result.status === test.expectedStatus) return;
+    // Playwright attaches the same context once for each error of the test: it is printed once.
+    const paths = new Set<string>();
     for (const attachment of result.attachments) {
-      if (attachment.name !== 'error-context' || attachment.path === undefined) continue;
+      if (attachment.name !== 'error-context' || attachment.path === undefined || paths.has(attachment.path)) continue;
+      paths.add(attachment.path);
       let context: string;
       try {
         context = readFileSync(attachment.path, 'utf8');
