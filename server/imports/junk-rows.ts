@@ -5,11 +5,22 @@ import { isPlaceholder, PLACEHOLDERS, placeholderSet } from './placeholders.js';
  * Rows of a sheet that are not locations (README: "Rows left out"): a header row repeated (files glued
  * together, a report exported a page at a time; in another column order, it starts a second table, which
  * the server refuses: table-rows.ts), a totals or summary row ("Total", "TOTAL LOCATIONS: 46",
- * a row whose only value is a number), a row with only a name and nothing else. The import leaves them
+ * a row whose only value is a number), a row with only a name and nothing else, the Template CSV's example
+ * row. The import leaves them
  * out unless asked to keep them; the dashboard flags them the same way.
  */
 export type JunkReason =
-  'repeated header row' | 'header in another order' | 'totals or summary row' | 'only a name, nothing else';
+  | 'repeated header row'
+  | 'header in another order'
+  | 'totals or summary row'
+  | 'only a name, nothing else'
+  | 'the template’s example row';
+
+/**
+ * The name of the example row of the dashboard's Template CSV (renderer/public/locations-template.csv): a
+ * template filled in below it, the example kept, would add the example as a location (a walk found it).
+ */
+export const TEMPLATE_EXAMPLE_NAME = 'Example Coffee Downtown';
 
 // "Total", "Totals", "Grand total", "Sum", "Summe", "Gesamt", "Totale", "Total général" ..., alone or with a
 // colon ("Grand Total:", its count in the next cell); with a count ("Total 46"); after a colon, a count
@@ -98,6 +109,7 @@ export function junkReason(cells: readonly string[], context: JunkContext): Junk
   if (filled.some(({ cell }) => TOTAL_START.test(cell) && TOTAL.test(cell))) return 'totals or summary row';
   if (filled.length === 1 && NUMBER.test(filled[0]!.cell)) return 'totals or summary row';
   const { nameColumn, mappedColumns } = context;
+  if (nameColumn >= 0 && cells[nameColumn]?.trim() === TEMPLATE_EXAMPLE_NAME) return 'the template’s example row';
   if (nameColumn >= 0 && mappedColumns.length > 1 && !blank(cells[nameColumn], words)) {
     const others = mappedColumns.filter((column) => column !== nameColumn);
     if (others.every((column) => blank(cells[column], words))) return 'only a name, nothing else';

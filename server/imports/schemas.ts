@@ -58,7 +58,9 @@ export type ColumnReport = Static<typeof ColumnReport>;
 
 export const LeftOutRow = Type.Object({
   line: Type.Integer({ description: "The row's number in the sheet (the header is row 1)" }),
-  reason: Type.String({ description: 'repeated header row, totals or summary row, only a name, nothing else' }),
+  reason: Type.String({
+    description: 'repeated header row, totals or summary row, only a name, nothing else, the template’s example row',
+  }),
 });
 export type LeftOutRow = Static<typeof LeftOutRow>;
 

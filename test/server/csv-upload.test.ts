@@ -171,6 +171,19 @@ describe('POST /api/locations/upload with Content-Type: text/csv', () => {
     const kept = await upload(clientId, csv, 'text/csv', '&keep_flagged=true');
     expect(kept.json()).toMatchObject({ count: 2, left_out: [] });
   });
+
+  it('the Template CSV filled in below its example row: the example is left out, the rows are imported', async () => {
+    const clientId = await t.createClient(admin, 'Template client');
+    const template = readFileSync(new URL('../../renderer/public/locations-template.csv', import.meta.url), 'utf8');
+    const filled = `${template.trimEnd()}\nBB-1,Bluebird Downtown,1 Main St,Austin,TX,78701,US,,,,,,,,,\n`;
+    const response = await upload(clientId, filled, 'text/csv');
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json()).toMatchObject({ count: 1, left_out: [{ line: 2, reason: 'the template’s example row' }] });
+    expect((await locationsOf(clientId)).map((location) => location.name)).toEqual(['Bluebird Downtown']);
+    // The template alone imports nothing, and says why.
+    const alone = await upload(await t.createClient(admin, 'Template only'), template, 'text/csv', '&dryRun=true');
+    expect(alone.json()).toMatchObject({ count: 0, left_out: [{ line: 2, reason: 'the template’s example row' }] });
+  });
 });
 
 describe('POST /api/locations/upload with Content-Type: text/csv, encodings', () => {

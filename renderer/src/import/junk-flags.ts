@@ -15,6 +15,7 @@ export const JUNK_LABELS: Record<FlagReason, string> = {
   'header in another order': 'The header again, in another column order: the rows below are another table',
   'totals or summary row': 'Looks like a totals row',
   'only a name, nothing else': 'Only a name, nothing else',
+  'the template’s example row': 'The Template CSV’s example row',
   'in a second table': 'In a second table, its columns in another order: import it as a file of its own',
 };
 
