@@ -161,4 +161,40 @@ test.describe('signed in', () => {
     await snap(page, testInfo, 'client-deleted');
     await expectNoAxeViolation(page);
   });
+
+  test('a new client named as another is said under its name, with a link to that one; it can still be made', async ({
+    page,
+  }) => {
+    const token = await server.signIn(ADMIN.email, ADMIN.password);
+    const { id: harbor } = await server.api<{ id: string }>('POST', '/api/clients', {
+      token,
+      body: { name: 'Harbor Bakery' },
+    });
+    await signIn(page, server.url, ADMIN.email, ADMIN.password);
+    await page.getByRole('button', { name: 'New client' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New client' });
+    await dialog.getByLabel('Name').fill('  harbor   BAKERY ');
+    const same = dialog.getByTestId('same-name');
+    await expect(same).toHaveText('Another client is named Harbor Bakery: open it, or go on to have two of that name.');
+    await dialog.getByLabel('Name').fill('Harbor Bakery West');
+    await expect(same).toHaveCount(0);
+    await dialog.getByLabel('Name').fill('Harbor Bakery');
+    await same.getByRole('link', { name: 'open it' }).click();
+    await expect(page).toHaveURL(new RegExp(`/clients/${harbor}$`));
+    await expect(dialog).toBeHidden();
+
+    // Made all the same: the API takes two clients of one name, as the spec does.
+    await page.goto(`${server.url}/clients`);
+    await page.getByRole('button', { name: 'New client' }).click();
+    await dialog.getByLabel('Name').fill('Harbor Bakery');
+    await dialog.getByRole('button', { name: 'Create client' }).click();
+    await expect(page.getByRole('heading', { name: 'Harbor Bakery', level: 1 })).toBeVisible();
+    await expect(page).not.toHaveURL(new RegExp(`/clients/${harbor}$`));
+    // Its own details, edited, do not count it as its own twin.
+    await page.getByRole('button', { name: 'Edit details' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Harbor Bakery' });
+    await expect(edit.getByTestId('same-name')).toHaveText(/Another client is named Harbor Bakery/);
+    await edit.getByLabel('Name').fill('Harbor Bakery Two');
+    await expect(edit.getByTestId('same-name')).toHaveCount(0);
+  });
 });
