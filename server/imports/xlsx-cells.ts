@@ -1,10 +1,10 @@
-import readXlsxFile from 'read-excel-file/node';
+import readXlsxFile, { readSheet } from 'read-excel-file/node';
 import { MAX_UNZIPPED_BYTES, unzipsPast } from './cell-limits.js';
 import type { Cells } from './csv-text.js';
 import { HEADER_SEARCH_ROWS, rowsUnderHeader } from './header-row.js';
 import { isTable, sheetsToRead } from './sheet-choice.js';
 import { workbookReachRefusal } from './sheet-reach.js';
-import { sheetFacts, sheetStates, withSheetFacts } from './workbook-facts.js';
+import { sheetFacts, sheetStates, withSheetFacts, type SheetState } from './workbook-facts.js';
 
 type Refusal = { statusCode: number; message: string };
 type SheetCells = { cells: Cells; hiddenColumns: number[]; sheet: string } | Refusal;
@@ -24,43 +24,68 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
     };
   }
   const states = sheetStates(bytes);
+  // A sheet named is read alone: another sheet's stray cell far below does not refuse it (a probe's was).
+  if (sheet !== undefined) return namedSheetCells(bytes, states, sheet);
   const tooFar = workbookReachRefusal(bytes, states);
   if (tooFar !== null) return { statusCode: 413, message: tooFar };
   let sheets: { sheet: string; data: unknown[][] }[];
   try {
-    const read = await readXlsxFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-      parseNumber: (text: string) => text,
-    });
+    const read = await readXlsxFile(asBuffer(bytes), { parseNumber: (text: string) => text });
     // A chart sheet has no cells: the library gives it no data (a 500 before, found by a probe).
     sheets = read.map(({ sheet, data }) => ({ sheet, data: (data as unknown[][] | undefined) ?? [] }));
   } catch {
-    return {
-      statusCode: 400,
-      message: 'The body is not an .xlsx workbook that can be read. Save it again from Excel as .xlsx, or as CSV.',
-    };
+    return UNREADABLE;
   }
   const stateOf = (name: string) => states.find((each) => each.name === name);
-  const chosen = sheet === undefined ? firstToRead(sheets, stateOf) : named(sheets, sheet);
+  const chosen = firstToRead(sheets, stateOf);
   if (chosen !== undefined && 'statusCode' in chosen) return chosen;
-  if (chosen === undefined) {
-    const names = sheets.map((each) => `"${each.sheet}"`).join(', ');
+  if (chosen === undefined) return UNREADABLE;
+  return sheetCells(bytes, stateOf(chosen.sheet), chosen.sheet, chosen.data);
+}
+
+const UNREADABLE: Refusal = {
+  statusCode: 400,
+  message: 'The body is not an .xlsx workbook that can be read. Save it again from Excel as .xlsx, or as CSV.',
+};
+
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** The sheet ?sheet= names, read alone (readSheet parses no other sheet), its reach checked alone. */
+async function namedSheetCells(bytes: Uint8Array, states: SheetState[], name: string): Promise<SheetCells> {
+  const state = named(states, name);
+  if (state === undefined) {
+    const names = states.map((each) => `"${each.name}"`).join(', ');
     return {
       statusCode: 400,
-      message: `The workbook has no sheet named "${sheet ?? ''}"; its sheets are ${names}. Name one with ?sheet=`,
+      message: `The workbook has no sheet named "${name}"; its sheets are ${names}. Name one with ?sheet=`,
     };
   }
-  // Only the sheet read has its merges and errors read (sheetFacts unzips its XML alone).
-  const state = stateOf(chosen.sheet);
+  const tooFar = workbookReachRefusal(bytes, [state]);
+  if (tooFar !== null) return { statusCode: 413, message: tooFar };
+  // A chart sheet is no worksheet and has no cells (read-excel-file fails on it by its name).
+  if (!state.path.startsWith('xl/worksheets/')) return sheetCells(bytes, state, state.name, []);
+  let data: unknown[][];
+  try {
+    data = ((await readSheet(asBuffer(bytes), state.name, { parseNumber: (text: string) => text })) ??
+      []) as unknown[][];
+  } catch {
+    return UNREADABLE;
+  }
+  return sheetCells(bytes, state, state.name, data);
+}
+
+/** A sheet's cells as text, with its merges and errors (sheetFacts unzips the XML of this sheet alone). */
+function sheetCells(bytes: Uint8Array, state: SheetState | undefined, sheet: string, data: unknown[][]): SheetCells {
   const facts = state && sheetFacts(bytes, state);
-  const cells = withSheetFacts(chosen.data, facts).map((row) => row.map(cellText));
-  return { cells, hiddenColumns: facts?.hiddenColumns ?? [], sheet: chosen.sheet };
+  const cells = withSheetFacts(data, facts).map((row) => row.map(cellText));
+  return { cells, hiddenColumns: facts?.hiddenColumns ?? [], sheet };
 }
 
 /** The sheet of that name; else the one whose name is it in another case, as Excel's names are (found by a walk). */
-function named<T extends { sheet: string }>(sheets: T[], name: string): T | undefined {
-  const exact = sheets.find((each) => each.sheet === name);
+function named(states: SheetState[], name: string): SheetState | undefined {
+  const exact = states.find((each) => each.name === name);
   if (exact !== undefined) return exact;
-  const folded = sheets.filter((each) => each.sheet.toLowerCase() === name.toLowerCase());
+  const folded = states.filter((each) => each.name.toLowerCase() === name.toLowerCase());
   return folded.length === 1 ? folded[0] : undefined;
 }
 

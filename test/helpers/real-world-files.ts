@@ -210,12 +210,19 @@ export async function workbookWithChartSheet(): Promise<Buffer> {
 }
 
 /** A real .xlsx of `data` (write-excel-file) with its sheet's XML edited: what another writer puts in it. */
-export async function editedWorkbook(data: string[][], edit: (xml: string) => string): Promise<Buffer> {
+export async function editedWorkbook(
+  data: string[][],
+  edit: (xml: string) => string,
+  more: { sheet: string; data: string[][] }[] = [],
+): Promise<Buffer> {
   const { unzipSync, zipSync, strToU8, strFromU8 } = await import('fflate');
   const { default: writeXlsxFile } = await import('write-excel-file/node');
-  const real = (await writeXlsxFile([{ sheet: 'Sheet1', data }]).toBuffer()) as Buffer;
+  const real = (await writeXlsxFile([{ sheet: 'Sheet1', data }, ...more]).toBuffer()) as Buffer;
   const parts = unzipSync(new Uint8Array(real));
-  const sheet = Object.keys(parts).find((name) => name.startsWith('xl/worksheets/'))!;
+  // The edit is Sheet1's (the first sheet's XML); the sheets in `more` stay as written.
+  const sheet = Object.keys(parts)
+    .filter((name) => name.startsWith('xl/worksheets/') && name.endsWith('.xml'))
+    .sort()[0]!;
   parts[sheet] = strToU8(edit(strFromU8(parts[sheet]!)));
   return Buffer.from(zipSync(parts, { level: 9 }));
 }

@@ -975,6 +975,33 @@ describe('hostile files are refused before they are built in memory', () => {
     expect(await locationsOf(clientId)).toEqual([]);
   });
 
+  it('a sheet named with ?sheet= is read alone: another sheet reaching too far refuses only a read of every sheet', async () => {
+    const clientId = await t.createClient(admin, 'Far in another sheet');
+    const file = await editedWorkbook(
+      [['Notes'], ['old list']],
+      (xml) => xml.replace('</sheetData>', `<row r="1048576">${inline('A1048576', 'stray')}</row>$&`),
+      [
+        {
+          sheet: 'Locations',
+          data: [
+            ['Name', 'City'],
+            ['Harbor Books', 'Boston'],
+          ],
+        },
+      ],
+    );
+    expect(expectErrorBody(await upload(clientId, file, XLSX), 413).message).toMatch(
+      /^Sheet "Sheet1" has a value on line 1,048,576/,
+    );
+    const named = await upload(clientId, file, XLSX, '&sheet=locations');
+    expect(named.statusCode, named.body).toBe(201);
+    expect((await locationsOf(clientId)).map((location) => [location.name, location.city])).toEqual([
+      ['Harbor Books', 'Boston'],
+    ]);
+    // The far sheet itself, named, is refused as before.
+    expect(expectErrorBody(await upload(clientId, file, XLSX, '&sheet=Sheet1'), 413).message).toMatch(/line 1,048,576/);
+  });
+
   it("a sheet's used range past its data is no rows or columns: a formatted row on line 1,048,576, a stray cell in XFD2", async () => {
     const clientId = await t.createClient(admin, 'Used range');
     const table = [
