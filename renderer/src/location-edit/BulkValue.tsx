@@ -2,7 +2,7 @@ import { TextField } from '../components/TextField.js';
 import { CountryOptions } from '../countries.js';
 import { plural } from '../format.js';
 import { StatusOptions } from './StatusOptions.js';
-import type { BulkChoice } from './bulk-change.js';
+import type { BulkChoice, TextAction } from './bulk-change.js';
 import { BulkLabels } from './BulkLabels.js';
 import type { BulkPreview } from './use-bulk-preview.js';
 
@@ -26,6 +26,13 @@ function DeletedNames({ names }: { names: readonly string[] }) {
     </>
   );
 }
+
+/** Each text a bulk change sets: its field's label and hint (the server reads it by the field's rule). */
+const TEXT_FIELDS: Record<TextAction, [label: string, hint: string]> = {
+  primary_category: ['Primary category', 'The same category on each of them'],
+  website: ['Website', 'The same website on each of them, such as example.com/stores'],
+  hours: ['Opening hours', 'The same week on each of them, such as “Mon-Fri 9:00-17:00, Sat 10:00-14:00, Sun closed”'],
+};
 
 /** The value a bulk change sets, by its action: a status, a category, the labels; or what a deletion removes. */
 export function BulkValue({
@@ -74,12 +81,14 @@ export function BulkValue({
         </label>
       );
     case 'primary_category':
+    case 'website':
+    case 'hours':
       return (
         <TextField
-          label="Primary category"
+          label={TEXT_FIELDS[choice.action][0]}
           value={choice.text}
           onValue={(text) => onChoice({ ...choice, text })}
-          hint="The same category on each of them"
+          hint={TEXT_FIELDS[choice.action][1]}
         />
       );
     case 'clear_category':

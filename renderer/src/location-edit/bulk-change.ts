@@ -8,11 +8,14 @@ export type { BulkEdit };
 /** How a bulk change treats each location's labels: adds to them, takes some off, or replaces them all. */
 export type LabelsMode = 'add' | 'remove' | 'replace';
 
+/** The fields a bulk change sets to one typed text, read by the server's rule for the field. */
+export type TextAction = 'primary_category' | 'website' | 'hours';
+
 /** What a bulk change does to every location chosen, as the dialog holds it: one shape per action. */
 export type BulkChoice =
   // No status until one is picked: a default (Open) could change none of them, or not the way meant.
   | { action: 'status'; status: LocationRow['status'] | null }
-  | { action: 'primary_category'; text: string }
+  | { action: TextAction; text: string }
   // A country picked from the list (an import given the wrong one is mended so: a walk).
   | { action: 'country'; country: string | null }
   | { action: 'clear_category' }
@@ -28,6 +31,8 @@ export const ACTIONS: readonly [BulkAction, string][] = [
   ['status', 'Set the status'],
   ['primary_category', 'Set the primary category'],
   ['clear_category', 'Clear the primary category'],
+  ['website', 'Set the website'],
+  ['hours', 'Set the opening hours'],
   ['labels', 'Change the labels'],
   ['clear_labels', 'Clear the labels'],
   ['country', 'Set the country'],
@@ -40,6 +45,8 @@ export function startOf(action: BulkAction): BulkChoice {
     case 'status':
       return { action, status: null };
     case 'primary_category':
+    case 'website':
+    case 'hours':
       return { action, text: '' };
     case 'country':
       return { action, country: null };
@@ -67,7 +74,9 @@ export function editOf(choice: EditChoice): BulkEdit | null {
     // A blank category sends nothing: clearing it is an action of its own (a walk's blank default was
     // one click from clearing every location's category).
     case 'primary_category':
-      return choice.text.trim() === '' ? null : { set: { primary_category: choice.text } };
+    case 'website':
+    case 'hours':
+      return choice.text.trim() === '' ? null : { set: { [choice.action]: choice.text } };
     case 'country':
       return choice.country === null ? null : { set: { country: choice.country } };
     case 'clear_category':
