@@ -9,7 +9,8 @@ const EXPORT_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)? ?(Z|UTC|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 export const EXPORT_TIME_WORDS =
-  'must be the time the export wrote in its Updated column, such as 2026-12-06T18:25:26.123Z, or blank';
+  'must be the time the export wrote in its Updated column, such as 2026-12-06T18:25:26.123Z, or blank; ' +
+  'a column of other dates is not read (choose Don’t import for it in the column step, or leave it out of the rows)';
 
 /**
  * A time an export wrote, read back: its epoch milliseconds, and how fine it was written (a spreadsheet may
