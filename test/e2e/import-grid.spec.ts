@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
 import { importFixture } from './columns.js';
+import { dropFile, snap } from './dashboard.js';
 
 /**
  * Issue 12, "The preview is a grid that fixes in bulk": find and replace in a column, set a column on
@@ -210,4 +211,30 @@ test("the grid shows the hours as the server read them, the file's own text on h
   await expect(hoursOf(2)).toHaveAttribute('title', 'In the file: M-F 9-5, Sat 10-2');
   await expect(hoursOf(3)).toHaveText('Mon–Sun 08:00–22:00');
   await expect(hoursOf(4)).toHaveCount(0);
+});
+
+test('scrolled sideways to a field far right, each row keeps its box and line in view (a walk lost its row)', async ({
+  page,
+}, testInfo) => {
+  const { dialog } = await openImport(page, 'Wide Sheet Shops');
+  await dropFile(page, dialog.getByTestId('drop-zone'), 'gbp-hours.csv');
+  await dialog.getByRole('button', { name: 'Check 4 rows' }).click();
+  const grid = dialog.getByTestId('import-grid');
+  const first = dialog.getByTestId('grid-row').first();
+  await expect(first).toBeVisible();
+  const scrolled = await grid.evaluate((element) => {
+    element.scrollLeft = element.scrollWidth;
+    return element.scrollLeft;
+  });
+  // The sheet is wider than the grid: it did scroll.
+  expect(scrolled).toBeGreaterThan(200);
+  const frame = (await grid.boundingBox())!;
+  const line = (await first.locator('.grid-line').boundingBox())!;
+  expect(line.x).toBeGreaterThanOrEqual(frame.x);
+  expect(line.x + line.width).toBeLessThan(frame.x + 120);
+  await expect(first.locator('.grid-line')).toHaveText('2');
+  // The box is on top, not under the fields that scrolled beneath it: a click there chooses the row.
+  await first.getByRole('checkbox').click();
+  await expect(first.getByRole('checkbox')).toBeChecked();
+  await snap(page, testInfo, 'grid-scrolled-sideways');
 });
