@@ -31,6 +31,7 @@ import {
   locationUpdate,
   locationsByKey,
   locationsToUpdate,
+  mixedCaseCodes,
   type KeyKind,
   type LocationToUpdate,
 } from './queries.js';
@@ -316,6 +317,8 @@ class ImportPlan {
   private readonly entryRows: number[] = [];
   /** The piece's locations found by the ids its rows carry, read whole once (existingMatches). */
   private readonly readById = new Map<string, LocationToUpdate>();
+  /** A dry run's stored codes in mixed capitals, by the code in small letters (noteCodesInOtherCase). */
+  private mixedCodes: Map<string, string> | undefined;
   /** The words the fields read as blank: none for a file's rows, which its reader blanked by its list. */
   private readonly placeholders: ReadonlySet<string> | undefined;
 
@@ -517,7 +520,8 @@ class ImportPlan {
   /**
    * A row whose store code matched nothing while a stored location has it in other capitals ("sea-001"
    * for SEA-001: a new user's walk made a second shop so). Store codes match exactly, as Google's do; the
-   * dry run names the location, found by the code all in capitals or all in small letters on its index.
+   * dry run names the location, found by the code all in capitals or all in small letters on its index,
+   * else among the client's codes in mixed capitals (Sea-003 for SEA-003), read once.
    */
   private noteCodesInOtherCase(decisions: Decision[]): void {
     const variants = (code: string) => [code.toUpperCase(), code.toLowerCase()].filter((each) => each !== code);
@@ -526,10 +530,13 @@ class ImportPlan {
     if (wanted.length === 0) return;
     const holders = locationsByKey(this.db, this.clientId, 'store_code', wanted);
     for (const decision of coded) {
-      const holder = variants(decision.row.input.store_code!)
-        .map((code) => holders.get(code))
+      const code = decision.row.input.store_code!;
+      const holder = variants(code)
+        .map((each) => holders.get(each))
         .find((id) => id !== undefined);
-      if (holder !== undefined) decision.codeCaseOf = holder;
+      // A stored code in mixed capitals (Sea-003 for the row's SEA-003): from the few the client has.
+      this.mixedCodes ??= mixedCaseCodes(this.db, this.clientId);
+      decision.codeCaseOf = holder ?? this.mixedCodes.get(code.toLowerCase());
     }
   }
 

@@ -478,6 +478,23 @@ function locationsByStoreCode(db: Db, clientId: string, codes: readonly string[]
 }
 
 /**
+ * The client's locations whose store code is in mixed capitals ("Sea-003": neither all in capitals nor all
+ * in small letters), by the code in small letters: what a row's "SEA-003" is in other capitals, which no
+ * index of the exact codes finds. Read once a dry run, on the client's index; most clients have none.
+ */
+export function mixedCaseCodes(db: Db, clientId: string): Map<string, string> {
+  const rows = statement<[string], { id: string; code: string }>(
+    db,
+    `SELECT id, store_code AS code FROM locations
+     WHERE client_id = ? AND store_code <> upper(store_code) AND store_code <> lower(store_code)
+     ORDER BY rowid`,
+  ).all(clientId);
+  const found = new Map<string, string>();
+  for (const { id, code } of rows) if (!found.has(code.toLowerCase())) found.set(code.toLowerCase(), id);
+  return found;
+}
+
+/**
  * The client's locations whose store code is one of these codes of digits (a JSON array) with zeros in
  * front, as Excel drops them (123 for 00123), each code's all (codes-without-zeros.ts), by migration 8's
  * partial index of the codes that start with a zero; none that the operation `operationId` created.

@@ -355,7 +355,7 @@ export const PreviewRow = Type.Object({
   store_code_case_of: Type.Union([Uuid, Type.Null()], {
     description:
       "In upsert and update: a row whose store code matches none of the client's locations while this location " +
-      '(its id) has it in other capitals ("sea-001" for SEA-001, all in capitals or all in small letters): store ' +
+      '(its id) has it in other capitals ("sea-001" for SEA-001, "SEA-003" for Sea-003): store ' +
       'codes match exactly, so upsert would add a second location, update skips the row',
   }),
   changed_since: Type.Union([Timestamp, Type.Null()], {

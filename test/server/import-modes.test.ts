@@ -806,27 +806,33 @@ describe('import modes', () => {
       { name: 'Ballard', store_code: 'sea-002' },
       { name: 'Fremont', store_code: 'Sea-003' },
     ]);
-    const [pike, ballard] = await list(clientId);
+    const [pike, ballard, fremont] = await list(clientId);
     const rows = [
       { name: 'Pike Place', store_code: 'sea-001' },
       { name: 'Ballard', store_code: 'SEA-002' },
+      // A walk's: the stored code is in mixed capitals, which no exact index finds from the row's.
       { name: 'Fremont', store_code: 'SEA-003' },
+      { name: 'Fremont', store_code: 'sEA-003' },
       { name: 'Pike Place', store_code: 'SEA-001', city: 'Seattle' },
+      { name: 'Wallingford', store_code: 'Sea-004' },
     ];
     const upsert = await dryRun(clientId, rows, '?mode=upsert');
     expect(upsert.rows.map((row) => [row.action, row.store_code_case_of])).toEqual([
       ['created', pike!.id],
       ['created', ballard!.id],
-      // Mixed capitals are found only all in capitals or all in small letters: Sea-003 is not.
-      ['created', null],
+      ['created', fremont!.id],
+      ['created', fremont!.id],
       ['updated', null],
+      ['created', null],
     ]);
     const update = await dryRun(clientId, rows, '?mode=update');
     expect(update.rows.map((row) => [row.action, row.store_code_case_of])).toEqual([
       ['skipped', pike!.id],
       ['skipped', ballard!.id],
-      ['skipped', null],
+      ['skipped', fremont!.id],
+      ['skipped', fremont!.id],
       ['updated', null],
+      ['skipped', null],
     ]);
     expect(Value.Check(DryRunResponse, update)).toBe(true);
   });
