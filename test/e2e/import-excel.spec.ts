@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import writeXlsxFile from 'write-excel-file/node';
 import { importAs, importFixture } from './columns.js';
 import { snap } from './dashboard.js';
+import { editedWorkbook, inline } from '../helpers/real-world-files.js';
 
 /** An .xlsx with two sheets, written by the test as an agency's client would send it (issue 12, "Excel"). */
 const { server, admin, openImport } = importFixture();
@@ -75,4 +76,40 @@ test('an .xlsx with two sheets imports the chosen sheet, leading zeros kept', as
     ['00123', 'Fjord Bakery Leeds'],
     ['00456', 'Fjord Bakery York'],
   ]);
+});
+
+test('a sheet with a stray value far below is left out and said; the sheet of locations beside it imports', async ({
+  page,
+}, testInfo) => {
+  const file = await editedWorkbook(
+    [['Notes'], ['old list']],
+    (xml) => xml.replace('</sheetData>', `<row r="1048576">${inline('A1048576', 'Stray')}</row>$&`),
+    [
+      {
+        sheet: 'Locations',
+        data: [
+          ['Name', 'City', 'Country'],
+          ['Fjord Bakery Hull', 'Hull', 'GB'],
+        ],
+      },
+    ],
+  );
+  const { clientId, dialog } = await openImport(page, 'Fjord Far Sheet');
+  await dialog.getByTestId('file-input').setInputFiles({
+    name: 'stale-sheet.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer: file,
+  });
+  await expect(dialog.getByTestId('file-facts')).toContainText('1 row · sheet “Locations”');
+  await expect(dialog.getByTestId('sheet-too-far')).toContainText(
+    'The sheet “Sheet1” was not read. Sheet "Sheet1" has a value on line 1,048,576 (cell A1048576), far below its other rows',
+  );
+  await snap(page, testInfo, 'sheet-too-far');
+  await dialog.getByRole('button', { name: 'Check 1 row' }).click();
+  await dialog.getByRole('button', { name: 'Import 1 location' }).click();
+  await expect(dialog.getByRole('button', { name: 'See the locations' })).toBeVisible();
+  const stored = await server().api<{ name: string }[]>('GET', `/api/locations?clientId=${clientId}`, {
+    token: admin(),
+  });
+  expect(stored.map((location) => location.name)).toEqual(['Fjord Bakery Hull']);
 });

@@ -146,6 +146,43 @@ describe('Excel workbooks (.xlsx) in the import worker', () => {
       message:
         'Sheet "Sheet1" has a value on line 1,048,576 (cell A1048576), far below its other rows: an import reads a sheet down to line 200,000 (100,000 rows, with blank rows between them). Delete that cell, or the rows below the table, and save the workbook again.',
     });
+    // Another sheet beside it is still read: the far one alone is left out, and said (a probe's workbook
+    // was refused whole for one stale sheet).
+    const beside = await editedWorkbook(
+      [['Notes'], ['old list']],
+      (xml) => xml.replace('</sheetData>', `<row r="1048576">${inline('A1048576', 'Stray')}</row>$&`),
+      [
+        {
+          sheet: 'Locations',
+          data: [
+            ['Name', 'City'],
+            ['Harbor Books', 'Boston'],
+          ],
+        },
+      ],
+    );
+    const both = await readWorkbook(bufferSource(new Uint8Array(beside)));
+    expect(both.ok && both.sheets.map((sheet) => [sheet.name, sheet.rows])).toEqual([
+      [
+        'Locations',
+        [
+          ['Name', 'City'],
+          ['Harbor Books', 'Boston'],
+        ],
+      ],
+    ]);
+    expect(both.ok && both.tooFar).toEqual([
+      {
+        name: 'Sheet1',
+        message: expect.stringMatching(/^Sheet "Sheet1" has a value on line 1,048,576 .* again\.$/) as unknown,
+      },
+    ]);
+    const { job, messages } = jobMessages();
+    await job.read({ ...bufferSource(new Uint8Array(beside)), name: 'stale.xlsx' });
+    expect(messages.at(-1)).toMatchObject({
+      type: 'read',
+      file: { sheet: 'Locations', rowCount: 1, farSheets: [{ name: 'Sheet1' }] },
+    });
     // Its used range alone (a formatted row there, no value) is no row: the sheet reads as its two.
     const formatted = await editedWorkbook(
       [

@@ -240,13 +240,14 @@ export class ImportJob {
       sheet: sheet.name,
       ...(otherSheets.length > 0 && { otherSheets }),
       ...(passedOver.length > 0 && { passedOver }),
+      ...(workbook.tooFar && { farSheets: workbook.tooFar }),
     });
   }
 
   /** A parsed table: refused when it has no header or no rows, else mapped and described to the page. */
   private accept(
     table: CsvTable,
-    facts: Pick<FileSummary, 'name' | 'size' | 'encoding' | 'sheet' | 'otherSheets' | 'passedOver'>,
+    facts: Pick<FileSummary, 'name' | 'size' | 'encoding' | 'sheet' | 'otherSheets' | 'passedOver' | 'farSheets'>,
   ): void {
     if (table.headers.length === 0) {
       return this.ports.send({

@@ -22,6 +22,8 @@ export interface FileSummary {
   otherSheets?: SheetChoice[];
   /** The workbook's sheets with values that hold no table of locations (instructions), or are hidden: not read. */
   passedOver?: { name: string; hidden: boolean }[];
+  /** The workbook's sheets not read because a value in them reaches too far, with the server's words. */
+  farSheets?: { name: string; message: string }[];
   headers: string[];
   /** The header's line (a sheet's row): above 1 when a title or a note above it was left out. */
   headerLine: number;

@@ -1,9 +1,9 @@
 import Papa from 'papaparse';
-import readXlsxFile from 'read-excel-file/web-worker';
+import readXlsxFile, { readSheet } from 'read-excel-file/web-worker';
 import type { ByteSource } from './decode.js';
 import { parseCsvText, type CsvTable } from './parse-csv.js';
 import { workbookReachRefusal } from '../../../server/imports/sheet-reach.js';
-import { sheetStates, withSheetFacts, workbookFacts } from '../../../server/imports/workbook-facts.js';
+import { sheetStates, withSheetFacts, workbookFacts, type SheetState } from '../../../server/imports/workbook-facts.js';
 
 /** One sheet of a workbook, its cells as text, each row with its row number in the spreadsheet. */
 export interface WorkbookSheet {
@@ -17,7 +17,13 @@ export interface WorkbookSheet {
   hiddenColumns?: number[];
 }
 
-export type Workbook = { ok: true; sheets: WorkbookSheet[] } | { ok: false; message: string };
+/** A sheet not read because a value in it reaches too far (sheet-reach.ts), with the server's words. */
+export interface FarSheet {
+  name: string;
+  message: string;
+}
+
+export type Workbook = { ok: true; sheets: WorkbookSheet[]; tooFar?: FarSheet[] } | { ok: false; message: string };
 
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
 
@@ -57,36 +63,56 @@ function sheetOf(name: string, data: readonly (readonly unknown[])[]): WorkbookS
   return sheet;
 }
 
-/** Reads every sheet of an .xlsx file (read-excel-file: maintained, MIT, fflate and saxen underneath). */
+/** The server's refusal of a sheet, without its "nothing was imported": here nothing was sent yet. */
+const unsent = (message: string) => message.replace(/(?:; n|\. N)othing was imported\.$/, '.');
+
+const NOT_A_WORKBOOK =
+  'This is a zipped file that is not an Excel workbook Agency Desk can read. Open it in Excel and save it as Excel Workbook (.xlsx) or CSV, then drop that file here.';
+
+/**
+ * Reads every sheet of an .xlsx file (read-excel-file: maintained, MIT, fflate and saxen underneath). A
+ * sheet whose values reach too far (a stray value far below or beside its table made the library build a
+ * million empty rows; the server refuses it alike: sheet-reach.ts) is not read, and said in the server's
+ * words: the other sheets are read one by one (a probe's workbook was refused whole for one stale sheet).
+ */
 export async function readWorkbook(file: ByteSource): Promise<Workbook> {
   const bytes = await file.read(0, file.size);
   try {
-    // A stray value far below or beside the table made the library build a million empty rows (the
-    // server refuses it alike: sheet-reach.ts); said before it reads, in the server's words.
-    const tooFar = workbookReachRefusal(bytes, sheetStates(bytes));
-    if (tooFar !== null) return { ok: false, message: tooFar.replace(/(?:; n|\. N)othing was imported\.$/, '.') };
-    const sheets = await readXlsxFile(bytes.slice().buffer, { parseNumber: (text: string) => text });
-    // Merged cells filled down, formula errors shown, hidden sheets known: as the server reads a workbook.
+    const states = sheetStates(bytes);
+    const tooFar = states.flatMap((state) => {
+      const message = workbookReachRefusal(bytes, [state]);
+      return message === null ? [] : [{ name: state.name, message: unsent(message) }];
+    });
     const facts = workbookFacts(bytes);
-    return {
-      ok: true,
-      sheets: sheets.map(({ sheet, data }) => {
-        const own = facts.find((each) => each.name === sheet);
-        return {
-          // A chart sheet has no cells: the library gives it no data.
-          ...sheetOf(sheet, withSheetFacts((data as unknown[][] | undefined) ?? [], own)),
-          hidden: own?.hidden ?? false,
-          hiddenColumns: own?.hiddenColumns ?? [],
-        };
-      }),
+    // Merged cells filled down, formula errors shown, hidden sheets known: as the server reads a workbook.
+    const sheetFrom = (name: string, data: unknown[][] | undefined): WorkbookSheet => {
+      const own = facts.find((each) => each.name === name);
+      return {
+        // A chart sheet has no cells: the library gives it no data.
+        ...sheetOf(name, withSheetFacts(data ?? [], own)),
+        hidden: own?.hidden ?? false,
+        hiddenColumns: own?.hiddenColumns ?? [],
+      };
     };
+    if (tooFar.length === 0) {
+      const sheets = await readXlsxFile(bytes.slice().buffer, { parseNumber: (text: string) => text });
+      return { ok: true, sheets: sheets.map(({ sheet, data }) => sheetFrom(sheet, data as unknown[][] | undefined)) };
+    }
+    const sound = states.filter((state) => !tooFar.some((far) => far.name === state.name));
+    const sheets: WorkbookSheet[] = [];
+    for (const state of sound) sheets.push(sheetFrom(state.name, await soundSheetData(bytes, state)));
+    // Nothing else to read: the workbook is refused for its first sheet that reaches too far.
+    if (!sheets.some((sheet) => sheet.rows.length > 0)) return { ok: false, message: tooFar[0]!.message };
+    return { ok: true, sheets, tooFar };
   } catch {
-    return {
-      ok: false,
-      message:
-        'This is a zipped file that is not an Excel workbook Agency Desk can read. Open it in Excel and save it as Excel Workbook (.xlsx) or CSV, then drop that file here.',
-    };
+    return { ok: false, message: NOT_A_WORKBOOK };
   }
+}
+
+/** One sheet's cells, read alone; a chart sheet (no worksheet, which the library fails on by name) has none. */
+async function soundSheetData(bytes: Uint8Array, state: SheetState): Promise<unknown[][]> {
+  if (!state.path.startsWith('xl/worksheets/')) return [];
+  return (await readSheet(bytes.slice().buffer, state.name, { parseNumber: (text: string) => text })) as unknown[][];
 }
 
 /**

@@ -50,6 +50,11 @@ export function FileFacts({
           Not read: {passedOverWords(file.passedOver)}.
         </p>
       )}
+      {file.farSheets?.map((far) => (
+        <p key={far.name} className="notice notice-warning" data-testid="sheet-too-far">
+          <strong>The sheet “{far.name}” was not read.</strong> {far.message}
+        </p>
+      ))}
       {sheet === undefined && (
         <p className="muted small">If letters such as é or ü look wrong in the samples, pick another encoding.</p>
       )}
