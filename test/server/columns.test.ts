@@ -236,6 +236,14 @@ describe('junkReason: rows that are not locations', () => {
     expect(junkReason(['Acme Berlin', '', '', ''], { ...context, mappedColumns: [0] })).toBeNull();
   });
 
+  it("flags the Template CSV's example row by its name, spaces around it or not; a longer name is a location", () => {
+    expect(junkReason(['Example Coffee Downtown', '123 Main Street', 'Springfield', ''], context)).toBe(
+      'the template’s example row',
+    );
+    expect(junkReason(['  Example Coffee Downtown ', '', '', ''], context)).toBe('the template’s example row');
+    expect(junkReason(['Example Coffee Downtown West', '1 Elm St', 'Springfield', ''], context)).toBeNull();
+  });
+
   it('keeps real locations, a chain named "Total ..." among them', () => {
     expect(junkReason(['Total Wine & More', '1 Main St', 'Austin', ''], context)).toBeNull();
     expect(junkReason(['Acme', 'Name', 'Berlin', ''], context)).toBeNull();
