@@ -179,7 +179,7 @@ test('bulk edit: set the status of every location shown, in one request', async 
   expect((await new AxeBuilder({ page }).include('.locations-table').analyze()).violations).toEqual([]);
 });
 
-test('bulk edit: one week of opening hours, then one website, on every location shown (the API could, the dialog could not)', async ({
+test('bulk edit: one week of opening hours, one website, one state, on every location shown (the API could, the dialog could not)', async ({
   page,
 }) => {
   const { id: bakery } = await server.api<{ id: string }>('POST', '/api/clients', {
@@ -217,13 +217,26 @@ test('bulk edit: one week of opening hours, then one website, on every location 
   await expect(dialog.getByRole('status')).toHaveText('3 locations changed.');
   await dialog.getByRole('button', { name: 'Done' }).click();
 
-  const stored = await server.api<{ hours: unknown; website: string }[]>('GET', `/api/locations?clientId=${bakery}`, {
-    token,
-  });
+  // The state an import left out, set on all three.
+  await page.getByRole('button', { name: 'Change the 3 locations shown…' }).click();
+  await dialog.getByLabel('What to do').selectOption({ label: 'Set the state or province' });
+  await dialog.getByRole('textbox', { name: /^State \/ province/ }).fill('BE');
+  await dialog.getByRole('button', { name: 'Change 3 locations' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('3 locations changed.');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  const stored = await server.api<{ hours: unknown; website: string; state: string }[]>(
+    'GET',
+    `/api/locations?clientId=${bakery}`,
+    {
+      token,
+    },
+  );
   const week = { mon: [['09:00', '17:00']], tue: [['09:00', '17:00']], wed: [['09:00', '17:00']] };
   for (const location of stored) {
     expect(location.hours).toMatchObject({ ...week, sat: [['10:00', '14:00']], sun: [] });
     expect(location.website).toBe('https://hoursbakery.example/filialen');
+    expect(location.state).toBe('BE');
   }
   expect(stored).toHaveLength(3);
 });

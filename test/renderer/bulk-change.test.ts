@@ -35,12 +35,15 @@ describe('the bulk change dialog', () => {
     expect(editOf({ action: 'clear_category' })).toEqual({ set: { primary_category: null } });
   });
 
-  it('sets a website or a week of hours as typed, for the server to read by its rule; blank sends nothing', () => {
+  it('sets a website, a week of hours, a city or a state as typed, for the server to read by its rule; blank sends nothing', () => {
     expect(startOf('hours')).toEqual({ action: 'hours', text: '' });
     expect(editOf({ action: 'hours', text: ' ' })).toBeNull();
     expect(editOf({ action: 'hours', text: 'Mon-Fri 9:00-17:00' })).toEqual({ set: { hours: 'Mon-Fri 9:00-17:00' } });
     expect(editOf({ action: 'website', text: '' })).toBeNull();
     expect(editOf({ action: 'website', text: 'example.com' })).toEqual({ set: { website: 'example.com' } });
+    expect(editOf({ action: 'city', text: 'Berlin' })).toEqual({ set: { city: 'Berlin' } });
+    expect(editOf({ action: 'state', text: '' })).toBeNull();
+    expect(editOf({ action: 'state', text: 'BE' })).toEqual({ set: { state: 'BE' } });
   });
 
   it('has nothing to send while no label to add or remove is typed', () => {

@@ -32,6 +32,8 @@ const TEXT_FIELDS: Record<TextAction, [label: string, hint: string]> = {
   primary_category: ['Primary category', 'The same category on each of them'],
   website: ['Website', 'The same website on each of them, such as example.com/stores'],
   hours: ['Opening hours', 'The same week on each of them, such as “Mon-Fri 9:00-17:00, Sat 10:00-14:00, Sun closed”'],
+  state: ['State / province', 'The same state or province on each of them'],
+  city: ['City', 'The same city on each of them'],
 };
 
 /** The value a bulk change sets, by its action: a status, a category, the labels; or what a deletion removes. */
@@ -83,6 +85,8 @@ export function BulkValue({
     case 'primary_category':
     case 'website':
     case 'hours':
+    case 'city':
+    case 'state':
       return (
         <TextField
           label={TEXT_FIELDS[choice.action][0]}

@@ -9,7 +9,7 @@ export type { BulkEdit };
 export type LabelsMode = 'add' | 'remove' | 'replace';
 
 /** The fields a bulk change sets to one typed text, read by the server's rule for the field. */
-export type TextAction = 'primary_category' | 'website' | 'hours';
+export type TextAction = 'primary_category' | 'website' | 'hours' | 'city' | 'state';
 
 /** What a bulk change does to every location chosen, as the dialog holds it: one shape per action. */
 export type BulkChoice =
@@ -36,6 +36,8 @@ export const ACTIONS: readonly [BulkAction, string][] = [
   ['labels', 'Change the labels'],
   ['clear_labels', 'Clear the labels'],
   ['country', 'Set the country'],
+  ['state', 'Set the state or province'],
+  ['city', 'Set the city'],
   ['delete', 'Delete them'],
 ];
 
@@ -47,6 +49,8 @@ export function startOf(action: BulkAction): BulkChoice {
     case 'primary_category':
     case 'website':
     case 'hours':
+    case 'city':
+    case 'state':
       return { action, text: '' };
     case 'country':
       return { action, country: null };
@@ -66,17 +70,27 @@ export function startOf(action: BulkAction): BulkChoice {
 const labelsTyped = (text: string) => text.split(',');
 const labelCount = (text: string) => labelsTyped(text).filter((label) => label.trim() !== '').length;
 
+const TEXT_ACTIONS: ReadonlySet<BulkAction> = new Set<TextAction>([
+  'primary_category',
+  'website',
+  'hours',
+  'city',
+  'state',
+]);
+
+/** A choice that sets one typed text on every location (TextAction). */
+function isTextChoice(choice: EditChoice): choice is Extract<EditChoice, { action: TextAction }> {
+  return TEXT_ACTIONS.has(choice.action);
+}
+
 /** The request's body without its ids; null while it names no status, category or label yet. */
 export function editOf(choice: EditChoice): BulkEdit | null {
+  // A blank text sends nothing: clearing a category is an action of its own (a walk's blank default was one
+  // click from clearing every location's category).
+  if (isTextChoice(choice)) return choice.text.trim() === '' ? null : { set: { [choice.action]: choice.text } };
   switch (choice.action) {
     case 'status':
       return choice.status === null ? null : { set: { status: choice.status } };
-    // A blank category sends nothing: clearing it is an action of its own (a walk's blank default was
-    // one click from clearing every location's category).
-    case 'primary_category':
-    case 'website':
-    case 'hours':
-      return choice.text.trim() === '' ? null : { set: { [choice.action]: choice.text } };
     case 'country':
       return choice.country === null ? null : { set: { country: choice.country } };
     case 'clear_category':
