@@ -3,12 +3,12 @@ import { controlCharacterWords } from './control-characters.js';
 
 /** Shapes every feature shares. Each is the single source of truth for validation, serialization and the OpenAPI document. */
 
-/** RFC 9562 UUIDs (versions 1-8), any case: the one definition of the 'uuid' format. */
 /** A time of day as the API writes it: HH:MM on the 24-hour clock (an interval's ends). */
 export const TIME_OF_DAY_PATTERN = '^\\d{2}:\\d{2}$';
 /** A country as its two-letter ISO code, in capitals. */
 export const COUNTRY_CODE_PATTERN = '^[A-Z]{2}$';
 
+/** RFC 9562 UUIDs (versions 1-8), any case: the one definition of the 'uuid' format. */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
 // TypeBox's checker knows no formats: these are the only ones the schemas use (http/validation.ts checks them).
