@@ -3,6 +3,7 @@ import path from 'node:path';
 import { flushToDisk } from '../db/backup.js';
 import type { Db } from '../db/open.js';
 import { decimalText } from '../locations/decimal.js';
+import { changedAtSql } from '../locations/queries.js';
 import type { Command } from './command.js';
 import { countWords } from './count-words.js';
 import { CliError, UsageError } from './errors.js';
@@ -15,8 +16,7 @@ import { refuseProtectedTarget } from './targets.js';
 const INTERNAL_COLUMNS = new Set(['place_hash', 'match_hash', 'health_flags', 'created_by', 'revision']);
 
 /** A column as the export reads it: a location never changed has no updated_at of its own (its created_at). */
-const exported = (name: string) =>
-  name === 'updated_at' ? 'coalesce(l.updated_at, l.created_at) AS updated_at' : `l."${name}"`;
+const exported = (name: string) => (name === 'updated_at' ? `${changedAtSql('l.')} AS updated_at` : `l."${name}"`);
 
 type Row = Record<string, unknown>;
 

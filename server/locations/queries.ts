@@ -28,6 +28,13 @@ export function registerLocationFunctions(db: Db): void {
 }
 
 /**
+ * When a location was last changed, in SQL (`alias` its table's, as "l."): a location never changed since
+ * it was made has no updated_at of its own, and reads as its created_at. The list, the CLI's export and an
+ * import's read of the locations it updates all say it so.
+ */
+export const changedAtSql = (alias = '') => `coalesce(${alias}updated_at, ${alias}created_at)`;
+
+/**
  * One location as JSON, written by SQLite: the Location schema's fields, in its order. A permanently
  * closed location reads as "closed" rather than by its score; the notes are issues below green and
  * hints at green, worded by health_words (registerLocationFunctions). A coordinate goes in as the text
@@ -44,7 +51,7 @@ const LOCATION_JSON = `json_object(
   'labels', json(labels), 'status', status, 'hours', json(hours),
   'health_issues', json(CASE WHEN health_status = 'green' OR health_flags = 0 THEN '[]' ELSE health_words(health_flags, country) END),
   'health_hints', json(CASE WHEN health_status <> 'green' OR health_flags = 0 THEN '[]' ELSE health_words(health_flags, country) END),
-  'updated_at', coalesce(updated_at, created_at))`;
+  'updated_at', ${changedAtSql()})`;
 
 /** The list's entry with its place id (?include=google_place_id, for an export). */
 const LOCATION_WITH_PLACE_JSON = `json_insert(${LOCATION_JSON}, '$.google_place_id', google_place_id)`;
@@ -163,7 +170,7 @@ function toUpdateRow(v: readonly unknown[]): Record<string, unknown> {
 }
 
 const TO_UPDATE_COLUMNS = Object.keys(toUpdateRow([])).map((column) =>
-  column === 'changed_at' ? 'coalesce(updated_at, created_at)' : column,
+  column === 'changed_at' ? changedAtSql() : column,
 );
 
 /** Columns stored as JSON text that the rules read as values: parsed when read, written back as the text. */
