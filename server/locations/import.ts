@@ -529,14 +529,14 @@ class ImportPlan {
     const wanted = [...new Set(coded.flatMap((decision) => variants(decision.row.input.store_code!)))];
     if (wanted.length === 0) return;
     const holders = locationsByKey(this.db, this.clientId, 'store_code', wanted);
+    // A stored code in mixed capitals (Sea-003 for the row's SEA-003): from the few the client has.
+    const mixed = (this.mixedCodes ??= mixedCaseCodes(this.db, this.clientId));
     for (const decision of coded) {
       const code = decision.row.input.store_code!;
       const holder = variants(code)
         .map((each) => holders.get(each))
         .find((id) => id !== undefined);
-      // A stored code in mixed capitals (Sea-003 for the row's SEA-003): from the few the client has.
-      this.mixedCodes ??= mixedCaseCodes(this.db, this.clientId);
-      decision.codeCaseOf = holder ?? this.mixedCodes.get(code.toLowerCase());
+      decision.codeCaseOf = holder ?? mixed.get(code.toLowerCase());
     }
   }
 
