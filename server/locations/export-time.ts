@@ -14,16 +14,19 @@ export const EXPORT_TIME_WORDS =
 
 /**
  * A time an export wrote, read back: its epoch milliseconds, and how fine it was written (a spreadsheet may
- * have cut its milliseconds or seconds: 60,000 for "2026-12-06 18:25"). Null for text that is not such a
- * time (a day that does not exist too).
+ * have cut its milliseconds or seconds: 60,000 for "2026-12-06 18:25").
  */
 export interface ExportTime {
   at: number;
   unit: number;
 }
 
+/**
+ * The time in `text`, trimmed already (rows.ts trims it to tell a blank or a placeholder first); null for
+ * text that is not such a time (a day that does not exist too).
+ */
 export function exportTime(text: string): ExportTime | null {
-  const parts = EXPORT_TIME.exec(text.trim());
+  const parts = EXPORT_TIME.exec(text);
   if (parts === null) return null;
   const [, year, month, day, hour, minute, second, fraction, zone = 'Z'] = parts;
   const date = Date.UTC(Number(year), Number(month) - 1, Number(day));
