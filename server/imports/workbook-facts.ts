@@ -145,6 +145,18 @@ export interface SheetState {
   path: string;
 }
 
+/**
+ * Whether the sheet is a worksheet, with cells: a chart sheet is not (its XML is under xl/chartsheets/), and
+ * read-excel-file's readSheet fails on it by its name. The server and the dashboard read it as no cells.
+ */
+export const isWorksheet = (state: SheetState): boolean => state.path.startsWith('xl/worksheets/');
+
+/**
+ * read-excel-file's option that gives each number as the text the file stores (a 20-digit store code is
+ * never rounded), for the server's reader and the dashboard's alike.
+ */
+export const NUMBERS_AS_TEXT = { parseNumber: (text: string) => text };
+
 /** The zip's files that `wanted` names; none when the workbook cannot be unzipped. */
 function unzipped(bytes: Uint8Array, wanted: (name: string) => boolean): Files {
   try {

@@ -4,7 +4,14 @@ import type { Cells } from './csv-text.js';
 import { HEADER_SEARCH_ROWS, rowsUnderHeader } from './header-row.js';
 import { isTable, sheetsToRead } from './sheet-choice.js';
 import { workbookReachRefusal } from './sheet-reach.js';
-import { sheetFacts, sheetStates, withSheetFacts, type SheetState } from './workbook-facts.js';
+import {
+  isWorksheet,
+  NUMBERS_AS_TEXT,
+  sheetFacts,
+  sheetStates,
+  withSheetFacts,
+  type SheetState,
+} from './workbook-facts.js';
 
 type Refusal = { statusCode: number; message: string };
 type SheetCells = { cells: Cells; hiddenColumns: number[]; sheet: string } | Refusal;
@@ -30,7 +37,7 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
   if (tooFar !== null) return { statusCode: 413, message: tooFar };
   let sheets: { sheet: string; data: unknown[][] }[];
   try {
-    const read = await readXlsxFile(asBuffer(bytes), { parseNumber: (text: string) => text });
+    const read = await readXlsxFile(asBuffer(bytes), NUMBERS_AS_TEXT);
     // A chart sheet has no cells: the library gives it no data (a 500 before, found by a probe).
     sheets = read.map(({ sheet, data }) => ({ sheet, data: (data as unknown[][] | undefined) ?? [] }));
   } catch {
@@ -62,12 +69,10 @@ async function namedSheetCells(bytes: Uint8Array, states: SheetState[], name: st
   }
   const tooFar = workbookReachRefusal(bytes, [state]);
   if (tooFar !== null) return { statusCode: 413, message: tooFar };
-  // A chart sheet is no worksheet and has no cells (read-excel-file fails on it by its name).
-  if (!state.path.startsWith('xl/worksheets/')) return sheetCells(bytes, state, state.name, []);
+  if (!isWorksheet(state)) return sheetCells(bytes, state, state.name, []);
   let data: unknown[][];
   try {
-    data = ((await readSheet(asBuffer(bytes), state.name, { parseNumber: (text: string) => text })) ??
-      []) as unknown[][];
+    data = ((await readSheet(asBuffer(bytes), state.name, NUMBERS_AS_TEXT)) ?? []) as unknown[][];
   } catch {
     return UNREADABLE;
   }

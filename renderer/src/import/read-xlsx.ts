@@ -3,7 +3,14 @@ import readXlsxFile, { readSheet } from 'read-excel-file/web-worker';
 import type { ByteSource } from './decode.js';
 import { parseCsvText, type CsvTable } from './parse-csv.js';
 import { workbookReachRefusal } from '../../../server/imports/sheet-reach.js';
-import { sheetStates, withSheetFacts, workbookFacts, type SheetState } from '../../../server/imports/workbook-facts.js';
+import {
+  isWorksheet,
+  NUMBERS_AS_TEXT,
+  sheetStates,
+  withSheetFacts,
+  workbookFacts,
+  type SheetState,
+} from '../../../server/imports/workbook-facts.js';
 
 /** One sheet of a workbook, its cells as text, each row with its row number in the spreadsheet. */
 export interface WorkbookSheet {
@@ -95,7 +102,7 @@ export async function readWorkbook(file: ByteSource): Promise<Workbook> {
       };
     };
     if (tooFar.length === 0) {
-      const sheets = await readXlsxFile(bytes.slice().buffer, { parseNumber: (text: string) => text });
+      const sheets = await readXlsxFile(bytes.slice().buffer, NUMBERS_AS_TEXT);
       return { ok: true, sheets: sheets.map(({ sheet, data }) => sheetFrom(sheet, data as unknown[][] | undefined)) };
     }
     const sound = states.filter((state) => !tooFar.some((far) => far.name === state.name));
@@ -109,10 +116,10 @@ export async function readWorkbook(file: ByteSource): Promise<Workbook> {
   }
 }
 
-/** One sheet's cells, read alone; a chart sheet (no worksheet, which the library fails on by name) has none. */
+/** One sheet's cells, read alone; a chart sheet has none (isWorksheet). */
 async function soundSheetData(bytes: Uint8Array, state: SheetState): Promise<unknown[][]> {
-  if (!state.path.startsWith('xl/worksheets/')) return [];
-  return (await readSheet(bytes.slice().buffer, state.name, { parseNumber: (text: string) => text })) as unknown[][];
+  if (!isWorksheet(state)) return [];
+  return (await readSheet(bytes.slice().buffer, state.name, NUMBERS_AS_TEXT)) as unknown[][];
 }
 
 /**
