@@ -203,16 +203,22 @@ export function reachRefusal(sheet: string, reach: SheetReach): string | null {
 }
 
 /**
- * Why a workbook's sheets must not be read, or null: the first sheet whose values reach too far
- * (reachRefusal). Every sheet counts, since read-excel-file reads each; their XML is searched as bytes.
- * The server's upload and the dashboard's reader ask it alike.
+ * Each sheet whose values reach too far (reachRefusal), with why, in the workbook's order; their XML is
+ * unzipped together and searched as bytes. The dashboard's reader reads the other sheets.
  */
-export function workbookReachRefusal(bytes: Uint8Array, states: readonly SheetState[]): string | null {
+export function reachRefusals(bytes: Uint8Array, states: readonly SheetState[]): { name: string; message: string }[] {
   const xml = sheetXml(bytes, states);
-  for (const state of states) {
+  return states.flatMap((state) => {
     const sheet = xml[state.path];
     const message = sheet && reachRefusal(state.name, sheetReach(sheet));
-    if (message) return message;
-  }
-  return null;
+    return message ? [{ name: state.name, message }] : [];
+  });
+}
+
+/**
+ * Why an upload must not read a workbook's sheets, or null: the first sheet whose values reach too far.
+ * Every sheet counts, since read-excel-file reads each (a sheet named with ?sheet= is asked alone).
+ */
+export function workbookReachRefusal(bytes: Uint8Array, states: readonly SheetState[]): string | null {
+  return reachRefusals(bytes, states)[0]?.message ?? null;
 }

@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import readXlsxFile, { readSheet } from 'read-excel-file/web-worker';
 import type { ByteSource } from './decode.js';
 import { parseCsvText, type CsvTable } from './parse-csv.js';
-import { workbookReachRefusal } from '../../../server/imports/sheet-reach.js';
+import { reachRefusals } from '../../../server/imports/sheet-reach.js';
 import {
   isWorksheet,
   NUMBERS_AS_TEXT,
@@ -86,10 +86,7 @@ export async function readWorkbook(file: ByteSource): Promise<Workbook> {
   const bytes = await file.read(0, file.size);
   try {
     const states = sheetStates(bytes);
-    const tooFar = states.flatMap((state) => {
-      const message = workbookReachRefusal(bytes, [state]);
-      return message === null ? [] : [{ name: state.name, message: unsent(message) }];
-    });
+    const tooFar = reachRefusals(bytes, states).map((far) => ({ ...far, message: unsent(far.message) }));
     const facts = workbookFacts(bytes);
     // Merged cells filled down, formula errors shown, hidden sheets known: as the server reads a workbook.
     const sheetFrom = (name: string, data: unknown[][] | undefined): WorkbookSheet => {
