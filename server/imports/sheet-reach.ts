@@ -180,24 +180,48 @@ export function sheetReach(xml: Uint8Array): SheetReach {
 }
 
 /**
+ * Who says a refusal: an upload's answer adds that nothing was imported; the dashboard's reader, which has
+ * sent nothing yet, does not.
+ */
+export type RefusalFor = 'upload' | 'dashboard';
+
+/** A refusal's last words, joined to them by "; " or by a new sentence, as each refusal reads. */
+function ended(words: string, said: RefusalFor, join: '; ' | '. '): string {
+  if (said === 'dashboard') return `${words}.`;
+  return join === '; ' ? `${words}; nothing was imported.` : `${words}. Nothing was imported.`;
+}
+
+/**
  * Why read-excel-file must not read the sheet, in the API's words (a 413), or null: a value below
  * MAX_SHEET_ROWS, or values spread over more than MAX_CELLS rows × columns. The words name the cell, so
  * that a stray one can be deleted; a sheet that is only too big is told to be sent in parts.
  */
-export function reachRefusal(sheet: string, reach: SheetReach): string | null {
+export function reachRefusal(sheet: string, reach: SheetReach, said: RefusalFor): string | null {
   const count = (value: number) => value.toLocaleString('en-US');
   if (reach.far !== null) {
     // More rows than an import takes (its header aside): no stray cell to delete.
     if (reach.rows > MAX_IMPORT_ROWS + 1) {
-      return `An import takes at most ${MAX_IMPORT_ROWS} rows; sheet "${sheet}" holds values on ${reach.rows} lines. Send it in parts; nothing was imported.`;
+      return ended(
+        `An import takes at most ${MAX_IMPORT_ROWS} rows; sheet "${sheet}" holds values on ${reach.rows} lines. Send it in parts`,
+        said,
+        '; ',
+      );
     }
     const { cell, line, rows } = reach.far;
     const more = rows > 1 ? ` and ${rows - 1} more row${rows === 2 ? '' : 's'} below it` : '';
-    return `Sheet "${sheet}" has a value on line ${count(line)} (cell ${cell})${more}, far below its other rows: an import reads a sheet down to line ${count(MAX_SHEET_ROWS)} (${count(MAX_IMPORT_ROWS)} rows, with blank rows between them). Delete that cell, or the rows below the table, and save the workbook again; nothing was imported.`;
+    return ended(
+      `Sheet "${sheet}" has a value on line ${count(line)} (cell ${cell})${more}, far below its other rows: an import reads a sheet down to line ${count(MAX_SHEET_ROWS)} (${count(MAX_IMPORT_ROWS)} rows, with blank rows between them). Delete that cell, or the rows below the table, and save the workbook again`,
+      said,
+      '; ',
+    );
   }
   const cells = reach.lastRow * reach.lastColumn;
   if (cells > MAX_CELLS) {
-    return `Sheet "${sheet}" has a value in column ${columnLetters(reach.lastColumn)} (cell ${reach.widest}): read with its ${count(reach.lastRow)} lines, that is ${count(cells)} cells, more than an import reads (${count(MAX_CELLS)}). If that cell is a stray beside the table, delete it, or the columns right of the table, and save the workbook again; else send the sheet in parts. Nothing was imported.`;
+    return ended(
+      `Sheet "${sheet}" has a value in column ${columnLetters(reach.lastColumn)} (cell ${reach.widest}): read with its ${count(reach.lastRow)} lines, that is ${count(cells)} cells, more than an import reads (${count(MAX_CELLS)}). If that cell is a stray beside the table, delete it, or the columns right of the table, and save the workbook again; else send the sheet in parts`,
+      said,
+      '. ',
+    );
   }
   return null;
 }
@@ -206,11 +230,15 @@ export function reachRefusal(sheet: string, reach: SheetReach): string | null {
  * Each sheet whose values reach too far (reachRefusal), with why, in the workbook's order; their XML is
  * unzipped together and searched as bytes. The dashboard's reader reads the other sheets.
  */
-export function reachRefusals(bytes: Uint8Array, states: readonly SheetState[]): { name: string; message: string }[] {
+export function reachRefusals(
+  bytes: Uint8Array,
+  states: readonly SheetState[],
+  said: RefusalFor,
+): { name: string; message: string }[] {
   const xml = sheetXml(bytes, states);
   return states.flatMap((state) => {
     const sheet = xml[state.path];
-    const message = sheet && reachRefusal(state.name, sheetReach(sheet));
+    const message = sheet && reachRefusal(state.name, sheetReach(sheet), said);
     return message ? [{ name: state.name, message }] : [];
   });
 }
@@ -220,5 +248,5 @@ export function reachRefusals(bytes: Uint8Array, states: readonly SheetState[]):
  * Every sheet counts, since read-excel-file reads each (a sheet named with ?sheet= is asked alone).
  */
 export function workbookReachRefusal(bytes: Uint8Array, states: readonly SheetState[]): string | null {
-  return reachRefusals(bytes, states)[0]?.message ?? null;
+  return reachRefusals(bytes, states, 'upload')[0]?.message ?? null;
 }

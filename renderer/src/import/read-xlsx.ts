@@ -70,9 +70,6 @@ function sheetOf(name: string, data: readonly (readonly unknown[])[]): WorkbookS
   return sheet;
 }
 
-/** The server's refusal of a sheet, without its "nothing was imported": here nothing was sent yet. */
-const unsent = (message: string) => message.replace(/(?:; n|\. N)othing was imported\.$/, '.');
-
 const NOT_A_WORKBOOK =
   'This is a zipped file that is not an Excel workbook Agency Desk can read. Open it in Excel and save it as Excel Workbook (.xlsx) or CSV, then drop that file here.';
 
@@ -86,7 +83,7 @@ export async function readWorkbook(file: ByteSource): Promise<Workbook> {
   const bytes = await file.read(0, file.size);
   try {
     const states = sheetStates(bytes);
-    const tooFar = reachRefusals(bytes, states).map((far) => ({ ...far, message: unsent(far.message) }));
+    const tooFar = reachRefusals(bytes, states, 'dashboard');
     const facts = workbookFacts(bytes);
     // Merged cells filled down, formula errors shown, hidden sheets known: as the server reads a workbook.
     const sheetFrom = (name: string, data: unknown[][] | undefined): WorkbookSheet => {
