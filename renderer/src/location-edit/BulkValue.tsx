@@ -2,7 +2,7 @@ import { TextField } from '../components/TextField.js';
 import { CountryOptions } from '../countries.js';
 import { plural } from '../format.js';
 import { StatusOptions } from './StatusOptions.js';
-import type { BulkChoice, TextAction } from './bulk-change.js';
+import { isTextChoice, type BulkChoice, type TextAction } from './bulk-change.js';
 import { BulkLabels } from './BulkLabels.js';
 import type { BulkPreview } from './use-bulk-preview.js';
 
@@ -49,6 +49,16 @@ export function BulkValue({
   names: readonly string[];
   onChoice: (choice: BulkChoice) => void;
 }) {
+  if (isTextChoice(choice)) {
+    return (
+      <TextField
+        label={TEXT_FIELDS[choice.action][0]}
+        value={choice.text}
+        onValue={(text) => onChoice({ ...choice, text })}
+        hint={TEXT_FIELDS[choice.action][1]}
+      />
+    );
+  }
   switch (choice.action) {
     case 'delete':
       return <DeletedNames names={names} />;
@@ -81,19 +91,6 @@ export function BulkValue({
             <CountryOptions />
           </select>
         </label>
-      );
-    case 'primary_category':
-    case 'website':
-    case 'hours':
-    case 'city':
-    case 'state':
-      return (
-        <TextField
-          label={TEXT_FIELDS[choice.action][0]}
-          value={choice.text}
-          onValue={(text) => onChoice({ ...choice, text })}
-          hint={TEXT_FIELDS[choice.action][1]}
-        />
       );
     case 'clear_category':
       return <p className="muted">Each of them is left with no primary category (health counts it as missing).</p>;

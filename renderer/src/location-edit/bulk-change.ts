@@ -9,7 +9,17 @@ export type { BulkEdit };
 export type LabelsMode = 'add' | 'remove' | 'replace';
 
 /** The fields a bulk change sets to one typed text, read by the server's rule for the field. */
-export type TextAction = 'primary_category' | 'website' | 'hours' | 'city' | 'state';
+const TEXT_ACTIONS = ['primary_category', 'website', 'hours', 'city', 'state'] as const;
+export type TextAction = (typeof TEXT_ACTIONS)[number];
+
+const isTextAction = (action: BulkAction): action is TextAction => (TEXT_ACTIONS as readonly string[]).includes(action);
+
+/** A choice that sets one typed text on every location (TextAction). */
+export function isTextChoice<Choice extends BulkChoice>(
+  choice: Choice,
+): choice is Extract<Choice, { action: TextAction }> {
+  return isTextAction(choice.action);
+}
 
 /** What a bulk change does to every location chosen, as the dialog holds it: one shape per action. */
 export type BulkChoice =
@@ -43,15 +53,10 @@ export const ACTIONS: readonly [BulkAction, string][] = [
 
 /** The choice an action starts with: no status yet; for the labels, Add (a walk's "set" wiped them). */
 export function startOf(action: BulkAction): BulkChoice {
+  if (isTextAction(action)) return { action, text: '' };
   switch (action) {
     case 'status':
       return { action, status: null };
-    case 'primary_category':
-    case 'website':
-    case 'hours':
-    case 'city':
-    case 'state':
-      return { action, text: '' };
     case 'country':
       return { action, country: null };
     case 'labels':
@@ -69,19 +74,6 @@ export function startOf(action: BulkAction): BulkChoice {
  */
 const labelsTyped = (text: string) => text.split(',');
 const labelCount = (text: string) => labelsTyped(text).filter((label) => label.trim() !== '').length;
-
-const TEXT_ACTIONS: ReadonlySet<BulkAction> = new Set<TextAction>([
-  'primary_category',
-  'website',
-  'hours',
-  'city',
-  'state',
-]);
-
-/** A choice that sets one typed text on every location (TextAction). */
-function isTextChoice(choice: EditChoice): choice is Extract<EditChoice, { action: TextAction }> {
-  return TEXT_ACTIONS.has(choice.action);
-}
 
 /** The request's body without its ids; null while it names no status, category or label yet. */
 export function editOf(choice: EditChoice): BulkEdit | null {
