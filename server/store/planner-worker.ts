@@ -9,6 +9,7 @@ import { xlsxCells } from '../imports/xlsx-cells.js';
 import { importPlan, readImport, type ImportOutcome, type ImportRequest } from '../locations/import.js';
 import { NO_WRITES } from '../locations/import-writes.js';
 import { idleCollector } from '../memory.js';
+import { runInBackground } from '../thread-priority.js';
 import { PlannerEnd, WriterGone, type PlanJob } from './plan-channel.js';
 import type { WorkerData } from './writer-worker.js';
 
@@ -19,6 +20,8 @@ import type { WorkerData } from './writer-worker.js';
  * the writer does, and nobody else can write meanwhile.
  */
 const { file, key, nativeBinding } = workerData as WorkerData;
+// Below the event loop: the server's answers come first when both want a core (thread-priority.ts).
+runInBackground();
 /** Its page cache: the client's key indexes and the locations an upsert reads. */
 const PLANNER_CACHE_MIB = 8;
 const db = openDatabase(file, key, { cacheMiB: PLANNER_CACHE_MIB, nativeBinding });

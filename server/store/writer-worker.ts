@@ -8,6 +8,7 @@ import { openDatabase, WRITER_CACHE_MIB, type Db } from '../db/open.js';
 import { HttpError } from '../http/errors.js';
 import { NEEDS } from '../http/guards.js';
 import { idleCollector } from '../memory.js';
+import { runInBackground } from '../thread-priority.js';
 import { deleteLocationsOf, editLocationsOf } from '../locations/edit.js';
 import { plannedImport } from './planned-import.js';
 import type { WriteAnswer, WriteKind, WriteMessage, Writes } from './writes.js';
@@ -26,6 +27,8 @@ export interface WorkerData {
 }
 
 const { file, key, nativeBinding } = workerData as WorkerData;
+// Below the event loop: the server's answers come first when both want a core (thread-priority.ts).
+runInBackground();
 const db = openDatabase(file, key, { cacheMiB: WRITER_CACHE_MIB, nativeBinding });
 // This thread does the checkpoints of the server's connections, after answering (see checkpoint()).
 db.pragma('wal_autocheckpoint = 0');
