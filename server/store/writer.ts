@@ -37,7 +37,7 @@ const OUTSIZED_BYTES = 8 * 1024 * 1024;
 export const RETIRE_IDLE_MS = 5_000;
 
 /** How long after a retired thread the next one starts, unless a write starts it first. */
-const WARM_UP_AFTER_MS = 1_000;
+export const WARM_UP_AFTER_MS = 1_000;
 
 /** How often the writer thread checkpoints what the server's own connection wrote. */
 const CHECKPOINT_EVERY_MS = 30_000;

@@ -1,6 +1,6 @@
 import type { Bench } from './report.js';
 import { realisticRows } from './rows.js';
-import { floorImporter } from './server.bench.js';
+import { collectBenchGarbage, floorImporter } from './server.bench.js';
 
 /**
  * Issue 11: what the audit trail costs an import. An import records one operation and one entry, and
@@ -24,7 +24,9 @@ const bench: Bench = async (record) => {
   const trailed: number[] = [];
   try {
     for (let round = 0; round < RUNS; round++) {
+      collectBenchGarbage();
       plain.push(without.run(body));
+      collectBenchGarbage();
       trailed.push(withTrail.run(body));
     }
   } finally {

@@ -3,7 +3,17 @@ import { randomBytes } from 'node:crypto';
 import Papa from 'papaparse';
 import type { Bench } from './report.js';
 import { realisticRows } from './rows.js';
-import { afterFloor, createClient, floorImporter, login, serve, timedUpload, tmp } from './server.bench.js';
+import {
+  afterFloor,
+  collectBenchGarbage,
+  createClient,
+  floorImporter,
+  login,
+  serve,
+  timedUpload,
+  tmp,
+  readyForUpload,
+} from './server.bench.js';
 
 /**
  * Issue 12: a 100,000-row CSV through POST /api/locations/upload (Content-Type: text/csv) beside its
@@ -46,9 +56,11 @@ const bench: Bench = async (record) => {
   const floorTimes: number[] = [];
   try {
     for (let run = 0; run < RUNS; run++) {
+      collectBenchGarbage();
       floorTimes.push(floor.run(csv));
       await afterFloor();
       const clientId = await createClient(served.url, token, `CSV bench ${run}`);
+      await readyForUpload(served.url);
       const upload = await timedUpload<{ count: number }>(
         `${served.url}/api/locations/upload?clientId=${clientId}`,
         token,

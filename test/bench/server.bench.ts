@@ -9,6 +9,7 @@ import { WRITER_CACHE_MIB } from '../../server/db/open.js';
 import { openDatabase } from '../../server/db/open.js';
 import { SERVER_NODE_FLAGS } from '../../server/node-flags.js';
 import { databaseFileIn, startServer } from '../../server/start.js';
+import { RETIRE_IDLE_MS, WARM_UP_AFTER_MS } from '../../server/store/writer.js';
 import { healthWords } from '../../server/locations/health.js';
 import { keyHashes } from '../../server/locations/record.js';
 import { processMemoryMb } from './process-memory.js';
@@ -85,6 +86,17 @@ export const serve = (dataDir: string, key: string) =>
  */
 export const afterFloor = () => new Promise((resolve) => setTimeout(resolve, 100));
 
+/**
+ * Collects this process's garbage before a timed run, outside its clock (`npm run bench` passes
+ * --expose-gc). A floor parses 100,000 rows in this process, and each import's answer is parsed here
+ * too: left to V8, that garbage was collected during the next timed run, by threads that took one of
+ * the machine's two cores from the run being measured (the floor, or the server) and from the GET probe.
+ * Every timed run, floor or HTTP, now starts from a collected heap.
+ */
+export function collectBenchGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
 async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
   const response = await fetch(url, init);
   if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} ${await response.text()}`);
@@ -110,6 +122,39 @@ export async function createClient(url: string, token: string, name: string): Pr
 }
 
 export const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+/** When each server's last timed upload was answered (performance.now()), by the server's origin. */
+const lastUploadEnd = new Map<string, number>();
+
+/**
+ * How long the new threads take to load the server's modules and open their connections: 1.4 s of CPU
+ * each in a profile on a 2-core machine, so up to 3 s while other work shares the cores.
+ */
+const THREADS_START_MS = 3_000;
+
+/**
+ * Waits until the server has let its import threads go after the last upload and started new ones
+ * (store/writer.ts: RETIRE_IDLE_MS after a big write, then WARM_UP_AFTER_MS), and they have started:
+ * every timed upload meets the threads that a user's next file meets after a pause. The floors' runs
+ * between two uploads take 4 to 6 s on a slow machine: without the wait, an upload met warm threads,
+ * threads being let go, or new threads still loading their modules on both cores (the GET probe's
+ * longest wait then 120 ms, against 20 to 40 ms once they had started), and runs spread by a second.
+ */
+async function untilThreadsRenewed(url: string): Promise<void> {
+  const last = lastUploadEnd.get(new URL(url).origin);
+  if (last === undefined) return;
+  const due = last + RETIRE_IDLE_MS + WARM_UP_AFTER_MS + THREADS_START_MS;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+}
+
+/**
+ * Before a timed upload, and before the GET probe starts: the server's threads renewed, then this
+ * process's garbage collected (V8's full collection takes both cores for a moment: the probe would see it).
+ */
+export async function readyForUpload(url: string): Promise<void> {
+  await untilThreadsRenewed(url);
+  collectBenchGarbage();
+}
 
 /** An upload over HTTP, timed as the floors are: from its bytes in memory to the answer's last byte. */
 export interface TimedUpload<T> {
@@ -141,6 +186,7 @@ export async function timedUpload<T>(
   });
   const raw = Buffer.from(await response.arrayBuffer());
   const time = ms(start);
+  lastUploadEnd.set(new URL(url).origin, performance.now());
   const parseStart = process.hrtime.bigint();
   const answer = JSON.parse(raw.toString('utf8')) as T;
   return { status: response.status, answer, ms: time, parseMs: ms(parseStart) };
@@ -371,11 +417,13 @@ async function benchUpsert(
   for (let round = 0; round < RUNS; round++) {
     // Each round changes half the rows back and forth: every round updates 50,000 locations.
     const rows = round % 2 === 0 ? changed : run.rows;
+    collectBenchGarbage();
     floorTimes.push(run.floor.upsert(rows));
     await afterFloor();
     const payload = Buffer.from(
       JSON.stringify({ clientId: run.clientId, rows: rows.map((row, i) => ({ id: run.ids[i], ...row })) }),
     );
+    await readyForUpload(run.url);
     const stopProbe = await probeClients(run.url, run.token);
     const upload = await timedUpload<{ updated: number; unchanged: number }>(
       `${run.url}/api/locations/upload?mode=upsert`,
@@ -444,12 +492,15 @@ async function benchImport(
   let listClientId = '';
   let firstIds: string[] = [];
   for (let round = 0; round < RUNS; round++) {
+    collectBenchGarbage();
     floorTimes.push(run.floor.run(body));
+    collectBenchGarbage();
     keyedTimes.push(run.keyedFloor.run(body));
     await afterFloor();
     const clientId = await createClient(url, token, `Bench ${round}`);
     listClientId ||= clientId;
     const payload = Buffer.from(body.replace('00000000-0000-4000-8000-000000000000', clientId));
+    await readyForUpload(url);
     const stopProbe = await probeClients(url, token);
     const upload = await timedUpload<{ count: number; locations: { id: string }[] }>(
       `${url}/api/locations/upload`,
