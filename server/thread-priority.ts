@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { glibc } from './glibc.js';
 
 /**
  * The nice value of the threads that do an import's long work (the writer and the planner): above the
@@ -18,14 +18,13 @@ export interface ThreadPriorityCalls {
 const PRIO_PROCESS = 0;
 
 /**
- * glibc's calls through koffi (server/memory.ts loads the allocator's the same way), or null: macOS and
- * Windows, or a Linux without glibc 2.30's gettid. There the threads keep the priority they start with.
+ * glibc's calls (glibc.ts), or null: macOS and Windows, or a Linux without glibc 2.30's gettid. There the
+ * threads keep the priority they start with.
  */
 export function loadThreadPriorityCalls(): ThreadPriorityCalls | null {
-  if (process.platform !== 'linux') return null;
+  const libc = glibc();
+  if (libc === null) return null;
   try {
-    const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
-    const libc = koffi.load('libc.so.6');
     return {
       gettid: libc.func('int gettid()') as ThreadPriorityCalls['gettid'],
       setpriority: libc.func('int setpriority(int, int, int)') as ThreadPriorityCalls['setpriority'],
