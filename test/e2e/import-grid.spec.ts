@@ -128,6 +128,8 @@ test('find and replace on 100 rows, set a column on the rows shown, fix a red ce
   await expect(dialog.getByTestId('problem-count')).toHaveText('0');
   await dialog.getByRole('button', { name: /rows? ha(s|ve) problems?/ }).click();
   await expect(dialog.getByTestId('ready-count')).toHaveText('100');
+  // Nothing left to send back: no download of zero rows is offered.
+  await expect(dialog.getByRole('button', { name: /^Download .* with problems/ })).toHaveCount(0);
 
   await dialog.getByRole('button', { name: 'Import 100 locations' }).click();
   await expect(dialog.getByTestId('imported-count')).toHaveText('100');

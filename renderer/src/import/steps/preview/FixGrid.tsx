@@ -7,7 +7,10 @@ import { FindReplace } from './FindReplace.js';
 import { ImportGrid } from './ImportGrid.js';
 import { NOTHING, clicked, putBackCount, targetCount, targetOf, type Selection } from './selection.js';
 
-/** The grid's title and its tools: undo the last fix, keep every flagged row, download the rows to send back. */
+/**
+ * The grid's title and its tools: undo the last fix, keep every flagged row, download the rows to send back
+ * (shown only when there are some: a disabled "Download 0 rows" read as a broken button in a walk).
+ */
 function GridTools({
   job,
   report,
@@ -32,9 +35,11 @@ function GridTools({
             Keep {everyOne(report.flagged, 'flagged row')}
           </button>
         )}
-        <button type="button" className="button" disabled={returned === 0} onClick={job.downloadProblems}>
-          Download {plural(returned, 'row')} with problems or left out (CSV)
-        </button>
+        {returned > 0 && (
+          <button type="button" className="button" onClick={job.downloadProblems}>
+            Download {plural(returned, 'row')} with problems or left out (CSV)
+          </button>
+        )}
       </div>
     </header>
   );
