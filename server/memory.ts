@@ -18,8 +18,8 @@ import { glibc } from './glibc.js';
  * free pages of every arena given back to the system (`malloc_trim`) after the work that made them.
  * Agency Desk calls libc through koffi (glibc.ts): `MALLOC_ARENA_MAX` and friends are environment
  * variables, read only when a process starts, and the desktop app or `npm run serve` cannot set them for
- * themselves. Elsewhere (macOS, Windows,
- * musl) this does nothing: their allocators return memory on their own.
+ * themselves. Elsewhere (macOS, Windows, musl) this does nothing: their allocators return memory on their
+ * own.
  */
 export interface Allocator {
   /** Whether the settings were applied (Linux with glibc and koffi loaded). */

@@ -137,8 +137,7 @@ const THREADS_START_MS = 3_000;
  * (store/writer.ts: RETIRE_IDLE_MS after a big write, then WARM_UP_AFTER_MS), and they have started:
  * every timed upload meets the threads that a user's next file meets after a pause. The floors' runs
  * between two uploads take 4 to 6 s on a slow machine: without the wait, an upload met warm threads,
- * threads being let go, or new threads still loading their modules on both cores (the GET probe's
- * longest wait then 120 ms, against 20 to 40 ms once they had started), and runs spread by a second.
+ * threads being let go, or new threads still loading their modules on both cores, at random.
  */
 async function untilThreadsRenewed(url: string): Promise<void> {
   const last = lastUploadEnd.get(new URL(url).origin);
