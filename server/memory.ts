@@ -1,7 +1,7 @@
+import { createRequire } from 'node:module';
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { glibc } from './glibc.js';
 
 /**
  * The C allocator's settings for a server whose requests come with bodies of megabytes, on Linux (glibc).
@@ -16,10 +16,10 @@ import { glibc } from './glibc.js';
  *
  * So: at most two arenas, a fixed 128 KiB mmap threshold (glibc's default before it adapts), and the
  * free pages of every arena given back to the system (`malloc_trim`) after the work that made them.
- * Agency Desk calls libc through koffi (glibc.ts): `MALLOC_ARENA_MAX` and friends are environment
- * variables, read only when a process starts, and the desktop app or `npm run serve` cannot set them for
- * themselves. Elsewhere (macOS, Windows, musl) this does nothing: their allocators return memory on their
- * own.
+ * Agency Desk calls libc through koffi (a maintained FFI library with prebuilt binaries, no compiler
+ * needed): `MALLOC_ARENA_MAX` and friends are environment variables, read only when a process starts,
+ * and the desktop app or `npm run serve` cannot set them for themselves. Elsewhere (macOS, Windows,
+ * musl) this does nothing: their allocators return memory on their own.
  */
 export interface Allocator {
   /** Whether the settings were applied (Linux with glibc and koffi loaded). */
@@ -105,15 +105,16 @@ export interface Libc {
  * libc.so.6, or not these functions), where loading them throws.
  */
 export function loadLibc(): Libc | null {
-  const libc = glibc();
-  if (libc === null) return null;
+  if (process.platform !== 'linux') return null;
   try {
+    const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
+    const libc = koffi.load('libc.so.6');
     return {
       mallopt: libc.func('int mallopt(int, int)') as Libc['mallopt'],
       malloc_trim: libc.func('int malloc_trim(size_t)') as Libc['malloc_trim'],
     };
   } catch {
-    // A libc.so.6 without these functions: the allocator keeps its defaults, which work.
+    // Not glibc, or no prebuilt koffi for this machine: the allocator keeps its defaults, which work.
     return null;
   }
 }

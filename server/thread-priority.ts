@@ -1,4 +1,4 @@
-import { glibc } from './glibc.js';
+import os from 'node:os';
 
 /**
  * The nice value of the threads that do an import's long work (the writer and the planner): above the
@@ -8,37 +8,22 @@ import { glibc } from './glibc.js';
  */
 export const BACKGROUND_NICE = 5;
 
-/** glibc's `setpriority` and `gettid`: enough to set one thread's nice value. */
-export interface ThreadPriorityCalls {
-  gettid(): number;
-  setpriority(which: number, who: number, nice: number): number;
-}
-
-/** sys/resource.h: `who` is a process, which on Linux a thread id names too (one thread alone). */
-const PRIO_PROCESS = 0;
-
 /**
- * glibc's calls (glibc.ts), or null: macOS and Windows, or a Linux without glibc 2.30's gettid. There the
- * threads keep the priority they start with.
+ * Gives the calling thread (a worker thread's own OS thread, not the process) the background nice value,
+ * on Linux: `os.setPriority` without a pid is `setpriority(PRIO_PROCESS, 0, ...)`, which Linux applies to
+ * the calling thread alone (a nice value is per thread there: setpriority(2), BUGS). On macOS and Windows
+ * the same call would lower the whole process, the event loop with it, so nothing is asked there. Raising
+ * one's own nice value needs no privilege. Returns whether it was set.
  */
-export function loadThreadPriorityCalls(): ThreadPriorityCalls | null {
-  const libc = glibc();
-  if (libc === null) return null;
+export function runInBackground(
+  setPriority: (priority: number) => void = os.setPriority,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
+  if (platform !== 'linux') return false;
   try {
-    return {
-      gettid: libc.func('int gettid()') as ThreadPriorityCalls['gettid'],
-      setpriority: libc.func('int setpriority(int, int, int)') as ThreadPriorityCalls['setpriority'],
-    };
+    setPriority(BACKGROUND_NICE);
+    return true;
   } catch {
-    return null;
+    return false;
   }
-}
-
-/**
- * Gives the calling thread (a worker thread's own OS thread, not the process) the background nice value.
- * Returns whether it was set. Raising one's own nice value needs no privilege.
- */
-export function runInBackground(calls: ThreadPriorityCalls | null = loadThreadPriorityCalls()): boolean {
-  if (calls === null) return false;
-  return calls.setpriority(PRIO_PROCESS, calls.gettid(), BACKGROUND_NICE) === 0;
 }

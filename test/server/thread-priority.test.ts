@@ -4,17 +4,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../server/db/store.js';
 import { databaseFileIn } from '../../server/start.js';
 import { Writer } from '../../server/store/writer.js';
-import {
-  BACKGROUND_NICE,
-  loadThreadPriorityCalls,
-  runInBackground,
-  type ThreadPriorityCalls,
-} from '../../server/thread-priority.js';
+import { BACKGROUND_NICE, runInBackground } from '../../server/thread-priority.js';
 import { randomKey, tempDir } from '../helpers/app.js';
 
-/** Whether this process runs on glibc, as Node's diagnostic report says. */
-const glibc = (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime;
-const linuxGlibc = process.platform === 'linux' && glibc !== undefined;
+const linux = process.platform === 'linux';
 
 /** A thread's nice value, from the kernel: the 19th field of its stat line (the 17th after the name). */
 function niceOf(statPath: string): number {
@@ -42,8 +35,8 @@ describe('the import threads run below the event loop (server/thread-priority.ts
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('the writer and the planner threads take the background nice value; this thread keeps its own', async () => {
-    // Elsewhere (macOS, Windows, musl) the threads keep the priority they start with, and nothing is asked.
-    if (!linuxGlibc) return expect(runInBackground()).toBe(false);
+    // Elsewhere (macOS, Windows) the threads keep the priority they start with, and nothing is asked.
+    if (!linux) return expect(runInBackground()).toBe(false);
     const before = threadNices().filter((nice) => nice === BACKGROUND_NICE).length;
     const store = openStore(file, key);
     const writer = new Writer(store, Fastify({ logger: false }).log);
@@ -64,19 +57,18 @@ describe('the import threads run below the event loop (server/thread-priority.ts
     }
   });
 
-  it('asks the kernel for the calling thread only, and says whether it could', () => {
-    const calls: unknown[][] = [];
-    const fake = (result: number): ThreadPriorityCalls => ({
-      gettid: () => 4242,
-      setpriority: (...args) => (calls.push(args), result),
-    });
-    expect(runInBackground(fake(0))).toBe(true);
-    expect(calls).toEqual([[0, 4242, BACKGROUND_NICE]]);
-    expect(runInBackground(fake(-1))).toBe(false);
-    expect(runInBackground(null)).toBe(false);
-  });
-
-  it('finds glibc’s calls on Linux with glibc, and none elsewhere', () => {
-    expect(loadThreadPriorityCalls() !== null).toBe(linuxGlibc);
+  it('asks for the background nice value on Linux only, and says whether it could', () => {
+    const asked: number[] = [];
+    const setPriority = (priority: number) => void asked.push(priority);
+    expect(runInBackground(setPriority, 'linux')).toBe(true);
+    expect(asked).toEqual([BACKGROUND_NICE]);
+    // Anywhere else the call would lower the whole process, the event loop with it.
+    expect(runInBackground(setPriority, 'darwin')).toBe(false);
+    expect(runInBackground(setPriority, 'win32')).toBe(false);
+    expect(asked).toEqual([BACKGROUND_NICE]);
+    const refused = () => {
+      throw new Error('EACCES');
+    };
+    expect(runInBackground(refused, 'linux')).toBe(false);
   });
 });
