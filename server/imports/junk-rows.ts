@@ -93,13 +93,6 @@ function isHeaderInAnotherOrder(filled: readonly { cell: string }[], headers: re
   return true;
 }
 
-/** Whether a name cell is the template's example's: compared whole, else searched before it is trimmed (rare). */
-function isTemplateExample(cell: string | undefined): boolean {
-  if (cell === undefined || cell.length < TEMPLATE_EXAMPLE_NAME.length) return false;
-  if (cell === TEMPLATE_EXAMPLE_NAME) return true;
-  return cell.includes(TEMPLATE_EXAMPLE_NAME) && cell.trim() === TEMPLATE_EXAMPLE_NAME;
-}
-
 /** Why a row is not a location, or null when it may be one. */
 export function junkReason(cells: readonly string[], context: JunkContext): JunkReason | null {
   const words = placeholderSet(context.placeholders ?? PLACEHOLDERS);
@@ -116,7 +109,10 @@ export function junkReason(cells: readonly string[], context: JunkContext): Junk
   if (filled.some(({ cell }) => TOTAL_START.test(cell) && TOTAL.test(cell))) return 'totals or summary row';
   if (filled.length === 1 && NUMBER.test(filled[0]!.cell)) return 'totals or summary row';
   const { nameColumn, mappedColumns } = context;
-  if (nameColumn >= 0 && isTemplateExample(cells[nameColumn])) return 'the template’s example row';
+  // The name as trimmed above: the row's cells are trimmed once.
+  if (filled.find(({ column }) => column === nameColumn)?.cell === TEMPLATE_EXAMPLE_NAME) {
+    return 'the template’s example row';
+  }
   if (nameColumn >= 0 && mappedColumns.length > 1 && !blank(cells[nameColumn], words)) {
     const others = mappedColumns.filter((column) => column !== nameColumn);
     if (others.every((column) => blank(cells[column], words))) return 'only a name, nothing else';
