@@ -121,11 +121,18 @@ test('find and replace on 100 rows, set a column on the rows shown, fix a red ce
   await dialog.getByRole('button', { name: 'Select all 2 shown' }).click();
   const bulk = dialog.getByRole('form', { name: 'Change many rows' });
   await bulk.getByLabel('Set the column').selectOption('zip');
-  // With no value the button says what it would do.
-  await expect(bulk.getByRole('button', { name: 'Clear on 2 rows' })).toBeVisible();
+  // With no value there is nothing to set: Enter in the blank box changes nothing, clearing is its own button.
+  await expect(bulk.getByRole('button', { name: 'Set on 2 rows' })).toBeDisabled();
+  await expect(bulk.getByRole('button', { name: 'Clear on 2 rows' })).toBeEnabled();
+  checks.length = 0;
+  page.on('request', counted);
+  await bulk.getByLabel('to the value').press('Enter');
   await bulk.getByLabel('to the value').fill('EC1A 1BB');
   await bulk.getByRole('button', { name: 'Set on 2 rows' }).click();
   await expect(dialog.getByTestId('problem-count')).toHaveText('0');
+  page.off('request', counted);
+  // One check, the Set's: the Enter before it sent nothing.
+  expect(checks).toHaveLength(1);
   await dialog.getByRole('button', { name: /rows? ha(s|ve) problems?/ }).click();
   await expect(dialog.getByTestId('ready-count')).toHaveText('100');
   // Nothing left to send back: no download of zero rows is offered.

@@ -34,7 +34,7 @@ export function BulkSet({
       aria-label="Change many rows"
       onSubmit={(event) => {
         event.preventDefault();
-        onSet(target, field, value);
+        if (value.trim() !== '') onSet(target, field, value);
       }}
     >
       <ColumnChoice label="Set the column" fields={fields} value={field} onChange={setField} />
@@ -42,9 +42,13 @@ export function BulkSet({
         <span>to the value</span>
         <input value={value} onChange={(event) => setValue(event.target.value)} />
       </label>
-      {/* A blank value clears the column: the button says so, rather than "Set" doing it unseen. */}
-      <button type="submit" className="button" disabled={busy || count === 0}>
-        {value.trim() === '' ? 'Clear' : 'Set'} on {rows}
+      {/* Enter in a blank box sets nothing: clearing a column on every row is its own button (a walk
+          found "Clear on 100 rows" as the bar's first action, one keypress from emptying a column). */}
+      <button type="submit" className="button" disabled={busy || count === 0 || value.trim() === ''}>
+        Set on {rows}
+      </button>
+      <button type="button" className="button" disabled={busy || count === 0} onClick={() => onSet(target, field, '')}>
+        Clear on {rows}
       </button>
       {(
         [
