@@ -222,7 +222,7 @@ test("the grid shows the hours as the server read them, the file's own text on h
   await expect(hoursOf(4)).toHaveCount(0);
 });
 
-test('scrolled sideways to a field far right, each row keeps its box and line in view (a walk lost its row)', async ({
+test('scrolled sideways to a field far right, each row keeps its box, line and name in view (a walk lost its row)', async ({
   page,
 }, testInfo) => {
   const { dialog } = await openImport(page, 'Wide Sheet Shops');
@@ -242,6 +242,12 @@ test('scrolled sideways to a field far right, each row keeps its box and line in
   expect(line.x).toBeGreaterThanOrEqual(frame.x);
   expect(line.x + line.width).toBeLessThan(frame.x + 120);
   await expect(first.locator('.grid-line')).toHaveText('2');
+  // The name stays beside it (the first column of the sheet, wherever it was in the file).
+  const name = (await first.locator('td.grid-name').boundingBox())!;
+  expect(name.x).toBeGreaterThanOrEqual(line.x + line.width - 1);
+  expect(name.x).toBeLessThan(frame.x + 140);
+  await expect(first.locator('td.grid-name')).toHaveText(/\S/);
+  await expect(dialog.getByRole('columnheader').nth(2)).toHaveText('Name');
   // The box is on top, not under the fields that scrolled beneath it: a click there chooses the row.
   await first.getByRole('checkbox').click();
   await expect(first.getByRole('checkbox')).toBeChecked();

@@ -94,7 +94,39 @@ function ValueCell({ row, field }: { row: GridRow; field: RowField }) {
   return <span title={given}>{given}</span>;
 }
 
-/** One row of the file in the grid: its box, line, what the import does with it, its problems, its values. */
+/** A field's cell: typed over in place when the server flagged it, else its value. */
+function FieldCell({
+  row,
+  field,
+  flagged,
+  onFix,
+}: {
+  row: GridRow;
+  field: RowField;
+  flagged: boolean;
+  onFix: (row: number, field: RowField, value: string) => void;
+}) {
+  const classes = [field === 'name' ? 'grid-name' : '', flagged ? 'grid-flagged' : ''].filter(Boolean).join(' ');
+  return (
+    <td className={classes || undefined}>
+      {flagged ? (
+        <FixCell
+          key={row.values[field] ?? ''}
+          row={row}
+          field={field}
+          onFix={(value) => onFix(row.row, field, value)}
+        />
+      ) : (
+        <ValueCell row={row} field={field} />
+      )}
+    </td>
+  );
+}
+
+/**
+ * One row of the file in the grid: its box, line and name (these three stay in view when the grid
+ * scrolls sideways), what the import does with it, its problems, then its other values.
+ */
 export function GridRowView({
   row,
   position,
@@ -106,6 +138,7 @@ export function GridRowView({
 }: {
   row: GridRow;
   position: number;
+  /** The mapped fields, the name first when it is mapped (ImportGrid). */
   fields: RowField[];
   selected: boolean;
   onSelect: (position: number, range: boolean) => void;
@@ -114,6 +147,11 @@ export function GridRowView({
 }) {
   const flagged = new Set(fields.filter((field) => problemWith(row.errors, field) !== undefined));
   const name = row.values.name?.trim() || 'no name';
+  const cell = (field: RowField) => (
+    <FieldCell key={field} row={row} field={field} flagged={flagged.has(field)} onFix={onFix} />
+  );
+  const [first, ...rest] = fields;
+  const named = first === 'name';
   return (
     <tr
       className={`grid-row grid-${row.status}`}
@@ -131,7 +169,8 @@ export function GridRowView({
         />
       </td>
       <td className="grid-line">{row.line}</td>
-      <td>
+      {named && cell('name')}
+      <td className="grid-action">
         <span className={`grid-status grid-status-${row.status}`}>{STATUS_LABELS[row.status]}</span>
       </td>
       <td className="grid-reasons" title={row.errors.map((error) => error.message).join('; ')}>
@@ -140,20 +179,7 @@ export function GridRowView({
           .map((error) => (error.field ? `${ROW_FIELD_LABELS[error.field]}: ` : '') + error.message)
           .join('; ')}
       </td>
-      {fields.map((field) => (
-        <td key={field} className={flagged.has(field) ? 'grid-flagged' : undefined}>
-          {flagged.has(field) ? (
-            <FixCell
-              key={row.values[field] ?? ''}
-              row={row}
-              field={field}
-              onFix={(value) => onFix(row.row, field, value)}
-            />
-          ) : (
-            <ValueCell row={row} field={field} />
-          )}
-        </td>
-      ))}
+      {(named ? rest : fields).map(cell)}
     </tr>
   );
 }

@@ -10,10 +10,18 @@ import { useVirtualRows, type ShowRows } from './use-grid-window.js';
 const NAME_ONLY: RowField[] = ['name'];
 
 /**
- * The grid's column heads: the row's box, line, what the import does with it ("Action": not "Status",
- * which is a field of a location) and its problems, in view without scrolling, then the mapped fields.
+ * The grid's column heads: the row's box, line and name (which stay in view while the grid scrolls
+ * sideways), what the import does with it ("Action": not "Status", which is a field of a location) and
+ * its problems, in view without scrolling, then the other mapped fields.
  */
 function GridHead({ fields }: { fields: RowField[] }) {
+  const head = (field: RowField) => (
+    <th key={field} scope="col" className={field === 'name' ? 'grid-name' : undefined}>
+      {ROW_FIELD_LABELS[field]}
+    </th>
+  );
+  const [first, ...rest] = fields;
+  const named = first === 'name';
   return (
     <thead>
       <tr aria-rowindex={1}>
@@ -21,16 +29,18 @@ function GridHead({ fields }: { fields: RowField[] }) {
           <span className="sr-only">Selected</span>
         </th>
         <th scope="col">Line</th>
+        {named && head('name')}
         <th scope="col">Action</th>
         <th scope="col">Problems</th>
-        {fields.map((field) => (
-          <th key={field} scope="col">
-            {ROW_FIELD_LABELS[field]}
-          </th>
-        ))}
+        {(named ? rest : fields).map(head)}
       </tr>
     </thead>
   );
+}
+
+/** The mapped fields with the name first: it stays in view beside the line (GridRowView). */
+function nameFirst(fields: RowField[]): RowField[] {
+  return fields.includes('name') ? ['name', ...fields.filter((field) => field !== 'name')] : fields;
 }
 
 /** The height of the rows not drawn, above or below those in view. */
@@ -79,7 +89,7 @@ export function ImportGrid({
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const total = grid?.total ?? 0;
-  const fields = grid?.fields ?? NAME_ONLY;
+  const fields = nameFirst(grid?.fields ?? NAME_ONLY);
   const { items, before, after, rowAt } = useVirtualRows({ grid, filter, report, selection, showRows, scroller });
   const columns = fields.length + 4;
   return (
