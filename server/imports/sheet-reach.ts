@@ -1,6 +1,6 @@
 import { MAX_IMPORT_ROWS } from '../locations/schemas.js';
 import { MAX_CELLS, MAX_SHEET_ROWS } from './cell-limits.js';
-import { ascii, offsetsOf, sheetXml, type SheetState } from './workbook-facts.js';
+import { ascii, offsetsOf, type SheetState, type WorkbookParts } from './workbook-facts.js';
 
 /**
  * How far a sheet's values reach, read from its XML before read-excel-file reads it: the library makes
@@ -227,17 +227,16 @@ export function reachRefusal(sheet: string, reach: SheetReach, said: RefusalFor)
 }
 
 /**
- * Each sheet whose values reach too far (reachRefusal), with why, in the workbook's order; their XML is
- * unzipped together and searched as bytes. The dashboard's reader reads the other sheets.
+ * Each sheet whose values reach too far (reachRefusal), with why, in the workbook's order; their XML
+ * (unzipped once: workbookParts) is searched as bytes. The dashboard's reader reads the other sheets.
  */
 export function reachRefusals(
-  bytes: Uint8Array,
+  parts: WorkbookParts,
   states: readonly SheetState[],
   said: RefusalFor,
 ): { name: string; message: string }[] {
-  const xml = sheetXml(bytes, states);
   return states.flatMap((state) => {
-    const sheet = xml[state.path];
+    const sheet = parts[state.path];
     const message = sheet && reachRefusal(state.name, sheetReach(sheet), said);
     return message ? [{ name: state.name, message }] : [];
   });
@@ -247,6 +246,6 @@ export function reachRefusals(
  * Why an upload must not read a workbook's sheets, or null: the first sheet whose values reach too far.
  * Every sheet counts, since read-excel-file reads each (a sheet named with ?sheet= is asked alone).
  */
-export function workbookReachRefusal(bytes: Uint8Array, states: readonly SheetState[]): string | null {
-  return reachRefusals(bytes, states, 'upload')[0]?.message ?? null;
+export function workbookReachRefusal(parts: WorkbookParts, states: readonly SheetState[]): string | null {
+  return reachRefusals(parts, states, 'upload')[0]?.message ?? null;
 }

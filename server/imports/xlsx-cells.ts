@@ -1,16 +1,18 @@
 import readXlsxFile, { readSheet } from 'read-excel-file/node';
-import { MAX_UNZIPPED_BYTES, unzipsPast } from './cell-limits.js';
+import { MAX_UNZIPPED_BYTES, unzipUnder } from './cell-limits.js';
 import type { Cells } from './csv-text.js';
 import { HEADER_SEARCH_ROWS, rowsUnderHeader } from './header-row.js';
 import { isTable, sheetsToRead } from './sheet-choice.js';
 import { workbookReachRefusal } from './sheet-reach.js';
 import {
+  isFactPart,
   isWorksheet,
   NUMBERS_AS_TEXT,
   sheetFacts,
   sheetStates,
   withSheetFacts,
   type SheetState,
+  type WorkbookParts,
 } from './workbook-facts.js';
 
 type Refusal = { statusCode: number; message: string };
@@ -24,16 +26,18 @@ type SheetCells = { cells: Cells; hiddenColumns: number[]; sheet: string } | Ref
  * unzips with promises): the writer thread reads it before the import's synchronous transaction.
  */
 export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): Promise<SheetCells> {
-  if (unzipsPast(bytes)) {
+  // The parts the facts read, unzipped once here, under the cap (the library unzips the file itself).
+  const parts = unzipUnder(bytes, isFactPart);
+  if (parts === 'too big') {
     return {
       statusCode: 413,
       message: `The workbook unzips to more than ${MAX_UNZIPPED_BYTES / 1024 / 1024} MiB: save the sheet as CSV, or send it in parts.`,
     };
   }
-  const states = sheetStates(bytes);
+  const states = sheetStates(parts);
   // A sheet named is read alone: another sheet's stray cell far below does not refuse it (a probe's was).
-  if (sheet !== undefined) return namedSheetCells(bytes, states, sheet);
-  const tooFar = workbookReachRefusal(bytes, states);
+  if (sheet !== undefined) return namedSheetCells(bytes, parts, states, sheet);
+  const tooFar = workbookReachRefusal(parts, states);
   if (tooFar !== null) return { statusCode: 413, message: tooFar };
   let sheets: { sheet: string; data: unknown[][] }[];
   try {
@@ -47,7 +51,7 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
   const chosen = firstToRead(sheets, stateOf);
   if (chosen !== undefined && 'statusCode' in chosen) return chosen;
   if (chosen === undefined) return UNREADABLE;
-  return sheetCells(bytes, stateOf(chosen.sheet), chosen.sheet, chosen.data);
+  return sheetCells(parts, stateOf(chosen.sheet), chosen.sheet, chosen.data);
 }
 
 const UNREADABLE: Refusal = {
@@ -58,7 +62,12 @@ const UNREADABLE: Refusal = {
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** The sheet ?sheet= names, read alone (readSheet parses no other sheet), its reach checked alone. */
-async function namedSheetCells(bytes: Uint8Array, states: SheetState[], name: string): Promise<SheetCells> {
+async function namedSheetCells(
+  bytes: Uint8Array,
+  parts: WorkbookParts,
+  states: SheetState[],
+  name: string,
+): Promise<SheetCells> {
   const state = named(states, name);
   if (state === undefined) {
     const names = states.map((each) => `"${each.name}"`).join(', ');
@@ -67,21 +76,21 @@ async function namedSheetCells(bytes: Uint8Array, states: SheetState[], name: st
       message: `The workbook has no sheet named "${name}"; its sheets are ${names}. Name one with ?sheet=`,
     };
   }
-  const tooFar = workbookReachRefusal(bytes, [state]);
+  const tooFar = workbookReachRefusal(parts, [state]);
   if (tooFar !== null) return { statusCode: 413, message: tooFar };
-  if (!isWorksheet(state)) return sheetCells(bytes, state, state.name, []);
+  if (!isWorksheet(state)) return sheetCells(parts, state, state.name, []);
   let data: unknown[][];
   try {
     data = ((await readSheet(asBuffer(bytes), state.name, NUMBERS_AS_TEXT)) ?? []) as unknown[][];
   } catch {
     return UNREADABLE;
   }
-  return sheetCells(bytes, state, state.name, data);
+  return sheetCells(parts, state, state.name, data);
 }
 
-/** A sheet's cells as text, with its merges and errors (sheetFacts unzips the XML of this sheet alone). */
-function sheetCells(bytes: Uint8Array, state: SheetState | undefined, sheet: string, data: unknown[][]): SheetCells {
-  const facts = state && sheetFacts(bytes, state);
+/** A sheet's cells as text, with its merges and errors (sheetFacts). */
+function sheetCells(parts: WorkbookParts, state: SheetState | undefined, sheet: string, data: unknown[][]): SheetCells {
+  const facts = state && sheetFacts(parts, state);
   const cells = withSheetFacts(data, facts).map((row) => row.map(cellText));
   return { cells, hiddenColumns: facts?.hiddenColumns ?? [], sheet };
 }

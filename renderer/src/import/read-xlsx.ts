@@ -9,6 +9,7 @@ import {
   sheetStates,
   withSheetFacts,
   workbookFacts,
+  workbookParts,
   type SheetState,
 } from '../../../server/imports/workbook-facts.js';
 
@@ -82,9 +83,11 @@ const NOT_A_WORKBOOK =
 export async function readWorkbook(file: ByteSource): Promise<Workbook> {
   const bytes = await file.read(0, file.size);
   try {
-    const states = sheetStates(bytes);
-    const tooFar = reachRefusals(bytes, states, 'dashboard');
-    const facts = workbookFacts(bytes);
+    // The workbook's XML unzipped once, for its sheets' list, their reach and their facts.
+    const parts = workbookParts(bytes);
+    const states = sheetStates(parts);
+    const tooFar = reachRefusals(parts, states, 'dashboard');
+    const facts = workbookFacts(parts, states);
     // Merged cells filled down, formula errors shown, hidden sheets known: as the server reads a workbook.
     const sheetFrom = (name: string, data: unknown[][] | undefined): WorkbookSheet => {
       const own = facts.find((each) => each.name === name);
