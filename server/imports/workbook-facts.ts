@@ -235,12 +235,7 @@ const factsOf = (state: SheetState, xml: Uint8Array | undefined, styles: Map<num
 
 const stylesOf = (parts: WorkbookParts) => zeroPaddedStyles(strFromU8(parts[STYLES_PART] ?? new Uint8Array()));
 
-/** One sheet's facts (the server reads one sheet of a workbook). */
-export function sheetFacts(parts: WorkbookParts, state: SheetState): SheetFacts {
-  return factsOf(state, parts[state.path], stylesOf(parts));
-}
-
-/** Every sheet's facts, in the workbook's order (the dashboard offers each sheet). */
+/** The facts of these sheets, in their order (the dashboard offers each sheet; the server reads one, or each). */
 export function workbookFacts(parts: WorkbookParts, states: readonly SheetState[]): SheetFacts[] {
   const styles = stylesOf(parts);
   return states.map((state) => factsOf(state, parts[state.path], styles));

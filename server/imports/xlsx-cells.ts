@@ -8,11 +8,11 @@ import {
   isFactPart,
   isWorksheet,
   NUMBERS_AS_TEXT,
-  sheetFacts,
   sheetStates,
   withSheetFacts,
+  workbookFacts,
+  type SheetFacts,
   type SheetState,
-  type WorkbookParts,
 } from './workbook-facts.js';
 
 type Refusal = { statusCode: number; message: string };
@@ -26,19 +26,10 @@ type SheetCells = { cells: Cells; hiddenColumns: number[]; sheet: string } | Ref
  * unzips with promises): the writer thread reads it before the import's synchronous transaction.
  */
 export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): Promise<SheetCells> {
-  // The parts the facts read, unzipped once here, under the cap (the library unzips the file itself).
-  const parts = unzipUnder(bytes, isFactPart);
-  if (parts === 'too big') {
-    return {
-      statusCode: 413,
-      message: `The workbook unzips to more than ${MAX_UNZIPPED_BYTES / 1024 / 1024} MiB: save the sheet as CSV, or send it in parts.`,
-    };
-  }
-  const states = sheetStates(parts);
+  const look = lookAtWorkbook(bytes, sheet);
+  if ('statusCode' in look) return look;
   // A sheet named is read alone: another sheet's stray cell far below does not refuse it (a probe's was).
-  if (sheet !== undefined) return namedSheetCells(bytes, parts, states, sheet);
-  const tooFar = workbookReachRefusal(parts, states);
-  if (tooFar !== null) return { statusCode: 413, message: tooFar };
+  if (look.named !== undefined) return namedSheetCells(bytes, look.named, look.facts[0]);
   let sheets: { sheet: string; data: unknown[][] }[];
   try {
     const read = await readXlsxFile(asBuffer(bytes), NUMBERS_AS_TEXT);
@@ -47,11 +38,50 @@ export async function xlsxCells(bytes: Uint8Array, sheet: string | undefined): P
   } catch {
     return UNREADABLE;
   }
-  const stateOf = (name: string) => states.find((each) => each.name === name);
+  const stateOf = (name: string) => look.states.find((each) => each.name === name);
   const chosen = firstToRead(sheets, stateOf);
   if (chosen !== undefined && 'statusCode' in chosen) return chosen;
   if (chosen === undefined) return UNREADABLE;
-  return sheetCells(parts, stateOf(chosen.sheet), chosen.sheet, chosen.data);
+  const facts = look.facts.find((each) => each.name === chosen.sheet);
+  return sheetCells(facts, chosen.sheet, chosen.data);
+}
+
+/** What the workbook's own XML says before the library reads it: its sheets, the one named, their facts. */
+interface WorkbookLook {
+  states: SheetState[];
+  /** The sheet ?sheet= names, read alone; undefined: the library reads every sheet. */
+  named: SheetState | undefined;
+  /** The facts of the sheets to read (the one named, else each). */
+  facts: SheetFacts[];
+}
+
+/**
+ * The workbook's XML (its list of sheets and their XML) unzipped once, under the cap, and read: whether
+ * the sheets to read reach too far, and their facts. Its parts are let go when this returns, before
+ * read-excel-file unzips the file again on its own: the sheet's XML (36 MB for 100,000 rows) is not
+ * held through the library's reading.
+ */
+function lookAtWorkbook(bytes: Uint8Array, sheet: string | undefined): WorkbookLook | Refusal {
+  const parts = unzipUnder(bytes, isFactPart);
+  if (parts === 'too big') {
+    return {
+      statusCode: 413,
+      message: `The workbook unzips to more than ${MAX_UNZIPPED_BYTES / 1024 / 1024} MiB: save the sheet as CSV, or send it in parts.`,
+    };
+  }
+  const states = sheetStates(parts);
+  const state = sheet === undefined ? undefined : named(states, sheet);
+  if (sheet !== undefined && state === undefined) {
+    const names = states.map((each) => `"${each.name}"`).join(', ');
+    return {
+      statusCode: 400,
+      message: `The workbook has no sheet named "${sheet}"; its sheets are ${names}. Name one with ?sheet=`,
+    };
+  }
+  const toRead = state === undefined ? states : [state];
+  const tooFar = workbookReachRefusal(parts, toRead);
+  if (tooFar !== null) return { statusCode: 413, message: tooFar };
+  return { states, named: state, facts: workbookFacts(parts, toRead) };
 }
 
 const UNREADABLE: Refusal = {
@@ -61,36 +91,24 @@ const UNREADABLE: Refusal = {
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-/** The sheet ?sheet= names, read alone (readSheet parses no other sheet), its reach checked alone. */
+/** The sheet ?sheet= names, read alone (readSheet parses no other sheet). */
 async function namedSheetCells(
   bytes: Uint8Array,
-  parts: WorkbookParts,
-  states: SheetState[],
-  name: string,
+  state: SheetState,
+  facts: SheetFacts | undefined,
 ): Promise<SheetCells> {
-  const state = named(states, name);
-  if (state === undefined) {
-    const names = states.map((each) => `"${each.name}"`).join(', ');
-    return {
-      statusCode: 400,
-      message: `The workbook has no sheet named "${name}"; its sheets are ${names}. Name one with ?sheet=`,
-    };
-  }
-  const tooFar = workbookReachRefusal(parts, [state]);
-  if (tooFar !== null) return { statusCode: 413, message: tooFar };
-  if (!isWorksheet(state)) return sheetCells(parts, state, state.name, []);
+  if (!isWorksheet(state)) return sheetCells(facts, state.name, []);
   let data: unknown[][];
   try {
     data = ((await readSheet(asBuffer(bytes), state.name, NUMBERS_AS_TEXT)) ?? []) as unknown[][];
   } catch {
     return UNREADABLE;
   }
-  return sheetCells(parts, state, state.name, data);
+  return sheetCells(facts, state.name, data);
 }
 
-/** A sheet's cells as text, with its merges and errors (sheetFacts). */
-function sheetCells(parts: WorkbookParts, state: SheetState | undefined, sheet: string, data: unknown[][]): SheetCells {
-  const facts = state && sheetFacts(parts, state);
+/** A sheet's cells as text, with its merges and errors (workbook-facts.ts). */
+function sheetCells(facts: SheetFacts | undefined, sheet: string, data: unknown[][]): SheetCells {
   const cells = withSheetFacts(data, facts).map((row) => row.map(cellText));
   return { cells, hiddenColumns: facts?.hiddenColumns ?? [], sheet };
 }

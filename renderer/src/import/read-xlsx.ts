@@ -83,11 +83,7 @@ const NOT_A_WORKBOOK =
 export async function readWorkbook(file: ByteSource): Promise<Workbook> {
   const bytes = await file.read(0, file.size);
   try {
-    // The workbook's XML unzipped once, for its sheets' list, their reach and their facts.
-    const parts = workbookParts(bytes);
-    const states = sheetStates(parts);
-    const tooFar = reachRefusals(parts, states, 'dashboard');
-    const facts = workbookFacts(parts, states);
+    const { states, tooFar, facts } = lookAtWorkbook(bytes);
     // Merged cells filled down, formula errors shown, hidden sheets known: as the server reads a workbook.
     const sheetFrom = (name: string, data: unknown[][] | undefined): WorkbookSheet => {
       const own = facts.find((each) => each.name === name);
@@ -111,6 +107,16 @@ export async function readWorkbook(file: ByteSource): Promise<Workbook> {
   } catch {
     return { ok: false, message: NOT_A_WORKBOOK };
   }
+}
+
+/**
+ * The workbook's XML unzipped once, for its sheets' list, their reach and their facts, and let go when
+ * this returns: the sheets' XML is not held while the library reads the file.
+ */
+function lookAtWorkbook(bytes: Uint8Array) {
+  const parts = workbookParts(bytes);
+  const states = sheetStates(parts);
+  return { states, tooFar: reachRefusals(parts, states, 'dashboard'), facts: workbookFacts(parts, states) };
 }
 
 /** One sheet's cells, read alone; a chart sheet has none (isWorksheet). */
