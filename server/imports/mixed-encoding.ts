@@ -56,15 +56,17 @@ function onlyUtf8Writes(point: number): boolean {
 interface Counts {
   valid: number;
   invalid: number;
-  /** Whether some run of bytes past ASCII is UTF-8 alone, with a character only UTF-8 writes. */
+  /** Whether some run of bytes past ASCII holds a valid sequence of a character only UTF-8 writes. */
   utf8Only: boolean;
 }
 
 /**
  * Counts the run of bytes past ASCII from `at` (a word's letters in Shift JIS, GBK or Windows-1251, an
- * accent in UTF-8 or Windows-1252), and answers where it ends. A run that is UTF-8 alone, with a
- * character only UTF-8 writes, tells UTF-8; a valid sequence inside a run with bytes that are none is
- * chance (GBK's 楼 beside a digit, "3楼", is C2 A5, UTF-8's ¥; Windows-1251's "КИЇВ" holds C8 AF).
+ * accent in UTF-8 or Windows-1252), and answers where it ends. A run holding a character only UTF-8
+ * writes tells UTF-8, even beside a stray byte ("Café’s": é in UTF-8 touching Windows-1252's 0x92 was
+ * read as Windows-1252 and stored as "CafÃ©’s"). That tells only for a file read as a Latin code page
+ * (mixedEncodingLine): in the encodings of runs of bytes past ASCII, valid sequences come by chance
+ * (GBK's 楼 beside a digit, "3楼", is C2 A5, UTF-8's ¥; Windows-1251's "КИЇВ" holds C8 AF).
  */
 function countRun(bytes: Uint8Array, at: number, counts: Counts): number {
   let next = at;
@@ -82,7 +84,7 @@ function countRun(bytes: Uint8Array, at: number, counts: Counts): number {
     }
   }
   counts.invalid += invalid;
-  counts.utf8Only ||= telling && invalid === 0;
+  counts.utf8Only ||= telling;
   return next;
 }
 

@@ -72,6 +72,9 @@ describe('decodeSource', () => {
     expect(await decodeSource(bufferSource(umlaut))).toEqual({ ok: false, message: mixedEncodingWords(2) });
     const eszett = new Uint8Array([...utf8('name,city\nJoe'), 0x92, ...utf8('s Diner,Straßburg\n')]);
     expect(await decodeSource(bufferSource(eszett))).toEqual({ ok: false, message: mixedEncodingWords(2) });
+    // The letter touching the stray byte ("Café’s"): read as Windows-1252 before, "CafÃ©’s".
+    const touching = new Uint8Array([...utf8('name,city\nCafé'), 0x92, ...utf8('s,Paris\n')]);
+    expect(await decodeSource(bufferSource(touching))).toEqual({ ok: false, message: mixedEncodingWords(2) });
   });
 
   it('reads Excel for Mac\'s CSV as Mac Roman, as the server does (not "BŠckerei MŸller")', async () => {

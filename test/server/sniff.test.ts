@@ -201,6 +201,15 @@ describe('decodeCsv: a UTF-8 file with a stray byte of another encoding (found b
     expect(mixedIn1252(cp1252('Name\nCafÃ© é è à\n'))).toBe(2);
   });
 
+  it('a UTF-8 letter touching a stray byte is a mix: "Café’s" was stored as "CafÃ©’s"', () => {
+    const touching = Buffer.concat([utf8('Name,City\nCafé'), Buffer.from([0x92]), utf8('s,Paris\n')]);
+    expect(mixedIn1252(touching)).toBe(2);
+    expect(decodeCsv(touching, undefined)).toEqual({ message: mixedEncodingWords(2) });
+    // The stray byte first, the letter after it: "’é" (0x92 C3 A9), and a dash touching one ("–"+0x85).
+    expect(mixedIn1252(Buffer.concat([utf8('Name\nJoe'), Buffer.from([0x92]), utf8('é\n')]))).toBe(2);
+    expect(mixedIn1252(Buffer.concat([utf8('Name\nA\nB –'), Buffer.from([0x85]), utf8('\n')]))).toBe(3);
+  });
+
   it("a Latin code page's own letters that happen to form UTF-8 are no mix: none is a letter only UTF-8 writes", () => {
     const bytes = (...parts: (string | number[])[]) =>
       Buffer.concat(parts.map((part) => (typeof part === 'string' ? cp1252(part) : Buffer.from(part))));
@@ -214,6 +223,13 @@ describe('decodeCsv: a UTF-8 file with a stray byte of another encoding (found b
     // Mac Roman's “École” and ”Café”: “ É is D2 83, U+0483 (Cyrillic).
     const macRoman = bytes('Name\n', [0xd2, 0x83], 'cole', [0xd3], ' Caf', [0x8e], '\n');
     expect(mixedEncodingLine(macRoman, 'macintosh')).toBeNull();
+    // Capitals touching signs and quotes, runs of several bytes: "« CAFÉ »" with no-break spaces (C9 A0
+    // BB: U+0260, then a byte that is none), "NESCAFÉ®»", "AÇÃO", "ÉTÉ…»", "Å°C", "MÜLLER’S".
+    for (const text of ['«\u00a0CAFÉ\u00a0»', 'NESCAFÉ®»', 'AÇÃO', 'ÉTÉ…»', 'Å°C', 'MÜLLER’S', 'Café » Bar']) {
+      expect(mixedIn1252(cp1252(`Name\n${text}\n`)), text).toBeNull();
+    }
+    // Windows-1250's "ŁÓDŹ – ŚRÓDMIEŚCIE" and "Plzeň" (Ó is D3, the dash 96).
+    expect(mixedEncodingLine(encoded('Name\nŁÓDŹ – ŚRÓDMIEŚCIE\nPlzeň\n', 'windows-1250'), 'windows-1250')).toBeNull();
   });
 
   it('a legacy file of two bytes a letter is read in its encoding: GBK\'s "3楼" is C2 A5 (UTF-8\'s ¥) by chance', () => {
