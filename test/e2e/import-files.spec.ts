@@ -127,6 +127,44 @@ test('a semicolon file from Europe is read with its delimiter', async ({ page })
   expect(await locationCount(clientId)).toBe(4);
 });
 
+test('a row with an unquoted separator is a problem in the preview until fixed, not imported short (found by a walk)', async ({
+  page,
+}, testInfo) => {
+  const clientId = await openNewClient(page, 'Bäckerei Müller');
+  await page.getByRole('button', { name: 'Import locations' }).click();
+  const dialog = importer(page);
+  // Windows-1252, semicolons, CRLF: line 2's hours hold a ";" without quotes, so "Sa 7-12" is an 8th value.
+  await dropFile(page, dialog.getByTestId('drop-zone'), 'filialen-unquoted-semicolon.csv');
+  await expect(dialog.getByTestId('file-facts')).toContainText('3 rows · semicolon-separated');
+  await expect(dialog.getByText(/This row has 8 values but the header has 7 columns/)).toBeVisible();
+  await expect(importAs(dialog, 'Öffnungszeiten')).toHaveText('Hours (the whole week)');
+  await dialog.getByRole('button', { name: 'Check 3 rows' }).click();
+  await expect(dialog.getByTestId('problem-count')).toHaveText('1');
+  await expect(dialog.getByText('Fix or leave out the 1 row with problems to continue.')).toBeVisible();
+  await expect(dialog.getByRole('button', { name: /^Import/ })).toBeDisabled();
+  await dialog.getByRole('button', { name: /row has a problem/ }).click();
+  const row = dialog.locator('[data-testid="grid-row"][data-line="2"]');
+  await expect(row.locator('.grid-reasons')).toContainText('"Sa 7-12" would be lost');
+  await snap(page, testInfo, 'unquoted-separator-problem');
+
+  // The whole value typed in its cell: the row is ready, and its Saturday is imported.
+  const hours = row.getByLabel('Hours, line 2');
+  await expect(hours).toHaveValue('Mo-Fr 7-18 Uhr');
+  await hours.fill('Mo-Fr 7-18 Uhr; Sa 7-12');
+  await hours.press('Enter');
+  await expect(dialog.getByTestId('problem-count')).toHaveText('0');
+  await dialog.getByRole('button', { name: /rows? ha(s|ve) problems?/ }).click();
+  await expect(dialog.getByTestId('ready-count')).toHaveText('3');
+  await dialog.getByRole('button', { name: 'Import 3 locations' }).click();
+  await expect(dialog.getByTestId('imported-count')).toHaveText('3');
+  const stored = await server().api<{ name: string; hours: Record<string, string[][]> | null }[]>(
+    'GET',
+    `/api/locations?clientId=${clientId}`,
+    { token: admin() },
+  );
+  expect(stored.find((location) => location.name === 'Bäckerei Müller')?.hours?.sat).toEqual([['07:00', '12:00']]);
+});
+
 test('files that cannot be imported are refused with a reason, and nothing is sent', async ({ page }, testInfo) => {
   const clientId = await openNewClient(page, 'Refusals Inc');
   await page.getByRole('button', { name: 'Import locations' }).click();

@@ -403,6 +403,31 @@ export class ImportJob {
       if (row !== undefined) this.absorbRow(row, preview, sent);
     }
     this.absorbErrors(answer.errors, sent);
+    for (const row of sent) {
+      const problem = this.overfullProblem(row);
+      if (problem) this.markError(row, problem.field, problem.message);
+    }
+  }
+
+  /**
+   * A row with more values than the header has columns (parse-csv.ts): a value held the separator
+   * unquoted, and every value after it moved. The values past the last column would be lost (a walk's
+   * "Mo-Fr 7-18 Uhr; Sa 7-12" lost its Saturday, where the server's CSV upload refuses the file), so the
+   * row is a problem on its last column's field until that field is fixed here (or the row left out).
+   */
+  private overfullProblem(row: number): { field: RowField | null; message: string } | null {
+    const overfull = this.table?.overfull.get(row);
+    if (!this.table || !overfull) return null;
+    const columns = this.table.headers.length;
+    const target = this.mapping[columns - 1];
+    const field = target === null || target === undefined ? null : fieldOfTarget(target);
+    if (field !== null && this.edits.get(row)?.[field] !== undefined) return null;
+    const lost = overfull.extras.map((value) => `"${value.trim()}"`).join(', ');
+    const fix = field === null ? 'Fix the file' : `Type the whole value here, fix the file`;
+    return {
+      field,
+      message: `This row has ${overfull.values} values for ${columns} columns: a value holds an unquoted "${this.table.delimiter}", which moves every value after it, and ${lost} would be lost. ${fix}, or leave the row out.`,
+    };
   }
 
   /** One row of the dry run: its action, and what the preview lists for it. */
@@ -442,13 +467,18 @@ export class ImportJob {
     for (const error of errors) {
       const row = error.row === undefined ? undefined : sent[error.row];
       if (row === undefined) continue;
-      this.health[row] = 0;
-      this.actions[row] = 1 + ACTIONS.indexOf('error');
-      const list = this.errors.get(row) ?? [];
-      list.push({ field: (error.field ?? null) as RowField | null, message: error.message });
-      this.errors.set(row, list);
+      this.markError(row, (error.field ?? null) as RowField | null, error.message);
       if (error.field === 'phone' && error.message.includes(NEEDS_A_COUNTRY)) this.phonesWithoutCountry.add(row);
     }
+  }
+
+  /** The row cannot be imported as it stands: a problem on `field` (null: the row's). */
+  private markError(row: number, field: RowField | null, message: string): void {
+    this.health[row] = 0;
+    this.actions[row] = 1 + ACTIONS.indexOf('error');
+    const list = this.errors.get(row) ?? [];
+    list.push({ field, message });
+    this.errors.set(row, list);
   }
 
   /** The user typed a new value into a flagged cell: that row alone goes through the dry run again. */

@@ -49,6 +49,11 @@ export interface CsvTable {
   /** The line break rows end with. */
   newline: string;
   problems: LineProblem[];
+  /**
+   * The rows (by index) with more values than the header has columns: how many values, and the values
+   * past the header's columns that are not blank. The preview holds each as a problem (import-job.ts).
+   */
+  overfull: Map<number, { values: number; extras: string[] }>;
   /** A workbook sheet's columns hidden in Excel, 0-based (read-xlsx.ts); a CSV has none. */
   hiddenColumns?: number[];
 }
@@ -105,6 +110,7 @@ export class CsvParser {
     delimiter: ',',
     newline: '\n',
     problems: [],
+    overfull: new Map(),
   };
   private parser: Papa.Parser | null = null;
   /** Text not parsed yet: a row cut by the end of the last piece, or the start before the guess. */
@@ -271,9 +277,11 @@ export class CsvParser {
       }
     }
     if (extraValues) {
+      const extras = row.slice(columns).filter((cell) => !isBlank(cell));
+      table.overfull.set(table.rowStarts.length, { values: row.length, extras });
       table.problems.push({
         line,
-        message: `This row has ${row.length} values but the header has ${columns} columns; the extra values are ignored. A value may hold an unquoted "${table.delimiter}".`,
+        message: `This row has ${row.length} values but the header has ${columns} columns: a value may hold an unquoted "${table.delimiter}". The preview holds the row as a problem, to fix or leave out.`,
       });
     }
     table.rowStarts.push(start);
