@@ -197,7 +197,7 @@ export const isFactPart = (name: string): boolean =>
 /**
  * The parts the facts read, unzipped once for the states, the reach and the facts alike (each unzipped
  * the sheets again: three times for an upload). None when the workbook cannot be unzipped: the reader
- * refuses it in its own words. The server unzips them itself, under its cap (cell-limits.ts).
+ * refuses it in its own words. The server unzips them itself, under its cap (zip-parts.ts).
  */
 export function workbookParts(bytes: Uint8Array): WorkbookParts {
   try {

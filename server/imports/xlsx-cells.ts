@@ -1,5 +1,6 @@
 import readXlsxFile, { readSheet } from 'read-excel-file/node';
-import { MAX_UNZIPPED_BYTES, unzipUnder } from './cell-limits.js';
+import { MAX_UNZIPPED_BYTES } from './cell-limits.js';
+import { unzipUnder } from './zip-parts.js';
 import type { Cells } from './csv-text.js';
 import { HEADER_SEARCH_ROWS, rowsUnderHeader } from './header-row.js';
 import { isTable, sheetsToRead } from './sheet-choice.js';

@@ -1,6 +1,6 @@
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { unzipUnder } from '../../server/imports/cell-limits.js';
+import { unzipUnder } from '../../server/imports/zip-parts.js';
 import { ascii, isFactPart, offsetsOf, workbookParts } from '../../server/imports/workbook-facts.js';
 
 /** Every offset of `pattern` in `text` from `from`, found one character at a time. */
