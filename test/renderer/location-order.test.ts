@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LocationRow } from '../../renderer/src/api/types.js';
-import { LocationIndex, type ViewRequest } from '../../renderer/src/locations/order.js';
+import { foldForSearch, LocationIndex, type ViewRequest } from '../../renderer/src/locations/order.js';
 
 let made = 0;
 function location(name: string, fields: Partial<LocationRow> = {}): LocationRow {
@@ -85,5 +85,25 @@ describe('LocationIndex', () => {
     expect(names(index, { ...byName, query: 'austin' })).toEqual(['Airport', 'Downtown']);
     expect(names(index, { ...byName, query: 'austin', health: 'red' })).toEqual(['Airport']);
     expect(names(index, { ...byName, sort: { key: 'health_score', direction: 'descending' } })[0]).toBe('Downtown');
+  });
+
+  it('finds text with or without its accents, typed either way (a walk typed "creme" and found nothing)', () => {
+    const index = new LocationIndex();
+    index.add([
+      location('Crème de la Crème', { city: 'Montréal' }),
+      location('Bäckerei Müller', { address: 'Hauptstraße 5', city: 'Zürich' }),
+      location('Pierogi', { city: 'Łódź' }),
+      location('Cafe Uno', { city: 'Lyon' }),
+    ]);
+    const found = (typed: string) => names(index, { ...byName, query: foldForSearch(typed) });
+    expect(found('creme')).toEqual(['Crème de la Crème']);
+    expect(found('CRÈME')).toEqual(['Crème de la Crème']);
+    expect(found('montreal')).toEqual(['Crème de la Crème']);
+    expect(found('zurich')).toEqual(['Bäckerei Müller']);
+    expect(found('hauptstrasse')).toEqual(['Bäckerei Müller']);
+    expect(found('lodz')).toEqual(['Pierogi']);
+    // An accent typed finds the plain letters too: the search is as forgiving as the sort.
+    expect(found('café')).toEqual(['Cafe Uno']);
+    expect(found('bakery')).toEqual([]);
   });
 });

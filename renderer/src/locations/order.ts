@@ -14,7 +14,7 @@ export type HealthFilter = Health | 'all';
 /** What the table shows: which rows (search text, health) in which order. */
 export interface ViewRequest {
   sort: LocationSort;
-  /** Lower-cased search text; empty for none. */
+  /** The search text as foldForSearch makes it; empty for none. */
   query: string;
   health: HealthFilter;
 }
@@ -47,14 +47,35 @@ function comparatorFor(rows: readonly LocationRow[], sort: LocationSort): (a: nu
   return sort.direction === 'ascending' ? (a, b) => compare(a, b) || a - b : (a, b) => compare(b, a) || a - b;
 }
 
-/** The text a search looks in, per location, lower-cased once. */
+/** Letters with no accent to take off in Unicode's decomposition, as people type them without it. */
+const PLAIN_LETTERS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ı: 'i' };
+const COMBINING_MARKS = /\p{M}/gu;
+const OUTSIDE_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * Text as a search compares it: lower-cased, accents off ("Crème" and "creme", "Zürich" and "zurich",
+ * "Straße" and "strasse", "Łódź" and "lodz" find each other: a walk typed names without their accents
+ * and found nothing). The table's texts and the typed search go through it alike.
+ */
+export function foldForSearch(text: string): string {
+  const lower = text.toLowerCase();
+  // Most locations' texts are ASCII: nothing to take off.
+  if (!OUTSIDE_ASCII.test(lower)) return lower;
+  return lower
+    .normalize('NFD')
+    .replace(COMBINING_MARKS, '')
+    .replace(/[ßæœøłđı]/g, (letter) => PLAIN_LETTERS[letter]!);
+}
+
+/** The text a search looks in, per location, folded once (foldForSearch). */
 export function searchTextOf(location: LocationRow): string {
   const { name, store_code, address, city, state, zip, country, primary_category, labels } = location;
   // The category and the labels too: "all the locations labelled flagship", then a bulk change (a walk).
-  return [name, store_code, address, city, state, zip, country, primary_category, ...(labels ?? [])]
-    .filter((value) => value !== null)
-    .join('\u0000')
-    .toLowerCase();
+  return foldForSearch(
+    [name, store_code, address, city, state, zip, country, primary_category, ...(labels ?? [])]
+      .filter((value) => value !== null)
+      .join('\u0000'),
+  );
 }
 
 interface ColumnOrder {

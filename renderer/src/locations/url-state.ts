@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { navigate, useSearch } from '../router.js';
-import type { HealthFilter, LocationColumn, LocationSort, ViewRequest } from './order.js';
+import { foldForSearch, type HealthFilter, type LocationColumn, type LocationSort, type ViewRequest } from './order.js';
 import { LOCATION_COLUMNS } from './column-widths.js';
 
 /**
@@ -73,9 +73,9 @@ export function searchOf(address: TableAddress): string {
   return text ? `?${text}` : '';
 }
 
-/** The rows the address asks for: its search (lower-cased, trimmed), health and sort. */
+/** The rows the address asks for: its search (trimmed, folded as the table's texts are), health and sort. */
 export function useViewRequest({ search, health, sort }: TableAddress): ViewRequest {
-  const query = search.trim().toLowerCase();
+  const query = foldForSearch(search.trim());
   return useMemo(() => ({ sort, query, health }), [sort, query, health]);
 }
 
