@@ -236,6 +236,20 @@ const TYPE_ERRORS: Partial<Record<ValueErrorType, string>> = {
  * than 8 characters", "must match format "email""). The import's rows word a few in a location's terms
  * (locations/rows.ts) and fall back to this.
  */
+/** The most fields an unknown field's message lists: a longer list is the API's documentation. */
+const FIELDS_LISTED = 12;
+
+/**
+ * The fields an object takes, after an unknown one's message: "set/phone is not a known field" alone read
+ * as if a location had no phone, where the bulk edit's `set` takes a few fields only (a walk).
+ */
+function knownFieldsWords(schema: ValueError['schema']): string {
+  const names = Object.keys((schema as { properties?: Record<string, unknown> }).properties ?? {});
+  if (names.length === 0 || names.length > FIELDS_LISTED) return '';
+  const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+  return names.length === 1 ? `; the one field here is ${list}` : `; the fields here are ${list}`;
+}
+
 export function errorInWords(error: ValueError): string {
   const schema = error.schema;
   // JSON's 1e400 reads as Infinity, which no number field takes (a walk read "must be number or string").
@@ -246,7 +260,7 @@ export function errorInWords(error: ValueError): string {
     case ValueErrorType.ObjectRequiredProperty:
       return 'is required';
     case ValueErrorType.ObjectAdditionalProperties:
-      return 'is not a known field';
+      return `is not a known field${knownFieldsWords(schema)}`;
     case ValueErrorType.ObjectMinProperties:
       return schema.minProperties === 1
         ? 'must name at least one field'

@@ -50,7 +50,21 @@ it('a key inside hours that is not a day is named, not hours', async () => {
     token: admin,
     body: { hours: { xyz: [] } },
   });
-  expect(expectErrorBody(response, 400).message).toBe('hours/xyz is not a known field');
+  expect(expectErrorBody(response, 400).message).toBe(
+    'hours/xyz is not a known field; the fields here are mon, tue, wed, thu, fri, sat and sun',
+  );
+});
+
+it("a field the bulk edit cannot set names the ones it can (a walk read that phone was not a location's field)", async () => {
+  const response = await t.request({
+    method: 'PATCH',
+    url: '/api/locations',
+    token: admin,
+    body: { ids: [locationId], set: { phone: '+15125550000' } },
+  });
+  const { message } = expectErrorBody(response, 400);
+  expect(message).toMatch(/^set\/phone is not a known field; the fields here are .*status.*primary_category.*labels/);
+  expect(message).not.toContain('phone;');
 });
 
 it.each([
