@@ -18,6 +18,7 @@ import { Writer } from './store/writer.js';
 import { sqliteStore } from './store/sqlite-store.js';
 import type { DataStore } from './store/store.js';
 import { dashboard, sendDashboardPage } from './http/dashboard.js';
+import { registerShadowedPaths } from './http/shadowed-paths.js';
 import { errorBody, HttpError } from './http/errors.js';
 import { processAllocator } from './memory.js';
 import {
@@ -180,6 +181,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerJsonParser(app, context.bodies);
   registerNoBodyRule(app);
   registerErrorHandlers(app, Boolean(options.dashboardDir));
+  registerShadowedPaths(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
     // API answers carry tokens and client data: no cache may keep them.

@@ -68,6 +68,28 @@ it("a field the bulk edit cannot set names the ones it can (a walk read that pho
 });
 
 it.each([
+  ['GET', '/api/locations/upload', 'POST'],
+  ['DELETE', '/api/locations/upload', 'POST'],
+  ['GET', '/api/locations/delete/', 'POST'],
+  ['PATCH', '/api/locations/delete?x=1', 'POST'],
+])('%s %s, a path another method has as it is: 405 naming its methods, not a bad id', async (method, url, allowed) => {
+  const response = await t.request({ method: method as 'GET', url, token: admin });
+  const { message } = expectErrorBody(response, 405);
+  expect(response.headers.allow).toBe(allowed);
+  expect(message).toBe(`${url.split('?')[0]!.replace(/\/$/, '')} takes ${allowed}, not ${method}`);
+});
+
+it('a parametric route still answers for its own ids, and says a bad one is bad', async () => {
+  const own = await t.request({ method: 'GET', url: `/api/locations/${locationId}`, token: admin });
+  expect(own.statusCode, own.body).toBe(200);
+  expect(
+    expectErrorBody(await t.request({ method: 'GET', url: '/api/locations/uploads', token: admin }), 400).message,
+  ).toMatch(/uuid/);
+  // Without a token, the 405 comes first: the routes are no secret, and nothing is read.
+  expect(expectErrorBody(await t.request({ method: 'GET', url: '/api/locations/upload' }), 405).statusCode).toBe(405);
+});
+
+it.each([
   [
     'a bulk edit that sets nothing',
     'PATCH',
