@@ -15,6 +15,7 @@ import { errors } from '../http/schemas.js';
 import { compileValidator } from '../http/validation.js';
 import type { DataStore } from '../store/store.js';
 import { readBulkEdit } from './edit.js';
+import { phoneExtension } from './fields.js';
 import {
   BulkEditBody,
   BulkEditQuery,
@@ -122,8 +123,14 @@ const editRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { data, cl
       const body = request.body as Record<string, unknown>;
       const { dryRun = false } = request.query;
       const record = await data.locations.patch(principalOf(request), request.params.id, body, clock.now(), dryRun);
+      // The extension the stored number cannot keep is said, as the import says it (a walk's was dropped unsaid).
+      const extension = phoneExtension(body.phone, record.country);
       // A script can tell the answer of a dry run from a save's (found by a walk).
-      return dryRun ? { ...record, dry_run: true as const } : record;
+      return {
+        ...record,
+        ...(dryRun ? { dry_run: true as const } : {}),
+        ...(extension === null ? {} : { phone_extension: extension }),
+      };
     },
   );
 

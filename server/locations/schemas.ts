@@ -80,6 +80,13 @@ export const PatchAnswer = Type.Composite([
     dry_run: Type.Optional(
       Type.Literal(true, { description: 'With ?dryRun=true: the record as it would be; nothing was written' }),
     ),
+    phone_extension: Type.Optional(
+      Type.String({
+        description:
+          'The extension the phone sent carried ("3" of "(512) 555-0177 ext. 3"): the stored E.164 number has ' +
+          'none, so it is not kept (as an import row\'s phone_extension). Only when there was one',
+      }),
+    ),
   }),
 ]);
 

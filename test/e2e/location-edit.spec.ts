@@ -85,9 +85,15 @@ test('edit a location: a wrong phone is explained under its field; a right one i
   await form.getByRole('button', { name: 'Save 2 changes' }).click();
   await expect(form.getByText('"call us" is not a phone number')).toBeVisible();
   await expect(form.getByRole('alert')).toHaveText('Some fields need a fix before saving.');
-  await form.getByLabel('Phone').fill('(217) 555-0199');
+  await form.getByLabel('Phone').fill('(217) 555-0199 ext. 3');
   // Each field it named is changed: the banner goes with their words.
   await expect(form.getByRole('alert')).toHaveCount(0);
+  // The extension, which the stored number cannot keep, is said as the field is left (a walk's went unsaid).
+  await form.getByLabel('Phone').press('Tab');
+  await expect(form.getByText('The extension 3 is not kept')).toBeVisible();
+  await expect(form.getByLabel('Phone')).not.toHaveAttribute('aria-invalid', 'true');
+  await form.getByLabel('Phone').fill('(217) 555-0199');
+  await expect(form.getByText('The extension 3 is not kept')).toHaveCount(0);
   await form.getByRole('button', { name: 'Save 2 changes' }).click();
   await expect(form).toBeHidden();
   const [location] = await server.api<{ phone: string; primary_category: string }[]>(

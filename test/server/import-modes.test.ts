@@ -446,6 +446,26 @@ describe('coordinates come in pairs (a probe stored a latitude alone)', () => {
   });
 });
 
+describe("PATCH of a phone with an extension (a walk's was dropped unsaid)", () => {
+  it('answers the extension the stored number cannot keep, on the dry run and on the save; none without one', async () => {
+    const clientId = await t.createClient(admin, 'Extensions');
+    await imported(clientId, [{ name: 'Desk', country: 'US' }]);
+    const [desk] = await list(clientId);
+    const patch = (body: unknown, query = '') =>
+      t.request({ method: 'PATCH', url: `/api/locations/${desk!.id}${query}`, token: admin, body });
+    const dry = await patch({ phone: '(512) 555-0177 ext. 3' }, '?dryRun=true');
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(dry.json()).toMatchObject({ dry_run: true, phone: '+15125550177', phone_extension: '3' });
+    const saved = await patch({ phone: '(512) 555-0999 x44' });
+    expect(saved.json()).toMatchObject({ phone: '+15125550999', phone_extension: '44' });
+    expect(saved.json()).not.toHaveProperty('dry_run');
+    // Without an extension, or without a phone in the change, the answer has no such field.
+    expect((await patch({ phone: '(512) 555-0100' })).json()).not.toHaveProperty('phone_extension');
+    expect((await patch({ city: 'Austin' })).json()).not.toHaveProperty('phone_extension');
+    expect((await list(clientId))[0]!.phone).toBe('+15125550100');
+  });
+});
+
 describe('a refused row in the dry run', () => {
   it('shows the fields it could read, the refused one and the others blank', async () => {
     const clientId = await t.createClient(admin, 'Refused row shown');

@@ -6,6 +6,7 @@ import type {
   CountResponse,
   LocationPatch,
   LocationRecord,
+  PatchAnswer,
 } from '../../../server/locations/schemas.js';
 import type { Client, UpdateClientBody } from '../../../server/clients/schemas.js';
 import { keys } from './queries.js';
@@ -16,6 +17,8 @@ import type { SuccessBody } from './types.js';
 
 export type LocationWhole = Static<typeof LocationRecord>;
 export type LocationChange = Static<typeof LocationPatch>;
+/** A change's answer: the record, and what of the change it could not keep (a phone's extension). */
+export type LocationChangeAnswer = Static<typeof PatchAnswer>;
 export type BulkChange = Static<typeof BulkEditBody>;
 export type BulkChangeAnswer = Static<typeof BulkEditResponse>;
 
@@ -30,8 +33,8 @@ export function useLocation(id: string) {
 }
 
 /** The change checked by the server as it would be made (PATCH ?dryRun=true): its 400 or 409, or the record. */
-export async function checkLocationChange(id: string, change: LocationChange): Promise<LocationWhole> {
-  return (await authorized<LocationWhole>(`${path(id)}?dryRun=true`, { method: 'PATCH', json: change })).data;
+export async function checkLocationChange(id: string, change: LocationChange): Promise<LocationChangeAnswer> {
+  return (await authorized<LocationChangeAnswer>(`${path(id)}?dryRun=true`, { method: 'PATCH', json: change })).data;
 }
 
 /**

@@ -19,6 +19,8 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
   const [initial] = useState(() => draftOf(location, phoneText));
   const [draft, setDraft] = useState<Draft>(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
+  // What the server takes but cannot keep whole, said under the field (a phone's extension).
+  const [notes, setNotes] = useState<FieldErrors>({});
   const [notice, setNotice] = useState<string | null>(null);
   const update = useUpdateLocation(location.id);
   // A refused save takes the focus to the first field the server named: it may be far down the
@@ -33,13 +35,14 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
   }, [refusals]);
   const change = changeOf(draft, initial);
   const changed = Object.keys(change).length;
-  const fieldCheck = useFieldCheck(location.id, setErrors);
+  const fieldCheck = useFieldCheck(location.id, setErrors, setNotes);
   useReportUnsaved(changed > 0 ? { name: location.name, changes: changed } : null);
 
   const set = (field: EditableField) => (value: string) => {
     fieldCheck.typed(field);
     setDraft((current) => ({ ...current, [field]: value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
+    setNotes((current) => ({ ...current, [field]: undefined }));
   };
 
   async function save(event: FormEvent) {
@@ -67,7 +70,7 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
           onValue={set(field)}
           // Checked as the person leaves a field they changed, as saving would check it.
           onBlur={() => draft[field] !== initial[field] && void fieldCheck.check(field, change)}
-          hint={HINTS[field]}
+          hint={notes[field] ?? HINTS[field]}
           error={errors[field]}
           required={field === 'name'}
           autoFocus={field === 'name'}

@@ -1,6 +1,6 @@
 import { useCallback, useRef } from 'react';
 import { ApiError } from '../api/http.js';
-import { checkLocationChange, type LocationChange } from '../api/location-queries.js';
+import { checkLocationChange, type LocationChange, type LocationChangeAnswer } from '../api/location-queries.js';
 import { fieldErrors, type EditableField } from './draft.js';
 
 export type FieldErrors = Partial<Record<EditableField, string>>;
@@ -12,29 +12,40 @@ export function refusalsOf(error: ApiError): FieldErrors {
   return byField;
 }
 
+/** What the server says of a change it takes but cannot keep whole: a phone's extension, under the phone. */
+function notesOf(answer: LocationChangeAnswer): FieldErrors {
+  const extension = answer.phone_extension;
+  return extension === undefined
+    ? {}
+    : { phone: `The extension ${extension} is not kept: a listing's phone is one number, with no extension.` };
+}
+
 /**
  * The fields of the change the server refuses, undefined when it could not say (the server is away, the
- * session ended: saving will tell). A field's 400 comes before the store code's 409, which needs a
- * change that is otherwise valid: the fields refused are left out and the rest asked again, once.
+ * session ended: saving will tell), with its notes on those it takes (notesOf). A field's 400 comes
+ * before the store code's 409, which needs a change that is otherwise valid: the fields refused are left
+ * out and the rest asked again, once.
  */
-async function refusedFields(id: string, change: LocationChange): Promise<FieldErrors | undefined> {
+async function refusedFields(
+  id: string,
+  change: LocationChange,
+): Promise<{ found: FieldErrors; notes: FieldErrors } | undefined> {
   const found: FieldErrors = {};
   let asked: Record<string, unknown> = change;
   for (let round = 0; round < 2 && Object.keys(asked).length > 0; round++) {
     try {
-      await checkLocationChange(id, asked as LocationChange);
-      return found;
+      return { found, notes: notesOf(await checkLocationChange(id, asked as LocationChange)) };
     } catch (error) {
       if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 409)) return undefined;
       const refused = refusalsOf(error);
       Object.assign(found, refused);
       // A refusal of no field of the change (the body as a whole) would only be asked again: done.
       const rest = Object.entries(asked).filter(([field]) => !(field in refused));
-      if (error.status === 409 || rest.length === Object.keys(asked).length) return found;
+      if (error.status === 409 || rest.length === Object.keys(asked).length) return { found, notes: {} };
       asked = Object.fromEntries(rest);
     }
   }
-  return found;
+  return { found, notes: {} };
 }
 
 /**
@@ -44,7 +55,11 @@ async function refusedFields(id: string, change: LocationChange): Promise<FieldE
  * of a value no longer there; the other fields' words still come: found by a review, typing anywhere
  * dropped them). The newest check wins over one answered late.
  */
-export function useFieldCheck(id: string, onErrors: (update: (current: FieldErrors) => FieldErrors) => void) {
+export function useFieldCheck(
+  id: string,
+  onErrors: (update: (current: FieldErrors) => FieldErrors) => void,
+  onNotes: (notes: FieldErrors) => void,
+) {
   const left = useRef(new Set<EditableField>());
   // One clock for checks and letters: a field typed in after a check began is newer than its answer.
   const clock = useRef(0);
@@ -56,15 +71,17 @@ export function useFieldCheck(id: string, onErrors: (update: (current: FieldErro
       left.current.add(field);
       const run = ++clock.current;
       latest.current = run;
-      const found = await refusedFields(id, change);
-      if (found === undefined || run !== latest.current) return;
+      const answer = await refusedFields(id, change);
+      if (answer === undefined || run !== latest.current) return;
+      const { found, notes } = answer;
+      onNotes(notes);
       onErrors((current) => {
         const next = { ...current };
         for (const judged of left.current) if ((typedAt.current.get(judged) ?? 0) < run) next[judged] = found[judged];
         return next;
       });
     },
-    [id, onErrors],
+    [id, onErrors, onNotes],
   );
   return { check, typed };
 }
