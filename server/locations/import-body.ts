@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { ErrorDetail } from '../http/errors.js';
 import type { LeftOutRow } from '../imports/schemas.js';
 import { readTableBody, type TableBody, type TableFormat } from '../imports/table-body.js';
-import { rowError, schemaErrors } from './rows.js';
+import { firstRowProblem, rowError, schemaErrors } from './rows.js';
 import { MAX_IMPORT_ROWS, UploadBody } from './schemas.js';
 
 /** An import's body, refused: the status and the words of the answer. */
@@ -386,11 +386,14 @@ function envelopeRefusal(value: unknown): Refusal {
 }
 
 function tooLong({ row, key, bytes }: { row: number; key: string; bytes: number }): Refusal {
-  const message = `is ${bytes.toLocaleString('en')} bytes long: no field of a location takes more than 1,000 characters`;
+  // Found before the rows are read (so the count of rows is not known): bytes, as they were counted.
+  const message = `is ${bytes.toLocaleString('en')} bytes long, far longer than any field of a location takes`;
+  if (row < 0) return { statusCode: 400, message: `A value of the body ${message}` };
+  const detail = rowError(row, key, message);
   return {
     statusCode: 400,
-    message: row < 0 ? `A value of the body ${message}` : `1 row is not valid; nothing was imported`,
-    ...(row < 0 ? {} : { details: [rowError(row, key, message)] }),
+    message: `A row is not valid; nothing was imported. ${firstRowProblem(detail)}`,
+    details: [detail],
   };
 }
 

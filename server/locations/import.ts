@@ -38,6 +38,7 @@ import {
 import { changesBetween, derived, emptyValues, matchKey, type LocationRow } from './record.js';
 import { changedAfter } from './export-time.js';
 import {
+  firstRowProblem,
   normalizeRow,
   readableInput,
   refusedRowCode,
@@ -1060,10 +1061,12 @@ class ImportPlan {
       return { statusCode: 200, bytes: [UTF8.encode(`${head}${this.previewJson()}],"errors":${errors}${this.end()}`)] };
     }
     if (this.badRows > 0) {
+      const details = this.errors.sort((a, b) => a.row! - b.row!);
+      const count = `${this.badRows} of ${this.rowCount} rows ${this.badRows === 1 ? 'is' : 'are'} not valid`;
       throw new Refused({
         statusCode: 400,
-        message: `${this.badRows} of ${this.rowCount} rows ${this.badRows === 1 ? 'is' : 'are'} not valid; nothing was imported`,
-        details: this.errors.sort((a, b) => a.row! - b.row!),
+        message: `${count}; nothing was imported. ${firstRowProblem(details[0]!)}`,
+        details,
       });
     }
     this.codeMoves.write(this.writes);

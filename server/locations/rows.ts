@@ -67,6 +67,15 @@ export function rowError(index: number, field: string, message: string, line?: n
   return detail;
 }
 
+/**
+ * The first row problem in words, after the count: a script that prints the message learns what is
+ * wrong, as every other 400 words its first detail (a walk's read "1 of 1 rows is not valid" and no more).
+ */
+export function firstRowProblem(detail: ErrorDetail): string {
+  const where = detail.line === undefined ? `row ${detail.row}` : `line ${detail.line}`;
+  return `The first: ${where}${detail.field ? `, ${detail.field}` : ''}: ${detail.message}`;
+}
+
 const TYPE_WORDS: Partial<Record<string, string>> = {
   latitude: 'must be a number, or text holding one',
   longitude: 'must be a number, or text holding one',

@@ -246,7 +246,8 @@ describe('the listing fields', () => {
         expect(preview.totals, JSON.stringify(rows)).toMatchObject({ created: 0, errors: 2 });
         expect(preview.rows.map((row) => row.action)).toEqual(['error', 'error']);
         const refused = expectErrorBody(await upload(clientId, rows, mode), 400);
-        expect(refused.message).toBe('2 of 2 rows are not valid; nothing was imported');
+        expect(refused.message).toMatch(/^2 of 2 rows are not valid; nothing was imported\. The first: line 3, /);
+        expect(refused.message).toContain(refused.details![0]!.message);
         const repeats = refused.details!.filter((detail) => detail.field === 'store_code');
         expect(repeats.map((detail) => [detail.row, detail.message])).toEqual(
           expect.arrayContaining([
@@ -290,7 +291,9 @@ describe('the listing fields', () => {
       { name: 'Other', store_code: 'Y', phone: 'call us', country: 'US' },
     ];
     const refused = expectErrorBody(await upload(clientId, rows, '?mode=upsert'), 400);
-    expect(refused.message).toBe('3 of 1001 rows are not valid; nothing was imported');
+    expect(refused.message).toBe(
+      `3 of 1001 rows are not valid; nothing was imported. The first: row 0, id: ${refused.details![0]!.message}`,
+    );
     expect(refused.details!.filter((detail) => detail.row === 1).map((detail) => detail.field)).toEqual([
       'id',
       'store_code',

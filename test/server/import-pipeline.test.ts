@@ -310,6 +310,10 @@ describe('bodies of legal size that would cost too much to parse', () => {
     expect(response.json<{ details: { row: number; field: string; message: string }[] }>().details).toMatchObject([
       { row: 1, field: 'address', message: expect.stringContaining('65,537 bytes') },
     ]);
+    // Found before the rows are counted, said as the other refusals of rows are, the first problem named.
+    expect(response.json<{ message: string }>().message).toBe(
+      'A row is not valid; nothing was imported. The first: row 1, address: is 65,537 bytes long, far longer than any field of a location takes',
+    );
     const outside = await upload({ clientId: long, rows: [{ name: 'A' }] });
     expectErrorBody(outside, 400);
     expect(outside.json<{ message: string }>().message).toMatch(/A value of the body is 65,537 bytes long/);

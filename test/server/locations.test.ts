@@ -294,7 +294,10 @@ describe('POST /api/locations/upload', () => {
     rows[499] = { name: 'Typed', zip: 12345 };
     const before = dataSnapshot(t.store.db);
     const error = expectErrorBody(await upload({ clientId, rows }), 400);
-    expect(error.message).toBe('3 of 500 rows are not valid; nothing was imported');
+    // The count, then the first problem in words: a script that prints the message learns why (a walk).
+    expect(error.message).toBe(
+      '3 of 500 rows are not valid; nothing was imported. The first: row 3, name: is required',
+    );
     expect(error.details?.map((detail) => [detail.row, detail.field])).toEqual([
       [3, 'name'],
       [250, 'country'],
@@ -379,7 +382,9 @@ describe('POST /api/locations/upload', () => {
   ])('a row that is %s -> 400', async (_case, row) => {
     const clientId = await t.createClient(admin, 'Not An Object');
     const error = expectErrorBody(await upload({ clientId, rows: [{ name: 'fine' }, row] }), 400);
-    expect(error.message).toBe('1 of 2 rows is not valid; nothing was imported');
+    expect(error.message).toBe(
+      '1 of 2 rows is not valid; nothing was imported. The first: row 1: must be an object with at least a name',
+    );
     expect(error.details?.[0]).toMatchObject({ row: 1 });
   });
 
