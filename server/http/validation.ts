@@ -148,6 +148,9 @@ function isInteger(schema: TSchema): boolean {
   return schema.type === 'integer' || ((schema.anyOf as TSchema[] | undefined)?.some(isInteger) ?? false);
 }
 
+/** A number written in decimals ("10", "1e3", "2.0"): not JavaScript's "0x10", "0b1" or "Infinity" (a walk's limit=0x10 was 16). */
+const DECIMAL_NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
+
 /**
  * A query string's or path's text values as the schema's types. Integers are read here, as numbers
  * ("1e3" is 1000), since Value.Convert cuts "1.5" to 1: a text that is no integer stays text and is refused.
@@ -161,7 +164,8 @@ function converted(schema: TSchema, data: unknown, booleanFields: readonly strin
   }
   for (const field of fieldsWhere(schema, isInteger)) {
     const text = record[field];
-    if (typeof text === 'string' && text.trim() !== '' && Number.isInteger(Number(text))) record[field] = Number(text);
+    if (typeof text === 'string' && DECIMAL_NUMBER.test(text) && Number.isInteger(Number(text)))
+      record[field] = Number(text);
   }
   const integers = fieldsWhere(schema, isInteger).filter((field) => typeof record[field] === 'string');
   const kept = integers.map((field) => record[field]);

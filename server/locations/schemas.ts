@@ -84,7 +84,7 @@ export const PatchAnswer = Type.Composite([
       Type.String({
         description:
           'The extension the phone sent carried ("3" of "(512) 555-0177 ext. 3"): the stored E.164 number has ' +
-          'none, so it is not kept (as an import row\'s phone_extension). Only when there was one',
+          "none, so it is not kept (as an import row's phone_extension). Only when there was one",
       }),
     ),
   }),

@@ -66,6 +66,24 @@ describe('paging maxima: limit <= the largest page, offset <= 2^53 - 1, 400 beyo
     expect(body.details?.map((detail) => detail.path)).toContain(`/querystring/${name}`);
   });
 
+  it.each(EVERY_LIST)(
+    '%s ?limit= written as JavaScript reads numbers, not as decimals (0x10, 0b10, 0o10) -> 400; 1e1 and 10.0 are 10',
+    async (list) => {
+      for (const text of ['0x10', '0b10', '0o10', ' 0x1 ']) {
+        const response = await t.request({
+          method: 'GET',
+          url: `${LISTS[list]()}limit=${encodeURIComponent(text)}`,
+          token: admin,
+        });
+        expect(expectErrorBody(response, 400).details?.map((detail) => detail.path)).toContain('/querystring/limit');
+      }
+      for (const text of ['1e1', '10.0', '10']) {
+        const response = await t.request({ method: 'GET', url: `${LISTS[list]()}limit=${text}`, token: admin });
+        expect(response.statusCode, `${text}: ${response.body}`).toBe(200);
+      }
+    },
+  );
+
   it.each(EVERY_LIST)('%s ?limit=<largest page> and ?offset=2^53 - 1 are served (an empty page)', async (list) => {
     const largest = await t.request({ method: 'GET', url: `${LISTS[list]()}limit=${MAX_PAGE_SIZE}`, token: admin });
     expect(largest.statusCode).toBe(200);
