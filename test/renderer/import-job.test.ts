@@ -306,11 +306,23 @@ describe('ImportJob: the grid that fixes in bulk, and cancel', () => {
     await run.job.check(clientId);
     const leftOut = { show: 'left-out', text: '' } as const;
     run.job.grid(1, leftOut, 0, 50, [1, 3]);
-    expect(run.grid()).toMatchObject({ total: 3, locked: { shown: 2, selected: 1 } });
+    expect(run.grid()).toMatchObject({
+      total: 3,
+      locked: { shown: 2, selected: 1 },
+      leftOut: { shown: 3, selected: 2 },
+    });
     // Put back, to every row shown, puts back the totals row only.
     await run.job.leave({ filter: leftOut }, false);
     run.job.grid(2, leftOut, 0, 50);
-    expect(run.grid()).toMatchObject({ total: 2, locked: { shown: 2, selected: 0 } });
+    expect(run.grid()).toMatchObject({
+      total: 2,
+      locked: { shown: 2, selected: 0 },
+      leftOut: { shown: 2, selected: 0 },
+    });
+    // Every row shown: the Berlin row kept, and the two left out; the Berlin row ticked is none of them.
+    const all = { show: 'all', text: '' } as const;
+    run.job.grid(3, all, 0, 50, [0]);
+    expect(run.grid()).toMatchObject({ total: 4, leftOut: { shown: 2, selected: 0 } });
   });
 
   it('the rows with problems as a CSV: line, reasons, the file own cells, formulas escaped', async () => {

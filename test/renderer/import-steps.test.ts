@@ -66,6 +66,7 @@ describe('the import steps: the grid selection follows the rows shown', () => {
     canUndo: false,
     hidden,
     locked: { shown: 0, selected: 0 },
+    leftOut: { shown: 0, selected: 0 },
   });
 
   it('a window after "Leave out" on the problems tile: the rows left out leave the selection', () => {

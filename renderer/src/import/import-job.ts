@@ -171,7 +171,8 @@ export class ImportJob {
   /** Each bulk fix's rows with their edits before it, newest last: "Undo" puts the last one back. */
   private readonly fixHistory: Map<number, RowEdits | undefined>[] = [];
   /** The rows the grid's filter shows, kept until a row changes. */
-  private filtered: { key: string; rows: number[] } | null = null;
+  /** The rows the last filter shows, and how many of them are left out (counted as they are found). */
+  private filtered: { key: string; rows: number[]; leftOut: number } | null = null;
   /** Per row, its values as the text filter reads them (bulk-fixes.ts), kept until the row changes. */
   private searchable: (string | undefined)[] = [];
   private inFlight: InFlight | null = null;
@@ -650,7 +651,7 @@ export class ImportJob {
    * `selected` rows it no longer shows.
    */
   grid(id: number, filter: GridFilter, start: number, end: number, selected: readonly number[] = []): void {
-    const rows = this.rowsShown(filter);
+    const { rows, leftOut } = this.shownWithLeftOut(filter);
     // Over the flagged rows (a few), not every row shown (100,000 on each scroll: a review).
     const lockedRows = [...(this.junk ?? [])].flatMap(([row, reason]) => (LOCKED.has(reason) ? [row] : []));
     const locked = (list: readonly number[]) => list.filter((row) => this.isShown(row, filter)).length;
@@ -665,6 +666,7 @@ export class ImportJob {
         canUndo: this.fixHistory.length > 0,
         hidden: selected.filter((row) => !this.isShown(row, filter)),
         locked: { shown: locked(lockedRows), selected: locked(selected.filter((row) => this.isLocked(row))) },
+        leftOut: { shown: leftOut, selected: locked(selected.filter((row) => this.leftOut.has(row))) },
       },
     });
   }
@@ -754,14 +756,21 @@ export class ImportJob {
   }
 
   private rowsShown(filter: GridFilter): number[] {
+    return this.shownWithLeftOut(filter).rows;
+  }
+
+  private shownWithLeftOut(filter: GridFilter): { rows: number[]; leftOut: number } {
     const key = `${filter.show}\u0000${filter.text}`;
-    if (this.filtered?.key === key) return this.filtered.rows;
+    if (this.filtered?.key === key) return this.filtered;
     const rows: number[] = [];
+    let leftOut = 0;
     for (let row = 0; row < this.rowCount(); row++) {
-      if (this.isShown(row, filter)) rows.push(row);
+      if (!this.isShown(row, filter)) continue;
+      rows.push(row);
+      if (this.leftOut.has(row)) leftOut++;
     }
-    this.filtered = { key, rows };
-    return rows;
+    this.filtered = { key, rows, leftOut };
+    return this.filtered;
   }
 
   private isShown(row: number, filter: GridFilter): boolean {

@@ -228,6 +228,8 @@ export interface GridWindow {
    * among the selected rows it shows: "Put back" counts what it puts back.
    */
   locked: { shown: number; selected: number };
+  /** The rows left out among those the filter shows, and among the selected rows it shows: "Leave out" and "Put back" count what they change. */
+  leftOut: { shown: number; selected: number };
 }
 
 /** How many problem, skipped, updated or unchanged rows cross to the page at most; the rest are counted, and can be left out in one go. */

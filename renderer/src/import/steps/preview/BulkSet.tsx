@@ -8,6 +8,7 @@ import type { LeaveTarget, RowSelection } from '../../protocol.js';
 export function BulkSet({
   fields,
   count,
+  leaveOut,
   putBack,
   target,
   busy,
@@ -17,7 +18,9 @@ export function BulkSet({
   fields: RowField[];
   /** How many rows the change goes to. */
   count: number;
-  /** How many of them Put back puts back: a second table's rows stay out. */
+  /** How many of them Leave out leaves out: those not left out already. */
+  leaveOut: number;
+  /** How many of them Put back puts back: the left-out ones, but a second table's, which stay out. */
   putBack: number;
   target: RowSelection;
   busy: boolean;
@@ -52,7 +55,7 @@ export function BulkSet({
       </button>
       {(
         [
-          ['Leave out', count],
+          ['Leave out', leaveOut],
           ['Put back', putBack],
         ] as const
       ).map(([words, rows]) => (

@@ -5,7 +5,7 @@ import type { CheckReport, GridFilter } from '../../protocol.js';
 import { BulkSet } from './BulkSet.js';
 import { FindReplace } from './FindReplace.js';
 import { ImportGrid } from './ImportGrid.js';
-import { NOTHING, clicked, putBackCount, targetCount, targetOf, type Selection } from './selection.js';
+import { NOTHING, clicked, leaveOutCount, putBackCount, targetCount, targetOf, type Selection } from './selection.js';
 
 /**
  * The grid's title and its tools: undo the last fix, keep every flagged row, download the rows to send back
@@ -121,7 +121,9 @@ export function FixGrid({
   const fields: RowField[] = grid?.fields ?? ['name'];
   const target = targetOf(selection, filter);
   const count = targetCount(selection, shown);
-  const putBack = putBackCount(selection, shown, grid?.locked ?? { shown: 0, selected: 0 });
+  const none = { shown: 0, selected: 0 };
+  const putBack = putBackCount(selection, grid?.leftOut ?? none, grid?.locked ?? none);
+  const leaveOut = leaveOutCount(selection, shown, grid?.leftOut ?? none);
   // Done with those rows: a selection kept on them made the next fix go to them alone (a walk).
   const leaveAndDeselect: typeof job.leave = (rows, leftOut) => {
     job.leave(rows, leftOut);
@@ -134,6 +136,7 @@ export function FixGrid({
       <BulkSet
         fields={fields}
         count={count}
+        leaveOut={leaveOut}
         putBack={putBack}
         target={target}
         busy={busy}

@@ -68,8 +68,19 @@ export function targetCount(selection: Selection, shown: number): number {
   return clickedRows(selection)?.size ?? shown;
 }
 
-/** How many of them "Put back" puts back: not a second table's rows, which stay out (GridWindow.locked). */
-export function putBackCount(selection: Selection, shown: number, locked: { shown: number; selected: number }): number {
+type Counted = { shown: number; selected: number };
+
+/**
+ * How many of them "Put back" puts back: the rows left out, but a second table's, which stay out
+ * (GridWindow.locked, always left out). A row not left out has nothing to put back: "Put back 1" on a
+ * row kept read as a broken button (a walk).
+ */
+export function putBackCount(selection: Selection, leftOut: Counted, locked: Counted): number {
+  return clickedRows(selection) ? leftOut.selected - locked.selected : leftOut.shown - locked.shown;
+}
+
+/** How many of them "Leave out" leaves out: those not left out already. */
+export function leaveOutCount(selection: Selection, shown: number, leftOut: Counted): number {
   const rows = clickedRows(selection);
-  return rows ? rows.size - locked.selected : shown - locked.shown;
+  return rows ? rows.size - leftOut.selected : shown - leftOut.shown;
 }

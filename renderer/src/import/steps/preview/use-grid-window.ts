@@ -12,8 +12,9 @@ const MARGIN = 60;
 
 /**
  * Keeps the grid's window of rows covering what is in view: the rows stay in the worker, the page
- * asks for the ones it draws. Asks again when the filter or the report (a fix, a new check) changes,
- * then with the selected rows, for the worker to say which of them are no longer shown.
+ * asks for the ones it draws. Asks again when the filter, the report (a fix, a new check) or the
+ * selection changes, with the selected rows, for the worker to say which of them are no longer shown
+ * and how many are left out.
  */
 function useGridWindow({
   grid,
@@ -32,16 +33,24 @@ function useGridWindow({
   last: number;
   showRows: ShowRows;
 }) {
-  const asked = useRef<{ filter: GridFilter; report: CheckReport; start: number; end: number } | null>(null);
+  const asked = useRef<{
+    filter: GridFilter;
+    report: CheckReport;
+    selection: Selection;
+    start: number;
+    end: number;
+  } | null>(null);
   useEffect(() => {
     const previous = asked.current;
-    const same = previous !== null && previous.filter === filter && previous.report === report;
+    const same =
+      previous !== null && previous.filter === filter && previous.report === report && previous.selection === selection;
     if (same && first >= previous.start && last < previous.end) return;
     const start = Math.max(0, first - MARGIN);
     const end = last + MARGIN + 1;
-    asked.current = { filter, report, start, end };
-    // A scroll shows the same rows: only a new filter or report can take selected rows out of view.
-    showRows(filter, start, end, same ? [] : clickedList(selection));
+    asked.current = { filter, report, selection, start, end };
+    // With the selected rows, always: the worker says which of them are no longer shown, and counts those
+    // left out and those that stay out (a tick changes what "Leave out" and "Put back" would do).
+    showRows(filter, start, end, clickedList(selection));
   }, [filter, report, selection, first, last, showRows]);
 
   /** The row at a position of the filtered list, when the window holds it. */
