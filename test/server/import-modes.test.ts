@@ -1621,6 +1621,16 @@ describe('one location: GET, PATCH, DELETE', () => {
     expect(expectErrorBody(huge, 400).details).toEqual([
       { path: '/body/latitude', message: 'must be a finite number' },
     ]);
+    // An import row's too (a walk was told "must be a number, or text holding one" of a number).
+    const hugeRow = await t.request({
+      method: 'POST',
+      url: '/api/locations/upload',
+      token: admin,
+      body: `{"clientId": "${clientId}", "rows": [{"name": "A", "latitude": 1e999, "longitude": 2}]}`,
+    });
+    expect(expectErrorBody(hugeRow, 400).details).toMatchObject([
+      { row: 0, field: 'latitude', message: 'must be a finite number' },
+    ]);
   });
 
   it('PATCH keeps a postal code as typed: the zeros a spreadsheet drops are put back for imports only', async () => {
