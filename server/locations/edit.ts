@@ -166,8 +166,15 @@ const DETAILED_IDS = 100;
 
 /** The 404 of ids not the organization's: how many, and which (a probe could not tell which of its ids). */
 function notLocations(db: Db, organizationId: string, idsJson: string, missing: number, total: number) {
-  if (total === 1)
-    return NotFound('This id is not a location of your organization (deleted already?); nothing was changed');
+  // One id: said in the singular, with the detail a list of several carries too (a walk's script read details).
+  if (total === 1) {
+    const [id] = JSON.parse(idsJson) as [string];
+    return new HttpError(
+      404,
+      'This id is not a location of your organization (deleted already?); nothing was changed',
+      [{ path: '/ids/0', message: `${id} is not a location of your organization` }],
+    );
+  }
   const wrong = idsNotOfOrganization(db, organizationId, idsJson, DETAILED_IDS);
   const named = wrong.slice(0, NAMED_IDS).map(({ id }) => id);
   const more = missing > named.length ? ` and ${missing - named.length} more` : '';

@@ -1757,9 +1757,21 @@ describe('one location: GET, PATCH, DELETE', () => {
     });
     // One id alone is named as one, not "1 of the 1 ids".
     const alone = await edit({ ids: ['00000000-0000-4000-8000-000000000000'], set: { labels: 'x' } });
-    expect(expectErrorBody(alone, 404).message).toBe(
+    const aloneBody = expectErrorBody(alone, 404);
+    expect(aloneBody.message).toBe(
       'This id is not a location of your organization (deleted already?); nothing was changed',
     );
+    // With the detail a list of several carries: a script reads one shape (a walk's saw none).
+    expect(aloneBody.details).toEqual([
+      { path: '/ids/0', message: '00000000-0000-4000-8000-000000000000 is not a location of your organization' },
+    ]);
+    const deletedAlone = await t.request({
+      method: 'POST',
+      url: '/api/locations/delete',
+      token: admin,
+      body: { ids: ['00000000-0000-4000-8000-000000000000'] },
+    });
+    expect(expectErrorBody(deletedAlone, 404).details).toHaveLength(1);
     // A wrong value and an unknown field are named by the same kind of path.
     const wrong = expectErrorBody(await edit({ ids, set: { status: 'gone' } }), 400);
     expect(wrong.details?.map((detail) => detail.path)).toEqual(['/body/set/status']);
