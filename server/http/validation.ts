@@ -76,6 +76,22 @@ function isBoolean(schema: TSchema): boolean {
 
 const BOOLEAN_TEXT = /^(true|false|1|0)$/i;
 
+/** The texts a schema of fixed words takes (a literal, or a union of them), or null. */
+function wordsOf(schema: TSchema): string[] | null {
+  if (typeof schema.const === 'string') return [schema.const];
+  const choices = schema.anyOf as TSchema[] | undefined;
+  const words = choices?.map((choice) => choice.const);
+  return words?.every((word): word is string => typeof word === 'string') ? words : null;
+}
+
+/** A query string's fields of fixed words, with their words: `mode=UPSERT` is `upsert`, as `dryRun=True` is true. */
+function wordFields(schema: TSchema): [string, string[]][] {
+  return Object.entries((schema.properties ?? {}) as Record<string, TSchema>).flatMap(([name, property]) => {
+    const words = wordsOf(property);
+    return words === null ? [] : [[name, words] as [string, string[]]];
+  });
+}
+
 /** The names of a schema's properties that pass the test. */
 function fieldsWhere(schema: TSchema, test: (property: TSchema) => boolean): string[] {
   return Object.entries((schema.properties ?? {}) as Record<string, TSchema>)
@@ -104,10 +120,11 @@ export const compileValidator: FastifySchemaCompiler<unknown> = ({
   );
   const checker = checkerOf(withoutUniqueIds(typed, uniqueIdFields));
   const booleanFields = part === 'querystring' ? fieldsWhere(typed, isBoolean) : [];
+  const words = part === 'querystring' ? wordFields(typed) : [];
   return (data: unknown) => {
     const repeated = part === 'querystring' ? repeatedParameters(typed, data) : [];
     if (repeated.length > 0) return { error: Invalid(detailInWords(repeated[0]!), repeated) };
-    const value = part === 'body' ? data : converted(typed, data, booleanFields);
+    const value = part === 'body' ? data : converted(typed, data, booleanFields, words);
     for (const field of uuidListFields) {
       const list = (value as Record<string, unknown> | null)?.[field];
       if (Array.isArray(list))
@@ -155,12 +172,24 @@ const DECIMAL_NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
  * A query string's or path's text values as the schema's types. Integers are read here, as numbers
  * ("1e3" is 1000), since Value.Convert cuts "1.5" to 1: a text that is no integer stays text and is refused.
  */
-function converted(schema: TSchema, data: unknown, booleanFields: readonly string[]): unknown {
+function converted(
+  schema: TSchema,
+  data: unknown,
+  booleanFields: readonly string[],
+  words: readonly [string, string[]][] = [],
+): unknown {
   if (typeof data !== 'object' || data === null) return Value.Convert(schema, data);
   const record = { ...(data as Record<string, unknown>) };
   for (const field of booleanFields) {
     const text = record[field];
     if (typeof text === 'string' && BOOLEAN_TEXT.test(text)) record[field] = /^(true|1)$/i.test(text);
+  }
+  // A word in another case is that word (a walk's script sent mode=UPSERT and was refused).
+  for (const [field, choices] of words) {
+    const text = record[field];
+    if (typeof text !== 'string' || choices.includes(text)) continue;
+    const word = choices.find((choice) => choice.toLowerCase() === text.toLowerCase());
+    if (word !== undefined) record[field] = word;
   }
   for (const field of fieldsWhere(schema, isInteger)) {
     const text = record[field];

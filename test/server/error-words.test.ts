@@ -195,3 +195,24 @@ it('a key given twice in a JSON body -> 400 naming it, nothing changed; the same
   );
   expect(fine.statusCode, fine.body).toBe(200);
 });
+
+it('a query word in another case is that word, as a boolean is (a walk sent mode=UPSERT); a wrong word is still a 400', async () => {
+  const upsert = await t.request({
+    method: 'POST',
+    url: '/api/locations/upload?mode=UPSERT&dryRun=True&blanks=Keep',
+    token: admin,
+    body: { clientId, rows: [{ id: locationId, name: 'Words A', city: 'Lyon' }] },
+  });
+  expect(upsert.statusCode, upsert.body).toBe(200);
+  expect(upsert.json<{ totals: { updated: number; created: number } }>().totals).toMatchObject({
+    updated: 1,
+    created: 0,
+  });
+  const wrong = await t.request({
+    method: 'POST',
+    url: '/api/locations/upload?mode=UPSERTS&dryRun=true',
+    token: admin,
+    body: { clientId, rows: [{ name: 'Words A' }] },
+  });
+  expect(expectErrorBody(wrong, 400).details?.map((detail) => detail.path)).toEqual(['/querystring/mode']);
+});
