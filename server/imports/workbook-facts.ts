@@ -187,24 +187,42 @@ const WORKBOOK_RELS = 'xl/_rels/workbook.xml.rels';
 const STYLES_PART = 'xl/styles.xml';
 
 /**
- * Whether the facts may read this part of the zip: its XML (the workbook's list of sheets and its links,
- * the styles, each sheet wherever the links put it), not the shared strings (read-excel-file reads those
- * itself, and they can be as big as the sheet) nor the images.
+ * Whether the facts read this part of the zip: the workbook's list of sheets and its links, the styles,
+ * and the sheets where Excel and every common writer put them (not the shared strings, which
+ * read-excel-file reads itself, nor a pivot cache or a calculation chain, which can be as big as a sheet:
+ * a review). A sheet the links put elsewhere is unzipped by a second pass (sheetsElsewhere).
  */
 export const isFactPart = (name: string): boolean =>
-  name === WORKBOOK_RELS || (name.endsWith('.xml') && name !== 'xl/sharedStrings.xml');
+  name === WORKBOOK ||
+  name === WORKBOOK_RELS ||
+  name === STYLES_PART ||
+  /^xl\/(work|chart)sheets\/[^/]+\.xml$/.test(name);
 
-/**
- * The parts the facts read, unzipped once for the states, the reach and the facts alike (each unzipped
- * the sheets again: three times for an upload). None when the workbook cannot be unzipped: the reader
- * refuses it in its own words. The server unzips them itself, under its cap (zip-parts.ts).
- */
-export function workbookParts(bytes: Uint8Array): WorkbookParts {
+/** The paths of these sheets that `parts` lacks: sheets a workbook's links put in another folder. */
+export function sheetsElsewhere(parts: WorkbookParts, states: readonly SheetState[]): Set<string> {
+  return new Set(
+    states.map((state) => state.path).filter((path) => path.endsWith('.xml') && parts[path] === undefined),
+  );
+}
+
+function unzipped(bytes: Uint8Array, wanted: (name: string) => boolean): WorkbookParts {
   try {
-    return unzipSync(bytes, { filter: ({ name }) => isFactPart(name) });
+    return unzipSync(bytes, { filter: ({ name }) => wanted(name) });
   } catch {
     return {};
   }
+}
+
+/**
+ * The parts the facts read, unzipped once for the states, the reach and the facts alike (each unzipped
+ * the sheets again: three times for an upload), and a sheet at an unusual path in a second pass. None
+ * when the workbook cannot be unzipped: the reader refuses it in its own words. The server unzips them
+ * itself, under its cap (zip-parts.ts).
+ */
+export function workbookParts(bytes: Uint8Array): WorkbookParts {
+  const parts = unzipped(bytes, isFactPart);
+  const elsewhere = sheetsElsewhere(parts, sheetStates(parts));
+  return elsewhere.size === 0 ? parts : { ...parts, ...unzipped(bytes, (name) => elsewhere.has(name)) };
 }
 
 /** The workbook's sheets, in its order, from its list. */

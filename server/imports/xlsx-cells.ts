@@ -9,6 +9,7 @@ import {
   isFactPart,
   isWorksheet,
   NUMBERS_AS_TEXT,
+  sheetsElsewhere,
   sheetStates,
   withSheetFacts,
   workbookFacts,
@@ -64,6 +65,7 @@ interface WorkbookLook {
  */
 function lookAtWorkbook(bytes: Uint8Array, sheet: string | undefined): WorkbookLook | Refusal {
   const parts = unzipUnder(bytes, isFactPart);
+  if (parts === 'unreadable') return UNREADABLE;
   if (parts === 'too big') {
     return {
       statusCode: 413,
@@ -71,6 +73,10 @@ function lookAtWorkbook(bytes: Uint8Array, sheet: string | undefined): WorkbookL
     };
   }
   const states = sheetStates(parts);
+  // A sheet its links put in another folder: unzipped in a second pass (the cap was checked by the first).
+  const elsewhere = sheetsElsewhere(parts, states);
+  const more = elsewhere.size > 0 ? unzipUnder(bytes, (name) => elsewhere.has(name)) : {};
+  if (typeof more === 'object') Object.assign(parts, more);
   const state = sheet === undefined ? undefined : named(states, sheet);
   if (sheet !== undefined && state === undefined) {
     const names = states.map((each) => `"${each.name}"`).join(', ');
