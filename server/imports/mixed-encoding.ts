@@ -39,17 +39,30 @@ function codePoint(bytes: Uint8Array, at: number, length: number): number {
 }
 
 /**
+ * Romanian's Ș ș Ț ț, the letters of Latin Extended-B a file of locations holds. The rest of that block
+ * (U+0180 to U+024F) is left out: a Latin code page's capital before a sign is such a sequence by chance
+ * (Windows-1252's "ÉTÉ…" holds C9 85, U+0245; "CAFFÈ”" C8 94, U+0214; Mac Roman's "«Über»" C7 86, U+01C6:
+ * a review), and UTF-8's own text hardly holds the block's other letters.
+ */
+const ROMANIAN_COMMAS = [0x218, 0x219, 0x21a, 0x21b];
+
+/**
  * Whether a character is one that only UTF-8 puts in a file of Latin-script text: an accented letter or
- * sign of Latin-1 and Latin Extended (ä ß é ł ő, U+00A0 to U+024F), typographic punctuation, a currency
+ * sign of Latin-1 and Latin Extended-A (ä ß é ł ő, U+00A0 to U+017F, and Romanian's ș ț), typographic punctuation, a currency
  * or letterlike sign (’ “ – … € ™, U+2000 to U+214F), or one past U+FFFF (an emoji). The letters of a
- * Latin code page form a valid sequence only by chance, and never one of these: Windows-1250's "PÓŁNOC"
+ * Latin code page form a valid sequence only by chance, and seldom one of these: Windows-1250's "PÓŁNOC"
  * holds D3 A3, U+04E3 (Cyrillic); a French "café »" with its no-break space E9 A0 BB, U+983B (CJK);
  * "CAFÉ®" C9 AE, U+026E (IPA); Mac Roman's "“École" D2 83, U+0483. Such a file holds one only where it
  * holds UTF-8 once read as Windows-1252 and saved so ("Ã¤" is C3 A4, UTF-8's ä): text garbled before,
  * a mix too, which is refused rather than stored as "Ã¤".
  */
 function onlyUtf8Writes(point: number): boolean {
-  return (point >= 0xa0 && point <= 0x24f) || (point >= 0x2000 && point <= 0x214f) || point > 0xffff;
+  return (
+    (point >= 0xa0 && point <= 0x17f) ||
+    ROMANIAN_COMMAS.includes(point) ||
+    (point >= 0x2000 && point <= 0x214f) ||
+    point > 0xffff
+  );
 }
 
 /** What the bytes past ASCII of a file hold: valid sequences, bytes that are none, and the telling runs. */
