@@ -459,3 +459,51 @@ describe('ImportJob: the column step options (issue 12)', () => {
     expect(mappings.json()[0].last_used_at).not.toBeNull();
   });
 });
+
+describe('ImportJob: rows with more values than the header (a walk, then a review)', () => {
+  const overfullFile = [
+    'Name;City;Hours',
+    'Corner Shop;Leeds;Mon-Fri 9-17',
+    'Bakery;York;Mo-Fr 7-18 Uhr; Sa 7-12',
+    // Its cell past the header is blank, but it is wider than the file's usual rows: a value moved.
+    'Florist;Hull;Mon-Fri 8-16; Sat 9-12;',
+    'Kiosk;Bath;Mon-Sun 6-22',
+  ].join('\n');
+
+  it('is an error on its last field, in no list of rows to write, until typed whole in its cell; undo brings it back', async () => {
+    const clientId = await t().createClient(admin(), 'Overfull');
+    const { job, report } = jobOverServer();
+    await job.read(csv(overfullFile));
+    await job.check(clientId);
+    expect(report().totals).toMatchObject({ created: 2, error: 2 });
+    const problems = report().problems;
+    expect(problems.map((problem) => problem.line)).toEqual([3, 4]);
+    expect(problems[0]!.errors).toEqual([
+      { field: 'hours', message: expect.stringContaining('and "Sa 7-12" would be lost') },
+    ]);
+    expect(problems[1]!.errors).toEqual([{ field: 'hours', message: expect.stringContaining('moves every value') }]);
+    // Not among the rows to create: the samples hold the two ready rows alone.
+    expect(
+      report()
+        .samples.map((sample) => sample.line)
+        .sort(),
+    ).toEqual([2, 5]);
+
+    // A bulk change of the column does not clear it: the row was not read.
+    await job.setValues({ rows: [problems[0]!.row] }, 'hours', 'Mo-Fr 7-18');
+    expect(report().totals.error).toBe(2);
+    // Typed in its cell, it is ready; undone, the problem is back.
+    await job.fix(problems[0]!.row, 'hours', 'Mo-Fr 7-18 Uhr; Sa 7-12');
+    expect(report().totals).toMatchObject({ created: 3, error: 1 });
+    await job.undoFix();
+    expect(report().totals).toMatchObject({ created: 2, error: 2 });
+  });
+
+  it('rows that all end in separators are the usual width: none is overfull', async () => {
+    const clientId = await t().createClient(admin(), 'Trailing separators');
+    const { job, report } = jobOverServer();
+    await job.read(csv(['Name;City', 'Corner Shop;Leeds;;', 'Bakery;York;;', 'Kiosk;Bath;;'].join('\n')));
+    await job.check(clientId);
+    expect(report().totals).toMatchObject({ created: 3, error: 0 });
+  });
+});

@@ -132,6 +132,8 @@ export class ImportJob {
   private clientId: string | null = null;
   private readonly edits = new Map<number, RowEdits>();
   private readonly leftOut = new Set<number>();
+  /** Overfull rows whose problem's cell was typed in (fix()), with the value: while it stands, the problem is gone. */
+  private readonly typedOverfull = new Map<number, string>();
   /**
    * Rows the server's junk-row rule flags under the current mapping: they start left out. Found at the
    * first check of a mapping (null until then), not at the read: the rule needs the final mapping, and a
@@ -170,8 +172,7 @@ export class ImportJob {
   private choice: ImportChoice = DEFAULT_CHOICE;
   /** Each bulk fix's rows with their edits before it, newest last: "Undo" puts the last one back. */
   private readonly fixHistory: Map<number, RowEdits | undefined>[] = [];
-  /** The rows the grid's filter shows, kept until a row changes. */
-  /** The rows the last filter shows, and how many of them are left out (counted as they are found). */
+  /** The rows the last filter shows, and how many of them are left out, kept until a row changes. */
   private filtered: { key: string; rows: number[]; leftOut: number } | null = null;
   /** Per row, its values as the text filter reads them (bulk-fixes.ts), kept until the row changes. */
   private searchable: (string | undefined)[] = [];
@@ -324,6 +325,7 @@ export class ImportJob {
     this.fixHistory.length = 0;
     this.edits.clear();
     this.leftOut.clear();
+    this.typedOverfull.clear();
     this.junk = null;
     this.health = new Uint8Array(this.rowCount());
     this.actions = new Uint8Array(this.rowCount());
@@ -401,20 +403,21 @@ export class ImportJob {
   private absorbDryRun(answer: Pick<DryRun, 'rows' | 'errors'>, sent: readonly number[]): void {
     for (const preview of answer.rows) {
       const row = sent[preview.index];
-      if (row !== undefined) this.absorbRow(row, preview, sent);
-    }
-    this.absorbErrors(answer.errors, sent);
-    for (const row of sent) {
+      if (row === undefined) continue;
+      // An overfull row is an error, not one to create or update: none of the lists of those holds it (a review).
       const problem = this.overfullProblem(row);
       if (problem) this.markError(row, problem.field, problem.message);
+      else this.absorbRow(row, preview, sent);
     }
+    this.absorbErrors(answer.errors, sent);
   }
 
   /**
    * A row with more values than the header has columns (parse-csv.ts): a value held the separator
    * unquoted, and every value after it moved. The values past the last column would be lost (a walk's
    * "Mo-Fr 7-18 Uhr; Sa 7-12" lost its Saturday, where the server's CSV upload refuses the file), so the
-   * row is a problem on its last column's field until that field is fixed here (or the row left out).
+   * row is a problem on its last column's field until that field is typed again in its cell (fix(): a
+   * bulk change of the column does not count, nor a change undone), or the row is left out.
    */
   private overfullProblem(row: number): { field: RowField | null; message: string } | null {
     const overfull = this.table?.overfull.get(row);
@@ -422,12 +425,16 @@ export class ImportJob {
     const columns = this.table.headers.length;
     const target = this.mapping[columns - 1];
     const field = target === null || target === undefined ? null : fieldOfTarget(target);
-    if (field !== null && this.edits.get(row)?.[field] !== undefined) return null;
-    const lost = overfull.extras.map((value) => `"${value.trim()}"`).join(', ');
-    const fix = field === null ? 'Fix the file' : `Type the whole value here, fix the file`;
+    const typed = this.typedOverfull.get(row);
+    if (field !== null && typed !== undefined && this.edits.get(row)?.[field] === typed) return null;
+    const shown = overfull.extras.slice(0, 3).map((value) => `"${value.trim()}"`);
+    const more = overfull.extras.length > 3 ? ` and ${overfull.extras.length - 3} more` : '';
+    const lost = shown.length > 0 ? `, and ${shown.join(', ')}${more} would be lost` : '';
+    const fix =
+      field === null ? 'Fix the file' : 'Check its values from that one on; type the last one whole here, fix the file';
     return {
       field,
-      message: `This row has ${overfull.values} values for ${columns} columns: a value holds an unquoted "${this.table.delimiter}", which moves every value after it, and ${lost} would be lost. ${fix}, or leave the row out.`,
+      message: `This row has ${overfull.values} values for ${columns} columns: a value holds an unquoted "${this.table.delimiter}", which moves every value after it${lost}. ${fix}, or leave the row out.`,
     };
   }
 
@@ -484,6 +491,8 @@ export class ImportJob {
 
   /** The user typed a new value into a flagged cell: that row alone goes through the dry run again. */
   async fix(row: number, field: RowField, value: string): Promise<void> {
+    // Typed in the cell an overfull row's problem is on: the person has read the row (overfullProblem).
+    if (this.overfullProblem(row)?.field === field) this.typedOverfull.set(row, value);
     await this.setValues({ rows: [row] }, field, value);
   }
 
@@ -654,7 +663,7 @@ export class ImportJob {
     const { rows, leftOut } = this.shownWithLeftOut(filter);
     // Over the flagged rows (a few), not every row shown (100,000 on each scroll: a review).
     const lockedRows = [...(this.junk ?? [])].flatMap(([row, reason]) => (LOCKED.has(reason) ? [row] : []));
-    const locked = (list: readonly number[]) => list.filter((row) => this.isShown(row, filter)).length;
+    const shownOf = (list: readonly number[]) => list.filter((row) => this.isShown(row, filter)).length;
     this.ports.send({
       type: 'grid',
       window: {
@@ -665,8 +674,8 @@ export class ImportJob {
         fields: this.mappedFields(),
         canUndo: this.fixHistory.length > 0,
         hidden: selected.filter((row) => !this.isShown(row, filter)),
-        locked: { shown: locked(lockedRows), selected: locked(selected.filter((row) => this.isLocked(row))) },
-        leftOut: { shown: leftOut, selected: locked(selected.filter((row) => this.leftOut.has(row))) },
+        locked: { shown: shownOf(lockedRows), selected: shownOf(selected.filter((row) => this.isLocked(row))) },
+        leftOut: { shown: leftOut, selected: shownOf(selected.filter((row) => this.leftOut.has(row))) },
       },
     });
   }

@@ -113,6 +113,10 @@ export class CsvParser {
     overfull: new Map(),
   };
   private parser: Papa.Parser | null = null;
+  /** How many data rows have each count of cells (more than one), for the file's usual width. */
+  private readonly widths = new Map<number, number>();
+  /** Rows wider than the header whose cells past it are blank: overfull if wider than the usual rows too. */
+  private readonly wide: { index: number; values: number; line: number }[] = [];
   /** Text not parsed yet: a row cut by the end of the last piece, or the start before the guess. */
   private pending = '';
   /** Rows end with \r\n and with \n (sniffCsv's `mixed`): each piece's \r\n are made \n; `carry` is a \r held back. */
@@ -160,8 +164,47 @@ export class CsvParser {
     this.carry = '';
     this.parse(true);
     if (!this.headerSeen && this.top.length > 0) this.takeHeader(0);
+    this.overfullByWidth();
     this.table.problems.sort((a, b) => a.line - b.line);
     return this.table;
+  }
+
+  /**
+   * The rows wider than the header and than the file's usual rows, whose cells past the header are
+   * blank: a value held the delimiter unquoted and pushed a blank last cell past the end (the server's
+   * rule, table-rows.ts hasExtraValues: "B;Mo-Fr 8-16 Uhr; Sa 8-12;" under "Name;Hours;Note" put
+   * " Sa 8-12" in Note, a review). Rows that all end in delimiters (A;B;;;) are the usual width.
+   */
+  private overfullByWidth(): void {
+    let usual = 0;
+    for (const [width, count] of this.widths) if (count > (this.widths.get(usual) ?? 0)) usual = width;
+    for (const { index, values, line } of this.wide) {
+      if (values <= usual) continue;
+      this.table.overfull.set(index, { values, extras: [] });
+      this.table.problems.push({ line, message: this.overfullWords(values) });
+    }
+  }
+
+  /**
+   * The row's count of cells, for the file's usual width; a row with values past the header is overfull
+   * now, one wider than the header with blank cells past it is once the usual width is known.
+   */
+  private noteWidth(row: readonly string[], line: number, extraValues: boolean): void {
+    const { table } = this;
+    const index = table.rowStarts.length;
+    if (row.length > 1) this.widths.set(row.length, (this.widths.get(row.length) ?? 0) + 1);
+    if (extraValues) {
+      const extras = row.slice(table.headers.length).filter((cell) => !isBlank(cell));
+      table.overfull.set(index, { values: row.length, extras });
+      table.problems.push({ line, message: this.overfullWords(row.length) });
+    } else if (row.length > table.headers.length) {
+      this.wide.push({ index, values: row.length, line });
+    }
+  }
+
+  private overfullWords(values: number): string {
+    const { headers, delimiter } = this.table;
+    return `This row has ${values} values but the header has ${headers.length} columns: a value may hold an unquoted "${delimiter}". The preview holds the row as a problem, to fix or leave out.`;
   }
 
   /** The delimiter and line ending guessed by the server's one rule (server/imports/sniff.ts). */
@@ -276,14 +319,7 @@ export class CsvParser {
         if (blanks.firstLines.length < BLANK_LINES_KEPT) blanks.firstLines.push(line);
       }
     }
-    if (extraValues) {
-      const extras = row.slice(columns).filter((cell) => !isBlank(cell));
-      table.overfull.set(table.rowStarts.length, { values: row.length, extras });
-      table.problems.push({
-        line,
-        message: `This row has ${row.length} values but the header has ${columns} columns: a value may hold an unquoted "${table.delimiter}". The preview holds the row as a problem, to fix or leave out.`,
-      });
-    }
+    this.noteWidth(row, line, extraValues);
     table.rowStarts.push(start);
     table.rowEnds.push(end);
     table.lines.push(line);

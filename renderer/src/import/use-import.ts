@@ -63,7 +63,8 @@ function useFixes(post: (message: ToWorker) => void, dispatch: (action: PageActi
   const fix = useCallback(
     (row: number, field: RowField, value: string) => {
       dispatch({ type: 'busy' });
-      post({ type: 'set-values', target: { rows: [row] }, field, value });
+      // A cell typed in: the worker knows it from a bulk change (an overfull row's problem goes with it alone).
+      post({ type: 'fix', row, field, value });
     },
     [post, dispatch],
   );

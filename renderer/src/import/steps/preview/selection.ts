@@ -76,11 +76,12 @@ type Counted = { shown: number; selected: number };
  * row kept read as a broken button (a walk).
  */
 export function putBackCount(selection: Selection, leftOut: Counted, locked: Counted): number {
-  return clickedRows(selection) ? leftOut.selected - locked.selected : leftOut.shown - locked.shown;
+  // Never below 0: the counts are the last window's, the selection may be newer (a row unticked since).
+  return Math.max(0, clickedRows(selection) ? leftOut.selected - locked.selected : leftOut.shown - locked.shown);
 }
 
 /** How many of them "Leave out" leaves out: those not left out already. */
 export function leaveOutCount(selection: Selection, shown: number, leftOut: Counted): number {
   const rows = clickedRows(selection);
-  return rows ? rows.size - leftOut.selected : shown - leftOut.shown;
+  return Math.max(0, rows ? rows.size - leftOut.selected : shown - leftOut.shown);
 }
