@@ -264,11 +264,6 @@ const TYPE_ERRORS: Partial<Record<ValueErrorType, string>> = {
   [ValueErrorType.Array]: 'an array',
 };
 
-/**
- * One of TypeBox's errors in the API's words (the wording callers already know: "must NOT have fewer
- * than 8 characters", "must match format "email""). The import's rows word a few in a location's terms
- * (locations/rows.ts) and fall back to this.
- */
 /** The most fields an unknown field's message lists: a longer list is the API's documentation. */
 const FIELDS_LISTED = 12;
 
@@ -283,6 +278,11 @@ function knownFieldsWords(schema: ValueError['schema']): string {
   return names.length === 1 ? `; the one field here is ${list}` : `; the fields here are ${list}`;
 }
 
+/**
+ * One of TypeBox's errors in the API's words (the wording callers already know: "must NOT have fewer
+ * than 8 characters", "must match format "email""). The import's rows word a few in a location's terms
+ * (locations/rows.ts) and fall back to this.
+ */
 export function errorInWords(error: ValueError): string {
   const schema = error.schema;
   // JSON's 1e400 reads as Infinity, which no number field takes (a walk read "must be number or string").

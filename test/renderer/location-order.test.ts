@@ -105,5 +105,10 @@ describe('LocationIndex', () => {
     // An accent typed finds the plain letters too: the search is as forgiving as the sort.
     expect(found('café')).toEqual(['Cafe Uno']);
     expect(found('bakery')).toEqual([]);
+    // Only Latin letters lose their accents: й is not и, バ is not ハ.
+    expect(foldForSearch('Майка Bäckerei')).toBe('майка backerei');
+    expect(foldForSearch('Лиговский').includes('й')).toBe(true);
+    expect(foldForSearch('バス')).toBe('バス');
+    expect(found('лиговский')).toEqual([]);
   });
 });

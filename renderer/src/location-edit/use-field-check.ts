@@ -58,7 +58,7 @@ async function refusedFields(
 export function useFieldCheck(
   id: string,
   onErrors: (update: (current: FieldErrors) => FieldErrors) => void,
-  onNotes: (notes: FieldErrors) => void,
+  onNotes: (update: (current: FieldErrors) => FieldErrors) => void,
 ) {
   const left = useRef(new Set<EditableField>());
   // One clock for checks and letters: a field typed in after a check began is newer than its answer.
@@ -74,12 +74,14 @@ export function useFieldCheck(
       const answer = await refusedFields(id, change);
       if (answer === undefined || run !== latest.current) return;
       const { found, notes } = answer;
-      onNotes(notes);
-      onErrors((current) => {
+      // A field typed in since the check began keeps what it has: the answer is of a value no longer there.
+      const judgedBy = (words: FieldErrors) => (current: FieldErrors) => {
         const next = { ...current };
-        for (const judged of left.current) if ((typedAt.current.get(judged) ?? 0) < run) next[judged] = found[judged];
+        for (const judged of left.current) if ((typedAt.current.get(judged) ?? 0) < run) next[judged] = words[judged];
         return next;
-      });
+      };
+      onNotes(judgedBy(notes));
+      onErrors(judgedBy(found));
     },
     [id, onErrors, onNotes],
   );

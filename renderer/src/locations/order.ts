@@ -49,7 +49,8 @@ function comparatorFor(rows: readonly LocationRow[], sort: LocationSort): (a: nu
 
 /** Letters with no accent to take off in Unicode's decomposition, as people type them without it. */
 const PLAIN_LETTERS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ı: 'i' };
-const COMBINING_MARKS = /\p{M}/gu;
+// The accents of Latin letters alone: Cyrillic's й or Japanese's バ are letters of their own (a review).
+const LATIN_ACCENTS = /([a-z])[\u0300-\u036f]+/g;
 const OUTSIDE_ASCII = /[\u0080-\uffff]/;
 
 /**
@@ -61,10 +62,14 @@ export function foldForSearch(text: string): string {
   const lower = text.toLowerCase();
   // Most locations' texts are ASCII: nothing to take off.
   if (!OUTSIDE_ASCII.test(lower)) return lower;
-  return lower
-    .normalize('NFD')
-    .replace(COMBINING_MARKS, '')
-    .replace(/[ßæœøłđı]/g, (letter) => PLAIN_LETTERS[letter]!);
+  return (
+    lower
+      .normalize('NFD')
+      .replace(LATIN_ACCENTS, '$1')
+      .replace(/[ßæœøłđı]/g, (letter) => PLAIN_LETTERS[letter]!)
+      // The marks kept (й's breve) back on their letters, as typed text has them.
+      .normalize('NFC')
+  );
 }
 
 /** The text a search looks in, per location, folded once (foldForSearch). */
