@@ -85,10 +85,14 @@ describe('POST /api/locations/upload?placeholders=', () => {
     expect(blanked.json().rows[0]).toMatchObject({ city: null, state: null });
   });
 
-  it('any other value, or the option twice, is a clear 400', async () => {
+  it('any other value, or the option twice, is a clear 400; the word in another case is the word', async () => {
+    // Query words are taken in any case (mode=UPSERT too): NONE is none.
+    const upper = await uploadJson('placeholders=NONE&dryRun=true', [{ name: 'Upper', city: 'N/A' }]);
+    expect(upper.statusCode, upper.body).toBe(200);
+    expect(upper.json<{ rows: { city: string | null }[] }>().rows[0]!.city).toBe('N/A');
     for (const query of [
-      'placeholders=NONE',
       'placeholders=',
+      'placeholders=nones',
       'placeholders=off',
       'placeholders=none&placeholders=none',
     ]) {
