@@ -146,9 +146,8 @@ function unionWorded(error: ValueError, field: string): FieldProblem {
   const max = maxLengthOf(error.schema, error.value);
   if (max !== undefined && (error.value as string).length > max)
     return { field, message: `is longer than ${max} characters` };
-  // JSON's 1e999 reads as Infinity: a number, past every range (a walk was told it "must be a number").
-  if (typeof error.value === 'number' && !Number.isFinite(error.value))
-    return { field, message: 'must be a finite number' };
+  // JSON's 1e999 reads as Infinity: worded by errorInWords, as every other route words it (a walk was told it "must be a number").
+  if (typeof error.value === 'number' && !Number.isFinite(error.value)) return { field, message: errorInWords(error) };
   return { field, message: TYPE_WORDS[field] ?? 'must be text or null' };
 }
 
