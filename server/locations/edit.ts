@@ -172,7 +172,7 @@ function notLocations(db: Db, organizationId: string, idsJson: string, missing: 
     return new HttpError(
       404,
       'This id is not a location of your organization (deleted already?); nothing was changed',
-      [{ path: '/ids/0', message: `${id} is not a location of your organization` }],
+      [notLocationDetail(0, id)],
     );
   }
   const wrong = idsNotOfOrganization(db, organizationId, idsJson, DETAILED_IDS);
@@ -181,8 +181,13 @@ function notLocations(db: Db, organizationId: string, idsJson: string, missing: 
   return new HttpError(
     404,
     `${missing} of the ${total} ids ${missing === 1 ? 'is not a location' : 'are not locations'} of your organization (deleted already?): ${named.join(', ')}${more}; nothing was changed`,
-    wrong.map(({ at, id }) => ({ path: `/ids/${at}`, message: `${id} is not a location of your organization` })),
+    wrong.map(({ at, id }) => notLocationDetail(at, id)),
   );
+}
+
+/** The detail of an id that is not a location of the organization, at its place in the list. */
+function notLocationDetail(at: number, id: string): ErrorDetail {
+  return { path: `/ids/${at}`, message: `${id} is not a location of your organization` };
 }
 
 /** The locations of these ids, a piece at a time: a piece is let go before the next is read. */
