@@ -461,6 +461,15 @@ describe('ImportJob: the column step options (issue 12)', () => {
 });
 
 describe('ImportJob: rows with more values than the header (a walk, then a review)', () => {
+  /** A job over a new client's file, read and checked in create mode. */
+  async function checkedFor(client: string, text: string) {
+    const clientId = await t().createClient(admin(), client);
+    const run = jobOverServer();
+    await run.job.read(csv(text));
+    await run.job.check(clientId);
+    return run;
+  }
+
   const overfullFile = [
     'Name;City;Hours',
     'Corner Shop;Leeds;Mon-Fri 9-17',
@@ -471,10 +480,7 @@ describe('ImportJob: rows with more values than the header (a walk, then a revie
   ].join('\n');
 
   it('is an error on its last field, in no list of rows to write, until typed whole in its cell; undo brings it back', async () => {
-    const clientId = await t().createClient(admin(), 'Overfull');
-    const { job, report } = jobOverServer();
-    await job.read(csv(overfullFile));
-    await job.check(clientId);
+    const { job, report } = await checkedFor('Overfull', overfullFile);
     expect(report().totals).toMatchObject({ created: 2, error: 2 });
     const problems = report().problems;
     expect(problems.map((problem) => problem.line)).toEqual([3, 4]);
@@ -500,10 +506,10 @@ describe('ImportJob: rows with more values than the header (a walk, then a revie
   });
 
   it('rows that all end in separators are the usual width: none is overfull', async () => {
-    const clientId = await t().createClient(admin(), 'Trailing separators');
-    const { job, report } = jobOverServer();
-    await job.read(csv(['Name;City', 'Corner Shop;Leeds;;', 'Bakery;York;;', 'Kiosk;Bath;;'].join('\n')));
-    await job.check(clientId);
+    const { report } = await checkedFor(
+      'Trailing separators',
+      'Name;City\nCorner Shop;Leeds;;\nBakery;York;;\nKiosk;Bath;;',
+    );
     expect(report().totals).toMatchObject({ created: 3, error: 0 });
   });
 });
