@@ -190,7 +190,7 @@ const STYLES_PART = 'xl/styles.xml';
  * Whether the facts read this part of the zip: the workbook's list of sheets and its links, the styles,
  * and the sheets where Excel and every common writer put them (not the shared strings, which
  * read-excel-file reads itself, nor a pivot cache or a calculation chain, which can be as big as a sheet:
- * a review). A sheet the links put elsewhere is unzipped by a second pass (sheetsElsewhere).
+ * a review). A sheet the links put elsewhere is unzipped by a second pass (withSheetsElsewhere).
  */
 export const isFactPart = (name: string): boolean =>
   name === WORKBOOK ||
@@ -198,11 +198,20 @@ export const isFactPart = (name: string): boolean =>
   name === STYLES_PART ||
   /^xl\/(work|chart)sheets\/[^/]+\.xml$/.test(name);
 
-/** The paths of these sheets that `parts` lacks: sheets a workbook's links put in another folder. */
-export function sheetsElsewhere(parts: WorkbookParts, states: readonly SheetState[]): Set<string> {
-  return new Set(
-    states.map((state) => state.path).filter((path) => path.endsWith('.xml') && parts[path] === undefined),
+/**
+ * The parts with the sheets a workbook's links put in another folder added, unzipped by `unzipNamed`
+ * (the server's capped reader or fflate): one second pass, only when a sheet is missing.
+ */
+export function withSheetsElsewhere(
+  parts: WorkbookParts,
+  unzipNamed: (names: ReadonlySet<string>) => WorkbookParts,
+): WorkbookParts {
+  const elsewhere = new Set(
+    sheetStates(parts)
+      .map((state) => state.path)
+      .filter((path) => path.endsWith('.xml') && parts[path] === undefined),
   );
+  return elsewhere.size === 0 ? parts : { ...parts, ...unzipNamed(elsewhere) };
 }
 
 function unzipped(bytes: Uint8Array, wanted: (name: string) => boolean): WorkbookParts {
@@ -220,9 +229,7 @@ function unzipped(bytes: Uint8Array, wanted: (name: string) => boolean): Workboo
  * itself, under its cap (zip-parts.ts).
  */
 export function workbookParts(bytes: Uint8Array): WorkbookParts {
-  const parts = unzipped(bytes, isFactPart);
-  const elsewhere = sheetsElsewhere(parts, sheetStates(parts));
-  return elsewhere.size === 0 ? parts : { ...parts, ...unzipped(bytes, (name) => elsewhere.has(name)) };
+  return withSheetsElsewhere(unzipped(bytes, isFactPart), (names) => unzipped(bytes, (name) => names.has(name)));
 }
 
 /** The workbook's sheets, in its order, from its list. */

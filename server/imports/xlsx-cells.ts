@@ -9,9 +9,9 @@ import {
   isFactPart,
   isWorksheet,
   NUMBERS_AS_TEXT,
-  sheetsElsewhere,
   sheetStates,
   withSheetFacts,
+  withSheetsElsewhere,
   workbookFacts,
   type SheetFacts,
   type SheetState,
@@ -64,19 +64,20 @@ interface WorkbookLook {
  * held through the library's reading.
  */
 function lookAtWorkbook(bytes: Uint8Array, sheet: string | undefined): WorkbookLook | Refusal {
-  const parts = unzipUnder(bytes, isFactPart);
-  if (parts === 'unreadable') return UNREADABLE;
-  if (parts === 'too big') {
+  const first = unzipUnder(bytes, isFactPart);
+  if (first === 'unreadable') return UNREADABLE;
+  if (first === 'too big') {
     return {
       statusCode: 413,
       message: `The workbook unzips to more than ${MAX_UNZIPPED_BYTES / 1024 / 1024} MiB: save the sheet as CSV, or send it in parts.`,
     };
   }
-  const states = sheetStates(parts);
   // A sheet its links put in another folder: unzipped in a second pass (the cap was checked by the first).
-  const elsewhere = sheetsElsewhere(parts, states);
-  const more = elsewhere.size > 0 ? unzipUnder(bytes, (name) => elsewhere.has(name)) : {};
-  if (typeof more === 'object') Object.assign(parts, more);
+  const parts = withSheetsElsewhere(first, (names) => {
+    const more = unzipUnder(bytes, (name) => names.has(name));
+    return typeof more === 'object' ? more : {};
+  });
+  const states = sheetStates(parts);
   const state = sheet === undefined ? undefined : named(states, sheet);
   if (sheet !== undefined && state === undefined) {
     const names = states.map((each) => `"${each.name}"`).join(', ');
