@@ -150,6 +150,40 @@ test('the editor checks each changed field as the person leaves it, by the serve
   expect(airport).toMatchObject({ phone: null, store_code: 'BB-2' });
 });
 
+test('a field typed in while the save is on its way keeps its own words: the late refusal was of the old value (CI)', async ({
+  page,
+}) => {
+  await openLocation(page, 'Bluebird Airport');
+  const panel = page.getByTestId('location-panel');
+  await panel.getByRole('button', { name: 'Edit location' }).click();
+  const form = panel.getByRole('form', { name: 'Edit Bluebird Airport' });
+  // The save (a PATCH without ?dryRun) waits until the phone is typed right; the checks go through.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/locations\/[^/?]+$/, async (route) => {
+    if (route.request().method() !== 'PATCH') return route.fallback();
+    await held;
+    return route.continue();
+  });
+  const saved = page.waitForResponse(
+    (response) => response.request().method() === 'PATCH' && !response.url().includes('?'),
+  );
+  await form.getByLabel('Phone').fill('call us');
+  await form.getByRole('button', { name: 'Save 1 change' }).click();
+  // The check made as the field was left answers first, while the save waits.
+  await expect(form.getByText('"call us" is not a phone number')).toBeVisible();
+  await expect(form.getByRole('button', { name: 'Saving…' })).toBeDisabled();
+  await form.getByLabel('Phone').fill('(217) 555-0177');
+  release();
+  expect((await saved).status()).toBe(400);
+  await expect(form.getByRole('button', { name: 'Save 1 change' })).toBeEnabled();
+  // Given the page a moment to show the refusal, then read once: a retrying read would pass before it.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+  expect(await form.getByRole('alert').count()).toBe(0);
+  await expect(form.getByLabel('Phone')).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(form.getByLabel('Phone')).toHaveValue('(217) 555-0177');
+});
+
 test('bulk edit: set the status of every location shown, in one request', async ({ page }, testInfo) => {
   await signIn(page, server.url, ADMIN.email, ADMIN.password);
   await page.goto(clientUrl);

@@ -48,13 +48,14 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
   async function save(event: FormEvent) {
     event.preventDefault();
     setNotice(null);
+    const run = fieldCheck.began();
     try {
       await update.mutateAsync(change);
       onDone();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const byField = refusalsOf(error);
-      setErrors(byField);
+      setErrors(fieldCheck.since(run, byField, Object.keys(draft) as EditableField[]));
       setRefusals((count) => count + 1);
       setNotice(Object.keys(byField).length > 0 ? null : error.message);
     }

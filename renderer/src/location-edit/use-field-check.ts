@@ -53,7 +53,9 @@ async function refusedFields(
  * there alone: the dashboard asks, it does not restate them), writing nothing. Only the fields left so
  * far are judged: one still being typed in is not, nor one typed in since the check began (its answer is
  * of a value no longer there; the other fields' words still come: found by a review, typing anywhere
- * dropped them). The newest check wins over one answered late.
+ * dropped them). The newest check wins over one answered late. A save's refusal follows the same rule
+ * (`began`, then `since`): CI typed the phone right while the save was on its way, and its late refusal
+ * put the old value's words back under the new value.
  */
 export function useFieldCheck(
   id: string,
@@ -66,6 +68,17 @@ export function useFieldCheck(
   const latest = useRef(0);
   const typedAt = useRef(new Map<EditableField, number>());
   const typed = useCallback((field: EditableField) => void typedAt.current.set(field, ++clock.current), []);
+  // Words of the values as they were at `run`: a field typed in since keeps what it has now.
+  const since = useCallback(
+    (run: number, words: FieldErrors, fields: Iterable<EditableField>) => (current: FieldErrors) => {
+      const next = { ...current };
+      for (const judged of fields) if ((typedAt.current.get(judged) ?? 0) < run) next[judged] = words[judged];
+      return next;
+    },
+    [],
+  );
+  // A save's moment: its refusal is of the values sent, and a field typed in meanwhile keeps its own.
+  const began = useCallback(() => ++clock.current, []);
   const check = useCallback(
     async (field: EditableField, change: LocationChange) => {
       left.current.add(field);
@@ -73,17 +86,11 @@ export function useFieldCheck(
       latest.current = run;
       const answer = await refusedFields(id, change);
       if (answer === undefined || run !== latest.current) return;
-      const { found, notes } = answer;
       // A field typed in since the check began keeps what it has: the answer is of a value no longer there.
-      const judgedBy = (words: FieldErrors) => (current: FieldErrors) => {
-        const next = { ...current };
-        for (const judged of left.current) if ((typedAt.current.get(judged) ?? 0) < run) next[judged] = words[judged];
-        return next;
-      };
-      onNotes(judgedBy(notes));
-      onErrors(judgedBy(found));
+      onNotes(since(run, answer.notes, left.current));
+      onErrors(since(run, answer.found, left.current));
     },
-    [id, onErrors, onNotes],
+    [id, onErrors, onNotes, since],
   );
-  return { check, typed };
+  return { check, typed, since, began };
 }
