@@ -184,6 +184,29 @@ test('a field typed in while the save is on its way keeps its own words: the lat
   await expect(form.getByLabel('Phone')).toHaveValue('(217) 555-0177');
 });
 
+test('a phone saved with an extension, straight from the field, says after the save that the extension is not kept (a walk)', async ({
+  page,
+}, testInfo) => {
+  await openLocation(page, 'Bluebird Airport');
+  const panel = page.getByTestId('location-panel');
+  await panel.getByRole('button', { name: 'Edit location' }).click();
+  const form = panel.getByRole('form', { name: 'Edit Bluebird Airport' });
+  await form.getByLabel('Phone').fill('(217) 555-0177 ext. 12');
+  await form.getByRole('button', { name: 'Save 1 change' }).click();
+  await expect(form).toBeHidden();
+  // The form that would have said it under the phone is gone: the panel says it.
+  await expect(panel.getByRole('status').filter({ hasText: /^Saved\./ })).toHaveText(
+    "Saved. The extension 12 is not kept: a listing's phone is one number, with no extension.",
+  );
+  await expect(panel.getByText('+1 217 555 0177').first()).toBeVisible();
+  await snap(page, testInfo, 'extension-not-kept-after-save');
+  // Said of that save alone: editing again lets it go.
+  await panel.getByRole('button', { name: 'Edit location' }).click();
+  await expect(panel.getByText(/^Saved\. The extension/)).toHaveCount(0);
+  await panel.getByRole('button', { name: 'Cancel' }).click();
+  await expect(panel.getByText(/^Saved\. The extension/)).toHaveCount(0);
+});
+
 test('bulk edit: set the status of every location shown, in one request', async ({ page }, testInfo) => {
   await signIn(page, server.url, ADMIN.email, ADMIN.password);
   await page.goto(clientUrl);

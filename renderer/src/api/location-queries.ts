@@ -56,7 +56,7 @@ export function useUpdateLocation(id: string) {
   const refresh = useRefresh();
   return useMutation({
     mutationFn: async (change: LocationChange) =>
-      (await authorized<LocationWhole>(path(id), { method: 'PATCH', json: change })).data,
+      (await authorized<LocationChangeAnswer>(path(id), { method: 'PATCH', json: change })).data,
     onSuccess: (location) => refresh(location.client_id),
   });
 }

@@ -21,6 +21,8 @@ export function LocationEditing({
   const [editing, setEditing] = useState(false);
   // Save and Cancel unmount the form that held the focus: the keyboard goes on from Edit location.
   const [edited, setEdited] = useState(false);
+  // What the last save could not keep, said once the form is gone: Save left a phone's extension unsaid.
+  const [unkept, setUnkept] = useState<string | undefined>();
   const isAdmin = sessionState().session?.user.role === 'admin';
   const record = useLocation(locationId);
   if (!isAdmin) {
@@ -39,13 +41,21 @@ export function LocationEditing({
             type="button"
             className="button"
             autoFocus={edited}
-            onClick={() => setEditing(true)}
+            onClick={() => {
+              setUnkept(undefined);
+              setEditing(true);
+            }}
             disabled={!record.data}
           >
             Edit location
           </button>
           <DeleteLocation location={record.data} onDeleted={onDeleted} />
         </div>
+        {unkept !== undefined && (
+          <p className="notice notice-warning" role="status">
+            Saved. {unkept}
+          </p>
+        )}
         {children}
         <LocationHistory locationId={locationId} />
       </>
@@ -55,9 +65,10 @@ export function LocationEditing({
     <LocationEditor
       key={record.data.updated_at}
       location={record.data}
-      onDone={() => {
+      onDone={(words) => {
         setEditing(false);
         setEdited(true);
+        setUnkept(words);
       }}
     />
   ) : (

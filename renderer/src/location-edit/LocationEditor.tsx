@@ -6,13 +6,20 @@ import { changeOf, draftOf, EDITABLE, HINTS, type Draft, type EditableField } fr
 import { StatusOptions } from './StatusOptions.js';
 import { useReportUnsaved } from './unsaved-edits.js';
 import { usePhoneText } from '../phone-text.js';
-import { refusalsOf, useFieldCheck, type FieldErrors } from './use-field-check.js';
+import { extensionWords, refusalsOf, useFieldCheck, type FieldErrors } from './use-field-check.js';
 
 /**
  * A location's fields as a form (Admin). Only what the person changed is sent; the server checks each
  * field by the import's rules and its words show under the field. Saving recomputes the health.
  */
-export function LocationEditor({ location, onDone }: { location: LocationWhole; onDone: () => void }) {
+export function LocationEditor({
+  location,
+  onDone,
+}: {
+  location: LocationWhole;
+  /** Closed: by Cancel, or by a save, with what the server took but did not keep (a phone's extension). */
+  onDone: (unkept?: string) => void;
+}) {
   const phoneText = usePhoneText();
   // The values it opened with, kept: the phone reads as the panel shows it ("+1 217 555 0142"), and
   // the phone library loading meanwhile must not turn into a change.
@@ -50,8 +57,8 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
     setNotice(null);
     const run = fieldCheck.began();
     try {
-      await update.mutateAsync(change);
-      onDone();
+      const saved = await update.mutateAsync(change);
+      onDone(saved.phone_extension === undefined ? undefined : extensionWords(saved.phone_extension));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const byField = refusalsOf(error);
@@ -89,14 +96,21 @@ export function LocationEditor({ location, onDone }: { location: LocationWhole; 
           {notice ?? 'Some fields need a fix before saving.'}
         </p>
       )}
-      <div className="form-actions">
-        <button type="button" className="button button-quiet" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="button button-primary" disabled={changed === 0 || update.isPending}>
-          {update.isPending ? 'Saving…' : changed === 0 ? 'Save' : `Save ${changed} change${changed === 1 ? '' : 's'}`}
-        </button>
-      </div>
+      <EditorActions changed={changed} saving={update.isPending} onCancel={() => onDone()} />
     </form>
+  );
+}
+
+/** Cancel, and Save counting the fields changed. */
+function EditorActions({ changed, saving, onCancel }: { changed: number; saving: boolean; onCancel: () => void }) {
+  return (
+    <div className="form-actions">
+      <button type="button" className="button button-quiet" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" className="button button-primary" disabled={changed === 0 || saving}>
+        {saving ? 'Saving…' : changed === 0 ? 'Save' : `Save ${changed} change${changed === 1 ? '' : 's'}`}
+      </button>
+    </div>
   );
 }

@@ -12,12 +12,15 @@ export function refusalsOf(error: ApiError): FieldErrors {
   return byField;
 }
 
+/** The words of a phone's extension the server took but did not keep (its phone_extension). */
+export function extensionWords(extension: string): string {
+  return `The extension ${extension} is not kept: a listing's phone is one number, with no extension.`;
+}
+
 /** What the server says of a change it takes but cannot keep whole: a phone's extension, under the phone. */
 function notesOf(answer: LocationChangeAnswer): FieldErrors {
   const extension = answer.phone_extension;
-  return extension === undefined
-    ? {}
-    : { phone: `The extension ${extension} is not kept: a listing's phone is one number, with no extension.` };
+  return extension === undefined ? {} : { phone: extensionWords(extension) };
 }
 
 /**
