@@ -102,6 +102,29 @@ test('the panel gives every day of the week: closed is closed, a day the hours l
   ]);
 });
 
+test('an open panel takes its room beside the table: its last column is a scroll away, not under the panel (a walk)', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openClient(page);
+  await page.getByRole('searchbox').fill('store 15');
+  await rows(page).filter({ hasText: 'Store 15' }).click();
+  const panel = (await page.getByTestId('location-panel').boundingBox())!;
+  const table = (await scroller(page).boundingBox())!;
+  expect(table.x + table.width).toBeLessThanOrEqual(panel.x);
+  await scroller(page).evaluate((element) => (element.scrollLeft = element.scrollWidth));
+  const created = (await page.getByRole('columnheader', { name: 'Created' }).boundingBox())!;
+  expect(created.x + created.width).toBeLessThanOrEqual(panel.x);
+  // A window too narrow for both keeps the table whole, with the panel over it.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await expect
+    .poll(async () => {
+      const narrow = (await scroller(page).boundingBox())!;
+      return narrow.x + narrow.width > (await page.getByTestId('location-panel').boundingBox())!.x;
+    })
+    .toBe(true);
+});
+
 test('a changed filter shows its results from the top', async ({ page }) => {
   await openClient(page);
   await scroller(page).evaluate((element) => element.scrollTo(0, element.scrollHeight));
