@@ -18,7 +18,7 @@ import { Writer } from './store/writer.js';
 import { sqliteStore } from './store/sqlite-store.js';
 import type { DataStore } from './store/store.js';
 import { dashboard, sendDashboardPage } from './http/dashboard.js';
-import { registerShadowedPaths } from './http/shadowed-paths.js';
+import { registerShadowedPaths, sendWrongMethod, type RouteMethods } from './http/shadowed-paths.js';
 import { errorBody, HttpError } from './http/errors.js';
 import { processAllocator } from './memory.js';
 import {
@@ -180,8 +180,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerIdentityBodiesOnly(app);
   registerJsonParser(app, context.bodies);
   registerNoBodyRule(app);
-  registerErrorHandlers(app, Boolean(options.dashboardDir));
-  registerShadowedPaths(app);
+  registerErrorHandlers(app, registerShadowedPaths(app), Boolean(options.dashboardDir));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
     // API answers carry tokens and client data: no cache may keep them.
@@ -245,7 +244,7 @@ function jsonBody(text: string): unknown {
   return body;
 }
 
-function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): void {
+function registerErrorHandlers(app: FastifyInstance, routes: RouteMethods, withDashboard: boolean): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).headers(error.headers).send(error.toBody());
@@ -271,40 +270,26 @@ function registerErrorHandlers(app: FastifyInstance, withDashboard: boolean): vo
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send(errorBody(500, 'Something went wrong on the server; nothing was changed'));
   });
-  const withParams = routesWithParams(app);
   app.setNotFoundHandler((request, reply) => {
     // A GET whose id is past the router's limit fell through to the dashboard's files: it is the 414
     // that the other methods get (a probe: GET /api/locations/<250 characters> said "No route").
-    if (withParams.tooLongParam(request.method, request.url)) {
+    if (tooLongParam(routes, request.method, request.url)) {
       return reply.code(414).send(errorBody(414, tooLongWords(request.url)));
     }
+    // A path the API has, asked with a method it does not take there (a walk: PUT to the upload).
+    const allowed = routes.allowed(request.url);
+    if (allowed.length > 0 && !allowed.includes(request.method))
+      return sendWrongMethod(reply, request.method, request.url, allowed);
     if (withDashboard && sendDashboardPage(request, reply)) return reply;
     return notFound(request, reply);
   });
 }
 
-/**
- * The routes with a parameter in their path, as patterns: whether a path the router did not match would
- * have matched one but for a parameter longer than its limit.
- */
-function routesWithParams(app: FastifyInstance) {
-  const patterns: { method: string; pattern: RegExp }[] = [];
-  app.addHook('onRoute', (route) => {
-    if (!route.url.includes(':')) return;
-    const source = route.url
-      .split('/')
-      .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join('/');
-    const pattern = new RegExp(`^${source}/?$`);
-    for (const method of [route.method].flat()) patterns.push({ method, pattern });
-  });
-  return {
-    tooLongParam(method: string, url: string): boolean {
-      const path = url.split('?')[0]!;
-      if (!path.split('/').some((part) => part.length > MAX_PARAM_LENGTH)) return false;
-      return patterns.some((route) => route.method === method && route.pattern.test(path));
-    },
-  };
+/** Whether a path the router did not match would have matched a route but for a parameter past its limit. */
+function tooLongParam(routes: RouteMethods, method: string, url: string): boolean {
+  const path = url.split('?')[0]!;
+  if (!path.split('/').some((part) => part.length > MAX_PARAM_LENGTH)) return false;
+  return routes.matchesWithParam(method, path);
 }
 
 function notFound(request: FastifyRequest, reply: FastifyReply) {

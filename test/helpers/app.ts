@@ -37,7 +37,7 @@ export interface TestApp {
   login(email: string, password?: string): Promise<string>;
   /** An injected request with JSON and an optional Bearer token. */
   request(options: {
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+    method: 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE' | 'PUT' | 'OPTIONS';
     url: string;
     token?: string;
     body?: unknown;

@@ -80,6 +80,34 @@ it.each([
   expect(message).toBe(`${url.split('?')[0]!.replace(/\/$/, '')} takes ${allowed}, not ${method}`);
 });
 
+it.each([
+  ['PUT', '/api/locations/upload', 'POST'],
+  ['OPTIONS', '/api/locations/upload/', 'POST'],
+  ['PUT', '/api/clients', 'GET, HEAD, POST'],
+  ['DELETE', '/api/clients?x=1', 'GET, HEAD, POST'],
+  ['PUT', '/api/locations/11111111-1111-4111-8111-111111111111', 'DELETE, GET, HEAD, PATCH'],
+  ['GET', '/auth/callback', 'POST'],
+] as const)(
+  '%s %s, a method no route takes at a path the API has: 405 naming those it does (a walk got a 404)',
+  async (method, url, allowed) => {
+    // Asked without a token too: which methods a path takes is the API's documentation, not data.
+    for (const token of [admin, undefined]) {
+      const response = await t.request({ method, url, token });
+      const { message } = expectErrorBody(response, 405);
+      expect(response.headers.allow).toBe(allowed);
+      const words = allowed.replace(/, (?=[A-Z]+$)/, ' or ');
+      expect(message).toBe(`${url.split('?')[0]!.replace(/\/$/, '')} takes ${words}, not ${method}`);
+    }
+  },
+);
+
+it('a path the API does not have is still a 404, whatever the method', async () => {
+  for (const method of ['GET', 'PUT', 'DELETE'] as const) {
+    const { message } = expectErrorBody(await t.request({ method, url: '/api/nowhere', token: admin }), 404);
+    expect(message).toBe(`No route ${method} /api/nowhere`);
+  }
+});
+
 it('a parametric route still answers for its own ids, and says a bad one is bad', async () => {
   const own = await t.request({ method: 'GET', url: `/api/locations/${locationId}`, token: admin });
   expect(own.statusCode, own.body).toBe(200);
