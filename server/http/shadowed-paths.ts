@@ -80,7 +80,9 @@ export function registerShadowedPaths(app: FastifyInstance): RouteMethods {
       return allowList(withParams.filter(({ pattern }) => pattern.test(pathOf(path))).map(({ method }) => method));
     },
     matchesWithParam(method: string, path: string): boolean {
-      return withParams.some((route) => route.method === method && route.pattern.test(pathOf(path)));
+      // HEAD is answered by each GET route (kept out of the table above).
+      const asked = method === 'HEAD' ? 'GET' : method;
+      return withParams.some((route) => route.method === asked && route.pattern.test(pathOf(path)));
     },
   };
 }

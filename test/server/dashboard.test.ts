@@ -53,6 +53,18 @@ describe('the dashboard served at /', () => {
     expect(response.headers['content-security-policy']).toBe(DASHBOARD_CSP);
   });
 
+  it("the API's paths are the API's behind the dashboard's files too: a long id's 414, a wrong method's 405", async () => {
+    const long = `/api/locations/${'a'.repeat(250)}`;
+    expectErrorBody(await get(long), 414);
+    // HEAD, which each GET route answers, has the GET's status (its answer has no body).
+    const head = await app.inject({ method: 'HEAD', url: long, headers: { host: '127.0.0.1:4870' } });
+    expect(head.statusCode).toBe(414);
+    // A path the API takes only by POST is not a page of the dashboard.
+    const wrong = await get('/auth/callback');
+    expect(expectErrorBody(wrong, 405).message).toBe('/auth/callback takes POST, not GET');
+    expect(wrong.headers.allow).toBe('POST');
+  });
+
   it('GET a missing file -> 404 JSON, not the page', async () => {
     expectErrorBody(await get('/assets/missing-1234.js'), 404);
   });
