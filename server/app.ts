@@ -18,7 +18,7 @@ import { Writer } from './store/writer.js';
 import { sqliteStore } from './store/sqlite-store.js';
 import type { DataStore } from './store/store.js';
 import { dashboard, sendDashboardPage } from './http/dashboard.js';
-import { registerShadowedPaths, sendWrongMethod, type RouteMethods } from './http/shadowed-paths.js';
+import { registerShadowedPaths, sendWrongMethod, shortPath, type RouteMethods } from './http/shadowed-paths.js';
 import { errorBody, HttpError } from './http/errors.js';
 import { processAllocator } from './memory.js';
 import {
@@ -294,15 +294,6 @@ function tooLongParam(routes: RouteMethods, method: string, url: string): boolea
 
 function notFound(request: FastifyRequest, reply: FastifyReply) {
   return reply.code(404).send(errorBody(404, `No route ${request.method} ${shortPath(request.url)}`));
-}
-
-// The most of a path an error repeats: a 300-character id came back whole in the message (a walk).
-const SHOWN_PATH = 80;
-
-/** The request's path without its query, cut to SHOWN_PATH characters. */
-function shortPath(url: string): string {
-  const path = url.split('?')[0]!;
-  return path.length > SHOWN_PATH ? `${path.slice(0, SHOWN_PATH)}…` : path;
 }
 
 /**

@@ -49,7 +49,12 @@ export const dashboard = fp(async (app: FastifyInstance, options: { root: string
 /** A page path the dashboard's router owns (not the API, not a file): answered with index.html. */
 export function sendDashboardPage(request: FastifyRequest, reply: FastifyReply): boolean {
   const page = request.url.split('?')[0] ?? '/';
-  if (request.method !== 'GET' || API_PREFIXES.some((prefix) => page.startsWith(prefix)) || path.extname(page) !== '') {
+  // HEAD as its GET (a review: HEAD of a deep link was a 404 while its GET was the page).
+  if (
+    (request.method !== 'GET' && request.method !== 'HEAD') ||
+    API_PREFIXES.some((prefix) => page.startsWith(prefix)) ||
+    path.extname(page) !== ''
+  ) {
     return false;
   }
   void reply.sendFile('index.html');

@@ -15,13 +15,22 @@ export interface RouteMethods {
 /** The request's path without its query or a trailing slash. */
 const pathOf = (url: string) => url.split('?')[0]!.replace(/(.)\/+$/, '$1');
 
+// The most of a path an error repeats: a 300-character id came back whole in the message (a walk).
+const SHOWN_PATH = 80;
+
+/** The request's path without its query, cut to SHOWN_PATH characters. */
+export function shortPath(url: string): string {
+  const path = url.split('?')[0]!;
+  return path.length > SHOWN_PATH ? `${path.slice(0, SHOWN_PATH)}…` : path;
+}
+
 /** A 405 naming the methods the path of `url` takes ("GET, HEAD or POST"), in the Allow header too. */
 export function sendWrongMethod(reply: FastifyReply, method: string, url: string, allowed: string[]) {
   const words = allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed[0];
   return reply
     .code(405)
     .header('allow', allowed.join(', '))
-    .send(errorBody(405, `${pathOf(url)} takes ${words}, not ${method}`));
+    .send(errorBody(405, `${shortPath(pathOf(url))} takes ${words}, not ${method}`));
 }
 
 /** A route's path as a pattern: a parameter is any one part. */

@@ -65,6 +65,17 @@ describe('the dashboard served at /', () => {
     expect(wrong.headers.allow).toBe('POST');
   });
 
+  it('HEAD of a page path is its GET without the body (a review: it was a 404)', async () => {
+    const head = await app.inject({
+      method: 'HEAD',
+      url: '/clients/6f1c2a8e-1d1b-4c55-9a55-2f0c3f1e9b10',
+      headers: { host: '127.0.0.1:4870' },
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toMatch(/^text\/html/);
+    expect(head.body).toBe('');
+  });
+
   it('GET a missing file -> 404 JSON, not the page', async () => {
     expectErrorBody(await get('/assets/missing-1234.js'), 404);
   });

@@ -101,6 +101,13 @@ it.each([
   },
 );
 
+it('a 405 for a path with a long id repeats the path cut short, as the 404 and 414 do (a review)', async () => {
+  const response = await t.request({ method: 'PUT', url: `/api/locations/${'a'.repeat(250)}`, token: admin });
+  expect(expectErrorBody(response, 405).message).toBe(
+    `/api/locations/${'a'.repeat(65)}… takes DELETE, GET, HEAD or PATCH, not PUT`,
+  );
+});
+
 it('a path the API does not have is still a 404, whatever the method', async () => {
   for (const method of ['GET', 'PUT', 'DELETE'] as const) {
     const { message } = expectErrorBody(await t.request({ method, url: '/api/nowhere', token: admin }), 404);
