@@ -62,9 +62,11 @@ export function LocationEditor({
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const byField = refusalsOf(error);
-      setErrors(fieldCheck.since(run, byField, Object.keys(draft) as EditableField[]));
+      const fields = Object.keys(draft) as EditableField[];
+      setErrors(fieldCheck.since(run, byField, fields));
       setRefusals((count) => count + 1);
-      setNotice(Object.keys(byField).length > 0 ? null : error.message);
+      // Words of no field of the form (the body as a whole) are the server's message, said over the buttons.
+      setNotice(fields.some((field) => byField[field] !== undefined) ? null : error.message);
     }
   }
 
