@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page, type Response } from '@playwright/test';
 import { signIn, snap } from './dashboard.js';
 import { ADMIN, startServer, type RunningServer } from './server.js';
 
@@ -150,14 +150,16 @@ test('the editor checks each changed field as the person leaves it, by the serve
   expect(airport).toMatchObject({ phone: null, store_code: 'BB-2' });
 });
 
-test('a field typed in while the save is on its way keeps its own words: the late refusal was of the old value (CI)', async ({
-  page,
-}) => {
+/**
+ * Opens Bluebird Airport's editor with its save (a PATCH without ?dryRun) held until `release`; the
+ * checks made as a field is left go through. Types "call us" in the phone and saves; returns once the
+ * check's words show, with the save's answer to come.
+ */
+async function saveHeld(page: Page): Promise<{ form: Locator; release: () => void; saved: Promise<Response> }> {
   await openLocation(page, 'Bluebird Airport');
   const panel = page.getByTestId('location-panel');
   await panel.getByRole('button', { name: 'Edit location' }).click();
   const form = panel.getByRole('form', { name: 'Edit Bluebird Airport' });
-  // The save (a PATCH without ?dryRun) waits until the phone is typed right; the checks go through.
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(/\/api\/locations\/[^/?]+$/, async (route) => {
@@ -173,15 +175,37 @@ test('a field typed in while the save is on its way keeps its own words: the lat
   // The check made as the field was left answers first, while the save waits.
   await expect(form.getByText('"call us" is not a phone number')).toBeVisible();
   await expect(form.getByRole('button', { name: 'Saving…' })).toBeDisabled();
-  await form.getByLabel('Phone').fill('(217) 555-0177');
+  return { form, release, saved };
+}
+
+/** Lets the held save answer (a 400) and gives the page a moment to show it: a retrying read would pass before. */
+async function refused(page: Page, form: Locator, release: () => void, saved: Promise<Response>, changes: number) {
   release();
   expect((await saved).status()).toBe(400);
-  await expect(form.getByRole('button', { name: 'Save 1 change' })).toBeEnabled();
-  // Given the page a moment to show the refusal, then read once: a retrying read would pass before it.
+  await expect(form.getByRole('button', { name: `Save ${changes} change${changes === 1 ? '' : 's'}` })).toBeEnabled();
   await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+}
+
+test('a field typed in while the save is on its way keeps its own words: the late refusal was of the old value (CI)', async ({
+  page,
+}) => {
+  const { form, release, saved } = await saveHeld(page);
+  await form.getByLabel('Phone').fill('(217) 555-0177');
+  await refused(page, form, release, saved, 1);
   expect(await form.getByRole('alert').count()).toBe(0);
   await expect(form.getByLabel('Phone')).not.toHaveAttribute('aria-invalid', 'true');
   await expect(form.getByLabel('Phone')).toHaveValue('(217) 555-0177');
+});
+
+test('a late refusal leaves the focus in the field being typed in, and still marks the field it refused (a review)', async ({
+  page,
+}) => {
+  const { form, release, saved } = await saveHeld(page);
+  await form.getByLabel('Primary category').fill('Gate café');
+  await refused(page, form, release, saved, 2);
+  await expect(form.getByLabel('Primary category')).toBeFocused();
+  await expect(form.getByLabel('Phone')).toHaveAttribute('aria-invalid', 'true');
+  await expect(form.getByRole('alert')).toHaveText('Some fields need a fix before saving.');
 });
 
 test('a phone saved with an extension, straight from the field, says after the save that the extension is not kept (a walk)', async ({

@@ -64,7 +64,7 @@ export function LocationEditor({
       const byField = refusalsOf(error);
       const fields = Object.keys(draft) as EditableField[];
       setErrors(fieldCheck.since(run, byField, fields));
-      setRefusals((count) => count + 1);
+      if (!fieldCheck.typedSince(run)) setRefusals((count) => count + 1);
       // Words of no field of the form (the body as a whole) are the server's message, said over the buttons.
       setNotice(fields.some((field) => byField[field] !== undefined) ? null : error.message);
     }

@@ -82,6 +82,8 @@ export function useFieldCheck(
   );
   // A save's moment: its refusal is of the values sent, and a field typed in meanwhile keeps its own.
   const began = useCallback(() => ++clock.current, []);
+  // Whether the person typed anywhere since `run`: a late refusal then leaves the focus where they type.
+  const typedSince = useCallback((run: number) => [...typedAt.current.values()].some((at) => at > run), []);
   const check = useCallback(
     async (field: EditableField, change: LocationChange) => {
       left.current.add(field);
@@ -95,5 +97,5 @@ export function useFieldCheck(
     },
     [id, onErrors, onNotes, since],
   );
-  return { check, typed, since, began };
+  return { check, typed, since, began, typedSince };
 }
