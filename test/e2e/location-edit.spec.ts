@@ -51,6 +51,14 @@ async function openLocation(page: Page, name: string): Promise<void> {
   await expect(page.getByTestId('location-panel')).toBeVisible();
 }
 
+/** A location opened from the table, its editor open; the panel and the form. */
+async function openEditor(page: Page, name: string): Promise<{ panel: Locator; form: Locator }> {
+  await openLocation(page, name);
+  const panel = page.getByTestId('location-panel');
+  await panel.getByRole('button', { name: 'Edit location' }).click();
+  return { panel, form: panel.getByRole('form', { name: `Edit ${name}` }) };
+}
+
 /** The client's table as the Admin, once it shows `count` rows; then a row by its name. */
 async function openTable(page: Page, count: number): Promise<(name: string) => Locator> {
   await signIn(page, server.url, ADMIN.email, ADMIN.password);
@@ -74,10 +82,7 @@ async function bakeTwo(page: Page, opener: string): Promise<Locator> {
 }
 
 test('edit a location: a wrong phone is explained under its field; a right one is saved as E.164', async ({ page }) => {
-  await openLocation(page, 'Bluebird Downtown');
-  const panel = page.getByTestId('location-panel');
-  await panel.getByRole('button', { name: 'Edit location' }).click();
-  const form = panel.getByRole('form', { name: 'Edit Bluebird Downtown' });
+  const { panel, form } = await openEditor(page, 'Bluebird Downtown');
   // The phone reads as the panel shows it, not as stored (E.164).
   await expect(form.getByLabel('Phone')).toHaveValue('+1 217 555 0142');
   await form.getByLabel('Phone').fill('call us');
@@ -113,10 +118,7 @@ test('edit a location: a wrong phone is explained under its field; a right one i
 test('the editor checks each changed field as the person leaves it, by the server, writing nothing', async ({
   page,
 }, testInfo) => {
-  await openLocation(page, 'Bluebird Airport');
-  const panel = page.getByTestId('location-panel');
-  await panel.getByRole('button', { name: 'Edit location' }).click();
-  const form = panel.getByRole('form', { name: 'Edit Bluebird Airport' });
+  const { form } = await openEditor(page, 'Bluebird Airport');
   await form.getByLabel('Phone').fill('217 555');
   // Not judged while typed in: only once left.
   await expect(form.getByLabel('Phone')).not.toHaveAttribute('aria-invalid', 'true');
@@ -156,10 +158,7 @@ test('the editor checks each changed field as the person leaves it, by the serve
  * check's words show, with the save's answer to come.
  */
 async function saveHeld(page: Page): Promise<{ form: Locator; release: () => void; saved: Promise<Response> }> {
-  await openLocation(page, 'Bluebird Airport');
-  const panel = page.getByTestId('location-panel');
-  await panel.getByRole('button', { name: 'Edit location' }).click();
-  const form = panel.getByRole('form', { name: 'Edit Bluebird Airport' });
+  const { form } = await openEditor(page, 'Bluebird Airport');
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(/\/api\/locations\/[^/?]+$/, async (route) => {
@@ -211,10 +210,7 @@ test('a late refusal leaves the focus in the field being typed in, and still mar
 test('a phone saved with an extension, straight from the field, says after the save that the extension is not kept (a walk)', async ({
   page,
 }, testInfo) => {
-  await openLocation(page, 'Bluebird Airport');
-  const panel = page.getByTestId('location-panel');
-  await panel.getByRole('button', { name: 'Edit location' }).click();
-  const form = panel.getByRole('form', { name: 'Edit Bluebird Airport' });
+  const { panel, form } = await openEditor(page, 'Bluebird Airport');
   await form.getByLabel('Phone').fill('(217) 555-0177 ext. 12');
   await form.getByRole('button', { name: 'Save 1 change' }).click();
   await expect(form).toBeHidden();
