@@ -83,15 +83,17 @@ export function registerShadowedPaths(app: FastifyInstance): RouteMethods {
     methods.set(route.url, taken);
   });
   return {
-    allowed(path: string): string[] {
-      const exact = methods.get(pathOf(path));
+    allowed(url: string): string[] {
+      const path = pathOf(url);
+      const exact = methods.get(path);
       if (exact !== undefined) return allowList(exact);
-      return allowList(withParams.filter(({ pattern }) => pattern.test(pathOf(path))).map(({ method }) => method));
+      return allowList(withParams.filter(({ pattern }) => pattern.test(path)).map(({ method }) => method));
     },
-    matchesWithParam(method: string, path: string): boolean {
+    matchesWithParam(method: string, url: string): boolean {
       // HEAD is answered by each GET route (kept out of the table above).
       const asked = method === 'HEAD' ? 'GET' : method;
-      return withParams.some((route) => route.method === asked && route.pattern.test(pathOf(path)));
+      const path = pathOf(url);
+      return withParams.some((route) => route.method === asked && route.pattern.test(path));
     },
   };
 }
