@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LocationRow } from '../../renderer/src/api/types.js';
-import { locationsCsv } from '../../renderer/src/export/locations-csv.js';
+import { locationsCsv, locationsXlsx } from '../../renderer/src/export/locations-csv.js';
 import { decodeInto } from '../../renderer/src/import/decode.js';
 import { mapHeaders } from '../../renderer/src/import/header-mapping.js';
 import { CsvParser } from '../../renderer/src/import/parse-csv.js';
@@ -111,5 +111,26 @@ describe('export -> re-import as upsert', () => {
       'unchanged',
     ]);
     expect(answer.rows[0]!.changes).toEqual({ primary_category: { from: 'Coffee shop', to: 'Espresso bar' } });
+  });
+});
+
+describe('export to Excel -> re-import of the .xlsx as upsert', () => {
+  it('changes nothing: phones without an apostrophe and escaped names read back as stored', async () => {
+    const clientId = await t().createClient(admin(), 'Workbook round trip');
+    const rows = [...ROWS, { name: '=HYPERLINK("http://evil.example","Click")', store_code: '-2+3' }];
+    expect((await upload(clientId, rows, '')).statusCode).toBe(201);
+    const workbook = Buffer.from(await (await locationsXlsx(await exported(clientId))).arrayBuffer());
+    const answer = await t().app.inject({
+      method: 'POST',
+      url: `/api/locations/upload?clientId=${clientId}&mode=upsert`,
+      headers: {
+        host: '127.0.0.1:4870',
+        authorization: `Bearer ${admin()}`,
+        'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      },
+      payload: workbook,
+    });
+    expect(answer.statusCode, answer.body).toBe(201);
+    expect(answer.json()).toMatchObject({ created: 0, updated: 0, unchanged: rows.length, skipped: 0 });
   });
 });

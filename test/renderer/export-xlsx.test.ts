@@ -1,7 +1,12 @@
 import readXlsxFile from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocationRow } from '../../renderer/src/api/types.js';
-import { EXPORT_COLUMNS, exportFileName, locationsXlsx } from '../../renderer/src/export/locations-csv.js';
+import {
+  EXPORT_COLUMNS,
+  exportFileName,
+  locationsXlsx,
+  workbookCellText,
+} from '../../renderer/src/export/locations-csv.js';
 import type { TestApp } from '../helpers/app.js';
 import { buildSignedInApp } from '../helpers/users.js';
 
@@ -33,7 +38,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('export to Excel (.xlsx)', () => {
-  it('holds the CSV columns as text cells: leading zeros kept, formulas escaped with a quote', async () => {
+  it('holds the CSV columns as text cells: leading zeros kept, phones without a quote, formulas escaped', async () => {
     const blob = await locationsXlsx(rows);
     const [sheet] = await readXlsxFile(Buffer.from(await blob.arrayBuffer()));
     expect(sheet?.sheet).toBe('Locations');
@@ -43,11 +48,27 @@ describe('export to Excel (.xlsx)', () => {
     const harbor = cells.find((row) => row[column('Name')] === 'Harbor Books')!;
     expect(harbor[column('Store code')]).toBe('00123');
     expect(harbor[column('Postal code')]).toBe('01234');
-    expect(harbor[column('Phone')]).toBe("'+12065550100");
+    // A text cell is never run: Excel showed the quote itself in front of every phone.
+    expect(harbor[column('Phone')]).toBe('+12065550100');
     const evil = cells.find((row) => String(row[column('Name')]).includes('HYPERLINK'))!;
     expect(evil[column('Name')]).toBe('\'=HYPERLINK("http://evil.example","Click")');
-    expect(evil[column('Store code')]).toBe("'-2+3");
+    expect(evil[column('Store code')]).toBe('-2+3');
     expect(evil[column('City')]).toBe("'@SUM(A1)");
+  });
+
+  it.each([
+    ['+12065550100', '+12065550100'],
+    ['+1 (206) 555-0100', '+1 (206) 555-0100'],
+    ['-05', '-05'],
+    ['-122.3422', '-122.3422'],
+    ['=1+1', "'=1+1"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ["+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"],
+    ['-2+A1', "'-2+A1"],
+    ['\t=HYPERLINK("http://evil.example")', '\'\t=HYPERLINK("http://evil.example")'],
+    ['Harbor Books', 'Harbor Books'],
+  ])('escapes %j in a workbook cell only where retyping it could call something: %j', (text, cell) => {
+    expect(workbookCellText(text)).toBe(cell);
   });
 
   it('is named like the CSV, with its own extension', () => {

@@ -66,28 +66,45 @@ export async function locationsCsv(rows: readonly LocationRow[]): Promise<string
 }
 
 /**
- * Every row's cells as text, each escaped against formulas (formulaSafe): the CSV and the workbook hold the
- * same. A value stored as a number (a coordinate, the score) is written as the number, never a formula:
- * unescaped (a walk saw Excel show '-122.3422, the apostrophe and all, in every longitude west of
- * Greenwich); a text that looks like one (a store code "-05") is escaped, or Excel makes it -5.
+ * Every row's cells as text, each escaped against formulas (`escape`: formulaSafe for the CSV). A value
+ * stored as a number (a coordinate, the score) is written as the number, never a formula: unescaped (a walk
+ * saw Excel show '-122.3422, the apostrophe and all, in every longitude west of Greenwich); a text that
+ * looks like one (a store code "-05") is escaped, or Excel makes it -5.
  */
-function exportCells(rows: readonly LocationRow[]): string[][] {
+function exportCells(rows: readonly LocationRow[], escape: (text: string) => string = formulaSafe): string[][] {
   return rows.map((row) =>
     EXPORT_COLUMNS.map(([, field]) => {
       const value = row[field];
-      return typeof value === 'number' ? cellText(field, value) : formulaSafe(cellText(field, value));
+      return typeof value === 'number' ? cellText(field, value) : escape(cellText(field, value));
     }),
   );
 }
 
+// Digits, spaces and + - ( ) . , / only: no name, reference or quote, so nothing a formula could call.
+const NOTHING_TO_RUN = /^[\d\s+\-().,/]*$/;
+
+/**
+ * A workbook's text cell is shown as it is and never run when the file opens, so a phone "+12065550100" or
+ * a store code "-05" needs no apostrophe there (Excel showed it, the apostrophe and all: "'+12065550100" in
+ * every phone). A cell Excel would run if someone typed it in again keeps the CSV's escape, unless it holds
+ * nothing a formula could call (NOTHING_TO_RUN): retyped, "+12065550100" is a number, never a link.
+ */
+export function workbookCellText(text: string): string {
+  return NOTHING_TO_RUN.test(text) ? text : formulaSafe(text);
+}
+
 /**
  * The same rows as an Excel workbook (write-excel-file, loaded only when someone exports): every cell a
- * text cell, escaped by the CSV's one rule, so leading zeros stay and no cell is ever a formula.
+ * text cell, so leading zeros stay and no cell is ever a formula; escaped only where retyping it could run
+ * something (workbookCellText).
  */
 export async function locationsXlsx(rows: readonly LocationRow[]): Promise<Blob> {
   const { default: writeXlsxFile } = await import('write-excel-file/browser');
   const text = (value: string) => ({ value, type: String });
-  const data = [EXPORT_COLUMNS.map(([header]) => text(header)), ...exportCells(rows).map((cells) => cells.map(text))];
+  const data = [
+    EXPORT_COLUMNS.map(([header]) => text(header)),
+    ...exportCells(rows, workbookCellText).map((cells) => cells.map(text)),
+  ];
   return writeXlsxFile(data, { sheet: 'Locations', stickyRowsCount: 1 }).toBlob();
 }
 
