@@ -20,13 +20,26 @@ const LEADS: readonly (readonly [number, number, number, number, number])[] = [
   [0xf4, 0xf4, 4, 0x80, 0x8f],
 ];
 
+/**
+ * LEADS by byte: each lead's sequence length (0: no lead) and its second byte's range, looked up rather
+ * than searched for at every byte past ASCII (a 16 MB Windows-1252 file is millions of them).
+ */
+const LENGTH = new Uint8Array(256);
+const LOW = new Uint8Array(256);
+const HIGH = new Uint8Array(256);
+for (const [from, to, length, low, high] of LEADS) {
+  LENGTH.fill(length, from, to + 1);
+  LOW.fill(low, from, to + 1);
+  HIGH.fill(high, from, to + 1);
+}
+
 /** The length of the valid UTF-8 sequence at `at` (a lead byte of 0x80 or above), or 0. */
 function sequenceLength(bytes: Uint8Array, at: number): number {
   const lead = bytes[at]!;
-  const rule = LEADS.find(([from, to]) => lead >= from && lead <= to);
-  if (rule === undefined) return 0;
-  const [, , length, low, high] = rule;
-  if (at + length > bytes.length || bytes[at + 1]! < low || bytes[at + 1]! > high) return 0;
+  const length = LENGTH[lead]!;
+  if (length === 0 || at + length > bytes.length) return 0;
+  const second = bytes[at + 1]!;
+  if (second < LOW[lead]! || second > HIGH[lead]!) return 0;
   for (let next = at + 2; next < at + length; next++) if (bytes[next]! < 0x80 || bytes[next]! > 0xbf) return 0;
   return length;
 }
