@@ -35,19 +35,27 @@ export function registerLocationFunctions(db: Db): void {
 export const changedAtSql = (alias = '') => `coalesce(${alias}updated_at, ${alias}created_at)`;
 
 /**
+ * A column as SQL for a value of SQLite's JSON. SQLite's JSON writes a double with 15 significant digits,
+ * which would move a coordinate of 17 (48.85661400000001 became 48.856614); its text is exact (SQLite 3.53
+ * writes up to 17 digits, 48.856614000000008, which reads back as the same double). So a coordinate goes in
+ * as that text, and any other column as it is.
+ */
+export const jsonColumn = (column: string, table = '') =>
+  column === 'latitude' || column === 'longitude' ? `CAST(${table}${column} AS TEXT)` : `${table}${column}`;
+
+/**
  * One location as JSON, written by SQLite: the Location schema's fields, in its order. A permanently
  * closed location reads as "closed" rather than by its score; the notes are issues below green and
  * hints at green, worded by health_words (registerLocationFunctions). A coordinate goes in as the text
- * of its double (exact: SQLite's JSON would write 15 digits, and 48.85661400000001 exported and imported
- * again would move). A location never changed since it was made has no updated_at of its own: its
- * created_at.
+ * of its double, read back as a number by json() (jsonColumn: exported and imported again, it stays). A
+ * location never changed since it was made has no updated_at of its own: its created_at.
  */
 const LOCATION_JSON = `json_object(
   'id', id, 'name', name, 'address', address, 'city', city, 'state', state, 'zip', zip,
   'country', country, 'health_score', health_score,
   'health_status', CASE WHEN status = 'permanently_closed' THEN 'closed' ELSE health_status END,
   'created_at', created_at, 'store_code', store_code, 'phone', phone, 'website', website,
-  'latitude', json(CAST(latitude AS TEXT)), 'longitude', json(CAST(longitude AS TEXT)), 'primary_category', primary_category,
+  'latitude', json(${jsonColumn('latitude')}), 'longitude', json(${jsonColumn('longitude')}), 'primary_category', primary_category,
   'labels', json(labels), 'status', status, 'hours', json(hours),
   'health_issues', json(CASE WHEN health_status = 'green' OR health_flags = 0 THEN '[]' ELSE health_words(health_flags, country) END),
   'health_hints', json(CASE WHEN health_status <> 'green' OR health_flags = 0 THEN '[]' ELSE health_words(health_flags, country) END),
@@ -176,6 +184,9 @@ const TO_UPDATE_COLUMNS = Object.keys(toUpdateRow([])).map((column) =>
 /** Columns stored as JSON text that the rules read as values: parsed when read, written back as the text. */
 export const PARSED_COLUMNS = ['labels', 'hours'] as const;
 
+/** Columns stored as JSON text. */
+const JSON_COLUMNS: ReadonlySet<string> = new Set(PARSED_COLUMNS);
+
 type Parsed<Row> = Omit<Row, (typeof PARSED_COLUMNS)[number]> & Pick<StoredLocation, 'labels' | 'hours'>;
 
 /**
@@ -239,12 +250,12 @@ export interface LocationToUpdate extends StoredLocation {
 }
 
 /**
- * Each column as the JSON array of a row holds it: a coordinate as the text of its double (exact, as in
- * LOCATION_JSON), labels and hours as the JSON they are stored as.
+ * Each column as the JSON array of a row holds it: labels and hours as the JSON they are stored as, a
+ * coordinate as the number its exact text is (jsonColumn), any other as it is.
  */
 function toUpdateJson(column: string): string {
-  if (column === 'latitude' || column === 'longitude') return `json(CAST(${column} AS TEXT))`;
-  return (PARSED_COLUMNS as readonly string[]).includes(column) ? `json(${column})` : column;
+  const value = jsonColumn(column);
+  return JSON_COLUMNS.has(column) || value !== column ? `json(${value})` : column;
 }
 
 // Each id is found by the primary key, never by scanning a client: CROSS JOIN keeps the ids first.
@@ -329,9 +340,6 @@ const ROW_COLUMNS = [
   'health_status',
   'health_flags',
 ] as const;
-
-/** Columns stored as JSON text. */
-const JSON_COLUMNS: ReadonlySet<string> = new Set(PARSED_COLUMNS);
 
 /** A row's columns in the order insertLocations reads them: its id, then ROW_COLUMNS. */
 export function insertColumns(id: string, row: LocationRow): unknown[] {

@@ -2,7 +2,7 @@ import type { Db } from '../db/open.js';
 import { statement } from '../db/sql.js';
 import { LOCATION_FIELDS } from './fields.js';
 import { inIdOrder, piecesOf } from './pieces.js';
-import { deleteLocations, KEY_GROUPS, PARSED_COLUMNS } from './queries.js';
+import { deleteLocations, jsonColumn, KEY_GROUPS, PARSED_COLUMNS } from './queries.js';
 
 /**
  * A location's stored columns as one JSON object, for what an undo needs (operation_rows): written by
@@ -22,18 +22,10 @@ const COLUMNS = [
   'created_by',
 ];
 
-/**
- * A column's value in a snapshot's JSON. SQLite's JSON writes a double with 15 significant digits, which
- * would move a coordinate of 17 (48.85661400000001 became 48.856614) when a delete is undone; its text
- * is exact (SQLite 3.53 writes up to 17 digits, 48.856614000000008, which read back the same double), and
- * the column reads it back as a number.
- */
-const inJson = (column: string, table = '') =>
-  column === 'latitude' || column === 'longitude' ? `CAST(${table}${column} AS TEXT)` : `${table}${column}`;
-
 // With the revision: a restore and a re-insert put it back too (writeBack, reinsertKept). And with the
-// rowid, the list's order (import order): a re-insert takes its place back when it is still free.
-const SNAPSHOT = `json_object(${[...COLUMNS, 'revision', 'rowid'].map((column) => `'${column}', ${inJson(column)}`).join(', ')})`;
+// rowid, the list's order (import order): a re-insert takes its place back when it is still free. A
+// coordinate is kept as its exact text (jsonColumn), which the column reads back as the same number.
+const SNAPSHOT = `json_object(${[...COLUMNS, 'revision', 'rowid'].map((column) => `'${column}', ${jsonColumn(column)}`).join(', ')})`;
 
 /** What an undo's plan reads of a location as it is now: its values stay in SQL (keepNow, writeBack, rememberDeleted). */
 export interface Current {
@@ -91,7 +83,7 @@ const RESTORED = COLUMNS.filter((column) => column !== 'id' && column !== 'clien
 export const DERIVED_COLUMNS = ['place_hash', 'match_hash', 'health_score', 'health_status', 'health_flags'] as const;
 
 /** A location's restorable columns now, as one JSON object (keepNow picks the kept ones out of it). */
-const NOW_JSON = `json_object(${['id', ...RESTORED, 'revision'].map((column) => `'${column}', ${inJson(column, 'l.')}`).join(', ')})`;
+const NOW_JSON = `json_object(${['id', ...RESTORED, 'revision'].map((column) => `'${column}', ${jsonColumn(column, 'l.')}`).join(', ')})`;
 
 /**
  * The path of each column the kept values `k.s` lack (a path to nothing when they hold it): what keepNow
