@@ -1125,18 +1125,14 @@ function codeChanges(decisions: Decision[]): CodeChange[] {
 
 /**
  * A location the row leaves as it is: its values with what the rules derived from them when they were
- * stored, which the rules would derive again (the server brings every location up to the current rules
- * before it answers anything: rescore.ts). Half of the bench's upsert, 50,000 rows, skips the health and
- * key hashes so.
+ * stored (DERIVED_COLUMNS), which the rules would derive again (the server brings every location up to the
+ * current rules before it answers anything: rescore.ts). Half of the bench's upsert, 50,000 rows, skips
+ * the health and key hashes so.
  */
 function withStoredDerived(values: LocationValues, location: LocationToUpdate): LocationRow {
-  const row = values as LocationRow;
-  row.health_score = location.health_score;
-  row.health_status = location.health_status as LocationRow['health_status'];
-  row.health_flags = location.health_flags;
-  row.place_hash = location.place_hash;
-  row.match_hash = location.match_hash;
-  return row;
+  const row = values as unknown as Record<string, unknown>;
+  for (const column of DERIVED_COLUMNS) row[column] = location[column];
+  return row as unknown as LocationRow;
 }
 
 function preview(decision: Decision, locationId: string | null): PreviewRow {
