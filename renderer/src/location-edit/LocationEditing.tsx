@@ -33,49 +33,44 @@ export function LocationEditing({
       </>
     );
   }
-  // A live region there from the start, so that a screen reader says the note when it comes (a review).
-  const saved = (
-    <div role="status">
-      {!editing && unkept !== undefined && <p className="notice notice-warning">Saved. {unkept}</p>}
-    </div>
+  const view = (
+    <>
+      <div className="location-actions">
+        <button
+          type="button"
+          className="button"
+          autoFocus={edited}
+          onClick={() => setEditing(true)}
+          disabled={!record.data}
+        >
+          Edit location
+        </button>
+        <DeleteLocation location={record.data} onDeleted={onDeleted} />
+      </div>
+      {children}
+      <LocationHistory locationId={locationId} />
+    </>
   );
-  if (!editing) {
-    return (
-      <>
-        {saved}
-        <div className="location-actions">
-          <button
-            type="button"
-            className="button"
-            autoFocus={edited}
-            onClick={() => setEditing(true)}
-            disabled={!record.data}
-          >
-            Edit location
-          </button>
-          <DeleteLocation location={record.data} onDeleted={onDeleted} />
-        </div>
-        {children}
-        <LocationHistory locationId={locationId} />
-      </>
-    );
-  }
+  const editor = record.data ? (
+    <LocationEditor
+      key={record.data.updated_at}
+      location={record.data}
+      onDone={(words) => {
+        setEditing(false);
+        setEdited(true);
+        setUnkept(words);
+      }}
+    />
+  ) : (
+    <p className="muted">Loading the location…</p>
+  );
   return (
     <>
-      {saved}
-      {record.data ? (
-        <LocationEditor
-          key={record.data.updated_at}
-          location={record.data}
-          onDone={(words) => {
-            setEditing(false);
-            setEdited(true);
-            setUnkept(words);
-          }}
-        />
-      ) : (
-        <p className="muted">Loading the location…</p>
-      )}
+      {/* A live region there from the start, so that a screen reader says the note when it comes (a review). */}
+      <div role="status">
+        {!editing && unkept !== undefined && <p className="notice notice-warning">Saved. {unkept}</p>}
+      </div>
+      {editing ? editor : view}
     </>
   );
 }
