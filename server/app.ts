@@ -154,7 +154,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('principal', null);
 
   const clock = options.clock ?? systemClock;
-  // Set before the writer thread starts: it is one of the threads whose arenas the settings bound.
+  // Set already when the CLI started (tune-allocator.ts); here for a server built otherwise (the desktop
+  // app, the tests), before the writer's threads start at least.
   const allocator = processAllocator();
   // The writer worker: imports and other long writes, off the event loop (behind the store).
   const writer = new Writer(options.store, app.log, allocator);

@@ -14,8 +14,9 @@ import { runInNewContext } from 'node:vm';
  * - the threshold above which a block is mapped on its own (and unmapped when freed) grows with every
  *   big block freed, up to 32 MiB: after one import body, the next ones went to the arenas and stayed.
  *
- * So: at most two arenas, a fixed 128 KiB mmap threshold (glibc's default before it adapts), and the
- * free pages of every arena given back to the system (`malloc_trim`) after the work that made them.
+ * So: at most two arenas for the threads that allocate from then on (the CLI sets this before it loads the
+ * rest of itself: tune-allocator.ts), a fixed 128 KiB mmap threshold (glibc's default before it adapts),
+ * and the free pages of every arena given back to the system (`malloc_trim`) after the work that made them.
  * Agency Desk calls libc through koffi (a maintained FFI library with prebuilt binaries, no compiler
  * needed): `MALLOC_ARENA_MAX` and friends are environment variables, read only when a process starts,
  * and the desktop app or `npm run serve` cannot set them for themselves. Elsewhere (macOS, Windows,

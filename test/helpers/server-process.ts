@@ -31,6 +31,8 @@ export interface ServerProcessOptions {
   args?: string[];
   /** Written to the child's standard input, which is then closed; without it, standard input is /dev/null. */
   input?: string;
+  /** More Node flags, after the server's own (a test's `--import` of a probe). */
+  nodeFlags?: string[];
 }
 
 export interface ServerOutput {
@@ -84,7 +86,8 @@ interface Spawned {
 
 function spawnCli(options: ServerProcessOptions): Spawned {
   // Started as the `agency-desk` binary and `npm run serve` start it: with the server's Node flags.
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, CLI, ...(options.args ?? ['serve'])], {
+  const flags = [...SERVER_NODE_FLAGS, ...(options.nodeFlags ?? [])];
+  const child = spawn(process.execPath, [...flags, CLI, ...(options.args ?? ['serve'])], {
     cwd: REPO_ROOT,
     env: environment(options),
     stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
