@@ -18,11 +18,11 @@ const pathOf = (url: string) => url.split('?')[0]!.replace(/(.)\/+$/, '$1');
 // The most of a path an error repeats: a 300-character id came back whole in the message (a walk).
 const SHOWN_PATH = 80;
 
+/** A path cut to SHOWN_PATH characters. */
+const cut = (path: string) => (path.length > SHOWN_PATH ? `${path.slice(0, SHOWN_PATH)}…` : path);
+
 /** The request's path without its query, cut to SHOWN_PATH characters. */
-export function shortPath(url: string): string {
-  const path = url.split('?')[0]!;
-  return path.length > SHOWN_PATH ? `${path.slice(0, SHOWN_PATH)}…` : path;
-}
+export const shortPath = (url: string) => cut(url.split('?')[0]!);
 
 /** A 405 naming the methods the path of `url` takes ("GET, HEAD or POST"), in the Allow header too. */
 export function sendWrongMethod(reply: FastifyReply, method: string, url: string, allowed: string[]) {
@@ -30,7 +30,7 @@ export function sendWrongMethod(reply: FastifyReply, method: string, url: string
   return reply
     .code(405)
     .header('allow', allowed.join(', '))
-    .send(errorBody(405, `${shortPath(pathOf(url))} takes ${words}, not ${method}`));
+    .send(errorBody(405, `${cut(pathOf(url))} takes ${words}, not ${method}`));
 }
 
 /** A route's path as a pattern: a parameter is any one part. */
