@@ -35,7 +35,7 @@ export interface TestApp {
   addUser(email: string, role: Role, clientId?: string | null): Promise<string>;
   /** Signs in through POST /auth/callback and returns the access token. */
   login(email: string, password?: string): Promise<string>;
-  /** An injected request with JSON and an optional Bearer token. */
+  /** An injected request with JSON (or a string or bytes: requestsTo) and an optional Bearer token. */
   request(options: {
     method: 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE' | 'PUT' | 'OPTIONS';
     url: string;
@@ -56,7 +56,10 @@ export function randomKey(): DatabaseKey {
   return { kind: 'raw', hex: randomBytes(32).toString('hex') };
 }
 
-/** Requests to an app as a client sends them (app.inject): a token, and a body as JSON unless a string. */
+/**
+ * Requests to an app as a client sends them (app.inject): a token, and a body as JSON unless it is a
+ * string or bytes (a CSV, a workbook: give its content-type in `headers`).
+ */
 export function requestsTo(app: TestApp['app']): TestApp['request'] {
   return ({ method, url, token, body, headers }) =>
     app.inject({
@@ -68,7 +71,9 @@ export function requestsTo(app: TestApp['app']): TestApp['request'] {
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...headers,
       },
-      ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+      ...(body !== undefined
+        ? { payload: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body) }
+        : {}),
     });
 }
 

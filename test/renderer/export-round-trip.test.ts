@@ -120,15 +120,12 @@ describe('export to Excel -> re-import of the .xlsx as upsert', () => {
     const rows = [...ROWS, { name: '=HYPERLINK("http://evil.example","Click")', store_code: '-2+3' }];
     expect((await upload(clientId, rows, '')).statusCode).toBe(201);
     const workbook = Buffer.from(await (await locationsXlsx(await exported(clientId))).arrayBuffer());
-    const answer = await t().app.inject({
+    const answer = await t().request({
       method: 'POST',
       url: `/api/locations/upload?clientId=${clientId}&mode=upsert`,
-      headers: {
-        host: '127.0.0.1:4870',
-        authorization: `Bearer ${admin()}`,
-        'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      },
-      payload: workbook,
+      token: admin(),
+      headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+      body: workbook,
     });
     expect(answer.statusCode, answer.body).toBe(201);
     expect(answer.json()).toMatchObject({ created: 0, updated: 0, unchanged: rows.length, skipped: 0 });

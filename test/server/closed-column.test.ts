@@ -15,12 +15,8 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 const YEXT_CLOSED = readFileSync(new URL('../fixtures/csv/yext-closed.csv', import.meta.url));
 
 function upload(clientId: string, body: Buffer | string, query = '', type = 'text/csv') {
-  return t().app.inject({
-    method: 'POST',
-    url: `/api/locations/upload?clientId=${clientId}${query}`,
-    headers: { host: '127.0.0.1:4870', authorization: `Bearer ${admin()}`, 'content-type': type },
-    payload: body,
-  });
+  const url = `/api/locations/upload?clientId=${clientId}${query}`;
+  return t().request({ method: 'POST', url, token: admin(), headers: { 'content-type': type }, body });
 }
 
 interface Stored {

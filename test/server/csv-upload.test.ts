@@ -34,12 +34,8 @@ afterAll(() => t.close());
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 function upload(clientId: string, body: Buffer | string, type: string, query = '', token = admin) {
-  return t.app.inject({
-    method: 'POST',
-    url: `/api/locations/upload?clientId=${clientId}${query}`,
-    headers: { host: '127.0.0.1:4870', authorization: `Bearer ${token}`, 'content-type': type },
-    payload: body,
-  });
+  const url = `/api/locations/upload?clientId=${clientId}${query}`;
+  return t.request({ method: 'POST', url, token, headers: { 'content-type': type }, body });
 }
 
 type Stored = Record<string, unknown> & { name: string };

@@ -32,12 +32,8 @@ async function create(body: Record<string, unknown>) {
 }
 
 function upload(csv: string, query: string) {
-  return t.app.inject({
-    method: 'POST',
-    url: `/api/locations/upload?clientId=${clientId}${query}`,
-    headers: { host: '127.0.0.1:4870', authorization: `Bearer ${admin}`, 'content-type': 'text/csv' },
-    payload: csv,
-  });
+  const url = `/api/locations/upload?clientId=${clientId}${query}`;
+  return t.request({ method: 'POST', url, token: admin, headers: { 'content-type': 'text/csv' }, body: csv });
 }
 
 describe('/api/mappings', () => {
