@@ -6,6 +6,12 @@ import { problemWith } from './flagged-cells.js';
 
 export const ROW_HEIGHT = 38;
 
+/** Whether the name leads the fields (its column comes before the action and the problems), and the rest. */
+export function splitName(fields: RowField[]): { named: boolean; others: RowField[] } {
+  const named = fields[0] === 'name';
+  return { named, others: named ? fields.slice(1) : fields };
+}
+
 const STATUS_LABELS: Record<GridRow['status'], string> = {
   created: 'New',
   updated: 'Update',
@@ -150,8 +156,7 @@ export function GridRowView({
   const cell = (field: RowField) => (
     <FieldCell key={field} row={row} field={field} flagged={flagged.has(field)} onFix={onFix} />
   );
-  const [first, ...rest] = fields;
-  const named = first === 'name';
+  const { named, others } = splitName(fields);
   return (
     <tr
       className={`grid-row grid-${row.status}`}
@@ -179,7 +184,7 @@ export function GridRowView({
           .map((error) => (error.field ? `${ROW_FIELD_LABELS[error.field]}: ` : '') + error.message)
           .join('; ')}
       </td>
-      {(named ? rest : fields).map(cell)}
+      {others.map(cell)}
     </tr>
   );
 }

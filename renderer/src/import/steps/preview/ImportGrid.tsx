@@ -3,7 +3,7 @@ import type { RowField } from '../../../../../server/locations/schemas.js';
 import { plural } from '../../../format.js';
 import { ROW_FIELD_LABELS } from '../../header-mapping.js';
 import type { CheckReport, GridFilter, GridRow, GridWindow } from '../../protocol.js';
-import { GridRowView, ROW_HEIGHT } from './GridRowView.js';
+import { GridRowView, ROW_HEIGHT, splitName } from './GridRowView.js';
 import { isSelected, type Selection } from './selection.js';
 import { useVirtualRows, type ShowRows } from './use-grid-window.js';
 
@@ -20,8 +20,7 @@ function GridHead({ fields }: { fields: RowField[] }) {
       {ROW_FIELD_LABELS[field]}
     </th>
   );
-  const [first, ...rest] = fields;
-  const named = first === 'name';
+  const { named, others } = splitName(fields);
   return (
     <thead>
       <tr aria-rowindex={1}>
@@ -32,7 +31,7 @@ function GridHead({ fields }: { fields: RowField[] }) {
         {named && head('name')}
         <th scope="col">Action</th>
         <th scope="col">Problems</th>
-        {(named ? rest : fields).map(head)}
+        {others.map(head)}
       </tr>
     </thead>
   );
