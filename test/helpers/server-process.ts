@@ -11,6 +11,10 @@ const LISTENING = /Agency Desk is listening on (http:\/\/\S+)/;
 // Only a guard against a hung child; no test asserts on how long anything takes.
 const START_GUARD_MS = 60_000;
 
+/** glibc's version where this process (and a server process it starts) runs on glibc, as Node's report says. */
+export const GLIBC = (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header
+  .glibcVersionRuntime;
+
 /** Compiles server/ into dist/server (incremental: nearly free when nothing changed). */
 export function buildServer(): void {
   execFileSync('npx', ['tsc', '-b', 'server'], { cwd: REPO_ROOT, stdio: 'pipe' });

@@ -6,6 +6,7 @@ import { tempDir } from '../helpers/app.js';
 import {
   buildServer,
   callServer,
+  GLIBC,
   randomHexKey,
   startServerProcess,
   type ServerProcess,
@@ -14,9 +15,6 @@ import {
 const ADMIN = { AGENCY_DESK_ADMIN_EMAIL: 'owner@example.com', AGENCY_DESK_ADMIN_PASSWORD: 'owner password 1' };
 /** Writes glibc's malloc_stats() to the server's standard error on SIGUSR2. */
 const PROBE = fileURLToPath(new URL('../helpers/malloc-arenas.mjs', import.meta.url));
-
-/** Whether this process runs on glibc, as Node's diagnostic report says (the server runs on the same). */
-const glibc = (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime;
 
 let server: ServerProcess;
 let dataDir: string;
@@ -51,7 +49,7 @@ async function importRows(token: string, count: number): Promise<number> {
   return answer.body.count;
 }
 
-describe.runIf(process.platform === 'linux' && glibc !== undefined)('the server process on glibc', () => {
+describe.runIf(process.platform === 'linux' && GLIBC !== undefined)('the server process on glibc', () => {
   beforeAll(async () => {
     buildServer();
     dataDir = tempDir('agency-desk-arenas-');

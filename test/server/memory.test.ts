@@ -11,11 +11,9 @@ import {
   processAllocator,
   type Libc,
 } from '../../server/memory.js';
+import { GLIBC } from '../helpers/server-process.js';
 
 const MiB = 1024 * 1024;
-
-/** Whether this process runs on glibc, as Node's diagnostic report says. */
-const glibc = (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime;
 
 /** The real libc where there is one (a no-op elsewhere), its trims counted. */
 function countedLibc(): { libc: Libc; trims: () => number } {
@@ -31,7 +29,7 @@ function countedLibc(): { libc: Libc; trims: () => number } {
 describe('the C allocator (server/memory.ts)', () => {
   it('is tuned on Linux with glibc (through koffi), and left alone elsewhere', () => {
     const allocator = processAllocator();
-    expect(allocator.tuned).toBe(process.platform === 'linux' && glibc !== undefined);
+    expect(allocator.tuned).toBe(process.platform === 'linux' && GLIBC !== undefined);
     expect(ALLOCATOR_SETTINGS).toEqual({ arenaMax: 2, mmapThreshold: 128 * 1024 });
     // malloc_trim through the FFI: a wrong signature or a missing symbol throws here.
     expect(() => allocator.release()).not.toThrow();
