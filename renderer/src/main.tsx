@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from './api/queries.js';
 import { App } from './App.js';
+import { askFirstPageEarly } from './locations/first-page.js';
 import './styles.css';
 
 // A file dropped outside a drop zone must never replace the dashboard with the file itself.
@@ -11,6 +12,8 @@ for (const type of ['dragover', 'drop'] as const) {
     if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
   });
 }
+
+askFirstPageEarly(window.location.pathname);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

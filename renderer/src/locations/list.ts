@@ -1,12 +1,11 @@
 import { ApiError, UNREACHABLE, fromErrorInfo } from '../api/http.js';
 import { NOT_ANSWERING_STATUSES, serverNotAnswering } from '../api/connection.js';
-import { accessToken, authorized } from '../api/session.js';
+import { accessToken } from '../api/session.js';
 import type { Health, LocationRow } from '../api/types.js';
+import { firstPage } from './first-page.js';
 import { LocationIndex, type ViewRequest } from './order.js';
 import type { FromListWorker, ToListWorker } from './protocol.js';
 
-// Enough rows to fill the first screen, few enough to parse in a millisecond on the page's thread.
-const FIRST_PAGE = 100;
 // Rows asked for beyond each end of what shows, so that scrolling finds them already there.
 const MARGIN = 80;
 // Past this many rows held, the page keeps only the latest window.
@@ -112,8 +111,7 @@ export class LocationList {
 
   /** Fetches the first page, shows `request`'s view of it, and hands the rest to the worker. */
   async open(request: ViewRequest, signal?: AbortSignal): Promise<void> {
-    const query = new URLSearchParams({ clientId: this.clientId, limit: String(FIRST_PAGE), offset: '0' });
-    const { data, headers } = await authorized<LocationRow[]>(`/api/locations?${query}`, { signal });
+    const { data, headers } = await firstPage(this.clientId, signal);
     const total = Math.max(Number(headers.get('X-Total-Count') ?? data.length), data.length);
     this.firstPage?.add(data);
     const counts = { ...this.state.counts };

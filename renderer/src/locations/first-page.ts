@@ -1,0 +1,49 @@
+import type { ApiAnswer } from '../api/http.js';
+import { authorized, sessionState } from '../api/session.js';
+import type { LocationRow } from '../api/types.js';
+import { routeOf } from '../router.js';
+
+// Enough rows to fill the first screen, few enough to parse in a millisecond on the page's thread.
+const FIRST_PAGE = 100;
+// An early answer older than this is not taken: the page asks again rather than show stale rows.
+const FRESH_MS = 10_000;
+
+type Answer = Promise<ApiAnswer<LocationRow[]>>;
+
+let early: { clientId: string; at: number; answer: Answer } | null = null;
+
+function ask(clientId: string, signal?: AbortSignal): Answer {
+  const query = new URLSearchParams({ clientId, limit: String(FIRST_PAGE), offset: '0' });
+  return authorized<LocationRow[]>(`/api/locations?${query}`, { signal });
+}
+
+/**
+ * A dashboard opened (or reloaded) on a client's page asks for its first rows at once, beside the
+ * session's and the clients' requests, instead of after the page around the table has drawn: one
+ * round trip and one render fewer before the first rows show (README, "Speed and memory").
+ */
+export function askFirstPageEarly(pathname: string): void {
+  const route = routeOf(pathname);
+  if (route.page !== 'client' || sessionState().session === null) return;
+  const answer = ask(route.clientId);
+  // Taken or not, a failure is the page's own request's to report.
+  answer.catch(() => undefined);
+  early = { clientId: route.clientId, at: Date.now(), answer };
+}
+
+/**
+ * A client's first rows and its X-Total-Count: the early answer when it was asked for this client
+ * moments ago (used once), else a request of its own. A failed early answer is asked for again.
+ */
+export async function firstPage(clientId: string, signal?: AbortSignal): Answer {
+  const taken = early;
+  early = null;
+  if (taken?.clientId === clientId && Date.now() - taken.at < FRESH_MS) {
+    try {
+      return await taken.answer;
+    } catch {
+      // Asked again below, where the error (or its renewal of the token) is the page's own.
+    }
+  }
+  return ask(clientId, signal);
+}
