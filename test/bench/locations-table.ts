@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { now, recordLongestTask } from './long-tasks.js';
-import type { Record } from './report.js';
+import { longestTaskBetween, now, recordLongestTask, TASK_TARGET_MS } from './long-tasks.js';
+import { median, type Record } from './report.js';
 
 /**
  * The client page's locations table with 100,000 rows (issue 9 §2b), in a page that is signed in and
@@ -35,7 +35,11 @@ async function settled(page: Page): Promise<void> {
   );
 }
 
-async function measureLoad(page: Page, clientUrl: string, rows: number, record: Record): Promise<void> {
+// Navigations timed: one is at the mercy of the machine's load (a single one ran 250 to 650 ms on this machine).
+const LOADS = 5;
+
+/** One navigation: when its first row showed, and when every row had arrived, in the page's clock. */
+async function load(page: Page, clientUrl: string, rows: number): Promise<{ firstRows: number; loaded: number }> {
   await page.goto(clientUrl);
   await page.waitForSelector(ROW, { timeout: 60_000 }).catch(async (error: unknown) => {
     await page.screenshot({ path: '/tmp/locations-bench-failed.png' });
@@ -47,22 +51,40 @@ async function measureLoad(page: Page, clientUrl: string, rows: number, record: 
     .filter({ hasText: new RegExp(`^${rows.toLocaleString('en')} locations$`) })
     .waitFor({ timeout: 120_000 });
   await settled(page);
-  const loaded = await now(page);
+  return { firstRows, loaded: await now(page) };
+}
+
+async function measureLoad(page: Page, clientUrl: string, rows: number, record: Record): Promise<void> {
+  const runs: { firstRows: number; loaded: number; longest: number }[] = [];
+  for (let run = 0; run < LOADS; run++) {
+    const { firstRows, loaded } = await load(page, clientUrl, rows);
+    // Each navigation's own long tasks and clock: the next one starts a new page with new ones.
+    runs.push({ firstRows, loaded, longest: await longestTaskBetween(page, 0, loaded) });
+  }
+  console.log(
+    `  navigations (ms): first rows ${runs.map((run) => Math.round(run.firstRows)).join(' ')}; every row ${runs.map((run) => Math.round(run.loaded)).join(' ')}`,
+  );
+  const firstRows = median(runs.map((run) => run.firstRows));
   record({
-    name: `client page with ${rows.toLocaleString('en')} locations: navigation to first rows`,
+    name: `client page with ${rows.toLocaleString('en')} locations: navigation to first rows, median of ${LOADS}`,
     value: firstRows,
     unit: 'ms',
     target: `< ${FIRST_ROWS_TARGET_MS} ms`,
     pass: firstRows < FIRST_ROWS_TARGET_MS,
   });
-  record({ name: 'navigation to every row loaded (sorted by name)', value: loaded, unit: 'ms' });
-  await recordLongestTask(
-    page,
-    record,
-    'longest main-thread task from navigation to every row loaded',
-    { start: 0, end: loaded },
-    true,
-  );
+  record({
+    name: 'navigation to every row loaded (sorted by name), median',
+    value: median(runs.map((run) => run.loaded)),
+    unit: 'ms',
+  });
+  const longest = Math.max(...runs.map((run) => run.longest));
+  record({
+    name: `longest main-thread task from navigation to every row loaded, in all ${LOADS} navigations`,
+    value: longest,
+    unit: 'ms',
+    target: `< ${TASK_TARGET_MS} ms`,
+    pass: longest < TASK_TARGET_MS,
+  });
 }
 
 async function measureScroll(page: Page, record: Record): Promise<void> {
