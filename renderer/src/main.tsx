@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from './api/queries.js';
 import { App } from './App.js';
-import { askFirstPageEarly } from './locations/first-page.js';
+import { askEarly } from './early.js';
 import './styles.css';
 
 // A file dropped outside a drop zone must never replace the dashboard with the file itself.
@@ -13,7 +13,7 @@ for (const type of ['dragover', 'drop'] as const) {
   });
 }
 
-askFirstPageEarly(window.location.pathname);
+askEarly(window.location.pathname);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -54,12 +54,14 @@ export function useProfile(enabled: boolean) {
   return useQuery({ queryKey: keys.me, queryFn: async () => (await authorized<Profile>('/api/me')).data, enabled });
 }
 
+/** The clients the user may see: the hook's query, and the one asked for as the dashboard starts (early.ts). */
+export const clientsQuery = {
+  queryKey: keys.clients,
+  queryFn: async () => (await authorized<ClientRow[]>('/api/clients')).data,
+};
+
 export function useClients(enabled = true) {
-  return useQuery({
-    queryKey: keys.clients,
-    queryFn: async () => (await authorized<ClientRow[]>('/api/clients')).data,
-    enabled,
-  });
+  return useQuery({ ...clientsQuery, enabled });
 }
 
 export function useCreateClient() {

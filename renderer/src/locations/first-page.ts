@@ -1,7 +1,6 @@
 import type { ApiAnswer } from '../api/http.js';
-import { authorized, sessionState } from '../api/session.js';
+import { authorized } from '../api/session.js';
 import type { LocationRow } from '../api/types.js';
-import { routeOf } from '../router.js';
 
 // Enough rows to fill the first screen, few enough to parse in a millisecond on the page's thread.
 const FIRST_PAGE = 100;
@@ -17,18 +16,12 @@ function ask(clientId: string, signal?: AbortSignal): Answer {
   return authorized<LocationRow[]>(`/api/locations?${query}`, { signal });
 }
 
-/**
- * A dashboard opened (or reloaded) on a client's page asks for its first rows at once, beside the
- * session's and the clients' requests, instead of after the page around the table has drawn: one
- * round trip and one render fewer before the first rows show (README, "Speed and memory").
- */
-export function askFirstPageEarly(pathname: string): void {
-  const route = routeOf(pathname);
-  if (route.page !== 'client' || sessionState().session === null) return;
-  const answer = ask(route.clientId);
+/** Asks for a client's first rows before its page has drawn (early.ts): the page takes the answer once. */
+export function askFirstPageEarly(clientId: string): void {
+  const answer = ask(clientId);
   // Taken or not, a failure is the page's own request's to report.
   answer.catch(() => undefined);
-  early = { clientId: route.clientId, at: Date.now(), answer };
+  early = { clientId, at: Date.now(), answer };
 }
 
 /**
