@@ -1,5 +1,5 @@
 import type { ApiAnswer } from '../api/http.js';
-import { authorized } from '../api/session.js';
+import { authorized, sessionState } from '../api/session.js';
 import type { LocationRow } from '../api/types.js';
 
 // Enough rows to fill the first screen, few enough to parse in a millisecond on the page's thread.
@@ -9,7 +9,9 @@ const FRESH_MS = 10_000;
 
 type Answer = Promise<ApiAnswer<LocationRow[]>>;
 
-let early: { clientId: string; at: number; answer: Answer } | null = null;
+let early: { clientId: string; userId: string; at: number; answer: Answer } | null = null;
+
+const signedInAs = (): string | null => sessionState().session?.user.id ?? null;
 
 function ask(clientId: string, signal?: AbortSignal): Answer {
   const query = new URLSearchParams({ clientId, limit: String(FIRST_PAGE), offset: '0' });
@@ -18,20 +20,23 @@ function ask(clientId: string, signal?: AbortSignal): Answer {
 
 /** Asks for a client's first rows before its page has drawn (early.ts): the page takes the answer once. */
 export function askFirstPageEarly(clientId: string): void {
+  const userId = signedInAs();
+  if (userId === null) return;
   const answer = ask(clientId);
   // Taken or not, a failure is the page's own request's to report.
   answer.catch(() => undefined);
-  early = { clientId, at: Date.now(), answer };
+  early = { clientId, userId, at: Date.now(), answer };
 }
 
 /**
- * A client's first rows and its X-Total-Count: the early answer when it was asked for this client
- * moments ago (used once), else a request of its own. A failed early answer is asked for again.
+ * A client's first rows and its X-Total-Count: the early answer when it was asked for this client, by
+ * the user signed in now (a copied tab's session ends at start, and another may sign in), moments ago
+ * (used once); else a request of its own. A failed early answer is asked for again.
  */
 export async function firstPage(clientId: string, signal?: AbortSignal): Answer {
   const taken = early;
   early = null;
-  if (taken?.clientId === clientId && Date.now() - taken.at < FRESH_MS) {
+  if (taken?.clientId === clientId && taken.userId === signedInAs() && Date.now() - taken.at < FRESH_MS) {
     try {
       return await taken.answer;
     } catch {
