@@ -62,7 +62,7 @@ async function measureLoad(page: Page, clientUrl: string, rows: number, record: 
     runs.push({ firstRows, loaded, longest: await longestTaskBetween(page, 0, loaded) });
   }
   console.log(
-    `  navigations (ms): first rows ${runs.map((run) => Math.round(run.firstRows)).join(' ')}; every row ${runs.map((run) => Math.round(run.loaded)).join(' ')}`,
+    `  navigations (ms): first rows ${runs.map((run) => Math.round(run.firstRows)).join(' ')}; every row ${runs.map((run) => Math.round(run.loaded)).join(' ')}; longest task ${runs.map((run) => Math.round(run.longest)).join(' ')} (0: none over 50)`,
   );
   const firstRows = median(runs.map((run) => run.firstRows));
   record({
