@@ -9,8 +9,9 @@ import { routeOf } from './router.js';
  * the clients and the client's first rows (README, "The locations table in the dashboard").
  */
 export function askEarly(pathname: string): void {
-  if (sessionState().session === null) return;
+  const { session } = sessionState();
+  if (session === null) return;
   const route = routeOf(pathname);
   if (route.page === 'clients' || route.page === 'client') void queryClient.prefetchQuery(clientsQuery);
-  if (route.page === 'client') askFirstPageEarly(route.clientId);
+  if (route.page === 'client') askFirstPageEarly(route.clientId, session.user.id);
 }

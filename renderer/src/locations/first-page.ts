@@ -18,10 +18,8 @@ function ask(clientId: string, signal?: AbortSignal): Answer {
   return authorized<LocationRow[]>(`/api/locations?${query}`, { signal });
 }
 
-/** Asks for a client's first rows before its page has drawn (early.ts): the page takes the answer once. */
-export function askFirstPageEarly(clientId: string): void {
-  const userId = signedInAs();
-  if (userId === null) return;
+/** Asks for a client's first rows, as `userId`, before its page has drawn (early.ts): the page takes the answer once. */
+export function askFirstPageEarly(clientId: string, userId: string): void {
   const answer = ask(clientId);
   // Taken or not, a failure is the page's own request's to report.
   answer.catch(() => undefined);
