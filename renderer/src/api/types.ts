@@ -15,6 +15,7 @@ import type {
   DuplicatePolicy,
   HealthStatus,
   Location,
+  LocationsQuery,
   PreviewRow,
   UploadResponse,
   UploadRow,
@@ -39,6 +40,7 @@ export type NewClient = Static<typeof CreateClientBody>;
 export type CreatedClientBody = Static<typeof CreatedClient>;
 
 export type LocationRow = Static<typeof Location>;
+export type LocationListQuery = Static<typeof LocationsQuery>;
 export type Health = Static<typeof HealthStatus>;
 export type ImportRow = Static<typeof UploadRow>;
 export type DryRun = Static<typeof DryRunResponse>;

@@ -1,3 +1,4 @@
+import { locationsPath } from '../api/locations-path.js';
 import { authorized } from '../api/session.js';
 import type { LocationRow } from '../api/types.js';
 import { cellText } from './location-cells.js';
@@ -110,8 +111,7 @@ export async function locationsXlsx(rows: readonly LocationRow[]): Promise<Blob>
 
 /** The rows with their Google place ids, which the list leaves out unless asked (`include=google_place_id`). */
 async function withPlaceIds(rows: readonly LocationRow[], clientId: string): Promise<LocationRow[]> {
-  const query = new URLSearchParams({ clientId, include: 'google_place_id' });
-  const { data } = await authorized<LocationRow[]>(`/api/locations?${query}`);
+  const { data } = await authorized<LocationRow[]>(locationsPath({ clientId, include: 'google_place_id' }));
   const placeIds = new Map(data.map((row) => [row.id, row.google_place_id ?? null]));
   return rows.map((row) => ({ ...row, google_place_id: placeIds.get(row.id) ?? null }));
 }

@@ -1,4 +1,5 @@
 import type { ApiAnswer } from '../api/http.js';
+import { locationsPath } from '../api/locations-path.js';
 import { authorized, sessionState } from '../api/session.js';
 import type { LocationRow } from '../api/types.js';
 
@@ -14,8 +15,7 @@ let early: { clientId: string; userId: string; at: number; answer: Answer } | nu
 const signedInAs = (): string | null => sessionState().session?.user.id ?? null;
 
 function ask(clientId: string, signal?: AbortSignal): Answer {
-  const query = new URLSearchParams({ clientId, limit: String(FIRST_PAGE), offset: '0' });
-  return authorized<LocationRow[]>(`/api/locations?${query}`, { signal });
+  return authorized<LocationRow[]>(locationsPath({ clientId, limit: FIRST_PAGE, offset: 0 }), { signal });
 }
 
 /** Asks for a client's first rows, as `userId`, before its page has drawn (early.ts): the page takes the answer once. */

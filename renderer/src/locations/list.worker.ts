@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
 import { ApiError, apiFetch, toErrorInfo } from '../api/http.js';
+import { locationsPath } from '../api/locations-path.js';
 import { pageTokens } from '../api/page-token.js';
 import type { Health, LocationRow } from '../api/types.js';
 import { LocationIndex, type ViewRequest } from './order.js';
@@ -35,7 +36,7 @@ const send = (message: FromListWorker) => self.postMessage(message);
 const tokens = pageTokens((renew) => send({ type: 'need-token', renew }));
 
 async function fetchPage(clientId: string, offset: number): Promise<LocationRow[]> {
-  const path = `/api/locations?${new URLSearchParams({ clientId, limit: String(PAGE_ROWS), offset: String(offset) })}`;
+  const path = locationsPath({ clientId, limit: PAGE_ROWS, offset });
   try {
     return (await apiFetch<LocationRow[]>(path, { token: await tokens.token(false) })).data;
   } catch (error) {
