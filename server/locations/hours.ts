@@ -347,6 +347,22 @@ function intervalsAfterDays(times: string): Interval[] {
   }
 }
 
+/**
+ * An import's hours over a location's, a day at a time, when blank cells keep what is stored (README,
+ * "Blank cells"): a day the row gives replaces that day, and a day it leaves out (a blank "Saturday hours"
+ * cell, a day its one "Hours" text does not name) keeps the stored one. Refuses a week whose days then
+ * overlap (Friday's stored hours past midnight into Saturday's new ones).
+ */
+export function hoursByDay(stored: Hours, given: Hours): Hours {
+  const merged: Hours = {};
+  for (const day of DAYS) {
+    const intervals = given[day] ?? stored[day];
+    if (intervals !== undefined) merged[day] = intervals;
+  }
+  refuseOverlaps(merged);
+  return merged;
+}
+
 /** Hours in their stored order (Monday first), or null when no day is known. */
 export function orderedHours(hours: Hours): Hours | null {
   const ordered: Hours = {};

@@ -21,6 +21,7 @@ import {
   type LocationValues,
 } from './fields.js';
 import { healthOf } from './health.js';
+import { HoursError, hoursByDay } from './hours.js';
 import { JsonBytes } from './json-bytes.js';
 import type { TableFormat } from '../imports/table-body.js';
 import { parseImportBody, type ImportBody, type Refusal, type RowSource } from './import-body.js';
@@ -882,6 +883,7 @@ class ImportPlan {
   private valuesOf(decision: Decision): LocationValues | undefined {
     const { row, location } = decision;
     const values = this.mergedValues(decision);
+    if (!this.keepsOtherDays(decision, values)) return undefined;
     if (row.phoneText !== null) {
       try {
         values.phone = fieldValue('phone', row.phoneText, values.country, this.placeholders) as string;
@@ -898,6 +900,27 @@ class ImportPlan {
       }
     }
     return this.withBothCoordinates(decision, values);
+  }
+
+  /**
+   * The row's hours over its location's a day at a time, unless blanks=clear (hoursByDay): false (and an
+   * error) when the week's days would then overlap.
+   */
+  private keepsOtherDays(decision: Decision, values: LocationValues): boolean {
+    const { row, location } = decision;
+    const given = row.input.hours;
+    if (location?.hours == null || given == null || this.request.blanks === 'clear') return true;
+    try {
+      values.hours = hoursByDay(location.hours, given);
+      return true;
+    } catch (error) {
+      if (!(error instanceof HoursError)) throw error;
+      if (decision.action === 'skipped') return true;
+      decision.action = 'error';
+      const message = `${error.message} (the days this row leaves out keep their stored hours; with blanks=clear its hours are the whole week)`;
+      this.invalid(row.index, [rowError(row.index, 'hours', message, row.line)], values);
+      return false;
+    }
   }
 
   /** The row's values over the location's (or a new one's), by the blank-cell rule and ?country=. */

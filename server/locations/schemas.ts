@@ -246,7 +246,9 @@ export const ImportMode = Type.Union([Type.Literal('create'), Type.Literal('upse
 export type ImportMode = Static<typeof ImportMode>;
 
 export const BlankCells = Type.Union([Type.Literal('keep'), Type.Literal('clear')], {
-  description: 'In upsert and update: keep (default): a blank cell leaves the stored value; clear: it clears it',
+  description:
+    'In upsert and update: keep (default): a blank cell leaves the stored value, and a day the hours leave out ' +
+    "keeps that day's stored hours; clear: a blank cell clears it, and the hours given are the whole week",
 });
 export type BlankCells = Static<typeof BlankCells>;
 

@@ -622,6 +622,61 @@ describe('import modes', () => {
     expect((await list(clientId))[0]).toMatchObject({ phone: null, website: null, labels: null, city: 'Springfield' });
   });
 
+  it("a sheet's day columns change the days they give; a blank day keeps its hours unless blanks=clear (a walk lost a week)", async () => {
+    const clientId = await t.createClient(admin, 'Day columns');
+    await imported(clientId, [STORE]);
+    const week = { mon: [['07:00', '19:00']], tue: [['07:00', '19:00']], wed: [['07:00', '19:00']] };
+    const stored = {
+      ...week,
+      thu: [['07:00', '19:00']],
+      fri: [['07:00', '19:00']],
+      sat: [['08:00', '14:00']],
+      sun: [],
+    };
+    const sheet = (query: string) =>
+      t.request({
+        method: 'POST',
+        url: `/api/locations/upload?clientId=${clientId}&mode=update${query}`,
+        token: admin,
+        headers: { 'content-type': 'text/csv' },
+        body: 'Store code,Business name,Friday hours,Saturday hours\r\nBB-001,Bluebird Downtown,,11:00-15:00\r\n',
+      });
+    const preview = (await sheet('&dryRun=true')).json<DryRun>().rows[0]!;
+    expect(preview).toMatchObject({ action: 'updated', hours: { ...stored, sat: [['11:00', '15:00']] } });
+    expect(preview.changes).toEqual({ hours: { from: stored, to: { ...stored, sat: [['11:00', '15:00']] } } });
+    expect((await sheet('')).statusCode).toBe(201);
+    const id = (await list(clientId))[0]!.id as string;
+    expect((await record(id)).json()).toMatchObject({ hours: { ...stored, sat: [['11:00', '15:00']] } });
+
+    // A JSON row's hours, text or days, leave the days they do not name too; the same again is no change.
+    await imported(
+      clientId,
+      [{ name: 'Bluebird Downtown', store_code: 'BB-001', hours: 'Sun 10:00-12:00' }],
+      '?mode=upsert',
+    );
+    const sunday = { ...stored, sat: [['11:00', '15:00']], sun: [['10:00', '12:00']] };
+    expect((await record(id)).json()).toMatchObject({ hours: sunday });
+    const again = { name: 'Bluebird Downtown', store_code: 'BB-001', hours: { sun: [['10:00', '12:00']] } };
+    expect(await imported(clientId, [again], '?mode=upsert')).toMatchObject({ unchanged: 1 });
+
+    // Days that would overlap the ones kept: a 400 naming the row and hours, nothing written.
+    const late = { name: 'Bluebird Downtown', store_code: 'BB-001', hours: 'Thu 20:00-08:00' };
+    const refused = await upload(clientId, [late], '?mode=upsert');
+    expectErrorBody(refused, 400);
+    expect(refused.json<{ details: unknown[] }>().details).toEqual([
+      expect.objectContaining({
+        row: 0,
+        field: 'hours',
+        message: expect.stringMatching(/^Fri 07:00-19:00 overlaps Thu 20:00-08:00.*the days this row leaves out keep/),
+      }),
+    ]);
+    expect((await record(id)).json()).toMatchObject({ hours: sunday });
+
+    // blanks=clear: the sheet's days are the whole week, its blank Friday unknown.
+    expect((await sheet('&blanks=clear')).statusCode).toBe(201);
+    expect((await record(id)).json<{ hours: unknown }>().hours).toEqual({ sat: [['11:00', '15:00']] });
+  });
+
   it('a phone a tool wrote as a decimal (pandas: 6175550100.0) is read without its .0', async () => {
     const clientId = await t.createClient(admin, 'Pandas');
     await imported(clientId, [{ name: 'Back Bay', country: 'US', phone: '6175550100.0' }]);
