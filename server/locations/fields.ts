@@ -17,11 +17,12 @@ import {
   BY_APPOINTMENT,
   HOURS_FORMS,
   HoursError,
-  dayIntervals,
+  oneDayIntervals,
   orderedHours,
   refuseOverlaps,
   weekHours,
   DAYS,
+  type Day,
   type Hours,
 } from './hours.js';
 import { NEEDS_A_COUNTRY } from './field-words.js';
@@ -603,15 +604,15 @@ function daysHours(value: Record<string, unknown>, placeholders?: ReadonlySet<st
     if (typeof day === 'string') {
       const text = day.trim();
       if (text === '' || isPlaceholder(text, 'hours', placeholders) || BY_APPOINTMENT.test(text)) continue;
-      week[key as keyof Hours] = dayIntervals(text);
-    } else week[key as keyof Hours] = intervalsOf(day as string[][]);
+      week[key as Day] = oneDayIntervals(key as Day, text);
+    } else week[key as Day] = intervalsOf(key as Day, day as string[][]);
   }
   return week;
 }
 
 /** A day given as intervals [["09:00", "17:00"], ...]: each read as a range; none is a closed day. */
-function intervalsOf(day: string[][]): Hours[keyof Hours] {
-  return day.length === 0 ? [] : dayIntervals(day.map((interval) => interval.join('-')).join(','));
+function intervalsOf(day: Day, intervals: string[][]): Hours[Day] {
+  return intervals.length === 0 ? [] : oneDayIntervals(day, intervals.map((interval) => interval.join('-')).join(','));
 }
 
 // Nothing a person could see: spaces, and format characters such as U+200B ZERO WIDTH SPACE.

@@ -376,6 +376,34 @@ export function orderedHours(hours: Hours): Hours | null {
   return known ? ordered : null;
 }
 
+const DAY_WORDS: Record<Day, string> = {
+  mon: 'Monday',
+  tue: 'Tuesday',
+  wed: 'Wednesday',
+  thu: 'Thursday',
+  fri: 'Friday',
+  sat: 'Saturday',
+  sun: 'Sunday',
+};
+
+/** The forms one day's value takes (a sheet's "Wednesday hours" cell): the week's forms would mislead there. */
+const DAY_FORMS = 'e.g. "09:00-17:00", "09:00-12:00,13:00-17:00", "9am-5pm", or "x" (closed)';
+
+/**
+ * One day's value read (dayIntervals), its error naming the day and the forms of a day: a walk's
+ * "Wednesday hours" cell was refused for the row's hours, and a week's form in a day's cell was told to
+ * write the week's form.
+ */
+export function oneDayIntervals(day: Day, text: string): Interval[] {
+  try {
+    return dayIntervals(text);
+  } catch (error) {
+    if (!(error instanceof HoursError)) throw error;
+    const hint = error.formHint ? `: write ${DAY_WORDS[day]}'s hours alone, ${DAY_FORMS}` : '';
+    throw new HoursError(`${DAY_WORDS[day]}: ${error.message}${hint}`, false);
+  }
+}
+
 /** "Mon" for mon: how a day is written back, in the export's line and the dashboard's. */
 export const dayLabel = (day: Day): string => day[0]!.toUpperCase() + day.slice(1);
 

@@ -617,7 +617,7 @@ describe('hours a listing can hold (found by a hostile-input probe)', () => {
 
   it('a day holds at most 8 intervals, however it is written', () => {
     const nine = Array.from({ length: 9 }, (_, n) => [`${String(n + 10)}:00`, `${String(n + 10)}:30`]);
-    expect(read({ mon: nine })).toMatch(/^a day holds at most 8 intervals/);
+    expect(read({ mon: nine })).toMatch(/^Monday: a day holds at most 8 intervals/);
     expect(read(`Mon ${nine.map((interval) => interval.join('-')).join(', ')}`)).toMatch(/at most 8 intervals/);
     expect(read(nine.map((interval) => `Mon ${interval.join('-')}`).join(', '))).toBe(
       'Mon is given more than 8 intervals, the most a day holds',
@@ -627,11 +627,25 @@ describe('hours a listing can hold (found by a hostile-input probe)', () => {
 
   it('"24:00" does not open a day (it is the next day\'s 00:00); "midnight" opens it', () => {
     expect(read({ mon: [['24:00', '02:00']] })).toBe(
-      '"24:00-02:00" opens at 24:00, the end of the day: write the hours after midnight on the next day, from 00:00',
+      'Monday: "24:00-02:00" opens at 24:00, the end of the day: write the hours after midnight on the next day, from 00:00',
     );
     expect(read('Mon 24:00-02:00')).toMatch(/opens at 24:00/);
     expect(dayIntervals('midnight-2am')).toEqual([['00:00', '02:00']]);
     expect(dayIntervals('18:00-24:00')).toEqual([['18:00', '24:00']]);
+  });
+
+  it("a day's refused value names the day, and the forms of one day: not the week's (a walk's Wednesday cell)", () => {
+    const dayForms = 'e.g. "09:00-17:00", "09:00-12:00,13:00-17:00", "9am-5pm", or "x" (closed)';
+    expect(read({ wed: '5 maybe' })).toBe(
+      `Wednesday: "5 maybe" is not a time range such as 09:00-17:00: write Wednesday's hours alone, ${dayForms}`,
+    );
+    // A week's form in one day's cell is told to write that day alone.
+    expect(read({ mon: 'Mon-Fri 9:00-17:00' })).toMatch(
+      /^Monday: .*: write Monday's hours alone, e\.g\. "09:00-17:00"/,
+    );
+    expect(read({ sat: [['9:00', 'x']] })).toMatch(/^Saturday: "x" is not a time: write Saturday's hours alone/);
+    // The week's one text keeps the week's forms.
+    expect(read('Mon 9 maybe')).toMatch(/write hours as e\.g\. "Mon-Fri 9:00-17:00/);
   });
 
   it("a day's placeholder is unknown, as the same cell of a sheet's day column is", () => {
