@@ -3,7 +3,7 @@ import Papa from 'papaparse';
 import { tooManyCells } from './cell-limits.js';
 import { oneLineEnding, sniffCsv } from './sniff.js';
 import { CP1252_HIGH, orLatin } from './latin-encoding.js';
-import { mixedEncodingLine, mixedEncodingWords } from './mixed-encoding.js';
+import { mixedEncodingLine, mixedEncodingWords, strayByteLine, strayByteWords } from './mixed-encoding.js';
 
 /**
  * A CSV body as the cells of a sheet (README: "Import a CSV or Excel file"): decoded by the charset the
@@ -77,6 +77,8 @@ export function decodeCsv(bytes: Uint8Array, charset: string | undefined): { tex
     try {
       return { text: new TextDecoder(bom.encoding, { fatal: true }).decode(bytes.subarray(bom.length)) };
     } catch {
+      const line = bom.encoding === 'utf-8' ? strayByteLine(bytes) : null;
+      if (line !== null) return { message: strayByteWords(line) };
       return {
         message: `The file is not valid ${bom.encoding.toUpperCase()}, as its byte order mark says it is: some bytes cannot be read in it`,
       };

@@ -126,6 +126,16 @@ function countRun(bytes: Uint8Array, at: number, counts: Counts): number {
  * bytes that are none.
  */
 export function mixedEncodingLine(bytes: Uint8Array, readAs: string): number | null {
+  const { first, counts } = scan(bytes);
+  if (first === null) return null;
+  return counts.valid > counts.invalid || (counts.utf8Only && isLatinEncoding(readAs)) ? first : null;
+}
+
+/** The line of the first byte that is not UTF-8 in a file marked as UTF-8 (its byte order mark), or null. */
+export const strayByteLine = (bytes: Uint8Array): number | null => scan(bytes).first;
+
+/** The bytes' runs past ASCII counted, and the line of the first one holding a byte that is not UTF-8. */
+function scan(bytes: Uint8Array): { first: number | null; counts: Counts } {
   const counts: Counts = { valid: 0, invalid: 0, utf8Only: false };
   let line = 1;
   let first: number | null = null;
@@ -140,11 +150,18 @@ export function mixedEncodingLine(bytes: Uint8Array, readAs: string): number | n
     if (byte === 0x0a || (byte === 0x0d && bytes[at + 1] !== 0x0a)) line++;
     at++;
   }
-  if (first === null) return null;
-  return counts.valid > counts.invalid || (counts.utf8Only && isLatinEncoding(readAs)) ? first : null;
+  return { first, counts };
 }
 
 /** What a mixed file is told, by the server and the dashboard. */
 export function mixedEncodingWords(line: number): string {
   return `Line ${line} holds a byte that is not UTF-8, though other letters of the file are UTF-8: the file mixes two encodings (a line pasted from another file, say), and read as Windows-1252 every accent in UTF-8 would be garbled. Fix that line, or save the file again as "CSV UTF-8"; nothing was imported.`;
+}
+
+/**
+ * What a file that says it is UTF-8 (Excel's "CSV UTF-8" starts with UTF-8's byte order mark) is told when
+ * a line holds a byte that is not, by the server and the dashboard: saving it as UTF-8 again would not help.
+ */
+export function strayByteWords(line: number): string {
+  return `Line ${line} holds a byte that is not UTF-8, though the file starts with UTF-8's byte order mark (as Excel's "CSV UTF-8" does): a line pasted from a file in another encoding, say. Type that line's accented letters and signs again, save, and import again; nothing was imported.`;
 }

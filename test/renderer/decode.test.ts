@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bomOf, decodeSource, guessLegacyEncoding, notCsvReason } from '../../renderer/src/import/decode.js';
 import { bufferSource, decodeFixture, fixtureText } from './csv-files.js';
-import { mixedEncodingWords } from '../../server/imports/mixed-encoding.js';
+import { mixedEncodingWords, strayByteWords } from '../../server/imports/mixed-encoding.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -65,6 +65,18 @@ describe('decodeSource', () => {
     // Found by a probe: read as Windows-1252, every other accent of the file was garbled.
     const bytes = new Uint8Array([...utf8('name,city\nBäckerei,Zürich\nJoe'), 0x92, ...utf8('s,Köln\n')]);
     expect(await decodeSource(bufferSource(bytes))).toEqual({ ok: false, message: mixedEncodingWords(3) });
+  });
+
+  it("names the line of a stray byte in a file marked UTF-8 (Excel's CSV UTF-8), as the server does (a walk)", async () => {
+    const bytes = new Uint8Array([
+      0xef,
+      0xbb,
+      0xbf,
+      ...utf8('name,city\nBäckerei,Köln\nCaf'),
+      0xe9,
+      ...utf8(',Paris\n'),
+    ]);
+    expect(await decodeSource(bufferSource(bytes))).toEqual({ ok: false, message: strayByteWords(3) });
   });
 
   it('refuses one UTF-8 letter beside one stray byte, as the server does (ties were read as Windows-1252)', async () => {
@@ -145,7 +157,7 @@ describe('decodeSource', () => {
     const decoded = await decodeSource(
       bufferSource(new Uint8Array([0xef, 0xbb, 0xbf, 0x6e, 0x61, 0x6d, 0x65, 0x0a, 0xff, 0xfe, 0x41])),
     );
-    expect(!decoded.ok && decoded.message).toMatch(/cannot be decoded as UTF-8/);
+    expect(!decoded.ok && decoded.message).toBe(strayByteWords(2));
   });
 });
 

@@ -854,7 +854,20 @@ describe('unhappy CSV uploads get a clear JSON error', () => {
     [
       'UTF-8 with a stray byte after its mark',
       Buffer.from([0xef, 0xbb, 0xbf, ...Buffer.from('name\nB'), 0xff]),
-      /UTF-8/,
+      /^Line 2 holds a byte that is not UTF-8, though the file starts with UTF-8's byte order mark/,
+    ],
+    // A walk: Excel's "CSV UTF-8" with one line pasted from a Windows-1252 file was refused with no line.
+    [
+      "Excel's CSV UTF-8 with a Windows-1252 é on line 3",
+      Buffer.from([
+        0xef,
+        0xbb,
+        0xbf,
+        ...Buffer.from('Name,City\r\nBäckerei,Köln\r\nCaf', 'utf8'),
+        0xe9,
+        ...Buffer.from(',Paris\r\n'),
+      ]),
+      /^Line 3 holds a byte that is not UTF-8, .*Type that line's accented letters and signs again/,
     ],
   ])('%s -> 400', async (_, body, words) => {
     const type = words?.source === 'character set' ? 'text/csv; charset=x-klingon' : 'text/csv';

@@ -1,7 +1,12 @@
 import { analyse } from 'chardet';
 import { TEXT_ENCODINGS, type TextEncodingName } from './encodings.js';
 import { orLatin } from '../../../server/imports/latin-encoding.js';
-import { mixedEncodingLine, mixedEncodingWords } from '../../../server/imports/mixed-encoding.js';
+import {
+  mixedEncodingLine,
+  mixedEncodingWords,
+  strayByteLine,
+  strayByteWords,
+} from '../../../server/imports/mixed-encoding.js';
 
 export { TEXT_ENCODINGS, type TextEncodingName };
 
@@ -187,7 +192,7 @@ export async function decodeInto(
   const encoding = forced ?? bom?.encoding ?? utf16WithoutBom(head);
   if (encoding) {
     const skip = bom !== null && encoding === bom.encoding ? bom.length : 0;
-    return streamOrRefuse(source, first, encoding, skip, openSink, options);
+    return orStrayLine(await streamOrRefuse(source, first, encoding, skip, openSink, options), source, skip, encoding);
   }
   try {
     await stream(source, first, 'utf-8', 0, openSink(), options);
@@ -212,6 +217,18 @@ export async function decodeInto(
 async function legacyOf(source: ByteSource): Promise<TextEncodingName> {
   const sample = await findNonAsciiSample(source);
   return orLatin(guessLegacyEncoding(sample), sample);
+}
+
+/** A file marked UTF-8 (`skip`: its mark) that holds a stray byte is told that byte's line, as the server tells it. */
+async function orStrayLine(
+  decoded: Decoding,
+  source: ByteSource,
+  skip: number,
+  encoding: TextEncodingName,
+): Promise<Decoding> {
+  if (decoded.ok || skip === 0 || encoding !== 'utf-8') return decoded;
+  const line = strayByteLine(await source.read(0, source.size));
+  return line === null ? decoded : { ok: false, message: strayByteWords(line) };
 }
 
 async function streamOrRefuse(
