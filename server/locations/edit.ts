@@ -187,7 +187,7 @@ function notLocations(db: Db, organizationId: string, idsJson: string, missing: 
 
 /** The detail of an id that is not a location of the organization, at its place in the list. */
 function notLocationDetail(at: number, id: string): ErrorDetail {
-  return { path: `/ids/${at}`, message: `${id} is not a location of your organization` };
+  return { path: `/body/ids/${at}`, message: `${id} is not a location of your organization` };
 }
 
 /** The locations of these ids, a piece at a time: a piece is let go before the next is read. */

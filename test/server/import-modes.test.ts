@@ -1787,7 +1787,7 @@ describe('one location: GET, PATCH, DELETE', () => {
     // Which one, and where in the list (a probe could not tell which of its ids was wrong).
     expect(refused.details).toEqual([
       {
-        path: `/ids/${ids.length}`,
+        path: `/body/ids/${ids.length}`,
         message: '00000000-0000-4000-8000-000000000000 is not a location of your organization',
       },
     ]);
@@ -1807,7 +1807,7 @@ describe('one location: GET, PATCH, DELETE', () => {
     );
     expect(many.details).toHaveLength(100);
     expect(many.details![99]).toEqual({
-      path: '/ids/100',
+      path: '/body/ids/100',
       message: `${strangers[99]} is not a location of your organization`,
     });
     // One id alone is named as one, not "1 of the 1 ids".
@@ -1818,7 +1818,7 @@ describe('one location: GET, PATCH, DELETE', () => {
     );
     // With the detail a list of several carries: a script reads one shape (a walk's saw none).
     expect(aloneBody.details).toEqual([
-      { path: '/ids/0', message: '00000000-0000-4000-8000-000000000000 is not a location of your organization' },
+      { path: '/body/ids/0', message: '00000000-0000-4000-8000-000000000000 is not a location of your organization' },
     ]);
     const deletedAlone = await t.request({
       method: 'POST',
