@@ -354,6 +354,10 @@ function intervalsAfterDays(times: string): Interval[] {
  * overlap (Friday's stored hours past midnight into Saturday's new ones).
  */
 export function hoursByDay(stored: Hours, given: Hours): Hours {
+  // The usual row gives every day it had (a sheet's whole week): then the week is the row's, checked already.
+  let kept = false;
+  for (const day of DAYS) kept ||= given[day] === undefined && stored[day] !== undefined;
+  if (!kept) return given;
   const merged: Hours = {};
   for (const day of DAYS) {
     const intervals = given[day] ?? stored[day];
