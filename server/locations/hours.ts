@@ -350,11 +350,12 @@ function intervalsAfterDays(times: string): Interval[] {
 /**
  * An import's hours over a location's, a day at a time, when blank cells keep what is stored (README,
  * "Blank cells"): a day the row gives replaces that day, and a day it leaves out (a blank "Saturday hours"
- * cell, a day its one "Hours" text does not name) keeps the stored one. Refuses a week whose days then
- * overlap (Friday's stored hours past midnight into Saturday's new ones).
+ * cell, a day its one "Hours" text does not name) keeps the stored one. `given` itself when it keeps no
+ * stored day (the usual row gives the whole week); else a new week, whose days may overlap where the kept
+ * ones meet the given ones (Friday's stored hours past midnight into Saturday's new ones): the import
+ * checks that week.
  */
 export function hoursByDay(stored: Hours, given: Hours): Hours {
-  // The usual row gives every day it had (a sheet's whole week): then the week is the row's, checked already.
   let kept = false;
   for (const day of DAYS) kept ||= given[day] === undefined && stored[day] !== undefined;
   if (!kept) return given;
@@ -363,7 +364,6 @@ export function hoursByDay(stored: Hours, given: Hours): Hours {
     const intervals = given[day] ?? stored[day];
     if (intervals !== undefined) merged[day] = intervals;
   }
-  refuseOverlaps(merged);
   return merged;
 }
 

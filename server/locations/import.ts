@@ -21,7 +21,7 @@ import {
   type LocationValues,
 } from './fields.js';
 import { healthOf } from './health.js';
-import { HoursError, hoursByDay } from './hours.js';
+import { HoursError, hoursByDay, refuseOverlaps } from './hours.js';
 import { JsonBytes } from './json-bytes.js';
 import type { TableFormat } from '../imports/table-body.js';
 import { parseImportBody, type ImportBody, type Refusal, type RowSource } from './import-body.js';
@@ -883,7 +883,7 @@ class ImportPlan {
   private valuesOf(decision: Decision): LocationValues | undefined {
     const { row, location } = decision;
     const values = this.mergedValues(decision);
-    if (!this.keepsOtherDays(decision, values)) return undefined;
+    if (!this.hoursFit(decision, values)) return undefined;
     if (row.phoneText !== null) {
       try {
         values.phone = fieldValue('phone', row.phoneText, values.country, this.placeholders) as string;
@@ -903,15 +903,14 @@ class ImportPlan {
   }
 
   /**
-   * The row's hours over its location's a day at a time, unless blanks=clear (hoursByDay): false (and an
-   * error) when the week's days would then overlap.
+   * Whether the week the row's days and its location's kept ones make (withInput) has no overlap; else
+   * an error. The row's own week was checked when it was read.
    */
-  private keepsOtherDays(decision: Decision, values: LocationValues): boolean {
-    const { row, location } = decision;
-    const given = row.input.hours;
-    if (location?.hours == null || given == null || this.request.blanks === 'clear') return true;
+  private hoursFit(decision: Decision, values: LocationValues): boolean {
+    const { row } = decision;
+    if (row.input.hours == null || values.hours === row.input.hours || values.hours === null) return true;
     try {
-      values.hours = hoursByDay(location.hours, given);
+      refuseOverlaps(values.hours);
       return true;
     } catch (error) {
       if (!(error instanceof HoursError)) throw error;
@@ -1217,14 +1216,17 @@ function rowWords(index: number, line: number | undefined): string {
 
 /**
  * `values` with what a row says of each field written over them; a blank (null) clears a field only
- * when `clear` (the status back to open), and a field the row leaves out stays.
+ * when `clear` (the status back to open), and a field the row leaves out stays: hours too, a day at a
+ * time (hoursByDay).
  */
 function withInput(values: LocationValues, input: RowInput, clear: boolean): LocationValues {
+  const stored = values.hours;
   for (const field of LOCATION_FIELDS) {
     const value = input[field];
     if (value === undefined || (value === null && !clear)) continue;
     (values as unknown as Record<LocationField, unknown>)[field] = value ?? (field === 'status' ? 'open' : null);
   }
+  if (!clear && stored !== null && input.hours != null) values.hours = hoursByDay(stored, input.hours);
   return values;
 }
 

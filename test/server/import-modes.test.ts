@@ -625,9 +625,10 @@ describe('import modes', () => {
   it("a sheet's day columns change the days they give; a blank day keeps its hours unless blanks=clear (a walk lost a week)", async () => {
     const clientId = await t.createClient(admin, 'Day columns');
     await imported(clientId, [STORE]);
-    const week = { mon: [['07:00', '19:00']], tue: [['07:00', '19:00']], wed: [['07:00', '19:00']] };
     const stored = {
-      ...week,
+      mon: [['07:00', '19:00']],
+      tue: [['07:00', '19:00']],
+      wed: [['07:00', '19:00']],
       thu: [['07:00', '19:00']],
       fri: [['07:00', '19:00']],
       sat: [['08:00', '14:00']],
@@ -636,15 +637,18 @@ describe('import modes', () => {
     const sheet = (query: string) =>
       t.request({
         method: 'POST',
-        url: `/api/locations/upload?clientId=${clientId}&mode=update${query}`,
+        url: `/api/locations/upload?clientId=${clientId}${query}`,
         token: admin,
         headers: { 'content-type': 'text/csv' },
         body: 'Store code,Business name,Friday hours,Saturday hours\r\nBB-001,Bluebird Downtown,,11:00-15:00\r\n',
       });
-    const preview = (await sheet('&dryRun=true')).json<DryRun>().rows[0]!;
+    const preview = (await sheet('&mode=update&dryRun=true')).json<DryRun>().rows[0]!;
     expect(preview).toMatchObject({ action: 'updated', hours: { ...stored, sat: [['11:00', '15:00']] } });
     expect(preview.changes).toEqual({ hours: { from: stored, to: { ...stored, sat: [['11:00', '15:00']] } } });
-    expect((await sheet('')).statusCode).toBe(201);
+    // Create's dry run says what an update would change: the same.
+    const skipped = (await sheet('&dryRun=true')).json<DryRun>().rows[0]!;
+    expect(skipped).toMatchObject({ action: 'skipped', would_change: preview.changes });
+    expect((await sheet('&mode=update')).statusCode).toBe(201);
     const id = (await list(clientId))[0]!.id as string;
     expect((await record(id)).json()).toMatchObject({ hours: { ...stored, sat: [['11:00', '15:00']] } });
 
@@ -673,7 +677,7 @@ describe('import modes', () => {
     expect((await record(id)).json()).toMatchObject({ hours: sunday });
 
     // blanks=clear: the sheet's days are the whole week, its blank Friday unknown.
-    expect((await sheet('&blanks=clear')).statusCode).toBe(201);
+    expect((await sheet('&mode=update&blanks=clear')).statusCode).toBe(201);
     expect((await record(id)).json<{ hours: unknown }>().hours).toEqual({ sat: [['11:00', '15:00']] });
   });
 
