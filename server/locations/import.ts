@@ -879,46 +879,36 @@ class ImportPlan {
     }
   }
 
-  /** The values the row leaves the location with; undefined (and an error) when its phone cannot be read. */
+  /**
+   * The values the row leaves the location with; undefined (and an error) when they cannot stand: the week
+   * its days and the kept ones make overlaps, its phone cannot be read, or one coordinate of a pair is left.
+   * A skipped row's values stand whatever they hold: it is shown, not written.
+   */
   private valuesOf(decision: Decision): LocationValues | undefined {
-    const { row, location } = decision;
+    const { row } = decision;
     const values = this.mergedValues(decision);
-    if (!this.hoursFit(decision, values)) return undefined;
-    if (row.phoneText !== null) {
-      try {
-        values.phone = fieldValue('phone', row.phoneText, values.country, this.placeholders) as string;
-        // Read by the location's country (or ?country=): its extension too, which the dry run names.
-        row.phoneExtension ??= phoneExtension(row.phoneText, values.country);
-      } catch (error) {
-        if (!(error instanceof FieldError)) throw error;
-        // A phone Excel left readable two ways is the one the location has, when it has one of them.
-        if (error instanceof PhoneReadings && error.readings.includes(location?.phone ?? '')) return values;
-        if (decision.action === 'skipped') return values;
-        decision.action = 'error';
-        this.invalid(row.index, [rowError(row.index, 'phone', error.message, row.line)], values);
-        return undefined;
-      }
-    }
-    return this.withBothCoordinates(decision, values);
+    const problem =
+      overlapOfKeptDays(row.input, values) ?? this.phoneProblem(decision, values) ?? halfCoordinate(row.input, values);
+    if (!problem || decision.action === 'skipped') return values;
+    decision.action = 'error';
+    this.invalid(row.index, [rowError(row.index, problem.field, problem.message, row.line)], values);
+    return undefined;
   }
 
-  /**
-   * Whether the week the row's days and its location's kept ones make (withInput) has no overlap; else
-   * an error. The row's own week was checked when it was read.
-   */
-  private hoursFit(decision: Decision, values: LocationValues): boolean {
-    const { row } = decision;
-    if (row.input.hours == null || values.hours === row.input.hours || values.hours === null) return true;
+  /** Reads the row's phone by the country the location is left with, into values.phone; what is wrong, if anything. */
+  private phoneProblem(decision: Decision, values: LocationValues): RowProblem | undefined {
+    const { row, location } = decision;
+    if (row.phoneText === null) return undefined;
     try {
-      refuseOverlaps(values.hours);
-      return true;
+      values.phone = fieldValue('phone', row.phoneText, values.country, this.placeholders) as string;
+      // Read by the location's country (or ?country=): its extension too, which the dry run names.
+      row.phoneExtension ??= phoneExtension(row.phoneText, values.country);
+      return undefined;
     } catch (error) {
-      if (!(error instanceof HoursError)) throw error;
-      if (decision.action === 'skipped') return true;
-      decision.action = 'error';
-      const message = `${error.message} (the days this row leaves out keep their stored hours; with blanks=clear its hours are the whole week)`;
-      this.invalid(row.index, [rowError(row.index, 'hours', message, row.line)], values);
-      return false;
+      if (!(error instanceof FieldError)) throw error;
+      // A phone Excel left readable two ways is the one the location has, when it has one of them.
+      if (error instanceof PhoneReadings && error.readings.includes(location?.phone ?? '')) return undefined;
+      return { field: 'phone', message: error.message };
     }
   }
 
@@ -936,16 +926,6 @@ class ImportPlan {
     if (row.notClosedForGood && values.status === 'permanently_closed') values.status = 'open';
     if (location !== undefined) keepWhatExcelChanged(decision, values, location);
     return values;
-  }
-
-  /** The values, unless the row leaves its location with one coordinate of the pair: then an error. */
-  private withBothCoordinates(decision: Decision, values: LocationValues): LocationValues | undefined {
-    const { row } = decision;
-    const half = decision.action === 'skipped' ? null : halfCoordinate(row.input, values);
-    if (half === null) return values;
-    decision.action = 'error';
-    this.invalid(row.index, [rowError(row.index, half.field, half.message, row.line)], values);
-    return undefined;
   }
 
   /** Writes the piece (unless the import is already refused, or a dry run) and adds it to the answer. */
@@ -1201,6 +1181,28 @@ function keepWhatExcelChanged(decision: Decision, values: LocationValues, locati
   for (const field of ['latitude', 'longitude'] as const) {
     const [given, stored] = [values[field], location[field]];
     if (given !== null && stored !== null && Math.abs(given - stored) < EXCEL_ROUNDING) values[field] = stored;
+  }
+}
+
+/** A problem of the values a row leaves its location with: the field, and what is wrong. */
+interface RowProblem {
+  field: string;
+  message: string;
+}
+
+/**
+ * The overlap in the week a row's days and its location's kept ones make (withInput), if any. The row's own
+ * week was checked when it was read; a week it keeps no stored day of is that one.
+ */
+function overlapOfKeptDays(input: RowInput, values: LocationValues): RowProblem | undefined {
+  if (input.hours == null || values.hours === input.hours || values.hours === null) return undefined;
+  try {
+    refuseOverlaps(values.hours);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof HoursError)) throw error;
+    const kept = 'the days this row leaves out keep their stored hours; with blanks=clear its hours are the whole week';
+    return { field: 'hours', message: `${error.message} (${kept})` };
   }
 }
 
