@@ -55,6 +55,7 @@ import {
   type BlankCells,
   type Changes,
   type DuplicateOf,
+  type DroppedExtension,
   type DuplicatePolicy,
   type ImportMode,
   type PreviewRow,
@@ -313,6 +314,8 @@ class ImportPlan {
   private operationId: string | null = null;
   /** The created locations, as the answer's array entries in JSON (an import). */
   private readonly created = new JsonBytes();
+  /** The answer's phone_extensions: the rows kept whose phone lost its extension, as JSON entries. */
+  private readonly droppedExtensions: string[] = [];
   /** A dry run's rows, as the answer's array entries in JSON. */
   private readonly entries: string[] = [];
   /** A dry run's rows come in row order: the index of each entry. */
@@ -955,9 +958,18 @@ class ImportPlan {
     } else if (decision.action === 'updated' && write) {
       this.update(id!, decision);
     }
+    if (!this.request.dryRun) this.noteExtension(decision);
     // A row the import would create matches no location yet: its id is only made when it is written.
     if (this.request.dryRun)
       this.previewed(decision.row.index, preview(decision, decision.action === 'created' ? null : id));
+  }
+
+  /** A row kept (created, updated or unchanged) whose phone carried an extension: the 201 names it. */
+  private noteExtension({ action, row }: Decision): void {
+    if (row.phoneExtension === null || action === 'skipped') return;
+    const entry: DroppedExtension = { row: row.index, extension: row.phoneExtension };
+    if (row.line !== undefined) entry.line = row.line;
+    this.droppedExtensions.push(JSON.stringify(entry));
   }
 
   /** Writes an update; a store code the file moves from another location is written at the end (code-moves.ts). */
@@ -1082,7 +1094,7 @@ class ImportPlan {
     this.recordImport();
     // UploadResponse, in its order.
     const head = `{"success":true,"count":${created},"locations":[`;
-    const tail = `],"created":${created},"updated":${updated},"unchanged":${unchanged},"skipped":${skipped},"operation_id":${JSON.stringify(this.operationId)}${this.end()}`;
+    const tail = `],"created":${created},"updated":${updated},"unchanged":${unchanged},"skipped":${skipped},"phone_extensions":[${this.droppedExtensions.join(',')}],"operation_id":${JSON.stringify(this.operationId)}${this.end()}`;
     return { statusCode: 201, bytes: [UTF8.encode(head), ...this.created.finish(), UTF8.encode(tail)] };
   }
 }

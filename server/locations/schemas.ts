@@ -285,11 +285,24 @@ const Totals = {
   skipped: Type.Integer({ description: 'Duplicates skipped, and in update mode rows that match no location' }),
 };
 
+/** A row whose phone carried an extension, which the stored E.164 number cannot keep. */
+export const DroppedExtension = Type.Object({
+  row: Type.Integer({ description: "The row's index in the request" }),
+  line: Type.Optional(Type.Integer({ description: "A CSV or .xlsx upload: the row's line in the file" })),
+  extension: Type.String({ description: 'The extension left out ("3" of "+1 217-555-0100 ext. 3")' }),
+});
+export type DroppedExtension = Static<typeof DroppedExtension>;
+
 export const UploadResponse = Type.Object({
   success: Type.Literal(true),
   count: Type.Integer({ description: 'Locations created' }),
   locations: Type.Array(ImportedLocation, { description: 'The locations created' }),
   ...Totals,
+  phone_extensions: Type.Array(DroppedExtension, {
+    description:
+      'The rows created, updated or unchanged whose phone carried an extension: the stored E.164 number has ' +
+      "none, so it was left out (the dry run's phone_extension, row by row); empty when none did",
+  }),
   operation_id: Type.Union([Uuid, Type.Null()], {
     description:
       'The import in the audit trail: POST /api/operations/:id/undo reverts it; null for an import that created and updated nothing (no rows, or every row unchanged or skipped): there is nothing to undo',

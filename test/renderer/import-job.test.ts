@@ -60,7 +60,25 @@ describe('ImportJob over the real server', () => {
     await first.job.check(clientId);
     expect(first.report().totals).toEqual({ created: 4, updated: 0, unchanged: 0, skipped: 0, error: 0 });
     await first.job.import(clientId, 'skip');
-    expect(first.summary()).toMatchObject({ imported: 4, updated: 0, unchanged: 0, skipped: 0, failure: null });
+    expect(first.summary()).toMatchObject({
+      imported: 4,
+      updated: 0,
+      unchanged: 0,
+      skipped: 0,
+      extensions: 0,
+      failure: null,
+    });
+  });
+
+  it("the summary counts the phones whose extension the server's answers say was left out", async () => {
+    const { job, summary } = jobOverServer();
+    const extended = (text: string) =>
+      text.replace('(206) 555-0101', '(206) 555-0101 ext. 4').replace('(206) 555-0102', '(206) 555-0102 x12');
+    await job.read(file('gbp-hours.csv', extended));
+    const fresh = await t().createClient(admin(), 'Northwind Extensions');
+    await job.check(fresh);
+    await job.import(fresh, 'skip');
+    expect(summary()).toMatchObject({ imported: 4, skipped: 0, extensions: 2 });
   });
 
   it('upsert: the dry run and the import carry ?mode=upsert&blanks=keep&placeholders=none; the report holds the diff', async () => {

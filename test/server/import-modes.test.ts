@@ -57,7 +57,7 @@ async function upload(clientId: string, rows: Row[], query = '') {
 async function imported(clientId: string, rows: Row[], query = '') {
   const response = await upload(clientId, rows, query);
   expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ count: number; created: number; updated: number; unchanged: number; skipped: number }>();
+  return response.json<UploadResponse>();
 }
 
 async function dryRun(clientId: string, rows: Row[], query = '') {
@@ -1249,7 +1249,15 @@ describe('import modes', () => {
       ['+31201234567', '8', null],
       ['+390612345678', '21', null],
     ]);
-    await imported(clientId, rows);
+    // The final answer names them too, for a script that never ran the dry run (a walk's was dropped unsaid).
+    const done = await imported(clientId, rows);
+    expect(done.phone_extensions).toEqual([
+      { row: 0, extension: '3' },
+      { row: 1, extension: '12' },
+      { row: 3, extension: '104' },
+      { row: 5, extension: '8' },
+      { row: 6, extension: '21' },
+    ]);
     expect((await list(clientId)).map((location) => location.phone).sort()).toEqual([
       '+12175550100',
       '+12175550101',
@@ -1259,6 +1267,16 @@ describe('import modes', () => {
       '+390612345678',
       '+431531140',
     ]);
+    // From a CSV, each names its line in the file.
+    const csv = await t.request({
+      method: 'POST',
+      url: `/api/locations/upload?clientId=${clientId}`,
+      token: admin,
+      headers: { 'content-type': 'text/csv' },
+      body: 'Name,Country,Phone\nDesk,US,(217) 555-0103\nAnnex,US,"(217) 555-0104 ext. 7"\n',
+    });
+    expect(csv.statusCode, csv.body).toBe(201);
+    expect(csv.json<UploadResponse>().phone_extensions).toEqual([{ row: 1, line: 3, extension: '7' }]);
     // A word alone, with no number before it, is no phone.
     const lone = await t.request({
       method: 'POST',
@@ -1282,6 +1300,9 @@ describe('import modes', () => {
     expect(again.rows.map((row) => [row.action, row.phone, row.phone_extension])).toEqual([
       ['unchanged', '+16175550100', '12'],
     ]);
+    // Written, the unchanged row's extension is named (it is still not kept); a skipped duplicate's is not.
+    expect((await imported(clientId, rows, '?mode=upsert')).phone_extensions).toEqual([{ row: 0, extension: '12' }]);
+    expect((await imported(clientId, rows, '?country=US')).phone_extensions).toEqual([]);
   });
 
   it('an undo whose code restore waits on a location left as a conflict lists both, not a 500', async () => {

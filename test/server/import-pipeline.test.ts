@@ -76,6 +76,7 @@ describe('an import of several pieces', () => {
       'updated',
       'unchanged',
       'skipped',
+      'phone_extensions',
       'operation_id',
     ]);
     expect(answer.locations.map((location) => location.name)).toEqual(sent.map((row) => row.name));

@@ -234,6 +234,7 @@ describe('POST /api/locations/upload', () => {
       'created',
       'locations',
       'operation_id',
+      'phone_extensions',
       'skipped',
       'success',
       'unchanged',
@@ -277,6 +278,7 @@ describe('POST /api/locations/upload', () => {
       updated: 0,
       unchanged: 0,
       skipped: 0,
+      phone_extensions: [],
       operation_id: null,
     });
     expect((await history()).map((entry) => entry.action)).toEqual(['client.created']);

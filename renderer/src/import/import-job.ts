@@ -114,6 +114,8 @@ interface Written {
   updated: number;
   unchanged: number;
   skipped: number;
+  /** Rows whose phone's extension the stored number could not keep (the answers' phone_extensions). */
+  extensions: number;
   sent: number;
   operations: string[];
 }
@@ -603,7 +605,15 @@ export class ImportJob {
       // A file's name may hold a control character (Linux allows them): the server's rule refuses those.
       ...(this.fileName !== null ? { fileName: withoutControlCharacters(this.fileName).slice(0, MAX_FILE_NAME) } : {}),
     });
-    const written: Written = { imported: 0, updated: 0, unchanged: 0, skipped: 0, sent: 0, operations: [] };
+    const written: Written = {
+      imported: 0,
+      updated: 0,
+      unchanged: 0,
+      skipped: 0,
+      extensions: 0,
+      sent: 0,
+      operations: [],
+    };
     for (const [index, [start, end]] of ranges.entries()) {
       const answer = await this.send<Imported>(
         'importing',
@@ -620,6 +630,7 @@ export class ImportJob {
       written.updated += answer.updated;
       written.unchanged += answer.unchanged;
       written.skipped += answer.skipped;
+      written.extensions += answer.phone_extensions.length;
       written.sent += end - start;
     }
     this.ports.send({ type: 'imported', summary: this.summary(written, ranges.length, null) });

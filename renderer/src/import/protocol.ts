@@ -162,6 +162,8 @@ export interface ImportSummary {
   unchanged: number;
   /** Rows the server skipped: duplicates, and in update mode rows that match nothing. */
   skipped: number;
+  /** Rows whose phone carried an extension, which the stored E.164 number cannot keep. */
+  extensions: number;
   leftOut: number;
   requests: number;
   /** Set when a request failed after others succeeded. */

@@ -56,6 +56,12 @@ export function ImportDone({
           {plural(summary.failure.rowsNotSent, 'row')} from that request on were not imported.
         </div>
       )}
+      {summary.extensions > 0 && (
+        <p className="notice notice-info" role="status" data-testid="extensions-dropped">
+          {plural(summary.extensions, 'phone')} had an extension (“ext. 3”), which a stored number cannot keep: it was
+          left out. Callers dial the main number.
+        </p>
+      )}
       <OtherSheets sheets={sheets} />
       <UndoImport operations={summary.operations} onUndone={onUndone} />
       <div className="dialog-actions">
