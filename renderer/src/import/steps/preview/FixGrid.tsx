@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import type { RowField } from '../../../../../server/locations/schemas.js';
 import { everyOne, formatCount, plural } from '../../../format.js';
 import type { ImportJobView } from '../../use-import.js';
@@ -124,6 +125,9 @@ export function FixGrid({
   const none = { shown: 0, selected: 0 };
   const putBack = putBackCount(selection, grid?.leftOut ?? none, grid?.locked ?? none);
   const leaveOut = leaveOutCount(selection, shown, grid?.leftOut ?? none);
+  const leave = job.leave;
+  // One function for the grid's rows (GridRowView is drawn again only when its props change).
+  const leaveRow = useCallback((row: number, leftOut: boolean) => leave([row], leftOut), [leave]);
   // Done with those rows: a selection kept on them made the next fix go to them alone (a walk).
   const leaveAndDeselect: typeof job.leave = (rows, leftOut) => {
     job.leave(rows, leftOut);
@@ -159,7 +163,7 @@ export function FixGrid({
         showRows={job.showRows}
         onSelect={(position, range, rowAt) => onSelection(clicked(selection, position, range, rowAt))}
         onFix={job.fix}
-        onLeave={(row, leftOut) => job.leave([row], leftOut)}
+        onLeave={leaveRow}
       />
     </section>
   );

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { memo, useRef } from 'react';
 import type { RowField } from '../../../../../server/locations/schemas.js';
 import { ROW_FIELD_LABELS } from '../../header-mapping.js';
 import type { GridRow } from '../../protocol.js';
@@ -131,9 +131,10 @@ function FieldCell({
 
 /**
  * One row of the file in the grid: its box, line and name (these three stay in view when the grid
- * scrolls sideways), what the import does with it, its problems, then its other values.
+ * scrolls sideways), what the import does with it, its problems, then its other values. Drawn again
+ * only when one of these changes: a scroll draws only the rows that come into view.
  */
-export function GridRowView({
+export const GridRowView = memo(function GridRowView({
   row,
   position,
   fields,
@@ -187,4 +188,4 @@ export function GridRowView({
       {others.map(cell)}
     </tr>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import type { RowField } from '../../../../../server/locations/schemas.js';
 import { plural } from '../../../format.js';
 import { ROW_FIELD_LABELS } from '../../header-mapping.js';
@@ -64,6 +64,24 @@ function PendingRow({ position, columns }: { position: number; columns: number }
 }
 
 /**
+ * A row's tick as one function for the grid's life, calling the latest `onSelect` with the latest
+ * window of rows: a new function each time would draw every row again.
+ */
+function useSelectRow(
+  onSelect: (position: number, range: boolean, rowAt: (position: number) => GridRow | undefined) => void,
+  rowAt: (position: number) => GridRow | undefined,
+): (position: number, range: boolean) => void {
+  const latest = useRef({ onSelect, rowAt });
+  useLayoutEffect(() => {
+    latest.current = { onSelect, rowAt };
+  });
+  return useCallback(
+    (position: number, range: boolean) => latest.current.onSelect(position, range, latest.current.rowAt),
+    [],
+  );
+}
+
+/**
  * Every row of the file the filter shows, virtualized: only the rows in view are drawn, and only
  * those (and a margin) cross from the worker.
  */
@@ -88,8 +106,10 @@ export function ImportGrid({
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const total = grid?.total ?? 0;
-  const fields = nameFirst(grid?.fields ?? NAME_ONLY);
+  // The same array while the mapping stays: GridRowView is drawn again only when its props change.
+  const fields = useMemo(() => nameFirst(grid?.fields ?? NAME_ONLY), [grid?.fields]);
   const { items, before, after, rowAt } = useVirtualRows({ grid, filter, report, selection, showRows, scroller });
+  const selectRow = useSelectRow(onSelect, rowAt);
   const columns = fields.length + 4;
   return (
     // tabIndex -1: where the focus goes when the last problem shown is fixed (GridRowView), not a tab stop.
@@ -108,7 +128,7 @@ export function ImportGrid({
                 position={item.index}
                 fields={fields}
                 selected={isSelected(selection, row.row)}
-                onSelect={(position, range) => onSelect(position, range, rowAt)}
+                onSelect={selectRow}
                 onFix={onFix}
                 onLeave={onLeave}
               />
