@@ -967,8 +967,8 @@ class ImportPlan {
   /** A row kept (created, updated or unchanged) whose phone carried an extension: the 201 names it. */
   private noteExtension({ action, row }: Decision): void {
     if (row.phoneExtension === null || action === 'skipped') return;
-    const entry: DroppedExtension = { row: row.index, extension: row.phoneExtension };
-    if (row.line !== undefined) entry.line = row.line;
+    const { index, line, phoneExtension: extension } = row;
+    const entry: DroppedExtension = line === undefined ? { row: index, extension } : { row: index, line, extension };
     this.droppedExtensions.push(JSON.stringify(entry));
   }
 
