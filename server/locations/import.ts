@@ -890,8 +890,10 @@ class ImportPlan {
   private valuesOf(decision: Decision): LocationValues | undefined {
     const { row } = decision;
     const values = this.mergedValues(decision);
-    const problem =
-      overlapOfKeptDays(row.input, values) ?? this.phoneProblem(decision, values) ?? halfCoordinate(row.input, values);
+    const overlap = overlapOfKeptDays(row.input, values);
+    // Read whatever else is wrong, not behind a `??`: a skipped row shows the phone it gives.
+    const phone = this.readPhone(decision, values);
+    const problem = overlap ?? phone ?? halfCoordinate(row.input, values);
     if (!problem || decision.action === 'skipped') return values;
     decision.action = 'error';
     this.invalid(row.index, [rowError(row.index, problem.field, problem.message, row.line)], values);
@@ -899,7 +901,7 @@ class ImportPlan {
   }
 
   /** Reads the row's phone by the country the location is left with, into values.phone; what is wrong, if anything. */
-  private phoneProblem(decision: Decision, values: LocationValues): RowProblem | undefined {
+  private readPhone(decision: Decision, values: LocationValues): RowProblem | undefined {
     const { row, location } = decision;
     if (row.phoneText === null) return undefined;
     try {
