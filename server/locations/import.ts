@@ -54,8 +54,8 @@ import {
   MAX_IMPORT_ROWS,
   type BlankCells,
   type Changes,
-  type DuplicateOf,
   type DroppedExtension,
+  type DuplicateOf,
   type DuplicatePolicy,
   type ImportMode,
   type PreviewRow,
@@ -960,10 +960,10 @@ class ImportPlan {
     } else if (decision.action === 'updated' && write) {
       this.update(id!, decision);
     }
-    if (!this.request.dryRun) this.noteExtension(decision);
     // A row the import would create matches no location yet: its id is only made when it is written.
     if (this.request.dryRun)
       this.previewed(decision.row.index, preview(decision, decision.action === 'created' ? null : id));
+    else this.noteExtension(decision);
   }
 
   /** A row kept (created, updated or unchanged) whose phone carried an extension: the 201 names it. */
