@@ -1,6 +1,6 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
+import { logLines } from '../helpers/log-lines.js';
 import { buildSignedInApp } from '../helpers/users.js';
 
 /**
@@ -11,18 +11,7 @@ import { buildSignedInApp } from '../helpers/users.js';
 describe('the request log', () => {
   let t: TestApp;
   let admin: string;
-  const logged: Record<string, unknown>[] = [];
-  const raw: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) {
-        if (line.trim() === '') continue;
-        raw.push(line);
-        logged.push(JSON.parse(line) as Record<string, unknown>);
-      }
-      done();
-    },
-  });
+  const { stream, lines: logged, raw, clear } = logLines();
   beforeAll(async () => {
     ({
       t,
@@ -32,8 +21,7 @@ describe('the request log', () => {
   afterAll(() => t.close());
 
   it('says each request once, when answered, with its method, address, status and time', async () => {
-    logged.length = 0;
-    raw.length = 0;
+    clear();
     expect((await t.request({ method: 'GET', url: '/api/clients', token: admin })).statusCode).toBe(200);
     // A refused request too: its 400 is the caller's, said at info like any answer.
     const refused = await t.request({ method: 'GET', url: '/api/locations/nothing-here', token: admin });

@@ -1,9 +1,9 @@
 import net from 'node:net';
-import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
+import { logLines } from '../helpers/log-lines.js';
 import { buildSignedInApp } from '../helpers/users.js';
 
 /**
@@ -41,13 +41,7 @@ describe('POST /api/locations/upload from a client that goes away', () => {
   let port: number;
   let admin: string;
   /** The server's log lines, as JSON. */
-  const logged: { level: number; msg: string }[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') logged.push(JSON.parse(line));
-      done();
-    },
-  });
+  const { stream, lines: logged } = logLines();
   beforeAll(async () => {
     ({
       t,
