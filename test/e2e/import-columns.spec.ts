@@ -174,7 +174,10 @@ test('when every row would be red, the button says so and asks first', async ({ 
     dialog.getByText('Every row would have a problem: no column is the name. Check them anyway?'),
   ).toBeVisible();
   await dialog.getByRole('button', { name: 'Check anyway' }).click();
-  await expect(dialog.getByTestId('ready-count')).toHaveText('0');
+  // Nothing would be written: the footer says why instead of "0 rows will be written".
+  await expect(dialog.getByTestId('problem-count')).toHaveText('3');
+  await expect(dialog.getByText('Fix or leave out the 3 rows with problems to continue.')).toBeVisible();
+  await expect(dialog.getByTestId('ready-count')).toHaveCount(0);
   expect(await server().api<unknown[]>('GET', `/api/locations?clientId=${clientId}`, { token: admin() })).toEqual([]);
 });
 

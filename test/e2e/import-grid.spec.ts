@@ -257,3 +257,24 @@ test('scrolled sideways to a field far right, each row keeps its box, line and n
   await expect(bulk.getByRole('button', { name: 'Leave out 1' })).toBeEnabled();
   await snap(page, testInfo, 'grid-scrolled-sideways');
 });
+
+test("at 1440x900 the preview's first screen shows nine rows of the grid, its health by the import button", async ({
+  page,
+}) => {
+  // The default viewport is 1440x900 (playwright.config.ts). locations-1000.csv brings one notice (rows
+  // without a key) and a tile of problems: the walk's preview showed two rows of such a file, then five.
+  const { dialog } = await openImport(page, 'Harbor Dental first screen');
+  await dropFile(page, dialog.getByTestId('drop-zone'), 'locations-1000.csv');
+  await dialog.getByRole('button', { name: /^Check 1,000 rows/ }).click();
+  const grid = dialog.getByTestId('import-grid');
+  const ninth = grid.getByRole('row').filter({ has: page.getByRole('cell', { name: '10', exact: true }) });
+  await expect(ninth).toBeVisible();
+  const footer = dialog.locator('.dialog-actions');
+  // The footer holds what the import writes, its health included, beside its button.
+  await expect(footer.getByTestId('ready-count')).toHaveText('997');
+  await expect(footer).toContainText('660 green');
+  const [rowBox, footerBox] = await Promise.all([ninth.boundingBox(), footer.boundingBox()]);
+  expect(rowBox!.y + rowBox!.height).toBeLessThanOrEqual(footerBox!.y);
+  // The dialog itself has not scrolled to show them.
+  expect(await dialog.locator('.dialog-body').evaluate((body) => body.scrollTop)).toBe(0);
+});

@@ -91,9 +91,7 @@ test('a re-imported GBP sheet updates the changed phone, adds the new row and le
   await expect(dialog.getByTestId('created-count')).toHaveText('1');
   await expect(
     dialog.getByRole('radio', { name: 'Update matching locations and add the rest', exact: true }),
-  ).toHaveAccessibleDescription(
-    'A row matches by its store code, else its Google place id, else its name and address.',
-  );
+  ).toHaveAccessibleDescription('Matched by store code, else Google place id, else name and address.');
   // The skipped row whose phone changed is said (a walk's was skipped without a word), with the way out.
   const differs = dialog.getByTestId('skipped-changes');
   await expect(differs).toContainText(

@@ -11,12 +11,12 @@ const MODES: RadioOption<ImportMode>[] = [
   {
     value: 'upsert',
     label: 'Update matching locations and add the rest',
-    detail: 'A row matches by its store code, else its Google place id, else its name and address.',
+    detail: 'Matched by store code, else Google place id, else name and address.',
   },
   {
     value: 'update',
     label: 'Only update matching locations',
-    detail: 'Rows that match no location are skipped, not added.',
+    detail: 'Rows that match no location are skipped.',
   },
 ];
 

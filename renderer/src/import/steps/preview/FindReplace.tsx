@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { RowField } from '../../../../../server/locations/schemas.js';
 import { ColumnChoice, useColumnChoice } from './ColumnChoice.js';
 import { plural } from '../../../format.js';
@@ -14,6 +14,7 @@ export function FindReplace({
   count,
   busy,
   onReplace,
+  children,
 }: {
   fields: RowField[];
   target: RowSelection;
@@ -22,6 +23,8 @@ export function FindReplace({
   count: number | null;
   busy: boolean;
   onReplace: OnReplace;
+  /** Said after the bar's own button: the grid's "Undo the last fix". */
+  children?: ReactNode;
 }) {
   const [field, setField] = useColumnChoice(fields);
   const [find, setFind] = useState('');
@@ -58,6 +61,7 @@ export function FindReplace({
       <button type="submit" className="button" disabled={busy || !known || count === 0}>
         Replace
       </button>
+      {children}
     </form>
   );
 }

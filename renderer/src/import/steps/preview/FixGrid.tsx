@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, type ReactNode } from 'react';
 import type { RowField } from '../../../../../server/locations/schemas.js';
 import { everyOne, formatCount, plural } from '../../../format.js';
 import type { ImportJobView } from '../../use-import.js';
@@ -8,41 +8,46 @@ import { FindReplace } from './FindReplace.js';
 import { ImportGrid } from './ImportGrid.js';
 import { NOTHING, clicked, leaveOutCount, putBackCount, targetCount, targetOf, type Selection } from './selection.js';
 
+/** Which rows the download holds, in the fewest words (the find row keeps to one line at 1440 px). */
+function sentBack(report: CheckReport): string {
+  if (report.leftOut === 0) return 'with problems';
+  return report.totals.error === 0 ? 'left out' : 'with problems or left out';
+}
+
 /**
- * The grid's title and its tools: undo the last fix, keep every flagged row, download the rows to send back
- * (shown only when there are some: a disabled "Download 0 rows" read as a broken button in a walk).
+ * The rows to send back: keep every flagged row, download the rows with problems or left out (shown only when
+ * there are some: a disabled "Download 0 rows" read as a broken button in a walk).
  */
-function GridTools({
-  job,
-  report,
-  busy,
-  canUndo,
-}: {
-  job: ImportJobView;
-  report: CheckReport;
-  busy: boolean;
-  canUndo: boolean;
-}) {
+function RowsOut({ job, report, busy }: { job: ImportJobView; report: CheckReport; busy: boolean }) {
   const returned = report.totals.error + report.leftOut;
+  if (report.flagged === 0 && returned === 0) return null;
   return (
-    <header className="section-header">
-      <h4 id="grid-title">Every row of the file</h4>
-      <div className="grid-tools">
-        <button type="button" className="button" disabled={busy || !canUndo} onClick={job.undoFix}>
-          Undo the last fix
+    <span className="grid-tools">
+      {report.flagged > 0 && (
+        <button type="button" className="button" disabled={busy} onClick={() => job.leave('flagged', false)}>
+          Keep {everyOne(report.flagged, 'flagged row')}
         </button>
-        {report.flagged > 0 && (
-          <button type="button" className="button" disabled={busy} onClick={() => job.leave('flagged', false)}>
-            Keep {everyOne(report.flagged, 'flagged row')}
-          </button>
-        )}
-        {returned > 0 && (
-          <button type="button" className="button" onClick={job.downloadProblems}>
-            Download {plural(returned, 'row')} with problems or left out (CSV)
-          </button>
-        )}
-      </div>
-    </header>
+      )}
+      {returned > 0 && (
+        <button type="button" className="button" onClick={job.downloadProblems}>
+          Download {plural(returned, 'row')} {sentBack(report)} (CSV)
+        </button>
+      )}
+    </span>
+  );
+}
+
+/** Takes the last fix back: at the end of the fix tools' last row. */
+function UndoFix({ job, busy }: { job: ImportJobView; busy: boolean }) {
+  return (
+    <button
+      type="button"
+      className="button grid-undo"
+      disabled={busy || job.state.grid?.canUndo !== true}
+      onClick={job.undoFix}
+    >
+      Undo the last fix
+    </button>
   );
 }
 
@@ -62,12 +67,15 @@ function GridSelect({
   shown,
   onText,
   onSelection,
+  children,
 }: {
   text: string;
   selection: Selection;
   shown: number;
   onText: (text: string) => void;
   onSelection: (selection: Selection) => void;
+  /** The tools for the rows to send back, at the row's end. */
+  children: ReactNode;
 }) {
   return (
     <div className="grid-select">
@@ -89,6 +97,7 @@ function GridSelect({
       <button type="button" className="button" onClick={() => onSelection(NOTHING)}>
         Clear the selection
       </button>
+      {children}
     </div>
   );
 }
@@ -135,8 +144,14 @@ export function FixGrid({
   };
   return (
     <section className="preview-section fix-grid" aria-labelledby="grid-title">
-      <GridTools job={job} report={report} busy={busy} canUndo={grid?.canUndo === true} />
-      <GridSelect text={text} selection={selection} shown={shown} onText={onText} onSelection={onSelection} />
+      {/* The title is for screen readers: the grid, its head and its tools say what it is to the eye, and the
+          first screen keeps the height for its rows (a walk at 1440x900). */}
+      <h4 id="grid-title" className="sr-only">
+        Every row of the file
+      </h4>
+      <GridSelect text={text} selection={selection} shown={shown} onText={onText} onSelection={onSelection}>
+        <RowsOut job={job} report={report} busy={busy} />
+      </GridSelect>
       <BulkSet
         fields={fields}
         count={count}
@@ -154,7 +169,9 @@ export function FixGrid({
         count={replaceCount}
         busy={busy}
         onReplace={job.replace}
-      />
+      >
+        <UndoFix job={job} busy={busy} />
+      </FindReplace>
       <ImportGrid
         grid={grid}
         filter={filter}

@@ -1,11 +1,10 @@
 import type { ReactNode } from 'react';
 import { CreatedRows } from '../../../components/CreatedRows.js';
-import { HEALTH_LABELS } from '../../../components/HealthBadge.js';
 import { ModeChoice } from '../../../components/ModeChoice.js';
 import { UpdatedRows } from '../../../components/RowDiff.js';
 import { SkippedRows } from '../../../components/SkippedRows.js';
 import { UnchangedRows } from '../../../components/UnchangedRows.js';
-import { formatBytes, formatCount, plural } from '../../../format.js';
+import { formatBytes, formatCount } from '../../../format.js';
 import type { CheckReport, ImportChoice } from '../../protocol.js';
 import {
   ForeignIdsNotice,
@@ -18,40 +17,6 @@ import {
 import { ChangedSinceNotice, CodesInOtherCaseNotice, NoKeyNotice, PlaceIdsTakenNotice } from './KeyNotices.js';
 import { CountryNotice } from './CountryNotice.js';
 import { PreviewTotals, type PreviewFilter } from './PreviewTotals.js';
-
-/** How many rows the import writes: those it creates or updates, and the duplicates the user keeps. */
-export function rowsToWrite(report: CheckReport, keepDuplicates: boolean): number {
-  const kept = keepDuplicates && report.choice.mode === 'create' ? report.duplicates : 0;
-  return report.totals.created + report.totals.updated + kept;
-}
-
-/**
- * The import button's words: how many locations it adds, and when updating how many it changes ("Add 4
- * locations" when an update finds nothing to change, not "Update 0 locations and add 4").
- */
-export function importLabel(report: CheckReport, keepDuplicates: boolean): string {
-  if (report.choice.mode === 'create') return `Import ${plural(rowsToWrite(report, keepDuplicates), 'location')}`;
-  const { created, updated } = report.totals;
-  if (updated === 0 && created > 0) return `Add ${plural(created, 'location')}`;
-  return `Update ${plural(updated, 'location')}${created > 0 ? ` and add ${formatCount(created)}` : ''}`;
-}
-
-/** What the rows to write do to the client's health, as the server scored them. */
-function ReadyLine({ report, ready }: { report: CheckReport; ready: number }) {
-  return (
-    <p className="ready-line">
-      <strong data-testid="ready-count">{formatCount(ready)}</strong> {ready === 1 ? 'row' : 'rows'} will be written.{' '}
-      {(['green', 'yellow', 'red', 'closed'] as const)
-        .filter((status) => status !== 'closed' || report.health.closed > 0)
-        .map((status) => (
-          <span key={status} className={`dot-count health-${status}`}>
-            <span className="health-dot" aria-hidden="true" />
-            {formatCount(report.health[status])} {HEALTH_LABELS[status].toLowerCase()}
-          </span>
-        ))}
-    </p>
-  );
-}
 
 /**
  * The server's dry run, shown: the mode, what each row does (tiles that filter the grid and the lists
@@ -89,7 +54,6 @@ export function ImportPreview({
     <div className="preview" aria-busy={busy}>
       <ModeChoice choice={choice} disabled={busy} onChoose={onChoose} />
       <PreviewTotals totals={totals} leftOut={report.leftOut} filter={filter} onFilter={onFilter} />
-      <ReadyLine report={report} ready={rowsToWrite(report, keepDuplicates)} />
       <SecondTableNotice secondTable={report.secondTable} />
       <ForeignIdsNotice foreignIds={report.foreignIds} />
       <ChangedSinceNotice changedSince={report.changedSince} onLeave={busy ? null : onLeaveChangedSince} />
