@@ -31,6 +31,8 @@ test('a "Total" row and a "TOTAL LOCATIONS: 46" row start left out with their re
   await dialog.getByRole('button', { name: 'Check 6 rows' }).click();
   await expect(dialog.getByTestId('left-out')).toHaveText('2');
   await expect(dialog.getByTestId('ready-count')).toHaveText('4');
+  // The rows to send back are only left out: the download's words say so, no "problems".
+  await expect(dialog.getByRole('button', { name: 'Download 2 rows left out (CSV)', exact: true })).toBeVisible();
   const total = dialog.locator('[data-testid="grid-row"][data-line="4"]');
   const summary = dialog.locator('[data-testid="grid-row"][data-line="6"]');
   await expect(total).toContainText('Left out');
