@@ -37,6 +37,19 @@ describe('the grid selection: which rows a bulk change goes to, and how many', (
     expect(targetCount(selection, 40)).toBe(3);
   });
 
+  it('a shift-click on a ticked row unticks the whole range; on an unticked one, ticks it (a walk got both)', () => {
+    // Lines 2 to 6 ticked by a click and a shift-click, then line 2 unticked.
+    const range = clicked(clicked(NOTHING, 0, false, rowAt), 4, true, rowAt);
+    expect(targetOf(range, filter)).toEqual({ rows: [2, 3, 4, 5, 6] });
+    const unticked = clicked(range, 0, false, rowAt);
+    expect(targetOf(unticked, filter)).toEqual({ rows: [3, 4, 5, 6] });
+    // Shift-click on line 6, ticked: lines 2 to 6 all unticked, none left ticked.
+    expect(targetOf(clicked(unticked, 4, true, rowAt), filter)).toEqual({ filter });
+    // Line 6 ticked, then line 2; a shift-click on line 4, unticked: lines 2 to 4 ticked, line 6 kept.
+    const two = clicked(clicked(NOTHING, 4, false, rowAt), 0, false, rowAt);
+    expect(targetOf(clicked(two, 2, true, rowAt), filter)).toEqual({ rows: [6, 2, 3, 4] });
+  });
+
   it('with the one clicked row clicked again: back to every row shown', () => {
     const selection = clicked(clicked(NOTHING, 0, false, rowAt), 0, false, rowAt);
     expect(targetOf(selection, filter)).toEqual({ filter });

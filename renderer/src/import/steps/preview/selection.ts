@@ -5,7 +5,11 @@ export type Selection = { kind: 'rows'; rows: ReadonlySet<number>; anchor: numbe
 
 export const NOTHING: Selection = { kind: 'rows', rows: new Set(), anchor: null };
 
-/** A click on a row's box at `position` of the list; with shift, every row from the last click to it. */
+/**
+ * A click on a row's box at `position` of the list; with shift, every row from the last click to it takes
+ * the state the clicked box takes (as Gmail's and GitHub's lists do). A walk unticked line 2, shift-clicked
+ * the ticked line 6, and got lines 2 to 5 ticked and line 6 alone unticked.
+ */
 export function clicked(
   selection: Selection,
   position: number,
@@ -22,7 +26,7 @@ export function clicked(
   for (let at = from; at <= to; at++) {
     const target = rowAt(at);
     if (!target) continue;
-    if (selecting || (range && at !== position)) rows.add(target.row);
+    if (selecting) rows.add(target.row);
     else rows.delete(target.row);
   }
   return { kind: 'rows', rows, anchor: position };
