@@ -80,10 +80,18 @@ test('find and replace on 100 rows, set a column on the rows shown, fix a red ce
   await expect(replace.getByTestId('replace-count')).toHaveText('100 rows will change');
   await replace.getByRole('button', { name: 'Replace' }).click();
   await expect(first).toContainText('London');
+  // Replaced once: the boxes are empty, so a second click cannot replace in the replacement ("St" ->
+  // "Street" made "Streetreet" in a walk).
+  await expect(replace.getByLabel('find', { exact: true })).toHaveValue('');
+  await expect(replace.getByLabel('replace with')).toHaveValue('');
+  await expect(replace.getByRole('button', { name: 'Replace' })).toBeDisabled();
 
-  // Undo of the last fix puts "Londn" back; doing it again brings "London".
+  // Undo of the last fix puts "Londn" back; the same replace again brings "London".
   await dialog.getByRole('button', { name: 'Undo the last fix' }).click();
   await expect(first).toContainText('Londn');
+  await replace.getByLabel('find', { exact: true }).fill('Londn');
+  await replace.getByLabel('replace with').fill('London');
+  await expect(replace.getByTestId('replace-count')).toHaveText('100 rows will change');
   await replace.getByRole('button', { name: 'Replace' }).click();
   await expect(first).toContainText('London');
 
@@ -118,7 +126,16 @@ test('find and replace on 100 rows, set a column on the rows shown, fix a red ce
   await expect(dialog.locator('.grid-input').first()).toBeFocused();
 
   // Select all the rows shown (the 2 left with problems) and set their postal code at once.
-  await dialog.getByRole('button', { name: 'Select all 2 shown' }).click();
+  // The head's box, as in a mail list: half ticked while some rows are, a click ticks none; then every row shown.
+  const every = dialog.getByRole('checkbox', { name: 'Select all 2 rows shown' });
+  await dialog.getByRole('checkbox', { name: /^Select line 3,/ }).check();
+  await expect(dialog.getByTestId('selection-count')).toHaveText('1 row selected');
+  expect(await every.evaluate((box: HTMLInputElement) => box.indeterminate)).toBe(true);
+  await every.click();
+  await expect(dialog.getByTestId('selection-count')).toHaveText('No row selected: changes go to the 2 rows shown');
+  await expect(dialog.getByRole('checkbox', { name: /^Select line 3,/ })).not.toBeChecked();
+  await every.check();
+  await expect(dialog.getByTestId('selection-count')).toHaveText('All 2 rows shown are selected');
   const bulk = dialog.getByRole('form', { name: 'Change many rows' });
   await bulk.getByLabel('Set the column').selectOption('zip');
   // With no value there is nothing to set: Enter in the blank box changes nothing, clearing is its own button.
@@ -130,6 +147,9 @@ test('find and replace on 100 rows, set a column on the rows shown, fix a red ce
   await bulk.getByLabel('to the value').fill('EC1A 1BB');
   await bulk.getByRole('button', { name: 'Set on 2 rows' }).click();
   await expect(dialog.getByTestId('problem-count')).toHaveText('0');
+  // Set once: the box is empty again, so the next Enter sets nothing on the next rows shown (a walk's went
+  // to another tile's rows).
+  await expect(bulk.getByLabel('to the value')).toHaveValue('');
   page.off('request', counted);
   // One check, the Set's: the Enter before it sent nothing.
   expect(checks).toHaveLength(1);
@@ -258,7 +278,7 @@ test('scrolled sideways to a field far right, each row keeps its box, line and n
   await snap(page, testInfo, 'grid-scrolled-sideways');
 });
 
-test("at 1440x900 the preview's first screen shows nine rows of the grid, its health by the import button", async ({
+test("at 1440x900 the preview's first screen shows nine rows of the grid (five at 1280x800), its health by the import button", async ({
   page,
 }) => {
   // The default viewport is 1440x900 (playwright.config.ts). locations-1000.csv brings one notice (rows
@@ -276,5 +296,12 @@ test("at 1440x900 the preview's first screen shows nine rows of the grid, its he
   const [rowBox, footerBox] = await Promise.all([ninth.boundingBox(), footer.boundingBox()]);
   expect(rowBox!.y + rowBox!.height).toBeLessThanOrEqual(footerBox!.y);
   // The dialog itself has not scrolled to show them.
+  expect(await dialog.locator('.dialog-body').evaluate((body) => body.scrollTop)).toBe(0);
+
+  // The desktop window opens at 1280x820 (main/window.ts): five rows there.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const fifth = grid.getByRole('row').filter({ has: page.getByRole('cell', { name: '6', exact: true }) });
+  const [fifthBox, lowerFooter] = await Promise.all([fifth.boundingBox(), footer.boundingBox()]);
+  expect(fifthBox!.y + fifthBox!.height).toBeLessThanOrEqual(lowerFooter!.y);
   expect(await dialog.locator('.dialog-body').evaluate((body) => body.scrollTop)).toBe(0);
 });

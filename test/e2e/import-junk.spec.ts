@@ -85,7 +85,7 @@ test('one flagged row and one row shown: the bar words them for one ("Keep the f
   // The rows found, selected and counted for the one row shown.
   await dialog.getByRole('searchbox', { name: 'Find rows' }).fill('Bakery One');
   await expect(dialog.getByText('1 row shown', { exact: true })).toBeAttached();
-  await dialog.getByRole('button', { name: 'Select the row shown' }).click();
+  await dialog.getByRole('checkbox', { name: 'Select the row shown' }).check();
   await expect(dialog.getByTestId('selection-count')).toHaveText('The row shown is selected');
   await page.screenshot({ path: testInfo.outputPath('preview-one-flagged-row.png') });
 
@@ -125,7 +125,7 @@ test('a header repeated in another order: the second table is left out for good,
   // Nor through the left-out tile's rows, selected: Put back counts none of them (it said 3 and did nothing),
   // and Leave out none either: they are out already.
   await dialog.getByTestId('left-out').click();
-  await dialog.getByRole('button', { name: 'Select all 3 shown' }).click();
+  await dialog.getByRole('checkbox', { name: 'Select all 3 rows shown' }).check();
   const bulk = dialog.getByRole('form', { name: 'Change many rows' });
   await expect(bulk.getByRole('button', { name: 'Put back 0' })).toBeDisabled();
   await expect(bulk.getByRole('button', { name: 'Leave out 0' })).toBeDisabled();

@@ -49,6 +49,7 @@ export function ModeChoice({
         <RadioGroup
           legend="Empty cells in the file"
           name="import-blanks"
+          className="blank-cells"
           options={BLANKS}
           value={choice.blanks}
           disabled={disabled}

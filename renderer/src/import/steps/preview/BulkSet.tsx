@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { RowField } from '../../../../../server/locations/schemas.js';
 import { ColumnChoice, useColumnChoice } from './ColumnChoice.js';
 import { formatCount, plural } from '../../../format.js';
@@ -14,6 +14,7 @@ export function BulkSet({
   busy,
   onSet,
   onLeave,
+  children,
 }: {
   fields: RowField[];
   /** How many rows the change goes to. */
@@ -26,6 +27,8 @@ export function BulkSet({
   busy: boolean;
   onSet: (target: RowSelection, field: RowField, value: string) => void;
   onLeave: (rows: LeaveTarget, leftOut: boolean) => void;
+  /** After "Leave out" and "Put back": "Keep … flagged rows". */
+  children?: ReactNode;
 }) {
   const [field, setField] = useColumnChoice(fields);
   const [value, setValue] = useState('');
@@ -37,7 +40,10 @@ export function BulkSet({
       aria-label="Change many rows"
       onSubmit={(event) => {
         event.preventDefault();
-        if (value.trim() !== '') onSet(target, field, value);
+        if (value.trim() === '') return;
+        onSet(target, field, value);
+        // Set once: a value left in the box went to the next tile's rows at the next Enter (a walk).
+        setValue('');
       }}
     >
       <ColumnChoice label="Set the column" fields={fields} value={field} onChange={setField} />
@@ -69,6 +75,7 @@ export function BulkSet({
           {words} {formatCount(rows)}
         </button>
       ))}
+      {children}
     </form>
   );
 }

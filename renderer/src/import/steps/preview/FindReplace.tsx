@@ -44,6 +44,9 @@ export function FindReplace({
       onSubmit={(event) => {
         event.preventDefault();
         onReplace(target, field, find, replacement, true);
+        // Replaced once: a second click replaced in the replacement ("St" -> "Street" made "Streetreet", a walk).
+        setFind('');
+        setReplacement('');
       }}
     >
       <ColumnChoice label="In the column" fields={fields} value={field} onChange={setField} />

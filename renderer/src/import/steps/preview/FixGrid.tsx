@@ -15,25 +15,26 @@ function sentBack(report: CheckReport): string {
 }
 
 /**
- * The rows to send back: keep every flagged row, download the rows with problems or left out (shown only when
- * there are some: a disabled "Download 0 rows" read as a broken button in a walk).
+ * The rows to send back, downloaded: shown only when there are some (a disabled "Download 0 rows" read as
+ * a broken button in a walk).
  */
-function RowsOut({ job, report, busy }: { job: ImportJobView; report: CheckReport; busy: boolean }) {
+function Download({ job, report }: { job: ImportJobView; report: CheckReport }) {
   const returned = report.totals.error + report.leftOut;
-  if (report.flagged === 0 && returned === 0) return null;
+  if (returned === 0) return null;
   return (
-    <span className="grid-tools">
-      {report.flagged > 0 && (
-        <button type="button" className="button" disabled={busy} onClick={() => job.leave('flagged', false)}>
-          Keep {everyOne(report.flagged, 'flagged row')}
-        </button>
-      )}
-      {returned > 0 && (
-        <button type="button" className="button" onClick={job.downloadProblems}>
-          Download {plural(returned, 'row')} {sentBack(report)} (CSV)
-        </button>
-      )}
-    </span>
+    <button type="button" className="button grid-download" onClick={job.downloadProblems}>
+      Download {plural(returned, 'row')} {sentBack(report)} (CSV)
+    </button>
+  );
+}
+
+/** Keeps every row flagged as no location: beside "Leave out" and "Put back", whose rows these are. */
+function KeepFlagged({ job, report, busy }: { job: ImportJobView; report: CheckReport; busy: boolean }) {
+  if (report.flagged === 0) return null;
+  return (
+    <button type="button" className="button" disabled={busy} onClick={() => job.leave('flagged', false)}>
+      Keep {everyOne(report.flagged, 'flagged row')}
+    </button>
   );
 }
 
@@ -60,21 +61,19 @@ function selectionWords(selection: Selection, shown: number): string {
   return `No row selected: changes go to the ${plural(shown, 'row')} shown`;
 }
 
-/** "Find rows" and the selection: what it holds, select all shown, clear it. */
+/** "Find rows" and what the selection holds (the grid head's box ticks every row shown, or none). */
 function GridSelect({
   text,
   selection,
   shown,
   onText,
-  onSelection,
   children,
 }: {
   text: string;
   selection: Selection;
   shown: number;
   onText: (text: string) => void;
-  onSelection: (selection: Selection) => void;
-  /** The tools for the rows to send back, at the row's end. */
+  /** The download of the rows to send back, at the row's end. */
   children: ReactNode;
 }) {
   return (
@@ -91,12 +90,6 @@ function GridSelect({
       <span className="muted" data-testid="selection-count">
         {selectionWords(selection, shown)}
       </span>
-      <button type="button" className="button" disabled={shown === 0} onClick={() => onSelection({ kind: 'shown' })}>
-        {shown === 1 ? 'Select the row shown' : `Select all ${formatCount(shown)} shown`}
-      </button>
-      <button type="button" className="button" onClick={() => onSelection(NOTHING)}>
-        Clear the selection
-      </button>
       {children}
     </div>
   );
@@ -149,8 +142,8 @@ export function FixGrid({
       <h4 id="grid-title" className="sr-only">
         Every row of the file
       </h4>
-      <GridSelect text={text} selection={selection} shown={shown} onText={onText} onSelection={onSelection}>
-        <RowsOut job={job} report={report} busy={busy} />
+      <GridSelect text={text} selection={selection} shown={shown} onText={onText}>
+        <Download job={job} report={report} />
       </GridSelect>
       <BulkSet
         fields={fields}
@@ -161,7 +154,9 @@ export function FixGrid({
         busy={busy}
         onSet={job.setValues}
         onLeave={leaveAndDeselect}
-      />
+      >
+        <KeepFlagged job={job} report={report} busy={busy} />
+      </BulkSet>
       <FindReplace
         fields={fields}
         target={target}
@@ -179,6 +174,7 @@ export function FixGrid({
         selection={selection}
         showRows={job.showRows}
         onSelect={(position, range, rowAt) => onSelection(clicked(selection, position, range, rowAt))}
+        onSelection={onSelection}
         onFix={job.fix}
         onLeave={leaveRow}
       />

@@ -1,41 +1,13 @@
 import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import type { RowField } from '../../../../../server/locations/schemas.js';
 import { plural } from '../../../format.js';
-import { ROW_FIELD_LABELS } from '../../header-mapping.js';
 import type { CheckReport, GridFilter, GridRow, GridWindow } from '../../protocol.js';
-import { GridRowView, ROW_HEIGHT, splitName } from './GridRowView.js';
+import { GridHead } from './GridHead.js';
+import { GridRowView, ROW_HEIGHT } from './GridRowView.js';
 import { isSelected, type Selection } from './selection.js';
 import { useVirtualRows, type ShowRows } from './use-grid-window.js';
 
 const NAME_ONLY: RowField[] = ['name'];
-
-/**
- * The grid's column heads: the row's box, line and name (which stay in view while the grid scrolls
- * sideways), what the import does with it ("Action": not "Status", which is a field of a location) and
- * its problems, in view without scrolling, then the other mapped fields.
- */
-function GridHead({ fields }: { fields: RowField[] }) {
-  const head = (field: RowField) => (
-    <th key={field} scope="col" className={field === 'name' ? 'grid-name' : undefined}>
-      {ROW_FIELD_LABELS[field]}
-    </th>
-  );
-  const { named, others } = splitName(fields);
-  return (
-    <thead>
-      <tr aria-rowindex={1}>
-        <th scope="col">
-          <span className="sr-only">Selected</span>
-        </th>
-        <th scope="col">Line</th>
-        {named && head('name')}
-        <th scope="col">Action</th>
-        <th scope="col">Problems</th>
-        {others.map(head)}
-      </tr>
-    </thead>
-  );
-}
 
 /** The mapped fields with the name first: it stays in view beside the line (GridRowView). */
 function nameFirst(fields: RowField[]): RowField[] {
@@ -82,6 +54,17 @@ function useSelectRow(
 }
 
 /**
+ * Why the grid is empty, and the way back: a tile whose last rows were fixed or left out stays pressed (so
+ * that no change goes to rows out of sight), which a walk read as a grid gone blank.
+ */
+function nothingShown(filter: GridFilter): string {
+  if (filter.text.trim() !== '') return 'No row matches the search.';
+  if (filter.show !== 'all')
+    return 'No row matches. The pressed tile holds none now: click it again to show every row.';
+  return 'No row matches.';
+}
+
+/**
  * Every row of the file the filter shows, virtualized: only the rows in view are drawn, and only
  * those (and a margin) cross from the worker.
  */
@@ -92,6 +75,7 @@ export function ImportGrid({
   selection,
   showRows,
   onSelect,
+  onSelection,
   onFix,
   onLeave,
 }: {
@@ -101,6 +85,8 @@ export function ImportGrid({
   selection: Selection;
   showRows: ShowRows;
   onSelect: (position: number, range: boolean, rowAt: (position: number) => GridRow | undefined) => void;
+  /** The head's box: every row shown, or none. */
+  onSelection: (selection: Selection) => void;
   onFix: (row: number, field: RowField, value: string) => void;
   onLeave: (row: number, leftOut: boolean) => void;
 }) {
@@ -115,7 +101,7 @@ export function ImportGrid({
     // tabIndex -1: where the focus goes when the last problem shown is fixed (GridRowView), not a tab stop.
     <div className="grid-scroller" ref={scroller} data-testid="import-grid" tabIndex={-1}>
       <table className="grid" aria-label="Rows of the file" aria-rowcount={total + 1}>
-        <GridHead fields={fields} />
+        <GridHead fields={fields} selection={selection} shown={total} onSelection={onSelection} />
         <tbody>
           <Spacer height={before} columns={columns} />
           {items.map((item) => {
@@ -137,7 +123,7 @@ export function ImportGrid({
           <Spacer height={after} columns={columns} />
         </tbody>
       </table>
-      {grid && total === 0 && <p className="muted grid-empty">No row matches.</p>}
+      {grid && total === 0 && <p className="muted grid-empty">{nothingShown(filter)}</p>}
       <p className="sr-only" aria-live="polite">
         {grid ? `${plural(total, 'row')} shown` : ''}
       </p>
