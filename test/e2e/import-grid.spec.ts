@@ -110,6 +110,9 @@ test('find and replace on 100 rows, set a column on the rows shown, fix a red ce
   // A red cell edited in place turns ready.
   await dialog.getByRole('button', { name: /rows have problems/ }).click();
   const red = dialog.locator('[data-testid="grid-row"][data-line="2"]');
+  // The problem is a link to its cell, which may be scrolled out of sight to the right.
+  await red.getByRole('button', { name: /^Postal code: is longer than 20 characters/ }).click();
+  await expect(red.getByLabel('Postal code, line 2')).toBeFocused();
   await red.getByLabel('Postal code, line 2').fill('SW1A 1AA');
   // The fix is sent once: Enter moves the focus on, and that blur sends nothing again.
   const checks: string[] = [];

@@ -58,8 +58,8 @@ export function ImportDone({
       )}
       {summary.extensions > 0 && (
         <p className="notice notice-info" role="status" data-testid="extensions-dropped">
-          {plural(summary.extensions, 'phone')} had an extension (“ext. 3”), which a stored number cannot keep: it was
-          left out. Callers dial the main number.
+          {plural(summary.extensions, 'phone')} had an extension (“ext. 3”): a stored number cannot keep one, so the
+          main number alone was saved, and callers dial it.
         </p>
       )}
       <OtherSheets sheets={sheets} />

@@ -39,6 +39,7 @@ function FixCell({ row, field, onFix }: { row: GridRow; field: RowField; onFix: 
       defaultValue={current}
       aria-label={`${ROW_FIELD_LABELS[field]}, line ${row.line}`}
       aria-invalid="true"
+      data-field={field}
       title={message}
       onBlur={(event) => commit(event.target.value)}
       onKeyDown={(event) => {
@@ -129,6 +130,34 @@ function FieldCell({
   );
 }
 
+/** Takes the focus to the row's cell of `field`, scrolled into view beside the columns that stay. */
+function goToCell(from: HTMLElement, field: RowField): void {
+  const input = from.closest('tr')?.querySelector<HTMLInputElement>(`.grid-input[data-field="${field}"]`);
+  input?.scrollIntoView({ block: 'nearest', inline: 'center' });
+  input?.focus();
+}
+
+/**
+ * The row's problems; one with a cell to type in is a link to that cell (a walk saw "Phone: …" while the
+ * phone's cell was scrolled far right, out of sight).
+ */
+function Problems({ row, flagged }: { row: GridRow; flagged: ReadonlySet<RowField> }) {
+  return row.errors.map((error, index) => {
+    const words = (error.field ? `${ROW_FIELD_LABELS[error.field]}: ` : '') + error.message;
+    const field = error.field;
+    const separator = index > 0 ? '; ' : '';
+    if (!field || !flagged.has(field)) return <span key={index}>{separator + words}</span>;
+    return (
+      <span key={index}>
+        {separator}
+        <button type="button" className="button-link" onClick={(event) => goToCell(event.currentTarget, field)}>
+          {words}
+        </button>
+      </span>
+    );
+  });
+}
+
 /**
  * One row of the file in the grid: its box, line and name (these three stay in view when the grid
  * scrolls sideways), what the import does with it, its problems, then its other values. Drawn again
@@ -181,9 +210,7 @@ export const GridRowView = memo(function GridRowView({
       </td>
       <td className="grid-reasons" title={row.errors.map((error) => error.message).join('; ')}>
         {row.flag && <FlagNote row={row} onLeave={onLeave} />}
-        {row.errors
-          .map((error) => (error.field ? `${ROW_FIELD_LABELS[error.field]}: ` : '') + error.message)
-          .join('; ')}
+        <Problems row={row} flagged={flagged} />
       </td>
       {others.map(cell)}
     </tr>
