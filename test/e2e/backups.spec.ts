@@ -44,6 +44,10 @@ test('an Admin sees the automatic backup, backs up now (a manual backup) and dow
   const command = `agency-desk restore ${join(folder, made)}`;
   await expect(page.getByTestId('backups-folder')).toHaveText(folder);
   await expect(page.getByTestId('restore-command')).toHaveText(command);
+  // What a restore of it brings back, and loses: said beside the command.
+  await expect(page.getByTestId('restore-newest-words')).toContainText(
+    '(1 client, 0 locations): every change made since is lost. To keep today’s work in a backup, use “Back up now” first.',
+  );
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.getByRole('button', { name: 'Copy the restore command' }).click();
   await expect(page.getByRole('button', { name: 'Copied the restore command' })).toBeVisible();

@@ -1,4 +1,5 @@
 import { CopyButton } from '../components/CopyButton.js';
+import { formatDateTime, plural } from '../format.js';
 import type { BackupRow } from './queries.js';
 import { folderOf, restoreCommand } from './restore-command.js';
 import './backups.css';
@@ -23,6 +24,14 @@ export function BackupsFolder({ newest }: { newest: BackupRow }) {
           {command}
         </code>
         <CopyButton key={command} text={command} what="the restore command" />
+        {/* A walk saw a start-up backup of no client offered beside a day's work, with no word of its age. */}
+        <span className="muted block" data-testid="restore-newest-words">
+          It brings the data back as it was on {formatDateTime(newest.created_at)}
+          {newest.clients !== null && newest.locations !== null
+            ? ` (${plural(newest.clients, 'client')}, ${plural(newest.locations, 'location')})`
+            : ''}
+          : every change made since is lost. To keep today’s work in a backup, use “Back up now” first.
+        </span>
       </dd>
     </dl>
   );
