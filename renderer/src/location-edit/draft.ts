@@ -24,7 +24,7 @@ export type EditableField = (typeof EDITABLE)[number][0] | 'status';
 export type Draft = Record<EditableField, string>;
 
 export const HINTS: Partial<Record<EditableField, string>> = {
-  phone: 'Any form; saved as +<country code> …',
+  phone: 'Any form, e.g. (617) 555-0100: saved with its country code, +1 617 555 0100',
   labels: 'Separated by commas, at most 10',
   hours: 'e.g. Mon-Fri 9:00-17:00, Sat 10:00-14:00, Sun closed',
   country: 'A name or an ISO code',
