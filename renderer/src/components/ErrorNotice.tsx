@@ -36,7 +36,7 @@ export function ErrorNotice({
 }: {
   error: unknown;
   className?: string;
-  /** Plain words for a rule the server applied, by status (e.g. 409: why the last Admin must stay). */
+  /** Plain words for a rule the server applied, by status, in place of its message (409: why the last Admin stays). */
   explain?: Partial<Record<number, string>>;
   /** A title of the form's own, by status (sign-in: a 401 is a wrong password, not "not signed in"). */
   titles?: Partial<Record<number, string>>;
@@ -48,8 +48,9 @@ export function ErrorNotice({
   return (
     <div className={`notice notice-error ${className ?? ''}`} role="alert">
       <strong>{title}</strong>
+      {/* The plain words take the server's place: both said the same rule twice (a walk). */}
       {explanation && <p>{explanation}</p>}
-      {message && message !== title && <p>{message}</p>}
+      {!explanation && message && message !== title && <p>{message}</p>}
       {details.length > 0 && (
         <ul>
           {details.slice(0, 10).map((detail, index) => (

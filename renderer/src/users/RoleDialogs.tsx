@@ -8,6 +8,9 @@ import { FormActions } from '../components/FormActions.js';
 import { useFieldCheck } from '../forms/use-field-check.js';
 import { LAST_ADMIN, RoleFields, clientProblemOf } from './RoleFields.js';
 
+/** A 409 here is the last Admin's rule, not a clash of data. */
+const LAST_ADMIN_TITLE = { 409: 'The organization needs an Admin' };
+
 /** Admin: another role for a user, or another client for a Client Viewer. */
 export function ChangeRoleDialog({
   user,
@@ -33,7 +36,9 @@ export function ChangeRoleDialog({
   return (
     <Dialog title={`Change the role of ${user.email}`} onClose={onClose}>
       <form className="form" onSubmit={submit} noValidate>
-        {!fields.shownAtFields && <ErrorNotice error={update.error} explain={{ 409: LAST_ADMIN }} />}
+        {!fields.shownAtFields && (
+          <ErrorNotice error={update.error} titles={LAST_ADMIN_TITLE} explain={{ 409: LAST_ADMIN }} />
+        )}
         <RoleFields
           role={role}
           clientId={clientId}
@@ -57,7 +62,7 @@ export function RemoveUserDialog({ user, isSelf, onClose }: { user: UserRow; isS
           {user.email} will no longer be able to sign in.{' '}
           {isSelf && <strong>This is your own account: you will be signed out.</strong>}
         </p>
-        <ErrorNotice error={remove.error} explain={{ 409: LAST_ADMIN }} />
+        <ErrorNotice error={remove.error} titles={LAST_ADMIN_TITLE} explain={{ 409: LAST_ADMIN }} />
         <FormActions
           action={`Remove ${user.email}`}
           busy={remove.isPending}
