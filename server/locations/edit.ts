@@ -7,6 +7,7 @@ import type { Db } from '../db/open.js';
 import { Conflict, HttpError, Invalid, NotFound, type ErrorDetail } from '../http/errors.js';
 import { NEEDS, type Principal } from '../http/guards.js';
 import {
+  fieldValue,
   FieldError,
   halfCoordinate,
   labelsToChange,
@@ -415,6 +416,41 @@ export function editLocationsOf(db: Db, request: EditRequest): { count: number; 
 }
 
 /** PATCH of one location: saved, and its entry with each field {from, to}, in one transaction. */
+/**
+ * readPatch, and when it refuses the patch, a store code another location of the client holds refused with
+ * the rest: a walk fixed a blank name and a latitude, saved, and only then heard of the code (the unique
+ * index says it at the write, which a refused patch never reaches).
+ */
+function readPatchOrClash(db: Db, location: StoredLocation, body: Record<string, unknown>): RowInput {
+  try {
+    return readPatch(body, location.country, 'patch', location);
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.statusCode !== 400 || error.details === undefined) throw error;
+    const clash = storeCodeClash(db, location, body.store_code);
+    if (clash !== null && !error.details.some((detail) => detail.path === '/body/store_code'))
+      error.details.push({ path: '/body/store_code', message: clash });
+    throw error;
+  }
+}
+
+/** Why a store code cannot be this location's: another of its client's has it (null when none, or unreadable). */
+function storeCodeClash(db: Db, location: StoredLocation, raw: unknown): string | null {
+  // Only a text can be a code: the schema let anything else through to readPatch's own refusal.
+  if (typeof raw !== 'string') return null;
+  let code: unknown;
+  try {
+    code = fieldValue('store_code', raw, location.country);
+  } catch (error) {
+    if (error instanceof FieldError) return null;
+    throw error;
+  }
+  if (typeof code !== 'string' || code === location.store_code) return null;
+  const taken = locationsByKey(db, location.client_id, 'store_code', [code]).get(code);
+  if (taken === undefined || taken === location.id) return null;
+  const name = locationName(db, taken);
+  return `is already the store code of another location of this client${name === '' ? '' : `, "${name}"`}`;
+}
+
 export function patchLocation(
   db: Db,
   principal: Principal,
@@ -425,7 +461,7 @@ export function patchLocation(
   const [location] = storedLocations(db, principal.organizationId, JSON.stringify([id]));
   if (location === undefined) throw NotFound('No location with this id');
   authorizeWrite(db, principal, { ...NEEDS.import, clientId: location.client_id }, now);
-  const values = patched(location, readPatch(body, location.country, 'patch', location));
+  const values = patched(location, readPatchOrClash(db, location, body));
   const changes = changesOf(location, values);
   if (Object.keys(changes).length === 0) {
     // Labels in another order are kept as sent, though no change: not a new revision, nor an entry.

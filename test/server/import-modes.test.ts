@@ -1738,6 +1738,23 @@ describe('one location: GET, PATCH, DELETE', () => {
     );
   });
 
+  it("PATCH refused for other fields also names another location's store code (a walk heard of it a save later)", async () => {
+    const before = dataSnapshot(t.store.db);
+    const error = expectErrorBody(await patch({ name: ' ', latitude: 123, store_code: ' BB-002 ' }), 400);
+    expect(error.details).toEqual([
+      expect.objectContaining({ path: '/body/name', message: 'cannot be blank' }),
+      expect.objectContaining({ path: '/body/latitude' }),
+      {
+        path: '/body/store_code',
+        message: 'is already the store code of another location of this client, "Neighbour"',
+      },
+    ]);
+    // Its own code, or a free one, is no clash; nothing was written.
+    const own = expectErrorBody(await patch({ name: ' ', store_code: 'BB-001' }), 400);
+    expect(own.details?.map((detail) => detail.path)).toEqual(['/body/name']);
+    expect(dataSnapshot(t.store.db)).toEqual(before);
+  });
+
   it('PATCH ?dryRun=true answers the record as it would be, with every check, and writes nothing', async () => {
     const before = dataSnapshot(t.store.db);
     const dry = (body: unknown, token = admin) =>
