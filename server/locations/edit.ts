@@ -130,18 +130,22 @@ export function changesOf(before: LocationValues, after: LocationValues): Change
   return changesBetween(before, after) ?? {};
 }
 
+/** Which location has the code, by name (found by a walk: the person had to look for it). */
+function codeTakenWords(db: Db, taken: string | undefined, code: string): string {
+  const name = taken === undefined ? '' : locationName(db, taken);
+  const which = name === '' ? 'Another location of this client' : `Another location of this client, "${name}",`;
+  return `${which} already has the store code "${code}"`;
+}
+
 /** Writes a location's new values, health recomputed; a store code already used in its client is a 409. */
 export function saveLocation(db: Db, location: StoredLocation, values: LocationValues, now: number): void {
   try {
     updateLocation(db, location.id, derived(values, location.client_id), now, location);
   } catch (error) {
     if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-      // Which one, by name (found by a walk: the person had to look for it).
       const code = values.store_code!;
       const taken = locationsByKey(db, location.client_id, 'store_code', [code]).get(code);
-      const name = taken === undefined ? '' : locationName(db, taken);
-      const which = name === '' ? 'Another location of this client' : `Another location of this client, "${name}",`;
-      throw Conflict(`${which} already has the store code "${code}"`);
+      throw Conflict(codeTakenWords(db, taken, code));
     }
     throw error;
   }
@@ -447,8 +451,8 @@ function storeCodeClash(db: Db, location: StoredLocation, raw: unknown): string 
   if (typeof code !== 'string' || code === location.store_code) return null;
   const taken = locationsByKey(db, location.client_id, 'store_code', [code]).get(code);
   if (taken === undefined || taken === location.id) return null;
-  const name = locationName(db, taken);
-  return `is already the store code of another location of this client${name === '' ? '' : `, "${name}"`}`;
+  // The 409's own words: the editor shows either under the field.
+  return codeTakenWords(db, taken, code);
 }
 
 export function patchLocation(

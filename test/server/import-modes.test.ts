@@ -1746,7 +1746,7 @@ describe('one location: GET, PATCH, DELETE', () => {
       expect.objectContaining({ path: '/body/latitude' }),
       {
         path: '/body/store_code',
-        message: 'is already the store code of another location of this client, "Neighbour"',
+        message: 'Another location of this client, "Neighbour", already has the store code "BB-002"',
       },
     ]);
     // Its own code, or a free one, is no clash; nothing was written.
