@@ -219,7 +219,8 @@ async function measureReplace(page: Page, dialog: Locator, england: number, reco
   await count.filter({ hasText: `${england.toLocaleString('en')} rows will change` }).waitFor({ timeout: 120_000 });
   const counted = await now(page);
   await form.getByRole('button', { name: 'Replace' }).click();
-  await count.filter({ hasText: '0 rows will change' }).waitFor({ timeout: 300_000 });
+  // The boxes empty at the click (a replace is made once); the fix is in when it can be undone.
+  await form.getByRole('button', { name: 'Undo the last fix', disabled: false }).waitFor({ timeout: 300_000 });
   await dialog.getByText('Checking the rows again…').waitFor({ state: 'hidden', timeout: 300_000 });
   const replaced = await now(page);
   await page.waitForTimeout(300);
