@@ -891,7 +891,7 @@ class ImportPlan {
     const { row } = decision;
     const values = this.mergedValues(decision);
     const overlap = overlapOfKeptDays(row.input, values);
-    // Read whatever else is wrong, not behind a `??`: a skipped row shows the phone it gives.
+    // Its own statement, not inside the `??` below: readPhone also writes values.phone (and the extension).
     const phone = this.readPhone(decision, values);
     const problem = overlap ?? phone ?? halfCoordinate(row.input, values);
     if (!problem || decision.action === 'skipped') return values;
