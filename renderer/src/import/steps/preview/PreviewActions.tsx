@@ -3,7 +3,7 @@ import { formatCount, plural } from '../../../format.js';
 import type { CheckReport } from '../../protocol.js';
 
 /** How many rows the import writes: those it creates or updates, and the duplicates the user keeps. */
-export function rowsToWrite(report: CheckReport, keepDuplicates: boolean): number {
+function rowsToWrite(report: CheckReport, keepDuplicates: boolean): number {
   const kept = keepDuplicates && report.choice.mode === 'create' ? report.duplicates : 0;
   return report.totals.created + report.totals.updated + kept;
 }
@@ -12,7 +12,7 @@ export function rowsToWrite(report: CheckReport, keepDuplicates: boolean): numbe
  * The import button's words: how many locations it adds, and when updating how many it changes ("Add 4
  * locations" when an update finds nothing to change, not "Update 0 locations and add 4").
  */
-export function importLabel(report: CheckReport, keepDuplicates: boolean): string {
+function importLabel(report: CheckReport, keepDuplicates: boolean): string {
   if (report.choice.mode === 'create') return `Import ${plural(rowsToWrite(report, keepDuplicates), 'location')}`;
   const { created, updated } = report.totals;
   if (updated === 0 && created > 0) return `Add ${plural(created, 'location')}`;
